@@ -1,0 +1,71 @@
+//! Errors for shapes built from user data.
+
+use std::fmt;
+
+/// Why a sphere, box or AABB could not be built from the given values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ShapeError {
+    /// A value was NaN or infinite.
+    NonFinite,
+    /// A box extent or size was zero or negative (the offending value).
+    NonPositiveExtent(f32),
+    /// A sphere radius was zero or negative (the offending value).
+    NonPositiveRadius(f32),
+    /// An AABB had `min > max` on some axis.
+    Inverted,
+    /// A rotation quaternion was zero-length or could not be normalized.
+    InvalidRotation,
+}
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShapeError::NonFinite => write!(f, "a value is NaN or infinite"),
+            ShapeError::NonPositiveExtent(v) => {
+                write!(f, "a box extent must be positive, got {v}")
+            }
+            ShapeError::NonPositiveRadius(v) => write!(f, "a radius must be positive, got {v}"),
+            ShapeError::Inverted => write!(f, "an AABB has min > max on some axis"),
+            ShapeError::InvalidRotation => {
+                write!(f, "the rotation quaternion is zero or not finite")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ShapeError {}
+
+/// Why a convex hull could not be built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HullError {
+    /// Fewer than four points were given (the count).
+    TooFewPoints(usize),
+    /// A point coordinate was NaN or infinite (the index of the first such point).
+    NonFinite(usize),
+    /// All points are the same point (within tolerance).
+    AllDuplicate,
+    /// All points lie on one line (within tolerance): the hull has no volume.
+    Collinear,
+    /// All points lie in one plane (within tolerance): the hull has no volume.
+    Coplanar,
+    /// Faces handed to [`ConvexHull::try_from_faces`](crate::ConvexHull::try_from_faces)
+    /// do not describe a closed convex polyhedron.
+    InvalidTopology,
+}
+
+impl fmt::Display for HullError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HullError::TooFewPoints(n) => write!(f, "a hull needs at least 4 points, got {n}"),
+            HullError::NonFinite(i) => write!(f, "point {i} has a NaN or infinite coordinate"),
+            HullError::AllDuplicate => write!(f, "all points are the same point"),
+            HullError::Collinear => write!(f, "all points lie on one line"),
+            HullError::Coplanar => write!(f, "all points lie in one plane"),
+            HullError::InvalidTopology => {
+                write!(f, "the faces do not form a closed convex polyhedron")
+            }
+        }
+    }
+}
+
+impl std::error::Error for HullError {}

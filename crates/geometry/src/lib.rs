@@ -1,0 +1,45 @@
+//! # sepax-geometry
+//!
+//! The plain data every other sepax crate speaks: rigid poses, axis-aligned
+//! bounding boxes and the convex shapes the narrow phase understands.
+//!
+//! * [`Pose`]: a rotation followed by a translation (`world = rotation * local + translation`).
+//! * [`Aabb`]: a closed box `[min, max]`; two boxes that only touch overlap.
+//! * [`Sphere`], [`Cuboid`], [`ConvexHull`]: convex shapes in their local frame,
+//!   gathered in [`Shape`], which knows its tight world AABB and bounding sphere.
+//! * [`OrientedBox`]: the box of the seed documents, given by a **center**, a full
+//!   **size** (width, height, depth) and a rotation quaternion.
+//!
+//! ## Conventions
+//! * Math is glam `f32`: `Vec3`, `Quat`, `Mat3`.
+//! * Constructors that take user data are `try_*` and return a [`ShapeError`] or
+//!   [`HullError`] naming the problem (non-finite value, non-positive extent, degenerate
+//!   point set). Nothing here panics on user input.
+//!
+//! ```
+//! use sepax_geometry::{Cuboid, Pose, Shape};
+//! use glam::{Quat, Vec3};
+//!
+//! let cuboid = Cuboid::try_from_size(Vec3::new(2.0, 1.0, 1.0)).unwrap();
+//! let pose = Pose::new(Vec3::new(0.0, 5.0, 0.0), Quat::from_rotation_z(0.3));
+//! let aabb = Shape::from(cuboid).aabb(&pose);
+//! assert!(aabb.contains_point(Vec3::new(0.0, 5.0, 0.0)));
+//! ```
+
+mod aabb;
+mod cuboid;
+mod error;
+pub mod hull;
+mod pose;
+mod shape;
+mod sphere;
+
+pub use aabb::Aabb;
+pub use cuboid::{Cuboid, OrientedBox};
+pub use error::{HullError, ShapeError};
+pub use hull::{ConvexHull, HullEdge, Plane};
+pub use pose::Pose;
+pub use shape::Shape;
+pub use sphere::Sphere;
+
+pub use glam;

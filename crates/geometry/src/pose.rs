@@ -1,0 +1,143 @@
+//! Rigid transforms.
+
+use glam::{Quat, Vec3};
+use std::ops::Mul;
+
+/// A rigid transform: rotate, then translate.
+///
+/// `world = rotation * local + translation`. The rotation is expected to be a unit
+/// quaternion; [`Pose::is_valid`] tells whether a pose coming from user data is usable.
+///
+/// ```
+/// use sepax_geometry::Pose;
+/// use glam::{Quat, Vec3};
+///
+/// let a = Pose::new(Vec3::X, Quat::from_rotation_z(std::f32::consts::FRAC_PI_2));
+/// let p = a.transform_point(Vec3::X);
+/// assert!((p - Vec3::new(1.0, 1.0, 0.0)).length() < 1e-6);
+/// assert!((a.inverse().transform_point(p) - Vec3::X).length() < 1e-6);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    /// Where the local origin lands.
+    pub translation: Vec3,
+    /// Orientation of the local axes (unit quaternion).
+    pub rotation: Quat,
+}
+
+impl Default for Pose {
+    fn default() -> Self {
+        Pose::IDENTITY
+    }
+}
+
+impl Pose {
+    /// No rotation, no translation.
+    pub const IDENTITY: Pose = Pose {
+        translation: Vec3::ZERO,
+        rotation: Quat::IDENTITY,
+    };
+
+    /// A pose from a translation and a (unit) rotation.
+    pub const fn new(translation: Vec3, rotation: Quat) -> Pose {
+        Pose {
+            translation,
+            rotation,
+        }
+    }
+
+    /// A pure translation.
+    pub const fn from_translation(translation: Vec3) -> Pose {
+        Pose::new(translation, Quat::IDENTITY)
+    }
+
+    /// True when every component is finite and the rotation is unit length within 1e-3.
+    /// A pose that fails this is refused by the pipeline (the body is quarantined).
+    pub fn is_valid(&self) -> bool {
+        self.translation.is_finite()
+            && self.rotation.is_finite()
+            && (self.rotation.length_squared() - 1.0).abs() < 2e-3
+    }
+
+    /// Maps a local point to the world.
+    #[inline]
+    pub fn transform_point(&self, p: Vec3) -> Vec3 {
+        self.rotation * p + self.translation
+    }
+
+    /// Rotates a local direction into the world (no translation).
+    #[inline]
+    pub fn transform_vector(&self, v: Vec3) -> Vec3 {
+        self.rotation * v
+    }
+
+    /// Maps a world point into the local frame.
+    #[inline]
+    pub fn inverse_transform_point(&self, p: Vec3) -> Vec3 {
+        self.rotation.inverse() * (p - self.translation)
+    }
+
+    /// Rotates a world direction into the local frame.
+    #[inline]
+    pub fn inverse_transform_vector(&self, v: Vec3) -> Vec3 {
+        self.rotation.inverse() * v
+    }
+
+    /// The inverse transform.
+    #[inline]
+    pub fn inverse(&self) -> Pose {
+        let rotation = self.rotation.inverse();
+        Pose::new(-(rotation * self.translation), rotation)
+    }
+
+    /// The pose of a body posed at `self`, expressed in the frame of a body posed at `frame`:
+    /// `frame.inverse() * self`. Pair queries use this to work in shape a's frame.
+    #[inline]
+    pub fn relative_to(&self, frame: &Pose) -> Pose {
+        let inv = frame.rotation.inverse();
+        Pose::new(
+            inv * (self.translation - frame.translation),
+            (inv * self.rotation).normalize(),
+        )
+    }
+}
+
+/// Composition: `(a * b).transform_point(p) == a.transform_point(b.transform_point(p))`.
+impl Mul for Pose {
+    type Output = Pose;
+    #[inline]
+    fn mul(self, rhs: Pose) -> Pose {
+        Pose::new(
+            self.rotation * rhs.translation + self.translation,
+            self.rotation * rhs.rotation,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compose_and_relative_agree() {
+        let a = Pose::new(Vec3::new(1.0, 2.0, 3.0), Quat::from_rotation_y(0.7));
+        let b = Pose::new(
+            Vec3::new(-4.0, 0.5, 2.0),
+            Quat::from_axis_angle(Vec3::new(1.0, 1.0, 0.0).normalize(), 1.1),
+        );
+        let rel = b.relative_to(&a);
+        let p = Vec3::new(0.3, -0.2, 0.9);
+        let via_rel = a.transform_point(rel.transform_point(p));
+        assert!((via_rel - b.transform_point(p)).length() < 1e-5);
+        let composed = a * rel;
+        assert!((composed.transform_point(p) - b.transform_point(p)).length() < 1e-5);
+    }
+
+    #[test]
+    fn validity() {
+        assert!(Pose::IDENTITY.is_valid());
+        assert!(!Pose::from_translation(Vec3::new(f32::NAN, 0.0, 0.0)).is_valid());
+        assert!(!Pose::new(Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 2.0)).is_valid());
+        assert!(!Pose::from_translation(Vec3::splat(f32::INFINITY)).is_valid());
+    }
+}

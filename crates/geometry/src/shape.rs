@@ -1,0 +1,140 @@
+//! The shape enum the pipeline stores per body.
+
+use crate::{Aabb, ConvexHull, Cuboid, Pose, Sphere};
+use glam::{Mat3, Vec3};
+use std::sync::Arc;
+
+/// A convex shape in its local frame. Hulls sit behind an `Arc` so that many bodies
+/// can share one.
+#[derive(Clone, Debug)]
+pub enum Shape {
+    /// A sphere about the local origin.
+    Sphere(Sphere),
+    /// A box about the local origin.
+    Cuboid(Cuboid),
+    /// A convex polyhedron.
+    ConvexHull(Arc<ConvexHull>),
+}
+
+impl From<Sphere> for Shape {
+    fn from(s: Sphere) -> Shape {
+        Shape::Sphere(s)
+    }
+}
+
+impl From<Cuboid> for Shape {
+    fn from(c: Cuboid) -> Shape {
+        Shape::Cuboid(c)
+    }
+}
+
+impl From<ConvexHull> for Shape {
+    fn from(h: ConvexHull) -> Shape {
+        Shape::ConvexHull(Arc::new(h))
+    }
+}
+
+impl From<Arc<ConvexHull>> for Shape {
+    fn from(h: Arc<ConvexHull>) -> Shape {
+        Shape::ConvexHull(h)
+    }
+}
+
+impl Shape {
+    /// The tightest world AABB of the shape at `pose`.
+    ///
+    /// Boxes use `|R| h` (exact); hulls transform every vertex (exact); spheres
+    /// `c ± r`. A pose that is not [`Pose::is_valid`] gives a non-finite box, which
+    /// [`Aabb::is_valid`] reports.
+    pub fn aabb(&self, pose: &Pose) -> Aabb {
+        match self {
+            Shape::Sphere(s) => {
+                Aabb::from_center_half_extents(pose.translation, Vec3::splat(s.radius()))
+            }
+            Shape::Cuboid(c) => {
+                let r = Mat3::from_quat(pose.rotation);
+                let abs = Mat3::from_cols(r.x_axis.abs(), r.y_axis.abs(), r.z_axis.abs());
+                Aabb::from_center_half_extents(pose.translation, abs * c.half_extents())
+            }
+            Shape::ConvexHull(h) => {
+                let r = Mat3::from_quat(pose.rotation);
+                let mut min = Vec3::splat(f32::INFINITY);
+                let mut max = Vec3::splat(f32::NEG_INFINITY);
+                for v in h.vertices() {
+                    let w = r * *v;
+                    min = min.min(w);
+                    max = max.max(w);
+                }
+                Aabb::new(min + pose.translation, max + pose.translation)
+            }
+        }
+    }
+
+    /// Radius of a sphere about the local origin that holds the whole shape
+    /// (seed 001's coarsest filter).
+    pub fn bounding_radius(&self) -> f32 {
+        match self {
+            Shape::Sphere(s) => s.radius(),
+            Shape::Cuboid(c) => c.half_extents().length(),
+            Shape::ConvexHull(h) => h.bounding_radius(),
+        }
+    }
+
+    /// The world bounding sphere `(center, radius)` at `pose`.
+    pub fn bounding_sphere(&self, pose: &Pose) -> (Vec3, f32) {
+        (pose.translation, self.bounding_radius())
+    }
+
+    /// The point of the shape furthest along local direction `dir`.
+    pub fn local_support(&self, dir: Vec3) -> Vec3 {
+        match self {
+            Shape::Sphere(s) => dir.normalize_or_zero() * s.radius(),
+            Shape::Cuboid(c) => {
+                let h = c.half_extents();
+                Vec3::new(
+                    if dir.x >= 0.0 { h.x } else { -h.x },
+                    if dir.y >= 0.0 { h.y } else { -h.y },
+                    if dir.z >= 0.0 { h.z } else { -h.z },
+                )
+            }
+            Shape::ConvexHull(h) => h.vertices()[h.support_index(dir)],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Quat;
+
+    #[test]
+    fn cuboid_aabb_matches_its_corners() {
+        let c = Cuboid::try_from_half_extents(Vec3::new(1.0, 2.0, 0.5)).unwrap();
+        let pose = Pose::new(
+            Vec3::new(1.0, -3.0, 2.0),
+            Quat::from_axis_angle(Vec3::new(1.0, 2.0, 3.0).normalize(), 0.8),
+        );
+        let corners = c.vertices().map(|v| pose.transform_point(v));
+        let expected = Aabb::from_points(&corners).unwrap();
+        let got = Shape::from(c).aabb(&pose);
+        assert!((got.min - expected.min).abs().max_element() < 1e-5);
+        assert!((got.max - expected.max).abs().max_element() < 1e-5);
+    }
+
+    #[test]
+    fn hull_aabb_matches_cuboid_aabb() {
+        let h = Vec3::new(0.5, 1.5, 1.0);
+        let pose = Pose::new(Vec3::new(4.0, 0.0, -1.0), Quat::from_rotation_x(0.4));
+        let a = Shape::from(Cuboid::try_from_half_extents(h).unwrap()).aabb(&pose);
+        let b = Shape::from(ConvexHull::cuboid(h).unwrap()).aabb(&pose);
+        assert!((a.min - b.min).abs().max_element() < 1e-5);
+        assert!((a.max - b.max).abs().max_element() < 1e-5);
+    }
+
+    #[test]
+    fn nan_pose_gives_invalid_aabb() {
+        let s = Shape::from(Sphere::try_new(1.0).unwrap());
+        let aabb = s.aabb(&Pose::from_translation(Vec3::new(f32::NAN, 0.0, 0.0)));
+        assert!(!aabb.is_valid());
+    }
+}
