@@ -31,6 +31,7 @@ mod cuboid;
 mod error;
 pub mod hull;
 mod pose;
+pub mod rng;
 mod shape;
 mod sphere;
 
