@@ -48,7 +48,7 @@ impl Rng {
 
     /// Uniform integer in `[0, n)` (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        ((self.next_u64() as u128 * n as u128) >> 64) as usize
     }
 
     /// A point uniform in the box `[lo, hi]`.
