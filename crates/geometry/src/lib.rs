@@ -38,7 +38,7 @@ mod sphere;
 pub use aabb::Aabb;
 pub use cuboid::{Cuboid, OrientedBox};
 pub use error::{HullError, ShapeError};
-pub use hull::{ConvexHull, HullEdge, Plane};
+pub use hull::{ConvexHull, GaussArc, HullEdge, Plane};
 pub use pose::Pose;
 pub use shape::Shape;
 pub use sphere::Sphere;

@@ -44,6 +44,21 @@ pub struct HullEdge {
     pub faces: [u32; 2],
 }
 
+/// The Gauss-map arc of an edge: the great-circle arc between the normals of its two
+/// faces, summarised by its midpoint direction and half its opening angle.
+///
+/// Every normal `n` on the arc satisfies `n · mid ≥ cos_half`; the narrow phase uses this
+/// to skip, in O(1), edges whose arc cannot reach a given cone of directions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GaussArc {
+    /// Unit direction halfway between the two face normals.
+    pub mid: Vec3,
+    /// Cosine of half the angle between the face normals.
+    pub cos_half: f32,
+    /// Sine of half the angle between the face normals.
+    pub sin_half: f32,
+}
+
 /// A convex polyhedron in its local frame. See the [module docs](self).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConvexHull {
@@ -54,7 +69,9 @@ pub struct ConvexHull {
     edges: Vec<HullEdge>,
     neighbor_starts: Vec<u32>,
     neighbors: Vec<u32>,
+    arcs: Vec<GaussArc>,
     centroid: Vec3,
+    inradius: f32,
     bounding_radius: f32,
 }
 
@@ -222,6 +239,27 @@ impl ConvexHull {
             fill[b as usize] += 1;
         }
 
+        let arcs = edges
+            .iter()
+            .map(|e| {
+                let n0 = planes[e.faces[0] as usize].normal;
+                let n1 = planes[e.faces[1] as usize].normal;
+                let mid = (n0 + n1).try_normalize().unwrap_or(n0);
+                let cos_half = n0.dot(mid).clamp(-1.0, 1.0);
+                GaussArc {
+                    mid,
+                    cos_half,
+                    sin_half: (1.0 - cos_half * cos_half).max(0.0).sqrt(),
+                }
+            })
+            .collect();
+        let inradius = planes
+            .iter()
+            .map(|p| -p.signed_distance(centroid))
+            .fold(f32::INFINITY, f32::min);
+        if inradius <= 0.0 {
+            return Err(HullError::InvalidTopology);
+        }
         let bounding_radius = vertices.iter().map(|v| v.length()).fold(0.0f32, f32::max);
         Ok(ConvexHull {
             vertices,
@@ -231,7 +269,9 @@ impl ConvexHull {
             edges,
             neighbor_starts,
             neighbors,
+            arcs,
             centroid,
+            inradius,
             bounding_radius,
         })
     }
@@ -260,6 +300,31 @@ impl ConvexHull {
         &self.face_vertices[self.face_starts[f] as usize..self.face_starts[f + 1] as usize]
     }
 
+    /// Start of each face's loop in [`ConvexHull::face_indices`]; one more entry than faces.
+    #[inline]
+    pub fn face_starts(&self) -> &[u32] {
+        &self.face_starts
+    }
+
+    /// Every face loop, one after the other (see [`ConvexHull::face_starts`]).
+    #[inline]
+    pub fn face_indices(&self) -> &[u32] {
+        &self.face_vertices
+    }
+
+    /// The Gauss-map arc of every edge, in the order of [`ConvexHull::edges`].
+    #[inline]
+    pub fn gauss_arcs(&self) -> &[GaussArc] {
+        &self.arcs
+    }
+
+    /// Distance from the centroid to the nearest face plane: the ball of this radius
+    /// about [`ConvexHull::centroid`] lies inside the hull.
+    #[inline]
+    pub fn inradius(&self) -> f32 {
+        self.inradius
+    }
+
     /// Every edge once.
     #[inline]
     pub fn edges(&self) -> &[HullEdge] {
@@ -282,6 +347,18 @@ impl ConvexHull {
     #[inline]
     pub fn bounding_radius(&self) -> f32 {
         self.bounding_radius
+    }
+
+    /// Start of each vertex's list in the adjacency (CSR layout), one more entry than vertices.
+    #[inline]
+    pub fn neighbor_starts(&self) -> &[u32] {
+        &self.neighbor_starts
+    }
+
+    /// All neighbour lists, one after the other (see [`ConvexHull::neighbor_starts`]).
+    #[inline]
+    pub fn neighbor_indices(&self) -> &[u32] {
+        &self.neighbors
     }
 
     /// Index of a vertex furthest along `dir` (the lowest index among ties).
