@@ -1,0 +1,113 @@
+//! What a query returns: [`Contact`] (normal + depth) and [`Manifold`] (clipped points).
+
+use glam::Vec3;
+use smallvec::SmallVec;
+
+/// The feature pair whose axis gave the contact normal.
+///
+/// Indices are local to each shape: face `i` of a hull is its `i`-th plane; a box's faces
+/// are `2k` (−axis k) and `2k + 1` (+axis k); a hull edge is its index in
+/// [`ConvexHull::edges`](sepax_geometry::ConvexHull::edges), a box edge `4k + j` runs
+/// along local axis `k`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Feature {
+    /// A face of shape a (its outward normal is the contact normal).
+    FaceA(u32),
+    /// A face of shape b (its outward normal is minus the contact normal).
+    FaceB(u32),
+    /// An edge of a against an edge of b.
+    EdgeEdge(u32, u32),
+    /// A sphere against anything: the axis runs through the sphere's centre.
+    Sphere,
+}
+
+/// Normal and depth of a pair: the minimum-penetration axis of the separating-axis test.
+///
+/// `normal` is a unit world vector pointing **from a to b**. `depth > 0` means the shapes
+/// overlap by that much along the normal; `depth < 0` means they are apart by `-depth`
+/// (only reported within the contact margin).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact {
+    /// Unit world normal, from a to b.
+    pub normal: Vec3,
+    /// Penetration depth (negative: separation).
+    pub depth: f32,
+    /// The features whose axis this is.
+    pub feature: Feature,
+}
+
+impl Contact {
+    /// The minimum translation vector of the seed documents: move b by it (or a by its
+    /// negation) to end the penetration. Zero when `depth <= 0`.
+    pub fn translation_vector(&self) -> Vec3 {
+        if self.depth > 0.0 {
+            self.normal * self.depth
+        } else {
+            Vec3::ZERO
+        }
+    }
+
+    /// The same contact seen from b: normal flipped, features swapped.
+    pub fn flipped(&self) -> Contact {
+        Contact {
+            normal: -self.normal,
+            depth: self.depth,
+            feature: match self.feature {
+                Feature::FaceA(i) => Feature::FaceB(i),
+                Feature::FaceB(i) => Feature::FaceA(i),
+                Feature::EdgeEdge(i, j) => Feature::EdgeEdge(j, i),
+                Feature::Sphere => Feature::Sphere,
+            },
+        }
+    }
+}
+
+/// One point of a contact manifold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ManifoldPoint {
+    /// World position, halfway between the two surfaces along the normal.
+    pub position: Vec3,
+    /// Penetration depth at this point along the manifold normal (negative: gap).
+    pub depth: f32,
+    /// A feature id that stays the same while the same features touch: the reference
+    /// feature, the incident feature and the clipping event that made the point, packed.
+    /// Match it with last frame's to warm-start a solver.
+    pub id: u64,
+}
+
+/// A contact manifold: a shared normal and up to 4 points.
+///
+/// The normal points from a to b. Points come in a fixed order for a given feature
+/// pair, so the same input always gives the same manifold.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Manifold {
+    /// Unit world normal, from a to b.
+    pub normal: Vec3,
+    /// At most 4 points.
+    pub points: SmallVec<[ManifoldPoint; 4]>,
+    /// The feature pair that was used as reference.
+    pub feature: Feature,
+}
+
+impl Manifold {
+    /// The largest point depth (the manifold's penetration).
+    pub fn depth(&self) -> f32 {
+        self.points
+            .iter()
+            .map(|p| p.depth)
+            .fold(f32::NEG_INFINITY, f32::max)
+    }
+
+    /// The same manifold seen from b: normal flipped, features swapped, points kept.
+    pub fn flipped(mut self) -> Manifold {
+        let c = Contact {
+            normal: self.normal,
+            depth: 0.0,
+            feature: self.feature,
+        }
+        .flipped();
+        self.normal = c.normal;
+        self.feature = c.feature;
+        self
+    }
+}

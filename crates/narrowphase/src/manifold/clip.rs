@@ -1,0 +1,113 @@
+//! Sutherland–Hodgman clipping of a convex polygon by half-spaces, with feature tracking.
+//!
+//! Every vertex carries the two "lines" it lies on: an incident polygon vertex `k` lies
+//! on incident edges `k − 1` and `k`; a vertex made by cutting a segment with side plane
+//! `p` lies on the segment's line and on `SIDE | p`. The segment between two consecutive
+//! vertices lies on the line they share. The sorted pair of lines names the point, and
+//! stays the same while the same features touch — the feature id a solver warm-starts
+//! from.
+
+use glam::Vec3;
+use smallvec::SmallVec;
+
+/// Marks a line label as a side plane of the reference face (else an incident edge).
+pub(crate) const SIDE: u16 = 0x8000;
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClipVertex {
+    pub point: Vec3,
+    pub lines: [u16; 2],
+}
+
+pub(crate) type ClipPolygon = SmallVec<[ClipVertex; 16]>;
+
+/// The line shared by two consecutive vertices.
+#[inline]
+fn shared_line(a: &ClipVertex, b: &ClipVertex) -> u16 {
+    if a.lines[0] == b.lines[0] || a.lines[0] == b.lines[1] {
+        a.lines[0]
+    } else {
+        a.lines[1]
+    }
+}
+
+/// Keeps the part of `input` with `normal · x ≤ offset`, writing it to `output`.
+///
+/// For each edge `(p, q)` of the polygon with signed distances `dp`, `dq`: keep `q` when
+/// `dq ≤ 0`; when the signs differ, add the crossing `p + (q − p) · dp / (dp − dq)`.
+pub(crate) fn clip_by_plane(
+    input: &[ClipVertex],
+    normal: Vec3,
+    offset: f32,
+    plane_label: u16,
+    output: &mut ClipPolygon,
+) {
+    output.clear();
+    let Some(mut previous) = input.last() else {
+        return;
+    };
+    let mut previous_distance = normal.dot(previous.point) - offset;
+    for current in input {
+        let distance = normal.dot(current.point) - offset;
+        if (previous_distance <= 0.0) != (distance <= 0.0) {
+            let t = previous_distance / (previous_distance - distance);
+            let line = shared_line(previous, current);
+            let mut lines = [line, plane_label];
+            lines.sort_unstable();
+            output.push(ClipVertex {
+                point: previous.point + (current.point - previous.point) * t,
+                lines,
+            });
+        }
+        if distance <= 0.0 {
+            output.push(*current);
+        }
+        previous = current;
+        previous_distance = distance;
+    }
+}
+
+/// The polygon `points` (a loop) as clip vertices labelled with its edges.
+pub(crate) fn incident_polygon(points: impl ExactSizeIterator<Item = Vec3>) -> ClipPolygon {
+    let n = points.len();
+    points
+        .enumerate()
+        .map(|(k, point)| {
+            let before = ((k + n - 1) % n) as u16;
+            let mut lines = [before, k as u16];
+            lines.sort_unstable();
+            ClipVertex { point, lines }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn square_clipped_by_a_diagonal_plane() {
+        let square = incident_polygon(
+            [
+                Vec3::new(0.0, 0.0, 0.0),
+                Vec3::new(1.0, 0.0, 0.0),
+                Vec3::new(1.0, 1.0, 0.0),
+                Vec3::new(0.0, 1.0, 0.0),
+            ]
+            .into_iter(),
+        );
+        let mut out = ClipPolygon::new();
+        // Keep x ≤ 0.5.
+        clip_by_plane(&square, Vec3::X, 0.5, SIDE, &mut out);
+        assert_eq!(out.len(), 4);
+        for v in &out {
+            assert!(v.point.x <= 0.5 + 1e-6);
+        }
+        // The two new points lie on edges 0 (bottom) and 2 (top) and on the plane.
+        let mut labels: Vec<[u16; 2]> = out.iter().map(|v| v.lines).collect();
+        labels.sort_unstable();
+        assert!(labels.contains(&[0, SIDE]));
+        assert!(labels.contains(&[2, SIDE]));
+        assert!(labels.contains(&[0, 3]));
+    }
+}

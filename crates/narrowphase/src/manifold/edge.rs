@@ -1,0 +1,72 @@
+//! Edge–edge contact: one point halfway between the closest points of two segments.
+
+use glam::Vec3;
+
+/// Closest points of segments `p1 + s d1` and `p2 + t d2`, `s, t ∈ [0, 1]`
+/// (Ericson, *Real-Time Collision Detection* §5.1.9): minimise
+/// `|p1 + s d1 − p2 − t d2|²`, first over the infinite lines, then clamp `s`, recompute
+/// `t` for it, clamp `t` and recompute `s` once more.
+pub(crate) fn closest_points_on_segments(p1: Vec3, d1: Vec3, p2: Vec3, d2: Vec3) -> (Vec3, Vec3) {
+    let r = p1 - p2;
+    let a = d1.length_squared();
+    let e = d2.length_squared();
+    let f = d2.dot(r);
+    let (s, t);
+    if a <= f32::EPSILON && e <= f32::EPSILON {
+        return (p1, p2);
+    }
+    if a <= f32::EPSILON {
+        s = 0.0;
+        t = (f / e).clamp(0.0, 1.0);
+    } else {
+        let c = d1.dot(r);
+        if e <= f32::EPSILON {
+            t = 0.0;
+            s = (-c / a).clamp(0.0, 1.0);
+        } else {
+            let b = d1.dot(d2);
+            let denom = a * e - b * b;
+            let mut s0 = if denom > 0.0 {
+                ((b * f - c * e) / denom).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let mut t0 = (b * s0 + f) / e;
+            if t0 < 0.0 {
+                t0 = 0.0;
+                s0 = (-c / a).clamp(0.0, 1.0);
+            } else if t0 > 1.0 {
+                t0 = 1.0;
+                s0 = ((b - c) / a).clamp(0.0, 1.0);
+            }
+            s = s0;
+            t = t0;
+        }
+    }
+    (p1 + d1 * s, p2 + d2 * t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crossing_segments() {
+        let (a, b) = closest_points_on_segments(
+            Vec3::new(-1.0, 0.0, 0.0),
+            Vec3::new(2.0, 0.0, 0.0),
+            Vec3::new(0.0, -1.0, 1.0),
+            Vec3::new(0.0, 2.0, 0.0),
+        );
+        assert!((a - Vec3::ZERO).length() < 1e-6);
+        assert!((b - Vec3::Z).length() < 1e-6);
+    }
+
+    #[test]
+    fn parallel_and_clamped() {
+        let (a, b) =
+            closest_points_on_segments(Vec3::ZERO, Vec3::X, Vec3::new(2.0, 1.0, 0.0), Vec3::X);
+        assert!((a - Vec3::X).length() < 1e-6);
+        assert!((b - Vec3::new(2.0, 1.0, 0.0)).length() < 1e-6);
+    }
+}

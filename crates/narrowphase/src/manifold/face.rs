@@ -1,0 +1,79 @@
+//! Face contact between two polytopes: clip the incident face against the reference
+//! face's side planes.
+//!
+//! In the reference shape's frame, with reference plane `n · x = d`:
+//! 1. incident face = the incident shape's face whose normal has the smallest `m · n`
+//!    (most anti-parallel);
+//! 2. for each edge `v_k → v_{k+1}` of the reference loop (CCW about `n`), the side
+//!    plane has outward normal `(v_{k+1} − v_k) × n` and passes through `v_k`; clip;
+//! 3. each surviving point `p` has depth `d − n · p`; keep it when `depth ≥ −margin`
+//!    and place it at `p + n · depth / 2`, halfway between the surfaces;
+//! 4. reduce to at most four.
+
+use super::clip::{ClipPolygon, SIDE, clip_by_plane, incident_polygon};
+use super::pack_id;
+use super::reduce::{Candidate, reduce};
+use crate::polytope::Polytope;
+use crate::sat::Frame;
+use smallvec::SmallVec;
+
+/// Manifold points in the reference shape's frame. `frame` places the incident shape in
+/// the reference shape's frame.
+pub(crate) fn face_contact(
+    reference: &Polytope,
+    incident: &Polytope,
+    frame: &Frame,
+    reference_face: usize,
+    margin: f32,
+    reference_is_b: bool,
+) -> SmallVec<[Candidate; 4]> {
+    let plane = reference.planes[reference_face];
+    let n = plane.normal;
+    let n_in_incident = frame.rot_t * n;
+    let mut incident_face = 0;
+    let mut most_anti_parallel = f32::INFINITY;
+    for (j, p) in incident.planes.iter().enumerate() {
+        let d = p.normal.dot(n_in_incident);
+        if d < most_anti_parallel {
+            most_anti_parallel = d;
+            incident_face = j;
+        }
+    }
+    let incident_loop = incident.face(incident_face);
+    let mut polygon = incident_polygon(
+        incident_loop
+            .iter()
+            .map(|&v| frame.point_to_a(incident.vertices[v as usize])),
+    );
+    let mut scratch = ClipPolygon::new();
+    let reference_loop = reference.face(reference_face);
+    for k in 0..reference_loop.len() {
+        let v0 = reference.vertices[reference_loop[k] as usize];
+        let v1 = reference.vertices[reference_loop[(k + 1) % reference_loop.len()] as usize];
+        let Some(side) = (v1 - v0).cross(n).try_normalize() else {
+            continue;
+        };
+        clip_by_plane(&polygon, side, side.dot(v0), SIDE | k as u16, &mut scratch);
+        std::mem::swap(&mut polygon, &mut scratch);
+        if polygon.is_empty() {
+            break;
+        }
+    }
+    let candidates: SmallVec<[Candidate; 16]> = polygon
+        .iter()
+        .filter_map(|v| {
+            let depth = plane.offset - n.dot(v.point);
+            (depth >= -margin).then(|| Candidate {
+                point: v.point + n * (0.5 * depth),
+                depth,
+                id: pack_id(
+                    reference_is_b,
+                    reference_face as u32,
+                    incident_face as u32,
+                    v.lines,
+                ),
+            })
+        })
+        .collect();
+    reduce(&candidates, n)
+}

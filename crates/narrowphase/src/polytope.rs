@@ -1,0 +1,169 @@
+//! A borrowed view of a convex polyhedron, so boxes and hulls share one SAT and one
+//! clipper without allocating.
+//!
+//! A hull lends its arrays directly. A box builds its 8 corners and 6 planes on the stack
+//! ([`BoxPolytope`]) and borrows the topology (faces, edges, Gauss arcs, adjacency) of
+//! the unit cube, which is the same for every box.
+
+use glam::Vec3;
+use sepax_geometry::{ConvexHull, GaussArc, HullEdge, Plane};
+use std::sync::OnceLock;
+
+/// Everything the hull SAT and the clipper read from a convex polyhedron.
+#[derive(Clone, Copy)]
+pub(crate) struct Polytope<'a> {
+    pub vertices: &'a [Vec3],
+    pub planes: &'a [Plane],
+    pub edges: &'a [HullEdge],
+    pub arcs: &'a [GaussArc],
+    pub face_starts: &'a [u32],
+    pub face_indices: &'a [u32],
+    pub neighbor_starts: &'a [u32],
+    pub neighbors: &'a [u32],
+    pub centroid: Vec3,
+    pub inradius: f32,
+}
+
+impl<'a> Polytope<'a> {
+    pub fn from_hull(hull: &'a ConvexHull) -> Polytope<'a> {
+        Polytope {
+            vertices: hull.vertices(),
+            planes: hull.planes(),
+            edges: hull.edges(),
+            arcs: hull.gauss_arcs(),
+            face_starts: hull.face_starts(),
+            face_indices: hull.face_indices(),
+            neighbor_starts: hull.neighbor_starts(),
+            neighbors: hull.neighbor_indices(),
+            centroid: hull.centroid(),
+            inradius: hull.inradius(),
+        }
+    }
+
+    /// The vertex loop of face `f`.
+    #[inline]
+    pub fn face(&self, f: usize) -> &'a [u32] {
+        &self.face_indices[self.face_starts[f] as usize..self.face_starts[f + 1] as usize]
+    }
+
+    /// The largest `dir · v` over the vertices (a linear scan).
+    #[inline]
+    pub fn support_distance(&self, dir: Vec3) -> f32 {
+        self.vertices
+            .iter()
+            .fold(f32::NEG_INFINITY, |m, v| m.max(v.dot(dir)))
+    }
+
+    /// Hill-climbing support from `start`: move to a strictly better neighbour until none
+    /// is. On a convex polytope a vertex with no better neighbour is a global maximum.
+    #[inline]
+    pub fn climb_support(&self, dir: Vec3, start: usize) -> (usize, f32) {
+        let mut current = start;
+        let mut best = self.vertices[current].dot(dir);
+        loop {
+            let mut improved = false;
+            let range =
+                self.neighbor_starts[current] as usize..self.neighbor_starts[current + 1] as usize;
+            for &n in &self.neighbors[range] {
+                let d = self.vertices[n as usize].dot(dir);
+                if d > best {
+                    best = d;
+                    current = n as usize;
+                    improved = true;
+                }
+            }
+            if !improved {
+                return (current, best);
+            }
+        }
+    }
+}
+
+/// A box's corners and planes on the stack, with the unit cube's topology.
+pub(crate) struct BoxPolytope {
+    vertices: [Vec3; 8],
+    planes: [Plane; 6],
+    inradius: f32,
+}
+
+fn unit_cube() -> &'static ConvexHull {
+    static CUBE: OnceLock<ConvexHull> = OnceLock::new();
+    CUBE.get_or_init(|| ConvexHull::cuboid(Vec3::ONE).expect("the unit cube is a valid hull"))
+}
+
+impl BoxPolytope {
+    /// Corners and planes of the box with half extents `h`, numbered as
+    /// [`ConvexHull::cuboid`]: vertex `i` has sign `+` on axis `k` when bit `k` of `i` is
+    /// set; face `2k` is the −k face and `2k + 1` the +k face.
+    pub fn new(h: Vec3) -> BoxPolytope {
+        let vertices = std::array::from_fn(|i| {
+            Vec3::new(
+                if i & 1 != 0 { h.x } else { -h.x },
+                if i & 2 != 0 { h.y } else { -h.y },
+                if i & 4 != 0 { h.z } else { -h.z },
+            )
+        });
+        let planes = std::array::from_fn(|f| {
+            let axis = f / 2;
+            let sign = if f % 2 == 1 { 1.0 } else { -1.0 };
+            let mut normal = Vec3::ZERO;
+            normal[axis] = sign;
+            Plane {
+                normal,
+                offset: h[axis],
+            }
+        });
+        BoxPolytope {
+            vertices,
+            planes,
+            inradius: h.min_element(),
+        }
+    }
+
+    pub fn view(&self) -> Polytope<'_> {
+        let cube = unit_cube();
+        Polytope {
+            vertices: &self.vertices,
+            planes: &self.planes,
+            edges: cube.edges(),
+            arcs: cube.gauss_arcs(),
+            face_starts: cube.face_starts(),
+            face_indices: cube.face_indices(),
+            neighbor_starts: cube.neighbor_starts(),
+            neighbors: cube.neighbor_indices(),
+            centroid: Vec3::ZERO,
+            inradius: self.inradius,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn box_view_matches_hull_cuboid() {
+        let h = Vec3::new(0.5, 2.0, 1.5);
+        let hull = ConvexHull::cuboid(h).unwrap();
+        let boxed = BoxPolytope::new(h);
+        let view = boxed.view();
+        assert_eq!(view.vertices, hull.vertices());
+        for (p, q) in view.planes.iter().zip(hull.planes()) {
+            assert!((p.normal - q.normal).length() < 1e-6);
+            assert!((p.offset - q.offset).abs() < 1e-6);
+        }
+        assert_eq!(view.inradius, hull.inradius());
+    }
+
+    #[test]
+    fn climbing_finds_the_global_support() {
+        let boxed = BoxPolytope::new(Vec3::new(1.0, 2.0, 3.0));
+        let view = boxed.view();
+        for start in 0..8 {
+            for dir in [Vec3::new(1.0, -1.0, 0.3), Vec3::new(-0.2, -0.1, -1.0)] {
+                let (_, d) = view.climb_support(dir, start);
+                assert_eq!(d, view.support_distance(dir));
+            }
+        }
+    }
+}

@@ -1,0 +1,336 @@
+//! The entry points: [`collide`], [`contact`], [`intersects`] for every pair of 3D shapes.
+//!
+//! Each query brings b into a's frame, runs the separating-axis test that fits the pair
+//! (box–box: 15 axes; anything with a hull: the polytope test with the box as a
+//! polytope; anything with a sphere: a point query), and maps the answer back to the world.
+
+use crate::PairCache;
+use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
+use crate::manifold::edge::closest_points_on_segments;
+use crate::manifold::face::face_contact;
+use crate::manifold::pack_id;
+use crate::manifold::reduce::Candidate;
+use crate::polytope::{BoxPolytope, Polytope};
+use crate::sat::box_box::{box_box, box_edge_segment};
+use crate::sat::hull_hull::{SupportMode, hull_hull};
+use crate::sat::sphere::{point_box, point_polytope, shape_sphere, sphere_shape, sphere_sphere};
+use crate::sat::{Axis, Frame, SatOutcome};
+use glam::Vec3;
+use sepax_geometry::{Pose, Shape};
+use smallvec::SmallVec;
+
+/// The support evaluation used by default in hull queries. See [`SupportMode`] and the
+/// crate docs for the measurements behind the choice.
+pub const DEFAULT_SUPPORT_MODE: SupportMode = SupportMode::Scan;
+
+/// A shape as the queries see it: spheres by radius, boxes by half extents and as a
+/// stack polytope, hulls as a borrowed polytope.
+enum Solid<'s> {
+    Sphere(f32),
+    Box(Vec3, BoxPolytope),
+    Hull(Polytope<'s>),
+}
+
+impl<'s> Solid<'s> {
+    fn new(shape: &'s Shape) -> Solid<'s> {
+        match shape {
+            Shape::Sphere(s) => Solid::Sphere(s.radius()),
+            Shape::Cuboid(c) => Solid::Box(c.half_extents(), BoxPolytope::new(c.half_extents())),
+            Shape::ConvexHull(h) => Solid::Hull(Polytope::from_hull(h)),
+        }
+    }
+
+    fn polytope(&self) -> Option<Polytope<'_>> {
+        match self {
+            Solid::Sphere(_) => None,
+            Solid::Box(_, b) => Some(b.view()),
+            Solid::Hull(p) => Some(*p),
+        }
+    }
+
+    /// Outward normal and signed distance of a local point (non-spheres).
+    fn point_query(&self, p: Vec3) -> (Vec3, f32) {
+        match self {
+            Solid::Sphere(r) => {
+                let l = p.length();
+                (if l > 0.0 { p / l } else { Vec3::Z }, l - r)
+            }
+            Solid::Box(h, _) => point_box(*h, p),
+            Solid::Hull(poly) => point_polytope(poly, p),
+        }
+    }
+}
+
+fn run_sat(
+    a: &Solid,
+    b: &Solid,
+    frame: &Frame,
+    margin: f32,
+    cached: Option<Feature>,
+    mode: SupportMode,
+) -> SatOutcome {
+    match (a, b) {
+        (Solid::Sphere(ra), Solid::Sphere(rb)) => sphere_sphere(*ra, *rb, frame, margin),
+        (Solid::Sphere(ra), _) => sphere_shape(*ra, frame, margin, |p| b.point_query(p)),
+        (_, Solid::Sphere(rb)) => shape_sphere(*rb, frame, margin, |p| a.point_query(p)),
+        (Solid::Box(ha, _), Solid::Box(hb, _)) => box_box(*ha, *hb, frame, margin, cached),
+        _ => {
+            let (pa, pb) = (a.polytope(), b.polytope());
+            let (Some(pa), Some(pb)) = (pa, pb) else {
+                unreachable!("spheres are handled above")
+            };
+            hull_hull(&pa, &pb, frame, margin, cached, mode)
+        }
+    }
+}
+
+/// A margin that is negative or not a number behaves as 0.
+#[inline]
+fn sanitize_margin(margin: f32) -> f32 {
+    if margin > 0.0 { margin } else { 0.0 }
+}
+
+/// The normal and depth of a pair along its minimum-penetration axis.
+///
+/// Returns `None` when the shapes are apart by more than `margin`; otherwise a
+/// [`Contact`] whose normal points from a to b (world frame) and whose depth is positive
+/// for penetration and negative (down to `−margin`) for a gap. Touching shapes
+/// (depth 0) give a contact. A pose that is not [`Pose::is_valid`] (NaN, infinite,
+/// non-unit rotation) gives `None`; a negative or NaN margin counts as 0.
+///
+/// ```
+/// use sepax_geometry::{Cuboid, Pose, Shape};
+/// use sepax_narrowphase::contact;
+/// use glam::Vec3;
+///
+/// let unit = Shape::from(Cuboid::try_from_half_extents(Vec3::splat(0.5)).unwrap());
+/// let c = contact(&unit, &Pose::IDENTITY, &unit, &Pose::from_translation(Vec3::new(0.9, 0.0, 0.0)), 0.0)
+///     .unwrap();
+/// assert!((c.normal - Vec3::X).length() < 1e-6);
+/// assert!((c.depth - 0.1).abs() < 1e-5);
+/// ```
+pub fn contact(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: f32) -> Option<Contact> {
+    if !(pose_a.is_valid() && pose_b.is_valid()) {
+        return None;
+    }
+    let frame = Frame::new(pose_a, pose_b);
+    let outcome = run_sat(
+        &Solid::new(a),
+        &Solid::new(b),
+        &frame,
+        sanitize_margin(margin),
+        None,
+        DEFAULT_SUPPORT_MODE,
+    );
+    match outcome {
+        SatOutcome::Separated(_) => None,
+        SatOutcome::Overlap { exact, .. } => Some(Contact {
+            normal: pose_a.transform_vector(exact.normal),
+            depth: -exact.separation,
+            feature: exact.feature,
+        }),
+    }
+}
+
+/// True when the shapes touch or overlap (closed sets: touching counts). Stops at the
+/// first separating axis. An invalid pose gives `false`.
+pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
+    if !(pose_a.is_valid() && pose_b.is_valid()) {
+        return false;
+    }
+    let frame = Frame::new(pose_a, pose_b);
+    matches!(
+        run_sat(
+            &Solid::new(a),
+            &Solid::new(b),
+            &frame,
+            0.0,
+            None,
+            DEFAULT_SUPPORT_MODE
+        ),
+        SatOutcome::Overlap { .. }
+    )
+}
+
+/// The contact manifold of a pair, using and updating its frame-to-frame `cache`.
+///
+/// Returns `None` when the shapes are apart by more than `margin` (the cache then holds
+/// the separating axis, tried first next time). Otherwise a [`Manifold`] with a normal
+/// from a to b and 1 to 4 points, each with a world position, a depth (negative: a gap
+/// within the margin, a speculative contact) and a feature id. The answer does not
+/// depend on the cache's content. An invalid pose gives `None` and leaves the cache as it
+/// was; a negative or NaN margin counts as 0.
+///
+/// ```
+/// use sepax_geometry::{Cuboid, Pose, Shape};
+/// use sepax_narrowphase::{collide, PairCache};
+/// use glam::Vec3;
+///
+/// let slab = Shape::from(Cuboid::try_from_half_extents(Vec3::new(5.0, 0.5, 5.0)).unwrap());
+/// let cube = Shape::from(Cuboid::try_from_half_extents(Vec3::splat(0.5)).unwrap());
+/// let resting = Pose::from_translation(Vec3::new(0.0, 0.99, 0.0));
+/// let mut cache = PairCache::default();
+/// let m = collide(&slab, &Pose::IDENTITY, &cube, &resting, 0.0, &mut cache).unwrap();
+/// assert_eq!(m.points.len(), 4);
+/// assert!((m.normal - Vec3::Y).length() < 1e-6);
+/// for p in &m.points {
+///     assert!((p.depth - 0.01).abs() < 1e-5);
+/// }
+/// ```
+pub fn collide(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: f32,
+    cache: &mut PairCache,
+) -> Option<Manifold> {
+    collide_with(a, pose_a, b, pose_b, margin, cache, DEFAULT_SUPPORT_MODE)
+}
+
+/// [`collide`] with an explicit support evaluation for hull queries (for benchmarks and
+/// for tests that compare the two).
+pub fn collide_with(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: f32,
+    cache: &mut PairCache,
+    mode: SupportMode,
+) -> Option<Manifold> {
+    if !(pose_a.is_valid() && pose_b.is_valid()) {
+        return None;
+    }
+    let margin = sanitize_margin(margin);
+    let frame = Frame::new(pose_a, pose_b);
+    let (solid_a, solid_b) = (Solid::new(a), Solid::new(b));
+    let cached = cache.last.map(|c| c.feature);
+    let (exact, preferred) = match run_sat(&solid_a, &solid_b, &frame, margin, cached, mode) {
+        SatOutcome::Separated(axis) => {
+            cache.remember(axis.feature, true);
+            return None;
+        }
+        SatOutcome::Overlap { exact, preferred } => (exact, preferred),
+    };
+    cache.remember(preferred.feature, false);
+    let mut points = manifold_points(&solid_a, &solid_b, &frame, &preferred, margin);
+    let mut axis = preferred;
+    if points.is_empty() && exact != preferred {
+        points = manifold_points(&solid_a, &solid_b, &frame, &exact, margin);
+        axis = exact;
+    }
+    if points.is_empty() {
+        points.push(support_point(&solid_b, &frame, &exact));
+        axis = exact;
+    }
+    Some(Manifold {
+        normal: pose_a.transform_vector(axis.normal),
+        points: points
+            .into_iter()
+            .map(|c| ManifoldPoint {
+                position: pose_a.transform_point(c.point),
+                depth: c.depth,
+                id: c.id,
+            })
+            .collect(),
+        feature: axis.feature,
+    })
+}
+
+/// Manifold points for an axis, in a's frame.
+fn manifold_points(
+    a: &Solid,
+    b: &Solid,
+    frame: &Frame,
+    axis: &Axis,
+    margin: f32,
+) -> SmallVec<[Candidate; 4]> {
+    let n = axis.normal;
+    let s = axis.separation;
+    match (a, b, axis.feature) {
+        (Solid::Sphere(ra), _, _) => {
+            let on_a = n * *ra;
+            SmallVec::from_elem(
+                Candidate {
+                    point: on_a + n * (0.5 * s),
+                    depth: -s,
+                    id: 0,
+                },
+                1,
+            )
+        }
+        (_, Solid::Sphere(rb), _) => {
+            let on_b = frame.trans - n * *rb;
+            SmallVec::from_elem(
+                Candidate {
+                    point: on_b - n * (0.5 * s),
+                    depth: -s,
+                    id: 0,
+                },
+                1,
+            )
+        }
+        (_, _, Feature::FaceA(i)) => {
+            let (pa, pb) = (a.polytope().unwrap(), b.polytope().unwrap());
+            face_contact(&pa, &pb, frame, i as usize, margin, false)
+        }
+        (_, _, Feature::FaceB(j)) => {
+            let (pa, pb) = (a.polytope().unwrap(), b.polytope().unwrap());
+            let mut points = face_contact(&pb, &pa, &frame.inverse(), j as usize, margin, true);
+            for c in &mut points {
+                c.point = frame.point_to_a(c.point);
+            }
+            points
+        }
+        (_, _, Feature::EdgeEdge(ea, eb)) => {
+            let ((a0, a1), (b0, b1)) = match (a, b) {
+                (Solid::Box(ha, _), Solid::Box(hb, _)) => {
+                    (box_edge_segment(*ha, ea), box_edge_segment(*hb, eb))
+                }
+                _ => {
+                    let (pa, pb) = (a.polytope().unwrap(), b.polytope().unwrap());
+                    let segment = |p: &Polytope, e: u32| {
+                        let edge = p.edges[e as usize];
+                        (
+                            p.vertices[edge.vertices[0] as usize],
+                            p.vertices[edge.vertices[1] as usize],
+                        )
+                    };
+                    (segment(&pa, ea), segment(&pb, eb))
+                }
+            };
+            let (b0, b1) = (frame.point_to_a(b0), frame.point_to_a(b1));
+            let (on_a, on_b) = closest_points_on_segments(a0, a1 - a0, b0, b1 - b0);
+            SmallVec::from_elem(
+                Candidate {
+                    point: (on_a + on_b) * 0.5,
+                    depth: -s,
+                    id: pack_id(false, ea, eb, [u16::MAX, u16::MAX]),
+                },
+                1,
+            )
+        }
+        (_, _, Feature::Sphere) => SmallVec::new(),
+    }
+}
+
+/// Last resort when clipping leaves nothing: b's deepest vertex along the axis.
+fn support_point(b: &Solid, frame: &Frame, axis: &Axis) -> Candidate {
+    let n = axis.normal;
+    let deepest_b = match b.polytope() {
+        Some(pb) => {
+            let dir = frame.rot_t * -n;
+            let index = (0..pb.vertices.len())
+                .max_by(|&i, &j| pb.vertices[i].dot(dir).total_cmp(&pb.vertices[j].dot(dir)))
+                .unwrap_or(0);
+            frame.point_to_a(pb.vertices[index])
+        }
+        None => frame.trans,
+    };
+    Candidate {
+        point: deepest_b + n * (0.5 * -axis.separation),
+        depth: -axis.separation,
+        id: pack_id(false, u32::MAX, u32::MAX, [u16::MAX, u16::MAX - 1]),
+    }
+}

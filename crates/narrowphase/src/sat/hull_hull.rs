@@ -1,0 +1,371 @@
+//! Convex hull–hull separating-axis test after Gregorius, "The Separating Axis Test
+//! between Convex Polyhedra" (GDC 2013), with exact bound-based pruning.
+//!
+//! Candidate axes (all unit, a→b, in a's frame):
+//! * **face query of a**: each face normal `n_i` of a, `s_i = n_i·t − d_i − h_b(−n_i)`
+//!   where `h_b` is b's support distance and `d_i` the plane offset;
+//! * **face query of b**: each face normal `m_j` of b gives the axis `n = −R m_j` and
+//!   `s_j = n·t − e_j − h_a(n)`;
+//! * **edge query**: `n = ±(e_a × e_b)` for the edge pairs whose Gauss-map arcs cross
+//!   (a Minkowski face of `a − b`; seed 003): `s = n·(p_b − p_a)`, `n` oriented away
+//!   from a's centroid.
+//!
+//! **Pruning** (exact, so it never changes the answer). With `c_a`, `c_b` the centroids
+//! and `r_a`, `r_b` the inner radii about them, every direction obeys
+//! `s(n) ≤ n·(c_b − c_a) − r_a − r_b` (the two inner balls lie inside the shapes).
+//! A face whose bound cannot beat the best face of its kind is skipped before its
+//! support is computed; an edge whose Gauss arc cannot reach the cone of directions
+//! where the bound beats the best face is dropped before pairing. On touching pairs
+//! this removes most of the `E_a × E_b` edge pairs.
+//!
+//! **Support evaluation.** [`SupportMode::Scan`] reads every vertex; [`SupportMode::Walk`]
+//! (seed 003's Gauss-map walk) evaluates the support once and then follows the vertex
+//! adjacency from the previous face's support vertex, which on a convex polytope ends
+//! at the same maximum.
+
+use super::{ABSOLUTE_PREFERENCE, Axis, Frame, PARALLEL_EDGES, SatOutcome, fold_candidates};
+use crate::Feature;
+use crate::polytope::Polytope;
+use glam::Vec3;
+use sepax_geometry::GaussArc;
+use smallvec::SmallVec;
+
+/// How support distances are evaluated during the face queries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SupportMode {
+    /// Scan every vertex for every face.
+    Scan,
+    /// Hill-climb along the vertex adjacency from the previous support vertex.
+    Walk,
+}
+
+/// Slack on the arc pruning test, against round-off in the precomputed arcs.
+const ARC_SLACK: f32 = 1e-5;
+
+/// A support oracle that remembers where it last ended (for the walk).
+struct Support<'p> {
+    poly: &'p Polytope<'p>,
+    mode: SupportMode,
+    last: usize,
+}
+
+impl Support<'_> {
+    #[inline]
+    fn distance(&mut self, dir: Vec3) -> f32 {
+        match self.mode {
+            SupportMode::Scan => self.poly.support_distance(dir),
+            SupportMode::Walk => {
+                let (index, d) = self.poly.climb_support(dir, self.last);
+                self.last = index;
+                d
+            }
+        }
+    }
+}
+
+/// Can the arc hold a direction `n` with `n·u ≥ c`? The arc lies in the cap of half
+/// angle θ about `mid`, so `max n·u ≤ cos(max(0, φ − θ))` with `cos φ = mid·u`.
+#[inline]
+fn arc_may_reach(arc: &GaussArc, u: Vec3, c: f32) -> bool {
+    let cos_phi = arc.mid.dot(u);
+    if cos_phi >= arc.cos_half {
+        return true;
+    }
+    let sin_phi = (1.0 - cos_phi * cos_phi).max(0.0).sqrt();
+    cos_phi * arc.cos_half + sin_phi * arc.sin_half >= c - ARC_SLACK
+}
+
+/// Gregorius' Minkowski-face test: do arc `a→b` (of shape a) and arc `c→d` (of −b, i.e.
+/// b's normals negated) cross on the unit sphere? `bxa = b × a`, `dxc = d × c`.
+#[inline]
+fn arcs_cross(a: Vec3, b: Vec3, bxa: Vec3, c: Vec3, d: Vec3, dxc: Vec3) -> bool {
+    let cba = c.dot(bxa);
+    let dba = d.dot(bxa);
+    if cba * dba >= 0.0 {
+        return false;
+    }
+    let adc = a.dot(dxc);
+    let bdc = b.dot(dxc);
+    adc * bdc < 0.0 && cba * bdc > 0.0
+}
+
+/// One edge, ready for pairing, in a's frame.
+struct EdgeData {
+    index: u32,
+    /// Face normals at both ends of its Gauss arc (for b: negated).
+    n0: Vec3,
+    n1: Vec3,
+    cross: Vec3,
+    point: Vec3,
+    direction: Vec3,
+}
+
+struct Query<'p> {
+    a: &'p Polytope<'p>,
+    b: &'p Polytope<'p>,
+    frame: &'p Frame,
+    /// `c_b − c_a` in a's frame.
+    centroid_offset: Vec3,
+    inner_radii: f32,
+}
+
+impl Query<'_> {
+    #[inline]
+    fn face_a(&self, i: usize, support_b: &mut Support) -> Axis {
+        let plane = self.a.planes[i];
+        let n = plane.normal;
+        let s = n.dot(self.frame.trans) - plane.offset - support_b.distance(self.frame.rot_t * -n);
+        Axis {
+            separation: s,
+            normal: n,
+            feature: Feature::FaceA(i as u32),
+        }
+    }
+
+    #[inline]
+    fn face_b(&self, j: usize, support_a: &mut Support) -> Axis {
+        let plane = self.b.planes[j];
+        let n = -(self.frame.rot * plane.normal);
+        let s = n.dot(self.frame.trans) - plane.offset - support_a.distance(n);
+        Axis {
+            separation: s,
+            normal: n,
+            feature: Feature::FaceB(j as u32),
+        }
+    }
+
+    fn edge_a(&self, i: usize) -> EdgeData {
+        let e = self.a.edges[i];
+        let (n0, n1) = (
+            self.a.planes[e.faces[0] as usize].normal,
+            self.a.planes[e.faces[1] as usize].normal,
+        );
+        let p = self.a.vertices[e.vertices[0] as usize];
+        EdgeData {
+            index: i as u32,
+            n0,
+            n1,
+            cross: n1.cross(n0),
+            point: p,
+            direction: self.a.vertices[e.vertices[1] as usize] - p,
+        }
+    }
+
+    fn edge_b(&self, j: usize) -> EdgeData {
+        let e = self.b.edges[j];
+        let rot = self.frame.rot;
+        let (n0, n1) = (
+            -(rot * self.b.planes[e.faces[0] as usize].normal),
+            -(rot * self.b.planes[e.faces[1] as usize].normal),
+        );
+        let p = self
+            .frame
+            .point_to_a(self.b.vertices[e.vertices[0] as usize]);
+        EdgeData {
+            index: j as u32,
+            n0,
+            n1,
+            cross: n1.cross(n0),
+            point: p,
+            direction: rot
+                * (self.b.vertices[e.vertices[1] as usize]
+                    - self.b.vertices[e.vertices[0] as usize]),
+        }
+    }
+
+    /// The axis of an edge pair, oriented away from a's centroid; `None` when the edges
+    /// are near-parallel.
+    #[inline]
+    fn edge_axis(&self, ea: &EdgeData, eb: &EdgeData) -> Option<Axis> {
+        let axis = ea.direction.cross(eb.direction);
+        let limit = PARALLEL_EDGES
+            * PARALLEL_EDGES
+            * ea.direction.length_squared()
+            * eb.direction.length_squared();
+        let length_squared = axis.length_squared();
+        if length_squared <= limit || length_squared == 0.0 {
+            return None;
+        }
+        let mut n = axis / length_squared.sqrt();
+        if n.dot(ea.point - self.a.centroid) < 0.0 {
+            n = -n;
+        }
+        Some(Axis {
+            separation: n.dot(eb.point - ea.point),
+            normal: n,
+            feature: Feature::EdgeEdge(ea.index, eb.index),
+        })
+    }
+
+    /// Separation along the axis of a remembered feature (any axis is a valid witness of
+    /// separation, so no Minkowski test is needed here).
+    fn cached_axis(&self, feature: Feature, sa: &mut Support, sb: &mut Support) -> Option<Axis> {
+        match feature {
+            Feature::FaceA(i) if (i as usize) < self.a.planes.len() => {
+                Some(self.face_a(i as usize, sb))
+            }
+            Feature::FaceB(j) if (j as usize) < self.b.planes.len() => {
+                Some(self.face_b(j as usize, sa))
+            }
+            Feature::EdgeEdge(i, j)
+                if (i as usize) < self.a.edges.len() && (j as usize) < self.b.edges.len() =>
+            {
+                self.edge_axis(&self.edge_a(i as usize), &self.edge_b(j as usize))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Keeps the larger separation; on a tie the lower feature index (the caller visits
+/// candidates so that this is deterministic).
+#[inline]
+fn better(candidate: &Axis, best: &Axis, candidate_index: usize, best_index: usize) -> bool {
+    candidate.separation > best.separation
+        || (candidate.separation == best.separation && candidate_index < best_index)
+}
+
+/// The hull–hull test. See the [module docs](self).
+pub(crate) fn hull_hull(
+    a: &Polytope,
+    b: &Polytope,
+    frame: &Frame,
+    margin: f32,
+    cached: Option<Feature>,
+    mode: SupportMode,
+) -> SatOutcome {
+    let query = Query {
+        a,
+        b,
+        frame,
+        centroid_offset: frame.point_to_a(b.centroid) - a.centroid,
+        inner_radii: a.inradius + b.inradius,
+    };
+    let d = query.centroid_offset;
+    let mut support_a = Support {
+        poly: a,
+        mode,
+        last: 0,
+    };
+    let mut support_b = Support {
+        poly: b,
+        mode,
+        last: 0,
+    };
+
+    if let Some(feature) = cached
+        && let Some(axis) = query.cached_axis(feature, &mut support_a, &mut support_b)
+        && axis.separation > margin
+    {
+        return SatOutcome::Separated(axis);
+    }
+
+    // Face query of a: start from the face most facing b (or the cached one).
+    let seed_a = match cached {
+        Some(Feature::FaceA(i)) if (i as usize) < a.planes.len() => i as usize,
+        _ => argmax(a.planes.iter().map(|p| p.normal.dot(d))),
+    };
+    let mut best_a = query.face_a(seed_a, &mut support_b);
+    let mut best_a_index = seed_a;
+    if best_a.separation > margin {
+        return SatOutcome::Separated(best_a);
+    }
+    for (i, plane) in a.planes.iter().enumerate() {
+        if i == seed_a || plane.normal.dot(d) - query.inner_radii < best_a.separation {
+            continue;
+        }
+        let axis = query.face_a(i, &mut support_b);
+        if axis.separation > margin {
+            return SatOutcome::Separated(axis);
+        }
+        if better(&axis, &best_a, i, best_a_index) {
+            best_a = axis;
+            best_a_index = i;
+        }
+    }
+
+    // Face query of b; the bound of face j along n = −R m_j is −m_j·(Rᵀ d) − r.
+    let d_in_b = frame.rot_t * d;
+    let seed_b = match cached {
+        Some(Feature::FaceB(j)) if (j as usize) < b.planes.len() => j as usize,
+        _ => argmax(b.planes.iter().map(|p| -p.normal.dot(d_in_b))),
+    };
+    let mut best_b = query.face_b(seed_b, &mut support_a);
+    let mut best_b_index = seed_b;
+    if best_b.separation > margin {
+        return SatOutcome::Separated(best_b);
+    }
+    for (j, plane) in b.planes.iter().enumerate() {
+        if j == seed_b || -plane.normal.dot(d_in_b) - query.inner_radii < best_b.separation {
+            continue;
+        }
+        let axis = query.face_b(j, &mut support_a);
+        if axis.separation > margin {
+            return SatOutcome::Separated(axis);
+        }
+        if better(&axis, &best_b, j, best_b_index) {
+            best_b = axis;
+            best_b_index = j;
+        }
+    }
+
+    // Edge query, on the edges whose arcs can reach the cone where the bound beats the
+    // best face: n·d ≥ T + r, i.e. n·d̂ ≥ c.
+    // Below min(T, 0.98 T + tol) an edge can change neither the exact nor the preferred
+    // axis (the second is lower than T when T > 0, i.e. inside the margin).
+    let tolerance = ABSOLUTE_PREFERENCE * a.inradius.min(b.inradius);
+    let best_face = best_a.separation.max(best_b.separation);
+    let threshold =
+        best_face.min(super::RELATIVE_PREFERENCE * best_face + tolerance) + query.inner_radii;
+    let distance = d.length();
+    let mut best_edge: Option<Axis> = None;
+    if distance >= threshold || threshold <= 0.0 {
+        let (u, c) = if distance > 0.0 {
+            (d / distance, threshold / distance)
+        } else {
+            (Vec3::Z, -2.0)
+        };
+        let u_b = frame.rot_t * -u;
+        let edges_a: SmallVec<[EdgeData; 32]> = (0..a.edges.len())
+            .filter(|&i| arc_may_reach(&a.arcs[i], u, c))
+            .map(|i| query.edge_a(i))
+            .collect();
+        if !edges_a.is_empty() {
+            let edges_b: SmallVec<[EdgeData; 32]> = (0..b.edges.len())
+                .filter(|&j| arc_may_reach(&b.arcs[j], u_b, c))
+                .map(|j| query.edge_b(j))
+                .collect();
+            for ea in &edges_a {
+                for eb in &edges_b {
+                    if !arcs_cross(ea.n0, ea.n1, ea.cross, eb.n0, eb.n1, eb.cross) {
+                        continue;
+                    }
+                    let Some(axis) = query.edge_axis(ea, eb) else {
+                        continue;
+                    };
+                    if axis.separation > margin {
+                        return SatOutcome::Separated(axis);
+                    }
+                    if best_edge.is_none_or(|best| axis.separation > best.separation) {
+                        best_edge = Some(axis);
+                    }
+                }
+            }
+        }
+    }
+
+    fold_candidates(best_a, Some(best_b), best_edge, tolerance)
+}
+
+/// Index of the largest value (the first among ties).
+fn argmax(values: impl Iterator<Item = f32>) -> usize {
+    let mut best = 0;
+    let mut best_value = f32::NEG_INFINITY;
+    for (i, v) in values.enumerate() {
+        if v > best_value {
+            best_value = v;
+            best = i;
+        }
+    }
+    best
+}
