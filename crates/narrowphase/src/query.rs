@@ -155,7 +155,10 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
 /// The contact manifold of a pair, using and updating its frame-to-frame `cache`.
 ///
 /// Returns `None` when the shapes are apart by more than `margin` (the cache then holds
-/// the separating axis, tried first next time). Otherwise a [`Manifold`] with a normal
+/// the separating axis, tried first next time). For a gap within the margin, a
+/// manifold is returned only when some clipped point lies within the margin: the SAT
+/// separation is a lower bound on the distance, so two boxes whose parallel faces are
+/// offset corner to corner may pass the axis test and still have nothing within reach. Otherwise a [`Manifold`] with a normal
 /// from a to b and 1 to 4 points, each with a world position, a depth (negative: a gap
 /// within the margin, a speculative contact) and a feature id. The answer does not
 /// depend on the cache's content. An invalid pose gives `None` and leaves the cache as it
@@ -221,6 +224,11 @@ pub fn collide_with(
         axis = exact;
     }
     if points.is_empty() {
+        if exact.separation > 0.0 {
+            // A gap within the margin along the axis, but the facing features do not
+            // overlap side by side: nothing is within the margin after all.
+            return None;
+        }
         points.push(support_point(&solid_b, &frame, &exact));
         axis = exact;
     }

@@ -26,14 +26,25 @@ fn check_pairs(seed: u64, count: usize, as_hulls: bool) {
         let band = 1e-5 * size;
         let ours = contact(&a, &pa, &b, &pb, 0.0);
         let hit = intersects(&a, &pa, &b, &pb);
-        assert_eq!(hit, ours.is_some(), "case {i} ({placement:?}): intersects vs contact");
+        assert_eq!(
+            hit,
+            ours.is_some(),
+            "case {i} ({placement:?}): intersects vs contact"
+        );
         if truth.separation > band {
             separated += 1;
-            assert!(ours.is_none(), "case {i} ({placement:?}): oracle gap {} but we report {ours:?}", truth.separation);
+            assert!(
+                ours.is_none(),
+                "case {i} ({placement:?}): oracle gap {} but we report {ours:?}",
+                truth.separation
+            );
         } else if truth.separation < -band {
             overlapping += 1;
             let c = ours.unwrap_or_else(|| {
-                panic!("case {i} ({placement:?}): oracle depth {} but we report no contact", -truth.separation)
+                panic!(
+                    "case {i} ({placement:?}): oracle depth {} but we report no contact",
+                    -truth.separation
+                )
             });
             let depth_error = (c.depth as f64 + truth.separation).abs();
             assert!(
@@ -51,7 +62,10 @@ fn check_pairs(seed: u64, count: usize, as_hulls: bool) {
             );
         }
     }
-    assert!(overlapping > count / 4 && separated > count / 10, "{overlapping} {separated}");
+    assert!(
+        overlapping > count / 4 && separated > count / 10,
+        "{overlapping} {separated}"
+    );
 }
 
 #[test]

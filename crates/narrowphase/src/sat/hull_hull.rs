@@ -210,7 +210,26 @@ impl Query<'_> {
             Feature::EdgeEdge(i, j)
                 if (i as usize) < self.a.edges.len() && (j as usize) < self.b.edges.len() =>
             {
-                self.edge_axis(&self.edge_a(i as usize), &self.edge_b(j as usize))
+                // The edges need not be supporting features any more: measure the gap along
+                // the axis with both support functions, in both directions.
+                let axis = self.edge_axis(&self.edge_a(i as usize), &self.edge_b(j as usize))?;
+                let gap = |n: Vec3, sa: &mut Support, sb: &mut Support| {
+                    n.dot(self.frame.trans) - sb.distance(self.frame.rot_t * -n) - sa.distance(n)
+                };
+                let forward = gap(axis.normal, sa, sb);
+                let backward = gap(-axis.normal, sa, sb);
+                Some(if forward >= backward {
+                    Axis {
+                        separation: forward,
+                        ..axis
+                    }
+                } else {
+                    Axis {
+                        separation: backward,
+                        normal: -axis.normal,
+                        ..axis
+                    }
+                })
             }
             _ => None,
         }
@@ -311,12 +330,11 @@ pub(crate) fn hull_hull(
 
     // Edge query, on the edges whose arcs can reach the cone where the bound beats the
     // best face: n·d ≥ T + r, i.e. n·d̂ ≥ c.
-    // Below min(T, 0.98 T + tol) an edge can change neither the exact nor the preferred
-    // axis (the second is lower than T when T > 0, i.e. inside the margin).
+    // An edge below the best face can change neither the exact nor the preferred axis
+    // (the preference asks edges to be clearly *better* than faces).
     let tolerance = ABSOLUTE_PREFERENCE * a.inradius.min(b.inradius);
     let best_face = best_a.separation.max(best_b.separation);
-    let threshold =
-        best_face.min(super::RELATIVE_PREFERENCE * best_face + tolerance) + query.inner_radii;
+    let threshold = best_face + query.inner_radii;
     let distance = d.length();
     let mut best_edge: Option<Axis> = None;
     if distance >= threshold || threshold <= 0.0 {

@@ -93,6 +93,14 @@ pub(crate) enum SatOutcome {
     Overlap { exact: Axis, preferred: Axis },
 }
 
+/// Is `later` clearly better than `earlier`? `s_later > s_earlier + 0.02 |s_earlier| + tol`:
+/// for penetration (`s < 0`) this is Gregorius' `s_later > 0.98 s_earlier + tol`; for a
+/// gap inside the margin it stays a demand for a *larger* separation.
+#[inline]
+pub(crate) fn clearly_better(later: f32, earlier: f32, absolute_tolerance: f32) -> bool {
+    later > earlier + (1.0 - RELATIVE_PREFERENCE) * earlier.abs() + absolute_tolerance
+}
+
 /// Best candidates per kind, each the largest separation of its kind (lowest index on
 /// ties), folded into the exact and preferred axes.
 pub(crate) fn fold_candidates(
@@ -110,13 +118,13 @@ pub(crate) fn fold_candidates(
     let mut preferred = face_a;
     let mut best_face = face_a.separation;
     if let Some(fb) = face_b {
-        if fb.separation > RELATIVE_PREFERENCE * face_a.separation + absolute_tolerance {
+        if clearly_better(fb.separation, face_a.separation, absolute_tolerance) {
             preferred = fb;
         }
         best_face = best_face.max(fb.separation);
     }
     if let Some(e) = edge
-        && e.separation > RELATIVE_PREFERENCE * best_face + absolute_tolerance
+        && clearly_better(e.separation, best_face, absolute_tolerance)
     {
         preferred = e;
     }

@@ -94,22 +94,30 @@ pub fn place(rng: &mut Rng, a: &Shape, b: &Shape, placement: Placement) -> (Pose
     }
 }
 
-/// The gap of the pair along `normal` (a→b) by projecting every vertex (f64).
-pub fn gap_along(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, normal: DVec3) -> f64 {
-    let project = |s: &Shape, p: &Pose| -> (f64, f64) {
-        let verts: Vec<Vec3> = match s {
-            Shape::Cuboid(c) => c.vertices().to_vec(),
-            Shape::ConvexHull(h) => h.vertices().to_vec(),
-            Shape::Sphere(_) => unreachable!(),
-        };
-        verts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-            let w = p.rotation.as_dquat() * v.as_dvec3() + p.translation.as_dvec3();
-            let d = w.dot(normal);
+/// `(min, max)` of `n · x` over a shape at a pose, in f64 (vertices, or centre ± radius).
+pub fn extent(s: &Shape, p: &Pose, n: DVec3) -> (f64, f64) {
+    let to_world = |v: Vec3| p.rotation.as_dquat() * v.as_dvec3() + p.translation.as_dvec3();
+    let verts: Vec<Vec3> = match s {
+        Shape::Cuboid(c) => c.vertices().to_vec(),
+        Shape::ConvexHull(h) => h.vertices().to_vec(),
+        Shape::Sphere(sp) => {
+            let c = to_world(Vec3::ZERO).dot(n);
+            let r = sp.radius() as f64 * n.length();
+            return (c - r, c + r);
+        }
+    };
+    verts
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            let d = to_world(*v).dot(n);
             (lo.min(d), hi.max(d))
         })
-    };
-    let (_, max_a) = project(a, pa);
-    let (min_b, _) = project(b, pb);
+}
+
+/// The gap of the pair along `normal` (a→b): `min_b − max_a`.
+pub fn gap_along(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, normal: DVec3) -> f64 {
+    let (_, max_a) = extent(a, pa, normal);
+    let (min_b, _) = extent(b, pb, normal);
     min_b - max_a
 }
 

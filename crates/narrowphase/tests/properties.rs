@@ -1,0 +1,217 @@
+//! Properties every 3D query must have (issue 2, part 3), checked with proptest on
+//! seeded random pairs of boxes, boxes-as-hulls and mixed pairs:
+//! swap symmetry, rigid-motion invariance, separation after pushing apart by the depth,
+//! manifold points inside both shapes, at most 4 points, cache-independence.
+
+mod common;
+
+use common::*;
+use glam::{Quat, Vec3};
+use proptest::prelude::*;
+use sepax_geometry::rng::Rng;
+use sepax_geometry::{Pose, Shape, Sphere};
+use sepax_narrowphase::{PairCache, collide, contact, intersects};
+
+/// A pair: kind 0 box–box, 1 hull–hull (boxes as hulls), 2 box–hull, 3 sphere–box,
+/// 4 hull–sphere.
+fn pair(seed: u64, kind: u8, placement: usize) -> (Shape, Pose, Shape, Pose) {
+    let mut rng = Rng::new(seed);
+    let (a, b) = (random_cuboid(&mut rng), random_cuboid(&mut rng));
+    let (pa, pb) = place(&mut rng, &a, &b, PLACEMENTS[placement % PLACEMENTS.len()]);
+    let sphere = Shape::from(Sphere::try_new(rng.range(0.1, 2.0)).unwrap());
+    match kind {
+        0 => (a, pa, b, pb),
+        1 => (cuboid_as_hull(&a), pa, cuboid_as_hull(&b), pb),
+        2 => (a, pa, cuboid_as_hull(&b), pb),
+        3 => (sphere, pa, b, pb),
+        _ => (cuboid_as_hull(&a), pa, sphere, pb),
+    }
+}
+
+fn size(a: &Shape, b: &Shape) -> f32 {
+    a.bounding_radius() + b.bounding_radius()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, .. ProptestConfig::default() })]
+
+    #[test]
+    fn swapping_flips_the_normal_and_keeps_the_depth(seed: u64, kind in 0u8..5, placement in 0usize..5) {
+        let (a, pa, b, pb) = pair(seed, kind, placement);
+        let ab = contact(&a, &pa, &b, &pb, 0.0);
+        let ba = contact(&b, &pb, &a, &pa, 0.0);
+        prop_assert_eq!(ab.is_some(), ba.is_some());
+        if let (Some(ab), Some(ba)) = (ab, ba) {
+            let tol = 1e-4 * size(&a, &b);
+            prop_assert!((ab.depth - ba.depth).abs() <= tol, "{} vs {}", ab.depth, ba.depth);
+            // Either the same axis reversed, or a tie between two axes of equal depth.
+            let reversed = (ab.normal + ba.normal).length() < 1e-3;
+            let tie = (gap_along(&b, &pb, &a, &pa, ba.normal.as_dvec3()) + ab.depth as f64).abs() <= tol as f64
+                && (gap_along(&a, &pa, &b, &pb, ab.normal.as_dvec3()) + ab.depth as f64).abs() <= tol as f64;
+            prop_assert!(reversed || tie, "{:?} vs {:?}", ab, ba);
+        }
+    }
+
+    #[test]
+    fn moving_both_moves_the_result(seed: u64, kind in 0u8..5, placement in 0usize..5, angle in -3.0f32..3.0, shift in -50.0f32..50.0) {
+        let (a, pa, b, pb) = pair(seed, kind, placement);
+        let motion = Pose::new(Vec3::new(shift, -shift * 0.5, 2.0), Quat::from_axis_angle(Vec3::new(1.0, 2.0, -0.5).normalize(), angle));
+        let (ma, mb) = (motion * pa, motion * pb);
+        let before = contact(&a, &pa, &b, &pb, 0.0);
+        let after = contact(&a, &ma, &b, &mb, 0.0);
+        let tol = 2e-4 * size(&a, &b);
+        match (before, after) {
+            (Some(c0), Some(c1)) => {
+                prop_assert!((c0.depth - c1.depth).abs() <= tol, "{} vs {}", c0.depth, c1.depth);
+                let rotated = motion.rotation * c0.normal;
+                prop_assert!((rotated - c1.normal).length() < 1e-3 || (c0.depth - c1.depth).abs() <= tol);
+            }
+            (None, None) => {}
+            (c0, c1) => {
+                // Only a pair touching within round-off may change its verdict.
+                let depth = c0.or(c1).unwrap().depth;
+                prop_assert!(depth.abs() <= tol, "verdict changed with depth {}", depth);
+            }
+        }
+    }
+
+    #[test]
+    fn pushing_b_out_by_the_depth_separates(seed: u64, kind in 0u8..5, placement in 0usize..5) {
+        let (a, pa, b, pb) = pair(seed, kind, placement);
+        if let Some(c) = contact(&a, &pa, &b, &pb, 0.0) {
+            let moved = Pose::new(pb.translation + c.normal * (c.depth + 1e-4 * size(&a, &b)), pb.rotation);
+            prop_assert!(!intersects(&a, &pa, &b, &moved), "{:?}", c);
+        }
+    }
+
+    #[test]
+    fn manifold_points_lie_in_both_shapes(seed: u64, kind in 0u8..5, placement in 0usize..5, margin in 0.0f32..0.1) {
+        let (a, pa, b, pb) = pair(seed, kind, placement);
+        let mut cache = PairCache::default();
+        let manifold = collide(&a, &pa, &b, &pb, margin, &mut cache);
+        let exact = contact(&a, &pa, &b, &pb, margin);
+        // A manifold needs an axis within the margin; a touching or penetrating axis
+        // always gives a manifold.
+        prop_assert!(manifold.is_none() || exact.is_some());
+        prop_assert!(exact.is_none_or(|c| c.depth < 0.0) || manifold.is_some());
+        if let (Some(m), Some(c)) = (manifold, exact) {
+            let tol = 1e-4 * size(&a, &b);
+            prop_assert!(!m.points.is_empty() && m.points.len() <= 4);
+            prop_assert!((m.normal.length() - 1.0).abs() < 1e-4);
+            for p in &m.points {
+                let slack = 0.5 * p.depth.abs() + tol;
+                prop_assert!(plane_distance(&a, &pa, p.position) <= slack, "{:?} outside a", p);
+                prop_assert!(plane_distance(&b, &pb, p.position) <= slack, "{:?} outside b", p);
+                prop_assert!(p.depth >= -margin - tol);
+                // The preferred axis may be up to 2% (twice: face b over face a, edge over
+                // faces) shallower than the exact one, plus the absolute tolerance.
+                prop_assert!(p.depth <= c.depth + 0.05 * c.depth.abs() + 1e-3 * size(&a, &b),
+                    "point depth {} beyond the pair's depth {}", p.depth, c.depth);
+            }
+            let mut ids: Vec<u64> = m.points.iter().map(|p| p.id).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            prop_assert_eq!(ids.len(), m.points.len(), "feature ids must be distinct");
+        }
+    }
+
+    #[test]
+    fn a_cached_call_gives_the_cold_answer(seed: u64, other: u64, kind in 0u8..5, placement in 0usize..5) {
+        let (a, pa, b, pb) = pair(seed, kind, placement);
+        let cold = collide(&a, &pa, &b, &pb, 0.01, &mut PairCache::default());
+        // Warm the cache on the same pair, and on an unrelated placement of the same shapes.
+        let mut same = PairCache::default();
+        collide(&a, &pa, &b, &pb, 0.01, &mut same);
+        prop_assert_eq!(&collide(&a, &pa, &b, &pb, 0.01, &mut same), &cold);
+        let (_, qa, _, qb) = pair(other, kind, placement + 1);
+        let mut stale = PairCache::default();
+        collide(&a, &qa, &b, &qb, 0.01, &mut stale);
+        prop_assert_eq!(&collide(&a, &pa, &b, &pb, 0.01, &mut stale), &cold);
+    }
+
+    #[test]
+    fn non_finite_poses_give_no_contact(seed: u64, kind in 0u8..5, bad in prop_oneof![Just(f32::NAN), Just(f32::INFINITY), Just(f32::NEG_INFINITY), Just(1e30f32)]) {
+        let (a, pa, b, pb) = pair(seed, kind, 0);
+        let broken = Pose::new(Vec3::new(bad, 0.0, 0.0), pb.rotation);
+        let mut cache = PairCache::default();
+        // Finite but huge translations are valid poses: they just must not panic.
+        let result = collide(&a, &pa, &b, &broken, 0.0, &mut cache);
+        if !bad.is_finite() {
+            prop_assert!(result.is_none());
+            prop_assert!(contact(&a, &pa, &b, &broken, 0.0).is_none());
+            prop_assert!(!intersects(&b, &broken, &a, &pa));
+        }
+        let bad_rotation = Pose::new(pb.translation, Quat::from_xyzw(bad, 0.0, 0.0, 1.0));
+        prop_assert!(collide(&a, &pa, &b, &bad_rotation, 0.0, &mut cache).is_none());
+    }
+}
+
+/// A box resting on a slab: 4 face points, and the same feature ids after a tiny slide.
+#[test]
+fn resting_box_keeps_its_feature_ids_under_small_motion() {
+    let slab = Shape::from(
+        sepax_geometry::Cuboid::try_from_half_extents(Vec3::new(5.0, 0.5, 5.0)).unwrap(),
+    );
+    let cube =
+        Shape::from(sepax_geometry::Cuboid::try_from_half_extents(Vec3::splat(0.5)).unwrap());
+    let base = Pose::new(Vec3::new(0.3, 0.995, -0.2), Quat::from_rotation_y(0.3));
+    let nudged = Pose::new(
+        base.translation + Vec3::new(1e-4, -1e-5, 2e-4),
+        Quat::from_rotation_y(0.3001),
+    );
+    for (a, b) in [(&slab, &cube), (&cube, &slab)] {
+        let (pa, pb0, pb1) = if std::ptr::eq(a, &slab) {
+            (Pose::IDENTITY, base, nudged)
+        } else {
+            (base, Pose::IDENTITY, Pose::IDENTITY)
+        };
+        let pa1 = if std::ptr::eq(a, &slab) { pa } else { nudged };
+        let m0 = collide(a, &pa, b, &pb0, 0.0, &mut PairCache::default()).unwrap();
+        let m1 = collide(a, &pa1, b, &pb1, 0.0, &mut PairCache::default()).unwrap();
+        assert_eq!(m0.points.len(), 4);
+        let ids = |m: &sepax_narrowphase::Manifold| {
+            let mut v: Vec<u64> = m.points.iter().map(|p| p.id).collect();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(ids(&m0), ids(&m1));
+        for p in &m0.points {
+            assert!((p.depth - 0.005).abs() < 1e-4, "{p:?}");
+        }
+    }
+}
+
+/// Deep and shallow, apart and touching: the margin rule.
+#[test]
+fn margin_gives_speculative_contacts_with_negative_depth() {
+    let cube =
+        Shape::from(sepax_geometry::Cuboid::try_from_half_extents(Vec3::splat(0.5)).unwrap());
+    let apart = Pose::from_translation(Vec3::new(1.05, 0.0, 0.0));
+    assert!(
+        collide(
+            &cube,
+            &Pose::IDENTITY,
+            &cube,
+            &apart,
+            0.0,
+            &mut PairCache::default()
+        )
+        .is_none()
+    );
+    let m = collide(
+        &cube,
+        &Pose::IDENTITY,
+        &cube,
+        &apart,
+        0.1,
+        &mut PairCache::default(),
+    )
+    .unwrap();
+    assert_eq!(m.points.len(), 4);
+    for p in &m.points {
+        assert!((p.depth + 0.05).abs() < 1e-5);
+    }
+    // Exactly touching counts at margin 0.
+    let touching = Pose::from_translation(Vec3::new(1.0, 0.0, 0.0));
+    assert!(intersects(&cube, &Pose::IDENTITY, &cube, &touching));
+}
