@@ -17,7 +17,8 @@
 //! 6. **Merge** ([`merge`]): neighbouring triangles are merged into polygons while the
 //!    merged vertex set stays inside a slab of thickness `eps`; each polygon's boundary
 //!    becomes a CCW loop; vertices that end up between only two polygons (points on an
-//!    edge) are removed from both loops; every loop must be strictly convex.
+//!    edge) are removed from both loops; every loop corner must stand more than
+//!    `tol / 4` off the line through its neighbours (`tol` the merge tolerance in use).
 //! 7. **Topology**: [`ConvexHull::try_from_faces`] checks closure, convexity and Euler,
 //!    and builds planes, edges and adjacency. Last, every *input* point must lie within
 //!    `3 · eps` behind every face plane.
@@ -65,7 +66,10 @@ impl ConvexHull {
     /// of the points' bounding box and `m` their largest absolute coordinate. Points
     /// within `eps` of a face plane count as on it, points closer than `eps` to each
     /// other as one point, and every input point ends up at most `3 · eps` in front of
-    /// any face plane (in practice at most about `eps`).
+    /// any face plane (in practice at most about `eps`). Each face corner stands at least
+    /// `eps / 4` off the line through its neighbours (`eps / 32` or less in the rare
+    /// clouds where the merge must be retried with a smaller tolerance; see the
+    /// [module docs](self)).
     ///
     /// **Bad input** gives an error, never a panic:
     /// * fewer than 4 points: [`HullError::TooFewPoints`] (checked first);
@@ -130,8 +134,9 @@ impl ConvexHull {
 }
 
 /// Compacts the face loops (indices into `points`) into a vertex list ordered by input
-/// index, builds the hull, and checks that every input point lies within `tol` behind
-/// every face plane.
+/// index, builds the hull, and checks that every edge runs along the cross product of
+/// its faces' normals and that every input point lies within `tol` behind every face
+/// plane.
 fn assemble(points: &[Vec3], loops: &[Vec<u32>], tol: f64) -> Option<ConvexHull> {
     let mut used: Vec<u32> = loops.iter().flatten().copied().collect();
     used.sort_unstable();
@@ -146,6 +151,16 @@ fn assemble(points: &[Vec3], loops: &[Vec<u32>], tol: f64) -> Option<ConvexHull>
         .map(|l| l.iter().map(|&i| remap[i as usize]).collect())
         .collect();
     let hull = ConvexHull::try_from_faces(vertices, &faces).ok()?;
+    // Each edge must run along normal(f0) × normal(f1), as the Gauss-map tests assume;
+    // a short edge between nearly coplanar, not quite planar faces can break this.
+    let consistent = hull.edges().iter().all(|e| {
+        let [a, b] = e.vertices.map(|i| hull.vertices()[i as usize].as_dvec3());
+        let [n0, n1] = e.faces.map(|f| hull.planes()[f as usize].normal.as_dvec3());
+        (b - a).dot(n0.cross(n1)) > 0.0
+    });
+    if !consistent {
+        return None;
+    }
     let all_inside = hull.planes().iter().all(|plane| {
         let n = plane.normal.as_dvec3();
         let d = plane.offset as f64;
@@ -195,22 +210,24 @@ impl Cloud {
         let cell = |q: DVec3| (q / self.eps).floor().as_i64vec3().to_array();
         let mut grid: HashMap<[i64; 3], Vec<u32>> = HashMap::new();
         let mut kept = Vec::new();
-        'points: for (i, &q) in self.p.iter().enumerate() {
+        for (i, &q) in self.p.iter().enumerate() {
             let c = cell(q);
+            let near = |key: [i64; 3]| {
+                grid.get(&key).is_some_and(|list| {
+                    list.iter()
+                        .any(|&j| self.p[j as usize].distance(q) <= self.eps)
+                })
+            };
+            let mut welded = false;
             for dx in -1..=1 {
                 for dy in -1..=1 {
                     for dz in -1..=1 {
-                        let key = [c[0] + dx, c[1] + dy, c[2] + dz];
-                        if let Some(list) = grid.get(&key) {
-                            if list
-                                .iter()
-                                .any(|&j| self.p[j as usize].distance(q) <= self.eps)
-                            {
-                                continue 'points;
-                            }
-                        }
+                        welded = welded || near([c[0] + dx, c[1] + dy, c[2] + dz]);
                     }
                 }
+            }
+            if welded {
+                continue;
             }
             grid.entry(c).or_default().push(i as u32);
             kept.push(i as u32);

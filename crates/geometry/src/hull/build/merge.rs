@@ -1,8 +1,10 @@
 //! Merging the hull's triangles into convex polygon faces.
 //!
-//! 1. Every edge between two triangles gets a *flatness*: the larger distance of each
-//!    triangle's far vertex from the other triangle's plane. Edges flatter than `tol`
-//!    are visited flattest first (ties by triangle index).
+//! 1. Every edge between two triangles gets two heights: each triangle's far vertex
+//!    above the other triangle's plane. Edges whose smaller height is within `tol` are
+//!    visited by increasing larger height (ties by triangle index). The smaller one
+//!    filters because a sliver triangle (three nearly collinear points on a hull edge)
+//!    has a meaningless plane of its own.
 //! 2. Union-find over triangles: the two groups on either side of a visited edge are
 //!    merged if all their vertices stay inside a slab of thickness `tol` around the plane
 //!    of the merged group's area-weighted normal (the sum of its triangles' area vectors,
@@ -11,7 +13,9 @@
 //!    group; it must be one simple cycle, which is the face's CCW loop.
 //! 4. A vertex on only two loops lies on the edge between two faces (a point on a hull
 //!    edge, or a corner flattened by the merge): it is removed from both loops.
-//! 5. Every loop corner must turn strictly left around the face normal.
+//! 5. Every loop corner must turn left around the face normal, with the corner vertex
+//!    more than `tol / 4` from the line through its two neighbours: faces are strictly
+//!    convex, with no nearly straight corners that would give two almost parallel edges.
 //!
 //! Any failure returns `None`; the caller retries with a smaller `tol`.
 
@@ -45,10 +49,13 @@ pub(super) fn merge_coplanar(p: &[DVec3], tris: &[[u32; 3]], tol: f64) -> Option
                 let far_t = tri[(k + 2) % 3];
                 let far_s = *tris[s as usize].iter().find(|v| !tri.contains(v))?;
                 let h_s = unit[t].dot(pt(far_s) - pt(tri[0])).abs();
-                let h_t = unit[s as usize].dot(pt(far_t) - pt(tris[s as usize][0])).abs();
-                let flatness = h_s.max(h_t);
-                if flatness <= tol {
-                    candidates.push((flatness, t as u32, s));
+                let h_t = unit[s as usize]
+                    .dot(pt(far_t) - pt(tris[s as usize][0]))
+                    .abs();
+                // A sliver's own plane is meaningless: filter on the better of the two
+                // heights (the thickness test below decides), order by the worse.
+                if h_s.min(h_t) <= tol {
+                    candidates.push((h_s.max(h_t), t as u32, s));
                 }
             }
         }
@@ -80,10 +87,12 @@ pub(super) fn merge_coplanar(p: &[DVec3], tris: &[[u32; 3]], tol: f64) -> Option
         verts.extend_from_slice(&group_verts[gone]);
         verts.sort_unstable();
         verts.dedup();
-        let (lo, hi) = verts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
-            let h = n.dot(pt(v));
-            (lo.min(h), hi.max(h))
-        });
+        let (lo, hi) = verts
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
+                let h = n.dot(pt(v));
+                (lo.min(h), hi.max(h))
+            });
         if hi - lo <= tol {
             parent[gone] = keep as u32;
             group_area[keep] = sum;
@@ -132,7 +141,8 @@ pub(super) fn merge_coplanar(p: &[DVec3], tris: &[[u32; 3]], tol: f64) -> Option
     for (l, n) in loops.iter().zip(&normals) {
         for k in 0..l.len() {
             let (u, v, w) = (pt(l[k]), pt(l[(k + 1) % l.len()]), pt(l[(k + 2) % l.len()]));
-            if (v - u).cross(w - v).dot(*n) <= 0.0 {
+            let turn = (v - u).cross(w - v).dot(*n) / (w - u).length();
+            if turn <= 0.25 * tol {
                 return None;
             }
         }
