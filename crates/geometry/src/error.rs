@@ -51,6 +51,10 @@ pub enum HullError {
     /// Faces handed to [`ConvexHull::try_from_faces`](crate::ConvexHull::try_from_faces)
     /// do not describe a closed convex polyhedron.
     InvalidTopology,
+    /// [`ConvexHull::try_from_points`](crate::ConvexHull::try_from_points) could not
+    /// build a hull that is consistent within its tolerance (round-off on a cloud with
+    /// many features just above the tolerance). Not seen on any tested cloud.
+    NumericalFailure,
 }
 
 impl fmt::Display for HullError {
@@ -63,6 +67,9 @@ impl fmt::Display for HullError {
             HullError::Coplanar => write!(f, "all points lie in one plane"),
             HullError::InvalidTopology => {
                 write!(f, "the faces do not form a closed convex polyhedron")
+            }
+            HullError::NumericalFailure => {
+                write!(f, "no hull consistent within tolerance could be built")
             }
         }
     }

@@ -1,1 +1,281 @@
-//! Convex hull of a point cloud. (Being written: see `ConvexHull::try_from_points`.)
+//! Convex hull of a point cloud: [`ConvexHull::try_from_points`].
+//!
+//! # Pipeline
+//! 1. **Checks** (f32 input): fewer than 4 points, then any NaN/inf.
+//! 2. **Tolerance**: the cloud is centred on its bounding-box centre and moved to `f64`.
+//!    `eps = 1e-5 · diag + 4 · f32::EPSILON · max|coord|`, with `diag` the bounding-box
+//!    diagonal. The second term is the f32 rounding of the input itself: data that is
+//!    "coplanar" after a rotation in f32 is only coplanar to that level.
+//! 3. **Weld**: points closer than `eps` to an earlier kept point are dropped (a grid of
+//!    cell size `eps`), so no two hull vertices are closer than `eps`.
+//! 4. **Degeneracy**: the extreme pair along the widest axis, the point farthest from
+//!    their line, the point farthest from that plane. Spread `≤ eps` at each step gives
+//!    [`HullError::AllDuplicate`], [`HullError::Collinear`], [`HullError::Coplanar`].
+//! 5. **Triangulate** ([`quickhull`]): Quickhull in `f64` with a tiny outside threshold
+//!    (`1e-11 · diag`), so the triangle mesh is the exact hull up to round-off. Points on
+//!    faces and edges (in-plane) are never outside and drop out here.
+//! 6. **Merge** ([`merge`]): neighbouring triangles are merged into polygons while the
+//!    merged vertex set stays inside a slab of thickness `eps`; each polygon's boundary
+//!    becomes a CCW loop; vertices that end up between only two polygons (points on an
+//!    edge) are removed from both loops; every loop corner must stand more than
+//!    `tol / 4` off the line through its neighbours (`tol` the merge tolerance in use).
+//! 7. **Topology**: [`ConvexHull::try_from_faces`] checks closure, convexity and Euler,
+//!    and builds planes, edges and adjacency. Last, every *input* point must lie within
+//!    `3 · eps` behind every face plane.
+//!
+//! If steps 6–7 fail (only possible for clouds with features just above `eps`), the
+//! merge is repeated with `eps / 8`, `eps / 64` and finally the exact-coplanar threshold;
+//! if all fail the answer is [`HullError::NumericalFailure`].
+//!
+//! # Why not the `quickhull` crate
+//! `quickhull` 0.1.0 (Jondolf) builds good polygonal hulls for well-posed clouds, but
+//! measured against our degenerate-input cases it panics (an assertion in
+//! `Plane3d::new`) on 100 copies of one point and on collinear points, returns a flat
+//! two-faced "hull" for 3 points and for coplanar points, reports NaN as an internal
+//! error, merges faces by a normal *angle* (3°) rather than a distance, and brings a
+//! second glam (0.32) plus five other dependencies. A panic cannot be turned into a
+//! named error without `catch_unwind`, so we build our own; the clouds a physics engine
+//! hulls are small (4 to about 1000 points) and this builder is `O(n · faces)`.
+
+mod merge;
+mod quickhull;
+
+use super::ConvexHull;
+use crate::HullError;
+use glam::{DVec3, Vec3};
+use std::collections::HashMap;
+
+/// Relative tolerance: features thinner than this times the bounding-box diagonal are
+/// merged away (see the [module docs](self)).
+const REL_EPS: f64 = 1e-5;
+/// Relative threshold for "outside" in Quickhull: well above f64 round-off, far below
+/// `REL_EPS`.
+const REL_OUTSIDE: f64 = 1e-11;
+
+impl ConvexHull {
+    /// The convex hull of `points`: only the points on the hull become vertices, and
+    /// coplanar triangles are merged into polygon faces.
+    ///
+    /// The hull's vertices are a subset of `points` (bit-exact copies, ordered by their
+    /// first index in `points`); a point inside the hull, on a face, on an edge, or
+    /// closer than the tolerance to another point never becomes a vertex. Faces are
+    /// strictly convex CCW loops (seen from outside), with the planes, edges and
+    /// adjacency of [`ConvexHull::try_from_faces`].
+    ///
+    /// **Tolerance.** `eps = 1e-5 · d + 4 · f32::EPSILON · m`, where `d` is the diagonal
+    /// of the points' bounding box and `m` their largest absolute coordinate. Points
+    /// within `eps` of a face plane count as on it, points closer than `eps` to each
+    /// other as one point, and every input point ends up at most `3 · eps` in front of
+    /// any face plane (in practice at most about `eps`). Each face corner stands at least
+    /// `eps / 4` off the line through its neighbours (`eps / 32` or less in the rare
+    /// clouds where the merge must be retried with a smaller tolerance; see the
+    /// [module docs](self)).
+    ///
+    /// **Bad input** gives an error, never a panic:
+    /// * fewer than 4 points: [`HullError::TooFewPoints`] (checked first);
+    /// * a NaN or infinite coordinate: [`HullError::NonFinite`] with the first index;
+    /// * all points within tolerance of one point: [`HullError::AllDuplicate`];
+    /// * all points within `eps` of a line: [`HullError::Collinear`];
+    /// * all points within `eps` of a plane: [`HullError::Coplanar`];
+    /// * no consistent hull within tolerance (not seen on any tested cloud):
+    ///   [`HullError::NumericalFailure`]; a cloud whose extent is below about `1e-10` or
+    ///   whose coordinates exceed about `1e18` may also fail the f32 plane computation in
+    ///   [`ConvexHull::try_from_faces`] with [`HullError::InvalidTopology`].
+    ///
+    /// The result depends only on the input (no randomness, no hashing order).
+    ///
+    /// ```
+    /// use sepax_geometry::{ConvexHull, HullError};
+    /// use glam::Vec3;
+    ///
+    /// // A cube's 8 corners plus its centre and the middle of an edge and of a face.
+    /// let mut points: Vec<Vec3> = (0..8)
+    ///     .map(|i| Vec3::new((i & 1) as f32, ((i >> 1) & 1) as f32, ((i >> 2) & 1) as f32))
+    ///     .collect();
+    /// points.extend([Vec3::splat(0.5), Vec3::new(0.5, 0.0, 0.0), Vec3::new(1.0, 0.5, 0.5)]);
+    /// let hull = ConvexHull::try_from_points(&points).unwrap();
+    /// assert_eq!(hull.vertices().len(), 8);
+    /// assert_eq!(hull.face_count(), 6); // quads, not 12 triangles
+    /// assert_eq!(hull.edges().len(), 12);
+    ///
+    /// let flat = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::ONE.with_z(0.0)];
+    /// assert_eq!(ConvexHull::try_from_points(&flat), Err(HullError::Coplanar));
+    /// ```
+    pub fn try_from_points(points: &[Vec3]) -> Result<ConvexHull, HullError> {
+        if points.len() < 4 {
+            return Err(HullError::TooFewPoints(points.len()));
+        }
+        if let Some(i) = points.iter().position(|p| !p.is_finite()) {
+            return Err(HullError::NonFinite(i));
+        }
+        let cloud = Cloud::new(points)?;
+        let kept = cloud.weld();
+        let simplex = cloud.simplex(&kept)?;
+        let triangles = quickhull::triangulate(&cloud.p, simplex, &kept, cloud.outside_tol)
+            .ok_or(HullError::NumericalFailure)?;
+
+        // Merge tolerance ladder: the first that gives a valid hull wins.
+        let ladder = [
+            cloud.eps,
+            cloud.eps / 8.0,
+            cloud.eps / 64.0,
+            cloud.outside_tol,
+        ];
+        for merge_tol in ladder {
+            let Some(loops) = merge::merge_coplanar(&cloud.p, &triangles, merge_tol) else {
+                continue;
+            };
+            if let Some(hull) = assemble(points, &loops, 3.0 * cloud.eps) {
+                return Ok(hull);
+            }
+        }
+        Err(HullError::NumericalFailure)
+    }
+}
+
+/// Compacts the face loops (indices into `points`) into a vertex list ordered by input
+/// index, builds the hull, and checks that every edge runs along the cross product of
+/// its faces' normals and that every input point lies within `tol` behind every face
+/// plane.
+fn assemble(points: &[Vec3], loops: &[Vec<u32>], tol: f64) -> Option<ConvexHull> {
+    let mut used: Vec<u32> = loops.iter().flatten().copied().collect();
+    used.sort_unstable();
+    used.dedup();
+    let mut remap = vec![u32::MAX; points.len()];
+    for (k, &i) in used.iter().enumerate() {
+        remap[i as usize] = k as u32;
+    }
+    let vertices: Vec<Vec3> = used.iter().map(|&i| points[i as usize]).collect();
+    let faces: Vec<Vec<u32>> = loops
+        .iter()
+        .map(|l| l.iter().map(|&i| remap[i as usize]).collect())
+        .collect();
+    let hull = ConvexHull::try_from_faces(vertices, &faces).ok()?;
+    // Each edge must run along normal(f0) × normal(f1), as the Gauss-map tests assume;
+    // a short edge between nearly coplanar, not quite planar faces can break this.
+    let consistent = hull.edges().iter().all(|e| {
+        let [a, b] = e.vertices.map(|i| hull.vertices()[i as usize].as_dvec3());
+        let [n0, n1] = e.faces.map(|f| hull.planes()[f as usize].normal.as_dvec3());
+        (b - a).dot(n0.cross(n1)) > 0.0
+    });
+    if !consistent {
+        return None;
+    }
+    let all_inside = hull.planes().iter().all(|plane| {
+        let n = plane.normal.as_dvec3();
+        let d = plane.offset as f64;
+        points.iter().all(|p| n.dot(p.as_dvec3()) - d <= tol)
+    });
+    all_inside.then_some(hull)
+}
+
+/// The input moved to `f64` and centred on its bounding-box centre, with its tolerances.
+struct Cloud {
+    /// Centred points, one per input point (same indices).
+    p: Vec<DVec3>,
+    /// Distance below which points, lines and planes coincide.
+    eps: f64,
+    /// Height above a face plane for a point to count as outside in Quickhull.
+    outside_tol: f64,
+}
+
+impl Cloud {
+    /// Centres the (finite, at least 4) points and derives the tolerances.
+    /// `AllDuplicate` when the extent is zero or at the f32 rounding level.
+    fn new(points: &[Vec3]) -> Result<Cloud, HullError> {
+        let mut lo = DVec3::splat(f64::INFINITY);
+        let mut hi = DVec3::splat(f64::NEG_INFINITY);
+        for p in points {
+            lo = lo.min(p.as_dvec3());
+            hi = hi.max(p.as_dvec3());
+        }
+        let centre = 0.5 * (lo + hi);
+        let diag = (hi - lo).length();
+        let max_abs = lo.abs().max(hi.abs()).max_element();
+        let rounding = 4.0 * f32::EPSILON as f64 * max_abs;
+        if diag <= rounding || diag == 0.0 {
+            return Err(HullError::AllDuplicate);
+        }
+        Ok(Cloud {
+            p: points.iter().map(|p| p.as_dvec3() - centre).collect(),
+            eps: REL_EPS * diag + rounding,
+            outside_tol: REL_OUTSIDE * diag,
+        })
+    }
+
+    /// Indices of the points kept after welding: a point is dropped when an earlier kept
+    /// point lies within `eps`. Uses a hash grid of cell size `eps` (only looked up,
+    /// never iterated, so the result does not depend on hashing order).
+    fn weld(&self) -> Vec<u32> {
+        let cell = |q: DVec3| (q / self.eps).floor().as_i64vec3().to_array();
+        let mut grid: HashMap<[i64; 3], Vec<u32>> = HashMap::new();
+        let mut kept = Vec::new();
+        for (i, &q) in self.p.iter().enumerate() {
+            let c = cell(q);
+            let near = |key: [i64; 3]| {
+                grid.get(&key).is_some_and(|list| {
+                    list.iter()
+                        .any(|&j| self.p[j as usize].distance(q) <= self.eps)
+                })
+            };
+            let mut welded = false;
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    for dz in -1..=1 {
+                        welded = welded || near([c[0] + dx, c[1] + dy, c[2] + dz]);
+                    }
+                }
+            }
+            if welded {
+                continue;
+            }
+            grid.entry(c).or_default().push(i as u32);
+            kept.push(i as u32);
+        }
+        kept
+    }
+
+    /// Four kept points spanning a tetrahedron of height `> eps`: the extreme pair along
+    /// the widest axis, the point farthest from their line, the point farthest from
+    /// their plane. Ties go to the lowest index.
+    fn simplex(&self, kept: &[u32]) -> Result<[u32; 4], HullError> {
+        if kept.len() < 2 {
+            return Err(HullError::AllDuplicate);
+        }
+        let p = |i: u32| self.p[i as usize];
+        let argmax = |key: &dyn Fn(DVec3) -> f64| -> (u32, f64) {
+            let mut best = (kept[0], f64::NEG_INFINITY);
+            for &i in kept {
+                let k = key(p(i));
+                if k > best.1 {
+                    best = (i, k);
+                }
+            }
+            best
+        };
+        let mut lo = DVec3::splat(f64::INFINITY);
+        let mut hi = DVec3::splat(f64::NEG_INFINITY);
+        for &i in kept {
+            lo = lo.min(p(i));
+            hi = hi.max(p(i));
+        }
+        let axis = (hi - lo).max_position();
+        let a = argmax(&|q| -q[axis]).0;
+        let b = argmax(&|q| q[axis]).0;
+        let ab = p(b) - p(a);
+        if ab.length() <= self.eps {
+            return Err(HullError::AllDuplicate);
+        }
+        let dir = ab.normalize();
+        let (c, line_dist) = argmax(&|q| (q - p(a)).reject_from_normalized(dir).length());
+        if line_dist <= self.eps {
+            return Err(HullError::Collinear);
+        }
+        let normal = ab.cross(p(c) - p(a)).normalize();
+        let (d, plane_dist) = argmax(&|q| normal.dot(q - p(a)).abs());
+        if plane_dist <= self.eps {
+            return Err(HullError::Coplanar);
+        }
+        Ok([a, b, c, d])
+    }
+}

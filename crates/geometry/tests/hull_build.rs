@@ -1,0 +1,603 @@
+//! `ConvexHull::try_from_points`: bad input, known solids, and randomized oracles
+//! (hull invariants on clouds of 4..200 points; brute-force supporting planes on clouds
+//! of at most 12 points).
+
+use glam::{DVec3, Vec3};
+use sepax_geometry::rng::Rng;
+use sepax_geometry::{ConvexHull, HullError};
+
+/// The builder's documented tolerance: `1e-5 · diag + 4 · f32::EPSILON · max|coord|`.
+fn tolerance(points: &[Vec3]) -> f64 {
+    let lo = points
+        .iter()
+        .fold(Vec3::INFINITY, |a, p| a.min(*p))
+        .as_dvec3();
+    let hi = points
+        .iter()
+        .fold(Vec3::NEG_INFINITY, |a, p| a.max(*p))
+        .as_dvec3();
+    let max_abs = lo.abs().max(hi.abs()).max_element();
+    1e-5 * (hi - lo).length() + 4.0 * f32::EPSILON as f64 * max_abs
+}
+
+/// Checks everything a hull built from `points` must satisfy; returns the smallest
+/// corner turn (distance of a loop vertex from the line through its neighbours)
+/// relative to the tolerance.
+fn check_hull(points: &[Vec3], hull: &ConvexHull) -> f64 {
+    let eps = tolerance(points);
+    let v = hull.vertices();
+    // Vertices are input points, bit for bit, and pairwise farther apart than eps.
+    for (i, p) in v.iter().enumerate() {
+        assert!(points.contains(p), "vertex {p} is not an input point");
+        for q in &v[..i] {
+            assert!(
+                p.as_dvec3().distance(q.as_dvec3()) > 0.99 * eps,
+                "welded pair {p} {q}"
+            );
+        }
+    }
+    // Euler, unit planes, every input point behind every plane.
+    let (nv, ne, nf) = (
+        v.len() as i64,
+        hull.edges().len() as i64,
+        hull.face_count() as i64,
+    );
+    assert_eq!(nv - ne + nf, 2);
+    let slack = 3.0 * eps;
+    for plane in hull.planes() {
+        assert!((plane.normal.length() - 1.0).abs() < 1e-5);
+        let n = plane.normal.as_dvec3();
+        for p in points {
+            let d = n.dot(p.as_dvec3()) - plane.offset as f64;
+            assert!(
+                d <= slack,
+                "point {p} is {d} in front of a face (tol {slack})"
+            );
+        }
+    }
+    // Edges: v0 → v1 runs along normal(f0) × normal(f1); both ends on both faces.
+    for e in hull.edges() {
+        let [a, b] = e.vertices.map(|i| v[i as usize].as_dvec3());
+        let [n0, n1] = e.faces.map(|f| hull.planes()[f as usize].normal.as_dvec3());
+        assert!(
+            (b - a).dot(n0.cross(n1)) > 0.0,
+            "edge orientation: |n0 x n1| = {:e}, dot = {:e}, len {:e} eps {eps:e}",
+            n0.cross(n1).length(),
+            (b - a).normalize().dot(n0.cross(n1)),
+            (b - a).length()
+        );
+        for f in e.faces {
+            let loop_ = hull.face(f as usize);
+            assert!(loop_.contains(&e.vertices[0]) && loop_.contains(&e.vertices[1]));
+        }
+    }
+    // Faces: planar within eps and strictly convex.
+    let mut min_turn = f64::INFINITY;
+    for f in 0..hull.face_count() {
+        let plane = hull.planes()[f];
+        let n = plane.normal.as_dvec3();
+        let l = hull.face(f);
+        assert!(l.len() >= 3);
+        for k in 0..l.len() {
+            let [a, b, c] = [k, k + 1, k + 2].map(|j| v[l[j % l.len()] as usize].as_dvec3());
+            assert!((n.dot(b) - plane.offset as f64).abs() <= slack);
+            let turn = (b - a).cross(c - b).dot(n);
+            assert!(turn > 0.0, "face {f} is not strictly convex at {b}");
+            min_turn = min_turn.min((b - a).cross(c - a).length() / (c - a).length() / eps);
+        }
+    }
+    min_turn
+}
+
+fn cube_corners(h: f32) -> Vec<Vec3> {
+    (0..8)
+        .map(|i| {
+            Vec3::new(
+                if i & 1 != 0 { h } else { -h },
+                if i & 2 != 0 { h } else { -h },
+                if i & 4 != 0 { h } else { -h },
+            )
+        })
+        .collect()
+}
+
+/// Cube corners of half size 1, then interior points, points on faces and on edges.
+fn cube_with_extras(rng: &mut Rng) -> Vec<Vec3> {
+    let mut pts = cube_corners(1.0);
+    for _ in 0..40 {
+        pts.push(rng.vec3(Vec3::splat(-0.99), Vec3::splat(0.99)));
+    }
+    for _ in 0..60 {
+        let mut p = rng.vec3(Vec3::splat(-1.0), Vec3::splat(1.0));
+        let axis = rng.below(3);
+        p[axis] = if rng.unit() < 0.5 { -1.0 } else { 1.0 };
+        pts.push(p); // on a face
+        let other = (axis + 1 + rng.below(2)) % 3;
+        p[other] = if rng.unit() < 0.5 { -1.0 } else { 1.0 };
+        pts.push(p); // on an edge
+    }
+    pts
+}
+
+fn counts(h: &ConvexHull) -> (usize, usize, usize) {
+    (h.vertices().len(), h.face_count(), h.edges().len())
+}
+
+// ---------------------------------------------------------------- bad input
+
+#[test]
+fn too_few_points() {
+    for n in 0..4 {
+        let pts = &cube_corners(1.0)[..n];
+        assert_eq!(
+            ConvexHull::try_from_points(pts),
+            Err(HullError::TooFewPoints(n))
+        );
+    }
+}
+
+#[test]
+fn non_finite_points() {
+    let mut rng = Rng::new(1);
+    let mut pts = cube_with_extras(&mut rng);
+    pts[57].y = f32::NAN;
+    assert_eq!(
+        ConvexHull::try_from_points(&pts),
+        Err(HullError::NonFinite(57))
+    );
+    pts[57].y = 0.0;
+    pts[3].z = f32::INFINITY;
+    pts[90].x = f32::NEG_INFINITY;
+    assert_eq!(
+        ConvexHull::try_from_points(&pts),
+        Err(HullError::NonFinite(3))
+    );
+}
+
+#[test]
+fn all_duplicates() {
+    let p = Vec3::new(1.5, -2.0, 3.25);
+    assert_eq!(
+        ConvexHull::try_from_points(&[p; 100]),
+        Err(HullError::AllDuplicate)
+    );
+    assert_eq!(
+        ConvexHull::try_from_points(&[Vec3::ZERO; 4]),
+        Err(HullError::AllDuplicate)
+    );
+    // Differences at the f32 rounding level of a large coordinate are duplicates too.
+    let big = Vec3::splat(1e7);
+    let pts = [big, big + Vec3::X, big + Vec3::Y, big + Vec3::Z];
+    assert_eq!(
+        ConvexHull::try_from_points(&pts),
+        Err(HullError::AllDuplicate)
+    );
+}
+
+#[test]
+fn collinear_points() {
+    let line: Vec<Vec3> = (0..20)
+        .map(|i| Vec3::new(1.0, 2.0, -1.0) * i as f32)
+        .collect();
+    assert_eq!(
+        ConvexHull::try_from_points(&line),
+        Err(HullError::Collinear)
+    );
+    // A rotated, offset line in f32 (off the line by rounding only), with duplicates.
+    let mut rng = Rng::new(2);
+    let dir = rng.unit_vec3();
+    let mut pts: Vec<Vec3> = (0..50)
+        .map(|_| Vec3::new(3.0, -7.0, 11.0) + dir * rng.range(-5.0, 5.0))
+        .collect();
+    pts.push(pts[0]);
+    assert_eq!(ConvexHull::try_from_points(&pts), Err(HullError::Collinear));
+}
+
+#[test]
+fn coplanar_points() {
+    let square = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(1.0, 1.0, 0.0)];
+    assert_eq!(
+        ConvexHull::try_from_points(&square),
+        Err(HullError::Coplanar)
+    );
+    let mut rng = Rng::new(3);
+    let rot = rng.rotation();
+    let pts: Vec<Vec3> = (0..200)
+        .map(|_| rot * Vec3::new(rng.range(-2.0, 2.0), rng.range(-1.0, 1.0), 0.0) + Vec3::ONE)
+        .collect();
+    assert_eq!(ConvexHull::try_from_points(&pts), Err(HullError::Coplanar));
+    // Off the plane by far less than the tolerance: still coplanar.
+    let mut bumped = pts.clone();
+    bumped[10] += rot * Vec3::Z * 1e-6;
+    assert_eq!(
+        ConvexHull::try_from_points(&bumped),
+        Err(HullError::Coplanar)
+    );
+    // Off the plane by much more than the tolerance: a thin tetrahedron-like hull.
+    bumped[10] += rot * Vec3::Z * 1e-2;
+    let hull = ConvexHull::try_from_points(&bumped).unwrap();
+    check_hull(&bumped, &hull);
+}
+
+#[test]
+fn cube_with_a_point_pushed_off_a_face() {
+    for push in [1e-2f32, 1e-3] {
+        let mut pts = cube_corners(1.0);
+        pts.push(Vec3::new(1.0 + push, 0.2, -0.3));
+        let hull = ConvexHull::try_from_points(&pts).unwrap();
+        // The +x face becomes a pyramid of 4 triangles.
+        assert_eq!(counts(&hull), (9, 9, 16), "push {push}");
+        check_hull(&pts, &hull);
+    }
+    // Below the tolerance (1e-5 × diag ≈ 3.5e-5): the point counts as on the face.
+    let mut pts = cube_corners(1.0);
+    pts.push(Vec3::new(1.0 + 1e-6, 0.2, -0.3));
+    let hull = ConvexHull::try_from_points(&pts).unwrap();
+    assert_eq!(counts(&hull), (8, 6, 12));
+    check_hull(&pts, &hull);
+}
+
+#[test]
+fn extreme_scales() {
+    let mut rng = Rng::new(4);
+    let base = cube_with_extras(&mut rng);
+    for (scale, offset) in [
+        (1e6f32, 0.0f32),
+        (1e-6, 0.0),
+        (1.0, 1e6),
+        (1e-6, 1.0),
+        (1e3, -1e4),
+    ] {
+        let pts: Vec<Vec3> = base
+            .iter()
+            .map(|p| *p * scale + Vec3::splat(offset))
+            .collect();
+        match ConvexHull::try_from_points(&pts) {
+            Ok(hull) => {
+                assert_eq!(counts(&hull), (8, 6, 12), "scale {scale} offset {offset}");
+                check_hull(&pts, &hull);
+            }
+            // Extent below f32 resolution at this offset: a named error is acceptable.
+            Err(e) => assert_eq!(e, HullError::AllDuplicate, "scale {scale} offset {offset}"),
+        }
+    }
+}
+
+// ---------------------------------------------------------------- known solids
+
+#[test]
+fn cube_with_interior_face_and_edge_points() {
+    let mut rng = Rng::new(5);
+    for trial in 0..20 {
+        let mut pts = cube_with_extras(&mut rng);
+        if trial % 2 == 1 {
+            // Rotated and moved in f32: face points are coplanar only up to rounding.
+            let (rot, t) = (
+                rng.rotation(),
+                rng.vec3(Vec3::splat(-10.0), Vec3::splat(10.0)),
+            );
+            pts.iter_mut().for_each(|p| *p = rot * *p + t);
+        }
+        let hull = ConvexHull::try_from_points(&pts).unwrap();
+        assert_eq!(counts(&hull), (8, 6, 12), "trial {trial}");
+        for f in 0..6 {
+            assert_eq!(hull.face(f).len(), 4);
+        }
+        check_hull(&pts, &hull);
+    }
+}
+
+#[test]
+fn tetrahedron_octahedron_icosahedron() {
+    let mut rng = Rng::new(6);
+    let tet = vec![
+        Vec3::ZERO,
+        Vec3::X,
+        Vec3::Y,
+        Vec3::Z,
+        Vec3::splat(0.2),
+        Vec3::new(0.5, 0.5, 0.0),
+    ];
+    let hull = ConvexHull::try_from_points(&tet).unwrap();
+    assert_eq!(counts(&hull), (4, 4, 6));
+    check_hull(&tet, &hull);
+
+    let mut oct: Vec<Vec3> = [Vec3::X, Vec3::Y, Vec3::Z]
+        .iter()
+        .flat_map(|a| [*a, -*a])
+        .collect();
+    for _ in 0..30 {
+        oct.push(rng.unit_vec3() * 0.5); // inside (|x|+|y|+|z| <= 0.5 * sqrt 3 < 1)
+        oct.push(Vec3::X.lerp(Vec3::Y, rng.unit())); // on an edge
+        let (a, b) = (rng.unit(), rng.unit());
+        let (a, b) = if a + b > 1.0 {
+            (1.0 - a, 1.0 - b)
+        } else {
+            (a, b)
+        };
+        oct.push(Vec3::X * (1.0 - a - b) + Vec3::Y * a - Vec3::Z * b); // on a face
+    }
+    let hull = ConvexHull::try_from_points(&oct).unwrap();
+    assert_eq!(counts(&hull), (6, 8, 12));
+    check_hull(&oct, &hull);
+
+    let phi = (1.0 + 5f32.sqrt()) / 2.0;
+    let mut ico = Vec::new();
+    for s1 in [-1.0, 1.0] {
+        for s2 in [-1.0, 1.0] {
+            ico.push(Vec3::new(0.0, s1, s2 * phi));
+            ico.push(Vec3::new(s1, s2 * phi, 0.0));
+            ico.push(Vec3::new(s2 * phi, 0.0, s1));
+        }
+    }
+    for _ in 0..50 {
+        ico.push(rng.unit_vec3() * 1.5); // inradius of this icosahedron is about 1.51
+    }
+    let rot = rng.rotation();
+    let ico: Vec<Vec3> = ico.iter().map(|p| rot * *p).collect();
+    let hull = ConvexHull::try_from_points(&ico).unwrap();
+    assert_eq!(counts(&hull), (12, 20, 30));
+    check_hull(&ico, &hull);
+}
+
+#[test]
+fn cylinder_with_coplanar_caps() {
+    let mut rng = Rng::new(7);
+    let k = 24;
+    let ring = |j: usize| {
+        let a = j as f32 / k as f32 * std::f32::consts::TAU;
+        Vec3::new(a.cos(), a.sin(), 0.0)
+    };
+    let mut pts = Vec::new();
+    for j in 0..k {
+        pts.push(ring(j) - Vec3::Z);
+        pts.push(ring(j) + Vec3::Z);
+    }
+    for _ in 0..200 {
+        let (r, a) = (
+            rng.unit().sqrt() * 0.95,
+            rng.range(0.0, std::f32::consts::TAU),
+        );
+        let z = if rng.unit() < 0.5 { -1.0 } else { 1.0 };
+        pts.push(Vec3::new(r * a.cos(), r * a.sin(), z)); // in a cap
+        let j = rng.below(k);
+        let side = ring(j).lerp(ring(j + 1), rng.unit());
+        pts.push(side + Vec3::Z * rng.range(-1.0, 1.0)); // on a side quad
+    }
+    let hull = ConvexHull::try_from_points(&pts).unwrap();
+    assert_eq!(counts(&hull), (2 * k, k + 2, 3 * k));
+    let caps = (0..hull.face_count())
+        .filter(|&f| hull.face(f).len() == k)
+        .count();
+    assert_eq!(caps, 2);
+    check_hull(&pts, &hull);
+}
+
+#[test]
+fn deterministic() {
+    let mut rng = Rng::new(8);
+    let pts: Vec<Vec3> = (0..150).map(|_| rng.unit_vec3()).collect();
+    let a = ConvexHull::try_from_points(&pts).unwrap();
+    let b = ConvexHull::try_from_points(&pts).unwrap();
+    assert_eq!(a, b);
+}
+
+// ---------------------------------------------------------------- randomized oracles
+
+/// A random cloud of one of several kinds, randomly rotated, scaled and moved.
+fn random_cloud(rng: &mut Rng, n: usize) -> Vec<Vec3> {
+    let kind = rng.below(6);
+    let mut pts: Vec<Vec3> = (0..n)
+        .map(|_| match kind {
+            0 => rng.vec3(Vec3::splat(-1.0), Vec3::splat(1.0)),
+            1 => rng.unit_vec3(),
+            2 => rng.vec3(Vec3::new(-3.0, -0.2, -1.0), Vec3::new(3.0, 0.2, 1.0)),
+            // Integer lattice: many exactly coplanar and collinear points.
+            3 => Vec3::new(
+                rng.below(4) as f32,
+                rng.below(3) as f32,
+                rng.below(4) as f32,
+            ),
+            // Unit sphere snapped to a coarse grid: nearly coplanar faces.
+            4 => (rng.unit_vec3() * 8.0).round() / 8.0,
+            _ => Vec3::ZERO,
+        })
+        .collect();
+    if kind == 5 {
+        // Clusters around a few centres.
+        let centres: Vec<Vec3> = (0..1 + rng.below(5))
+            .map(|_| rng.unit_vec3() * 2.0)
+            .collect();
+        for p in &mut pts {
+            *p = centres[rng.below(centres.len())] + rng.unit_vec3() * rng.range(0.0, 0.1);
+        }
+    }
+    // Duplicates.
+    for _ in 0..rng.below(n / 4 + 1) {
+        let i = rng.below(n);
+        pts.push(pts[i]);
+    }
+    if rng.unit() < 0.5 {
+        let (rot, s) = (rng.rotation(), 10f32.powf(rng.range(-3.0, 3.0)));
+        let t = rng.vec3(Vec3::splat(-100.0), Vec3::splat(100.0));
+        pts.iter_mut().for_each(|p| *p = rot * *p * s + t);
+    }
+    pts
+}
+
+#[test]
+fn random_clouds_satisfy_hull_invariants() {
+    let mut rng = Rng::new(9);
+    let mut built = 0;
+    let mut min_turn = f64::INFINITY;
+    for trial in 0..400 {
+        let n = 4 + rng.below(197);
+        let pts = random_cloud(&mut rng, n);
+        match ConvexHull::try_from_points(&pts) {
+            Ok(hull) => {
+                built += 1;
+                min_turn = min_turn.min(check_hull(&pts, &hull));
+            }
+            Err(HullError::Collinear | HullError::Coplanar | HullError::AllDuplicate) => {}
+            Err(e) => panic!("trial {trial}: {e:?} for {pts:?}"),
+        }
+    }
+    assert!(built > 350, "only {built} hulls built");
+    println!("built {built}, smallest corner turn / eps {min_turn:.3e}");
+}
+
+/// Supporting planes by brute force: every triple of points whose plane has all points
+/// on one side, deduplicated. `None` when some triple is ambiguous (all points on one
+/// side only within a tolerance band), where the answer depends on the tolerance.
+fn brute_force_planes(points: &[Vec3]) -> Option<Vec<(DVec3, f64)>> {
+    let p: Vec<DVec3> = points.iter().map(|v| v.as_dvec3()).collect();
+    let diag = {
+        let lo = p.iter().fold(DVec3::INFINITY, |a, q| a.min(*q));
+        let hi = p.iter().fold(DVec3::NEG_INFINITY, |a, q| a.max(*q));
+        (hi - lo).length()
+    };
+    let (exact, band) = (1e-9 * diag, 1e-3 * diag);
+    let mut planes: Vec<(DVec3, f64)> = Vec::new();
+    for i in 0..p.len() {
+        for j in i + 1..p.len() {
+            for k in j + 1..p.len() {
+                let c = (p[j] - p[i]).cross(p[k] - p[i]);
+                if c.length() <= 1e-6 * diag * diag {
+                    continue;
+                }
+                let n = c.normalize();
+                let d = n.dot(p[i]);
+                let (lo, hi) = p
+                    .iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), q| {
+                        (lo.min(n.dot(*q) - d), hi.max(n.dot(*q) - d))
+                    });
+                for (n, d, front, back) in [(n, d, hi, lo), (-n, -d, -lo, -hi)] {
+                    if front <= exact && back < -exact {
+                        if !planes
+                            .iter()
+                            .any(|(m, e)| (*m - n).length() < 1e-6 && (e - d).abs() < exact)
+                        {
+                            planes.push((n, d));
+                        }
+                    } else if front <= band && back < -exact {
+                        return None;
+                    }
+                }
+            }
+        }
+    }
+    Some(planes)
+}
+
+#[test]
+fn small_clouds_match_brute_force_planes() {
+    let mut rng = Rng::new(10);
+    let (mut compared, mut ambiguous) = (0, 0);
+    for trial in 0..5000 {
+        let n = 4 + rng.below(9);
+        let pts: Vec<Vec3> = match trial % 3 {
+            0 => (0..n)
+                .map(|_| rng.vec3(Vec3::splat(-1.0), Vec3::splat(1.0)))
+                .collect(),
+            1 => (0..n).map(|_| rng.unit_vec3()).collect(),
+            _ => (0..n)
+                .map(|_| {
+                    Vec3::new(
+                        rng.below(3) as f32,
+                        rng.below(3) as f32,
+                        rng.below(2) as f32,
+                    )
+                })
+                .collect(),
+        };
+        let hull = ConvexHull::try_from_points(&pts);
+        let Some(brute) = brute_force_planes(&pts) else {
+            ambiguous += 1;
+            continue;
+        };
+        let Ok(hull) = hull else {
+            // No supporting triple at all means the points span no volume.
+            assert!(
+                brute.len() <= 2,
+                "trial {trial}: {hull:?} but {} planes",
+                brute.len()
+            );
+            continue;
+        };
+        check_hull(&pts, &hull);
+        compared += 1;
+        let diag = tolerance(&pts) / 1e-5;
+        assert_eq!(hull.face_count(), brute.len(), "trial {trial}: {pts:?}");
+        for plane in hull.planes() {
+            let (n, d) = (plane.normal.as_dvec3(), plane.offset as f64);
+            assert!(
+                brute
+                    .iter()
+                    .any(|(m, e)| (*m - n).length() < 1e-5 && (e - d).abs() < 1e-5 * diag),
+                "trial {trial}: hull plane {plane:?} is not a supporting plane"
+            );
+        }
+    }
+    assert!(
+        compared > 4000 && ambiguous < 500,
+        "compared {compared}, ambiguous {ambiguous}"
+    );
+    println!("compared {compared}, skipped as ambiguous {ambiguous}");
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn coord() -> impl Strategy<Value = f32> {
+        prop_oneof![
+            (-3i32..=3).prop_map(|i| i as f32),
+            -1.0f32..1.0,
+            (-1.0f32..1.0, -3i32..4).prop_map(|(m, e)| m * 10f32.powi(e)),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// Any finite cloud of moderate magnitude gives a valid hull or a degeneracy error.
+        #[test]
+        fn hull_or_named_error(pts in prop::collection::vec((coord(), coord(), coord()), 0..40)) {
+            let pts: Vec<Vec3> = pts.into_iter().map(|(x, y, z)| Vec3::new(x, y, z)).collect();
+            match ConvexHull::try_from_points(&pts) {
+                Ok(hull) => { check_hull(&pts, &hull); }
+                Err(HullError::TooFewPoints(n)) => prop_assert!(n < 4 && n == pts.len()),
+                Err(e) => prop_assert!(
+                    matches!(e, HullError::AllDuplicate | HullError::Collinear | HullError::Coplanar),
+                    "{e:?}"
+                ),
+            }
+        }
+    }
+}
+
+/// Rotating and moving a cloud keeps the same input points as hull vertices. (Face
+/// counts may differ when two faces are within the tolerance band of merging, since the
+/// tolerance depends on the coordinates' magnitude; so only the vertex set is compared.)
+#[test]
+fn rigid_motion_keeps_vertices() {
+    let mut rng = Rng::new(11);
+    for trial in 0..300 {
+        let pts: Vec<Vec3> = (0..4 + rng.below(100))
+            .map(|_| rng.unit_vec3() * rng.unit().sqrt())
+            .collect();
+        let (q, t) = (
+            rng.rotation(),
+            rng.vec3(Vec3::splat(-5.0), Vec3::splat(5.0)),
+        );
+        let moved: Vec<Vec3> = pts.iter().map(|p| q * *p + t).collect();
+        let a = ConvexHull::try_from_points(&pts).unwrap();
+        let b = ConvexHull::try_from_points(&moved).unwrap();
+        check_hull(&moved, &b);
+        let index_of = |set: &[Vec3], v: &Vec3| set.iter().position(|p| p == v).unwrap();
+        let ia: Vec<usize> = a.vertices().iter().map(|v| index_of(&pts, v)).collect();
+        let ib: Vec<usize> = b.vertices().iter().map(|v| index_of(&moved, v)).collect();
+        assert_eq!(ia, ib, "trial {trial}");
+    }
+}
