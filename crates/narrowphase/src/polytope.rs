@@ -54,6 +54,21 @@ impl<'a> Polytope<'a> {
             .fold(f32::NEG_INFINITY, |m, v| m.max(v.dot(dir)))
     }
 
+    /// Index of a vertex furthest along `dir` (the first among ties).
+    #[inline]
+    pub fn support_index(&self, dir: Vec3) -> usize {
+        let mut best = 0;
+        let mut best_dot = f32::NEG_INFINITY;
+        for (i, v) in self.vertices.iter().enumerate() {
+            let d = v.dot(dir);
+            if d > best_dot {
+                best_dot = d;
+                best = i;
+            }
+        }
+        best
+    }
+
     /// Hill-climbing support from `start`: move to a strictly better neighbour until none
     /// is. On a convex polytope a vertex with no better neighbour is a global maximum.
     #[inline]

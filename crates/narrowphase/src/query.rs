@@ -229,7 +229,7 @@ pub fn collide_with(
             // overlap side by side: nothing is within the margin after all.
             return None;
         }
-        points.push(support_point(&solid_b, &frame, &exact));
+        points.push(support_point(&solid_a, &solid_b, &frame, &exact));
         axis = exact;
     }
     Some(Manifold {
@@ -323,22 +323,29 @@ fn manifold_points(
     }
 }
 
-/// Last resort when clipping leaves nothing: b's deepest vertex along the axis.
-fn support_point(b: &Solid, frame: &Frame, axis: &Axis) -> Candidate {
+/// Last resort when clipping leaves nothing: the incident shape's deepest vertex along
+/// the axis (b's along `−n` when a holds the reference feature, a's along `n` when b
+/// does), moved halfway towards the other surface.
+fn support_point(a: &Solid, b: &Solid, frame: &Frame, axis: &Axis) -> Candidate {
     let n = axis.normal;
-    let deepest_b = match b.polytope() {
-        Some(pb) => {
-            let dir = frame.rot_t * -n;
-            let index = (0..pb.vertices.len())
-                .max_by(|&i, &j| pb.vertices[i].dot(dir).total_cmp(&pb.vertices[j].dot(dir)))
+    let depth = -axis.separation;
+    let deepest = |poly: Option<Polytope>, dir: Vec3| {
+        poly.map(|p| {
+            let i = (0..p.vertices.len())
+                .max_by(|&i, &j| p.vertices[i].dot(dir).total_cmp(&p.vertices[j].dot(dir)))
                 .unwrap_or(0);
-            frame.point_to_a(pb.vertices[index])
-        }
-        None => frame.trans,
+            p.vertices[i]
+        })
+    };
+    let point = if matches!(axis.feature, Feature::FaceB(_)) {
+        deepest(a.polytope(), n).unwrap_or(Vec3::ZERO) - n * (0.5 * depth)
+    } else {
+        let local = deepest(b.polytope(), frame.rot_t * -n).unwrap_or(Vec3::ZERO);
+        frame.point_to_a(local) + n * (0.5 * depth)
     };
     Candidate {
-        point: deepest_b + n * (0.5 * -axis.separation),
-        depth: -axis.separation,
+        point,
+        depth,
         id: pack_id(false, u32::MAX, u32::MAX, [u16::MAX, u16::MAX - 1]),
     }
 }

@@ -70,8 +70,13 @@ fn sepax_matches_the_oracle_where_parry_is_measured_against_it() {
         }
         tally.judged += 1;
         let truth_depth = (-truth.separation).max(0.0);
-        let ours = contact(&a, &pa, &b, &pb, 0.0).map(|c| c.depth).unwrap_or(0.0) as f64;
-        assert!((ours - truth_depth).abs() <= 1e-4 * size, "case {i}: ours {ours} vs oracle {truth_depth}");
+        let ours = contact(&a, &pa, &b, &pb, 0.0)
+            .map(|c| c.depth)
+            .unwrap_or(0.0) as f64;
+        assert!(
+            (ours - truth_depth).abs() <= 1e-4 * size,
+            "case {i}: ours {ours} vs oracle {truth_depth}"
+        );
         let parry = parry_contact(&a, &pa, &b, &pb);
         let theirs = parry.map_or(0.0, |(d, _)| d).max(0.0) as f64;
         let error = (theirs - truth_depth).abs() / size;
@@ -120,5 +125,7 @@ fn coincident_centres_parry_vs_oracle() {
             Some(_) => {}
         }
     }
-    println!("coincident centres: parry reported no contact {parry_misses} times, a wrong depth {parry_off} times out of 2000");
+    println!(
+        "coincident centres: parry reported no contact {parry_misses} times, a wrong depth {parry_off} times out of 2000"
+    );
 }

@@ -13,7 +13,7 @@ use sepax_geometry::{Pose, Shape, Sphere};
 use sepax_narrowphase::{PairCache, collide, contact, intersects};
 
 /// A pair: kind 0 box–box, 1 hull–hull (boxes as hulls), 2 box–hull, 3 sphere–box,
-/// 4 hull–sphere.
+/// 4 hull–sphere, 5 random hull–random hull, 6 sphere–random hull.
 fn pair(seed: u64, kind: u8, placement: usize) -> (Shape, Pose, Shape, Pose) {
     let mut rng = Rng::new(seed);
     let (a, b) = (random_cuboid(&mut rng), random_cuboid(&mut rng));
@@ -24,7 +24,23 @@ fn pair(seed: u64, kind: u8, placement: usize) -> (Shape, Pose, Shape, Pose) {
         1 => (cuboid_as_hull(&a), pa, cuboid_as_hull(&b), pb),
         2 => (a, pa, cuboid_as_hull(&b), pb),
         3 => (sphere, pa, b, pb),
-        _ => (cuboid_as_hull(&a), pa, sphere, pb),
+        4 => (cuboid_as_hull(&a), pa, sphere, pb),
+        5 | 6 => {
+            let hull_b = random_hull(&mut rng, 12);
+            let hull_a = if kind == 5 {
+                random_hull(&mut rng, 16)
+            } else {
+                sphere
+            };
+            let (qa, qb) = place(
+                &mut rng,
+                &hull_a,
+                &hull_b,
+                PLACEMENTS[placement % PLACEMENTS.len()],
+            );
+            (hull_a, qa, hull_b, qb)
+        }
+        _ => unreachable!(),
     }
 }
 
@@ -36,11 +52,15 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, .. ProptestConfig::default() })]
 
     #[test]
-    fn swapping_flips_the_normal_and_keeps_the_depth(seed: u64, kind in 0u8..5, placement in 0usize..5) {
+    fn swapping_flips_the_normal_and_keeps_the_depth(seed: u64, kind in 0u8..7, placement in 0usize..5) {
         let (a, pa, b, pb) = pair(seed, kind, placement);
         let ab = contact(&a, &pa, &b, &pb, 0.0);
         let ba = contact(&b, &pb, &a, &pa, 0.0);
-        prop_assert_eq!(ab.is_some(), ba.is_some());
+        if ab.is_some() != ba.is_some() {
+            // Only a pair touching within round-off may change its verdict.
+            let depth = ab.or(ba).unwrap().depth;
+            prop_assert!(depth.abs() <= 1e-5 * size(&a, &b), "verdict changed at depth {}", depth);
+        }
         if let (Some(ab), Some(ba)) = (ab, ba) {
             let tol = 1e-4 * size(&a, &b);
             prop_assert!((ab.depth - ba.depth).abs() <= tol, "{} vs {}", ab.depth, ba.depth);
@@ -53,7 +73,7 @@ proptest! {
     }
 
     #[test]
-    fn moving_both_moves_the_result(seed: u64, kind in 0u8..5, placement in 0usize..5, angle in -3.0f32..3.0, shift in -50.0f32..50.0) {
+    fn moving_both_moves_the_result(seed: u64, kind in 0u8..7, placement in 0usize..5, angle in -3.0f32..3.0, shift in -50.0f32..50.0) {
         let (a, pa, b, pb) = pair(seed, kind, placement);
         let motion = Pose::new(Vec3::new(shift, -shift * 0.5, 2.0), Quat::from_axis_angle(Vec3::new(1.0, 2.0, -0.5).normalize(), angle));
         let (ma, mb) = (motion * pa, motion * pb);
@@ -76,7 +96,7 @@ proptest! {
     }
 
     #[test]
-    fn pushing_b_out_by_the_depth_separates(seed: u64, kind in 0u8..5, placement in 0usize..5) {
+    fn pushing_b_out_by_the_depth_separates(seed: u64, kind in 0u8..7, placement in 0usize..5) {
         let (a, pa, b, pb) = pair(seed, kind, placement);
         if let Some(c) = contact(&a, &pa, &b, &pb, 0.0) {
             let moved = Pose::new(pb.translation + c.normal * (c.depth + 1e-4 * size(&a, &b)), pb.rotation);
@@ -85,7 +105,7 @@ proptest! {
     }
 
     #[test]
-    fn manifold_points_lie_in_both_shapes(seed: u64, kind in 0u8..5, placement in 0usize..5, margin in 0.0f32..0.1) {
+    fn manifold_points_lie_in_both_shapes(seed: u64, kind in 0u8..7, placement in 0usize..5, margin in 0.0f32..0.1) {
         let (a, pa, b, pb) = pair(seed, kind, placement);
         let mut cache = PairCache::default();
         let manifold = collide(&a, &pa, &b, &pb, margin, &mut cache);
@@ -116,7 +136,7 @@ proptest! {
     }
 
     #[test]
-    fn a_cached_call_gives_the_cold_answer(seed: u64, other: u64, kind in 0u8..5, placement in 0usize..5) {
+    fn a_cached_call_gives_the_cold_answer(seed: u64, other: u64, kind in 0u8..7, placement in 0usize..5) {
         let (a, pa, b, pb) = pair(seed, kind, placement);
         let cold = collide(&a, &pa, &b, &pb, 0.01, &mut PairCache::default());
         // Warm the cache on the same pair, and on an unrelated placement of the same shapes.
@@ -130,7 +150,7 @@ proptest! {
     }
 
     #[test]
-    fn non_finite_poses_give_no_contact(seed: u64, kind in 0u8..5, bad in prop_oneof![Just(f32::NAN), Just(f32::INFINITY), Just(f32::NEG_INFINITY), Just(1e30f32)]) {
+    fn non_finite_poses_give_no_contact(seed: u64, kind in 0u8..7, bad in prop_oneof![Just(f32::NAN), Just(f32::INFINITY), Just(f32::NEG_INFINITY), Just(1e30f32)]) {
         let (a, pa, b, pb) = pair(seed, kind, 0);
         let broken = Pose::new(Vec3::new(bad, 0.0, 0.0), pb.rotation);
         let mut cache = PairCache::default();

@@ -30,33 +30,30 @@ pub(crate) fn face_contact(
     let plane = reference.planes[reference_face];
     let n = plane.normal;
     let n_in_incident = frame.rot_t * n;
-    let mut incident_face = 0;
-    let mut most_anti_parallel = f32::INFINITY;
-    for (j, p) in incident.planes.iter().enumerate() {
-        let d = p.normal.dot(n_in_incident);
-        if d < most_anti_parallel {
-            most_anti_parallel = d;
-            incident_face = j;
+    let most_anti_parallel = |faces: &mut dyn Iterator<Item = usize>| {
+        let mut best = 0;
+        let mut best_dot = f32::INFINITY;
+        for j in faces {
+            let d = incident.planes[j].normal.dot(n_in_incident);
+            if d < best_dot {
+                best_dot = d;
+                best = j;
+            }
         }
-    }
-    let incident_loop = incident.face(incident_face);
-    let mut polygon = incident_polygon(
-        incident_loop
-            .iter()
-            .map(|&v| frame.point_to_a(incident.vertices[v as usize])),
-    );
-    let mut scratch = ClipPolygon::new();
-    let reference_loop = reference.face(reference_face);
-    for k in 0..reference_loop.len() {
-        let v0 = reference.vertices[reference_loop[k] as usize];
-        let v1 = reference.vertices[reference_loop[(k + 1) % reference_loop.len()] as usize];
-        let Some(side) = (v1 - v0).cross(n).try_normalize() else {
-            continue;
-        };
-        clip_by_plane(&polygon, side, side.dot(v0), SIDE | k as u16, &mut scratch);
-        std::mem::swap(&mut polygon, &mut scratch);
-        if polygon.is_empty() {
-            break;
+        best
+    };
+    let mut incident_face = most_anti_parallel(&mut (0..incident.planes.len()));
+    let mut polygon = clip_incident(reference, incident, frame, reference_face, incident_face);
+    if polygon.is_empty() {
+        // The most anti-parallel face can miss a sharp deepest vertex: retry with the
+        // most anti-parallel face around that vertex.
+        let deepest = incident.support_index(-n_in_incident) as u32;
+        let around = most_anti_parallel(
+            &mut (0..incident.planes.len()).filter(|&j| incident.face(j).contains(&deepest)),
+        );
+        if around != incident_face {
+            incident_face = around;
+            polygon = clip_incident(reference, incident, frame, reference_face, incident_face);
         }
     }
     let candidates: SmallVec<[Candidate; 16]> = polygon
@@ -76,4 +73,36 @@ pub(crate) fn face_contact(
         })
         .collect();
     reduce(&candidates, n)
+}
+
+/// The incident face, in the reference frame, clipped by the reference face's side planes.
+fn clip_incident(
+    reference: &Polytope,
+    incident: &Polytope,
+    frame: &Frame,
+    reference_face: usize,
+    incident_face: usize,
+) -> ClipPolygon {
+    let n = reference.planes[reference_face].normal;
+    let mut polygon = incident_polygon(
+        incident
+            .face(incident_face)
+            .iter()
+            .map(|&v| frame.point_to_a(incident.vertices[v as usize])),
+    );
+    let mut scratch = ClipPolygon::new();
+    let reference_loop = reference.face(reference_face);
+    for k in 0..reference_loop.len() {
+        let v0 = reference.vertices[reference_loop[k] as usize];
+        let v1 = reference.vertices[reference_loop[(k + 1) % reference_loop.len()] as usize];
+        let Some(side) = (v1 - v0).cross(n).try_normalize() else {
+            continue;
+        };
+        clip_by_plane(&polygon, side, side.dot(v0), SIDE | k as u16, &mut scratch);
+        std::mem::swap(&mut polygon, &mut scratch);
+        if polygon.is_empty() {
+            break;
+        }
+    }
+    polygon
 }

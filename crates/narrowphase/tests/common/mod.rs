@@ -144,3 +144,24 @@ pub fn plane_distance(s: &Shape, pose: &Pose, world: Vec3) -> f32 {
         Shape::Sphere(sp) => p.length() - sp.radius(),
     }
 }
+
+/// A hull of `n` random points: on an ellipsoid (radii 0.2..2), or in a box when
+/// `rng` says so, so that hulls with merged (quad) faces also appear.
+pub fn random_hull(rng: &mut Rng, n: usize) -> Shape {
+    let radii = rng.vec3(Vec3::splat(0.2), Vec3::splat(2.0));
+    let in_box = rng.below(4) == 0;
+    loop {
+        let points: Vec<Vec3> = (0..n)
+            .map(|_| {
+                if in_box {
+                    rng.vec3(-radii, radii)
+                } else {
+                    rng.unit_vec3() * radii
+                }
+            })
+            .collect();
+        if let Ok(h) = ConvexHull::try_from_points(&points) {
+            return Shape::from(h);
+        }
+    }
+}
