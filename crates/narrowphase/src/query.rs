@@ -310,10 +310,16 @@ fn manifold_points(
             };
             let (b0, b1) = (frame.point_to_a(b0), frame.point_to_a(b1));
             let (on_a, on_b) = closest_points_on_segments(a0, a1 - a0, b0, b1 - b0);
+            // A gap is measured between the segments, which can be wider than between
+            // their lines (the axis separation); beyond the margin there is no point.
+            let depth = if s > 0.0 { -(on_b - on_a).length() } else { -s };
+            if depth < -margin {
+                return SmallVec::new();
+            }
             SmallVec::from_elem(
                 Candidate {
                     point: (on_a + on_b) * 0.5,
-                    depth: -s,
+                    depth,
                     id: pack_id(false, ea, eb, [u16::MAX, u16::MAX]),
                 },
                 1,
