@@ -1,0 +1,124 @@
+//! Narrow phase: sepax against parry3d 0.31 on the very same pairs, in the same groups.
+//!
+//! `cargo bench -p sepax-benches --bench narrowphase`
+//!
+//! Each measurement runs a batch of 256 pairs; criterion's throughput line gives pairs
+//! per second, and the time per pair is the batch time / 256. sepax's `collide` keeps one
+//! `PairCache` per pair across iterations and parry's `contact_manifolds` one manifold
+//! vector and workspace per pair, as a physics engine would from frame to frame.
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
+use sepax_benches::pairs::{Kind, Pair, box_pairs, hull_pairs, sphere_hull_pairs};
+use sepax_benches::to_parry;
+use sepax_narrowphase::{PairCache, SupportMode, collide_with, contact};
+use std::hint::black_box;
+
+const BATCH: usize = 256;
+
+struct ParryPair {
+    a: Box<dyn parry3d::shape::Shape>,
+    b: Box<dyn parry3d::shape::Shape>,
+    pose_a: parry3d::math::Pose,
+    pose_b: parry3d::math::Pose,
+    pose_ab: parry3d::math::Pose,
+}
+
+fn parry_pairs(pairs: &[Pair]) -> Vec<ParryPair> {
+    pairs
+        .iter()
+        .map(|p| {
+            let (pose_a, pose_b) = (to_parry::pose(&p.pose_a), to_parry::pose(&p.pose_b));
+            ParryPair {
+                a: to_parry::shape(&p.a),
+                b: to_parry::shape(&p.b),
+                pose_ab: pose_a.inv_mul(&pose_b),
+                pose_a,
+                pose_b,
+            }
+        })
+        .collect()
+}
+
+fn bench_contact(c: &mut Criterion, group_name: &str, cases: &[(&str, Vec<Pair>)]) {
+    let mut group = c.benchmark_group(group_name);
+    group.throughput(Throughput::Elements(BATCH as u64));
+    for (name, pairs) in cases {
+        group.bench_function(BenchmarkId::new("sepax", name), |bench| {
+            bench.iter(|| {
+                for p in pairs {
+                    black_box(contact(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0));
+                }
+            })
+        });
+        let peers = parry_pairs(pairs);
+        group.bench_function(BenchmarkId::new("parry3d", name), |bench| {
+            bench.iter(|| {
+                for p in &peers {
+                    black_box(
+                        parry3d::query::contact(&p.pose_a, &*p.a, &p.pose_b, &*p.b, 0.0).unwrap(),
+                    );
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+fn bench_manifold(c: &mut Criterion, group_name: &str, cases: &[(&str, Vec<Pair>)], walk_too: bool) {
+    let mut group = c.benchmark_group(group_name);
+    group.throughput(Throughput::Elements(BATCH as u64));
+    for (name, pairs) in cases {
+        let modes: &[(&str, SupportMode)] = if walk_too {
+            &[("sepax", SupportMode::Scan), ("sepax-walk", SupportMode::Walk)]
+        } else {
+            &[("sepax", SupportMode::Scan)]
+        };
+        for &(label, mode) in modes {
+            let mut caches = vec![PairCache::default(); pairs.len()];
+            group.bench_function(BenchmarkId::new(label, name), |bench| {
+                bench.iter(|| {
+                    for (p, cache) in pairs.iter().zip(&mut caches) {
+                        black_box(collide_with(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0, cache, mode));
+                    }
+                })
+            });
+        }
+        let peers = parry_pairs(pairs);
+        let mut manifolds: Vec<Vec<ContactManifold<(), ()>>> = vec![Vec::new(); pairs.len()];
+        let mut workspaces = vec![None; pairs.len()];
+        group.bench_function(BenchmarkId::new("parry3d", name), |bench| {
+            bench.iter(|| {
+                for ((p, m), w) in peers.iter().zip(&mut manifolds).zip(&mut workspaces) {
+                    DefaultQueryDispatcher
+                        .contact_manifolds(&p.pose_ab, &*p.a, &*p.b, 0.0, m, w)
+                        .unwrap();
+                    black_box(&m);
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+fn narrowphase(c: &mut Criterion) {
+    let boxes = [
+        ("resting", box_pairs(1, BATCH, Kind::Resting)),
+        ("deep", box_pairs(2, BATCH, Kind::Deep)),
+        ("touching", box_pairs(4, BATCH, Kind::Touching)),
+        ("separated", box_pairs(3, BATCH, Kind::Separated)),
+    ];
+    bench_contact(c, "box_box_contact", &boxes);
+    bench_manifold(c, "box_box_manifold", &boxes, false);
+    let hulls = [
+        ("8", hull_pairs(8, BATCH, 8)),
+        ("24", hull_pairs(24, BATCH, 24)),
+        ("64", hull_pairs(64, BATCH, 64)),
+    ];
+    bench_manifold(c, "hull_hull_manifold", &hulls, true);
+    let spheres = [("24", sphere_hull_pairs(5, BATCH, 24))];
+    bench_manifold(c, "sphere_hull_manifold", &spheres, false);
+}
+
+criterion_group!(benches, narrowphase);
+criterion_main!(benches);

@@ -1,0 +1,34 @@
+//! sepax (glam 0.34) → parry3d 0.31 (glam 0.33 through glamx), through plain arrays.
+
+use parry3d::math::{Pose as PPose, Rotation as PRot, Vector as PVec};
+use sepax_geometry::{Pose, Shape};
+
+/// A parry pose equal to `p`.
+pub fn pose(p: &Pose) -> PPose {
+    let [x, y, z, w] = p.rotation.to_array();
+    let [tx, ty, tz] = p.translation.to_array();
+    PPose::from_parts(PVec::new(tx, ty, tz), PRot::from_xyzw(x, y, z, w))
+}
+
+/// A parry shape equal to `s`: `Cuboid`, `Ball`, or `ConvexPolyhedron` from the hull's
+/// vertices.
+pub fn shape(s: &Shape) -> Box<dyn parry3d::shape::Shape> {
+    match s {
+        Shape::Cuboid(c) => {
+            let [x, y, z] = c.half_extents().to_array();
+            Box::new(parry3d::shape::Cuboid::new(PVec::new(x, y, z)))
+        }
+        Shape::Sphere(sp) => Box::new(parry3d::shape::Ball::new(sp.radius())),
+        Shape::ConvexHull(h) => {
+            let points: Vec<PVec> = h
+                .vertices()
+                .iter()
+                .map(|v| PVec::new(v.x, v.y, v.z))
+                .collect();
+            Box::new(
+                parry3d::shape::ConvexPolyhedron::from_convex_hull(&points)
+                    .expect("a sepax hull is a valid parry hull"),
+            )
+        }
+    }
+}
