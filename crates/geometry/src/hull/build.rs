@@ -15,17 +15,21 @@
 //!    (`1e-11 · diag`), so the triangle mesh is the exact hull up to round-off. Points on
 //!    faces and edges (in-plane) are never outside and drop out here.
 //! 6. **Merge** ([`merge`]): neighbouring triangles are merged into polygons while the
-//!    merged vertex set stays inside a slab of thickness `eps`; each polygon's boundary
-//!    becomes a CCW loop; vertices that end up between only two polygons (points on an
-//!    edge) are removed from both loops; every loop corner must stand more than
-//!    `tol / 4` off the line through its neighbours (`tol` the merge tolerance in use).
+//!    merged vertex set stays inside a slab of thickness `tol` (the merge tolerance,
+//!    first `eps`); each polygon's boundary becomes a CCW loop; vertices between only
+//!    two polygons on a straight seam (points on an edge) are removed from both loops;
+//!    every loop corner must stand more than `tol / 4` off the chord of its neighbours.
+//!    Vertices that break these rules (a bent seam between two nearly coplanar faces, a
+//!    nearly straight or reflex corner, a pinched loop) lie within about `tol` of the
+//!    hull of the other points: they are left out and steps 4–6 run again.
 //! 7. **Topology**: [`ConvexHull::try_from_faces`] checks closure, convexity and Euler,
-//!    and builds planes, edges and adjacency. Last, every *input* point must lie within
-//!    `3 · eps` behind every face plane.
+//!    and builds planes, edges and adjacency. Every edge must run along the cross
+//!    product of its faces' normals (what the Gauss-map edge tests assume), and every
+//!    *input* point must lie within `3 · eps` behind every face plane.
 //!
-//! If steps 6–7 fail (only possible for clouds with features just above `eps`), the
-//! merge is repeated with `eps / 8`, `eps / 64` and finally the exact-coplanar threshold;
-//! if all fail the answer is [`HullError::NumericalFailure`].
+//! If this fails (seen only on clouds built to have many features just above `eps`),
+//! it is repeated with the merge tolerance `eps / 8`, `eps / 64` and finally the
+//! Quickhull threshold; if all fail the answer is [`HullError::NumericalFailure`].
 //!
 //! # Why not the `quickhull` crate
 //! `quickhull` 0.1.0 (Jondolf) builds good polygonal hulls for well-posed clouds, but
@@ -51,6 +55,8 @@ const REL_EPS: f64 = 1e-5;
 /// Relative threshold for "outside" in Quickhull: well above f64 round-off, far below
 /// `REL_EPS`.
 const REL_OUTSIDE: f64 = 1e-11;
+/// Merge attempts per merge tolerance (each repair drops or freezes at least one vertex).
+const MAX_REPAIRS: usize = 32;
 
 impl ConvexHull {
     /// The convex hull of `points`: only the points on the hull become vertices, and
@@ -110,11 +116,10 @@ impl ConvexHull {
         }
         let cloud = Cloud::new(points)?;
         let kept = cloud.weld();
-        let simplex = cloud.simplex(&kept)?;
-        let triangles = quickhull::triangulate(&cloud.p, simplex, &kept, cloud.outside_tol)
-            .ok_or(HullError::NumericalFailure)?;
+        cloud.simplex(&kept)?;
 
-        // Merge tolerance ladder: the first that gives a valid hull wins.
+        // Merge tolerance ladder: the first that gives a valid hull wins. At each rung,
+        // bad vertices reported by the merge are left out and the hull is built again.
         let ladder = [
             cloud.eps,
             cloud.eps / 8.0,
@@ -122,11 +127,42 @@ impl ConvexHull {
             cloud.outside_tol,
         ];
         for merge_tol in ladder {
-            let Some(loops) = merge::merge_coplanar(&cloud.p, &triangles, merge_tol) else {
-                continue;
-            };
-            if let Some(hull) = assemble(points, &loops, 3.0 * cloud.eps) {
-                return Ok(hull);
+            let mut active = kept.clone();
+            let mut frozen = vec![false; points.len()];
+            let mut triangles: Option<Vec<[u32; 3]>> = None;
+            for _ in 0..MAX_REPAIRS {
+                if triangles.is_none() {
+                    let Ok(simplex) = cloud.simplex(&active) else {
+                        break;
+                    };
+                    triangles =
+                        quickhull::triangulate(&cloud.p, simplex, &active, cloud.outside_tol);
+                }
+                let Some(tris) = &triangles else {
+                    break;
+                };
+                match merge::merge_coplanar(&cloud.p, tris, merge_tol, &frozen) {
+                    Ok(loops) => {
+                        if let Some(hull) = assemble(points, &loops, 3.0 * cloud.eps) {
+                            return Ok(hull);
+                        }
+                        break;
+                    }
+                    Err(repair) => {
+                        let progress = !repair.drop.is_empty()
+                            || repair.freeze.iter().any(|&v| !frozen[v as usize]);
+                        if !progress {
+                            break;
+                        }
+                        for v in repair.freeze {
+                            frozen[v as usize] = true;
+                        }
+                        if !repair.drop.is_empty() {
+                            active.retain(|i| repair.drop.binary_search(i).is_err());
+                            triangles = None;
+                        }
+                    }
+                }
             }
         }
         Err(HullError::NumericalFailure)
