@@ -269,6 +269,31 @@ fn extreme_scales() {
     }
 }
 
+/// Every magnitude from 1e-20 to 1e37 (with offsets up to 1e4 times the extent): a
+/// valid hull, or `AllDuplicate` below an extent of 1e-15, or `NonFinite` where the
+/// input itself overflowed to infinity.
+#[test]
+fn all_magnitudes() {
+    let mut rng = Rng::new(12);
+    for e in -20..=37 {
+        for _ in 0..10 {
+            let s = 10f32.powi(e);
+            let offset = Vec3::splat([0.0, 3.0, 1e3, -1e4][rng.below(4)]);
+            let pts: Vec<Vec3> = (0..4 + rng.below(40))
+                .map(|_| (rng.vec3(Vec3::splat(-1.0), Vec3::ONE) + offset) * s)
+                .collect();
+            let result = ConvexHull::try_from_points(&pts);
+            if let Some(i) = pts.iter().position(|p| !p.is_finite()) {
+                assert_eq!(result, Err(HullError::NonFinite(i)));
+            } else if e <= -16 {
+                assert_eq!(result, Err(HullError::AllDuplicate), "1e{e}");
+            } else {
+                check_hull(&pts, &result.unwrap());
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------- known solids
 
 #[test]

@@ -55,6 +55,9 @@ const REL_EPS: f64 = 1e-5;
 /// Relative threshold for "outside" in Quickhull: well above f64 round-off, far below
 /// `REL_EPS`.
 const REL_OUTSIDE: f64 = 1e-11;
+/// Smallest bounding-box diagonal of a hull: below about `1e-19`, squared lengths
+/// underflow in f32 and a hull's planes could not be used.
+const MIN_EXTENT: f64 = 1e-15;
 /// Merge attempts per merge tolerance (each repair drops or freezes at least one vertex).
 const MAX_REPAIRS: usize = 32;
 
@@ -80,13 +83,14 @@ impl ConvexHull {
     /// **Bad input** gives an error, never a panic:
     /// * fewer than 4 points: [`HullError::TooFewPoints`] (checked first);
     /// * a NaN or infinite coordinate: [`HullError::NonFinite`] with the first index;
-    /// * all points within tolerance of one point: [`HullError::AllDuplicate`];
+    /// * all points within tolerance of one point: [`HullError::AllDuplicate`]; this
+    ///   includes a bounding-box diagonal at the f32 rounding level of the coordinates
+    ///   or below `1e-15` (where f32 squared lengths underflow);
     /// * all points within `eps` of a line: [`HullError::Collinear`];
     /// * all points within `eps` of a plane: [`HullError::Coplanar`];
-    /// * no consistent hull within tolerance (not seen on any tested cloud):
-    ///   [`HullError::NumericalFailure`]; a cloud whose extent is below about `1e-10` or
-    ///   whose coordinates exceed about `1e18` may also fail the f32 plane computation in
-    ///   [`ConvexHull::try_from_faces`] with [`HullError::InvalidTopology`].
+    /// * no consistent hull within tolerance: [`HullError::NumericalFailure`]. Not seen
+    ///   on any tested cloud (see `tests/hull_build.rs`), including thin slabs and
+    ///   needles, lattices, clusters and coordinates from `1e-15` to `1e37`.
     ///
     /// The result depends only on the input (no randomness, no hashing order).
     ///
@@ -217,7 +221,7 @@ struct Cloud {
 
 impl Cloud {
     /// Centres the (finite, at least 4) points and derives the tolerances.
-    /// `AllDuplicate` when the extent is zero or at the f32 rounding level.
+    /// `AllDuplicate` when the extent is at the f32 rounding level or below `MIN_EXTENT`.
     fn new(points: &[Vec3]) -> Result<Cloud, HullError> {
         let mut lo = DVec3::splat(f64::INFINITY);
         let mut hi = DVec3::splat(f64::NEG_INFINITY);
@@ -229,7 +233,7 @@ impl Cloud {
         let diag = (hi - lo).length();
         let max_abs = lo.abs().max(hi.abs()).max_element();
         let rounding = 4.0 * f32::EPSILON as f64 * max_abs;
-        if diag <= rounding || diag == 0.0 {
+        if diag <= rounding || diag < MIN_EXTENT {
             return Err(HullError::AllDuplicate);
         }
         Ok(Cloud {
