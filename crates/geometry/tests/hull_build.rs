@@ -21,9 +21,10 @@ fn tolerance(points: &[Vec3]) -> f64 {
 }
 
 /// Checks everything a hull built from `points` must satisfy; returns the smallest
-/// corner turn (distance of a loop vertex from the line through its neighbours)
-/// relative to the tolerance.
-fn check_hull(points: &[Vec3], hull: &ConvexHull) -> f64 {
+/// corner turn (distance of a loop vertex from the line through its neighbours) and the
+/// largest distance of an input point in front of a face plane, both relative to the
+/// tolerance.
+fn check_hull(points: &[Vec3], hull: &ConvexHull) -> (f64, f64) {
     let eps = tolerance(points);
     let v = hull.vertices();
     // Vertices are input points, bit for bit, and pairwise farther apart than eps.
@@ -44,11 +45,13 @@ fn check_hull(points: &[Vec3], hull: &ConvexHull) -> f64 {
     );
     assert_eq!(nv - ne + nf, 2);
     let slack = 3.0 * eps;
+    let mut max_front = f64::NEG_INFINITY;
     for plane in hull.planes() {
         assert!((plane.normal.length() - 1.0).abs() < 1e-5);
         let n = plane.normal.as_dvec3();
         for p in points {
             let d = n.dot(p.as_dvec3()) - plane.offset as f64;
+            max_front = max_front.max(d / eps);
             assert!(
                 d <= slack,
                 "point {p} is {d} in front of a face (tol {slack})"
@@ -92,7 +95,7 @@ fn check_hull(points: &[Vec3], hull: &ConvexHull) -> f64 {
             min_turn = min_turn.min((b - a).cross(c - a).length() / (c - a).length() / eps);
         }
     }
-    min_turn
+    (min_turn, max_front)
 }
 
 fn cube_corners(h: f32) -> Vec<Vec3> {
@@ -465,21 +468,25 @@ fn random_cloud(rng: &mut Rng, n: usize) -> Vec<Vec3> {
 fn random_clouds_satisfy_hull_invariants() {
     let mut rng = Rng::new(9);
     let mut built = 0;
-    let mut min_turn = f64::INFINITY;
+    let (mut min_turn, mut max_front) = (f64::INFINITY, f64::NEG_INFINITY);
     for trial in 0..1000 {
         let n = 4 + rng.below(197);
         let pts = random_cloud(&mut rng, n);
         match ConvexHull::try_from_points(&pts) {
             Ok(hull) => {
                 built += 1;
-                min_turn = min_turn.min(check_hull(&pts, &hull));
+                let (turn, front) = check_hull(&pts, &hull);
+                min_turn = min_turn.min(turn);
+                max_front = max_front.max(front);
             }
             Err(HullError::Collinear | HullError::Coplanar | HullError::AllDuplicate) => {}
             Err(e) => panic!("trial {trial}: {e:?} for {pts:?}"),
         }
     }
     assert!(built > 800, "only {built} hulls built");
-    println!("built {built}, smallest corner turn / eps {min_turn:.3e}");
+    println!(
+        "built {built}; smallest corner turn / eps {min_turn:.3e}; farthest point in front of a face / eps {max_front:.3e}"
+    );
 }
 
 /// Supporting planes by brute force: every triple of points whose plane has all points

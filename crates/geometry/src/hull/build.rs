@@ -19,9 +19,11 @@
 //!    first `eps`); each polygon's boundary becomes a CCW loop; vertices between only
 //!    two polygons on a straight seam (points on an edge) are removed from both loops;
 //!    every loop corner must stand more than `tol / 4` off the chord of its neighbours.
-//!    Vertices that break these rules (a bent seam between two nearly coplanar faces, a
-//!    nearly straight or reflex corner, a pinched loop) lie within about `tol` of the
-//!    hull of the other points: they are left out and steps 4–6 run again.
+//!    When a rule fails the merge asks for a repair: a nearly straight or slightly
+//!    reflex corner lies within about `2 · tol` of the hull of the other points, so its
+//!    point is left out and steps 4–6 run again; a bent seam or pinch (two faces of a
+//!    locally very thin hull merged across a vertex) *freezes* that vertex, and the
+//!    merge runs again without merging across it.
 //! 7. **Topology**: [`ConvexHull::try_from_faces`] checks closure, convexity and Euler,
 //!    and builds planes, edges and adjacency. Every edge must run along the cross
 //!    product of its faces' normals (what the Gauss-map edge tests assume), and every
@@ -37,7 +39,7 @@
 //! `Plane3d::new`) on 100 copies of one point and on collinear points, returns a flat
 //! two-faced "hull" for 3 points and for coplanar points, reports NaN as an internal
 //! error, merges faces by a normal *angle* (3°) rather than a distance, and brings a
-//! second glam (0.32) plus five other dependencies. A panic cannot be turned into a
+//! second glam (0.32) plus six other dependencies. A panic cannot be turned into a
 //! named error without `catch_unwind`, so we build our own; the clouds a physics engine
 //! hulls are small (4 to about 1000 points) and this builder is `O(n · faces)`.
 
@@ -75,10 +77,10 @@ impl ConvexHull {
     /// of the points' bounding box and `m` their largest absolute coordinate. Points
     /// within `eps` of a face plane count as on it, points closer than `eps` to each
     /// other as one point, and every input point ends up at most `3 · eps` in front of
-    /// any face plane (in practice at most about `eps`). Each face corner stands at least
-    /// `eps / 4` off the line through its neighbours (`eps / 32` or less in the rare
-    /// clouds where the merge must be retried with a smaller tolerance; see the
-    /// [module docs](self)).
+    /// any face plane. Each face corner stands more than `eps / 4` off the line through
+    /// its neighbours (less, down to `eps / 256` and in the last resort to the
+    /// Quickhull threshold, in the rare clouds where the merge is retried with a smaller
+    /// tolerance; see the [module docs](self)).
     ///
     /// **Bad input** gives an error, never a panic:
     /// * fewer than 4 points: [`HullError::TooFewPoints`] (checked first);
