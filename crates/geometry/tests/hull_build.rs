@@ -581,6 +581,23 @@ fn small_clouds_match_brute_force_planes() {
                 "trial {trial}: hull plane {plane:?} is not a supporting plane"
             );
         }
+        // Vertices: exactly the points on three or more supporting planes (a point on an
+        // edge is on two, inside a face on one), each duplicate once.
+        let mut expected: Vec<Vec3> = Vec::new();
+        for p in &pts {
+            let on = brute
+                .iter()
+                .filter(|(n, d)| (n.dot(p.as_dvec3()) - d).abs() <= 1e-9 * diag)
+                .count();
+            if on >= 3 && !expected.contains(p) {
+                expected.push(*p);
+            }
+        }
+        let mut got = hull.vertices().to_vec();
+        let key = |v: &Vec3| (v.x.to_bits(), v.y.to_bits(), v.z.to_bits());
+        expected.sort_by_key(key);
+        got.sort_by_key(key);
+        assert_eq!(got, expected, "trial {trial}: {pts:?}");
     }
     assert!(
         compared > 4000 && ambiguous < 500,
