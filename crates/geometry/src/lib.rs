@@ -7,6 +7,8 @@
 //! * [`Aabb`]: a closed box `[min, max]`; two boxes that only touch overlap.
 //! * [`Sphere`], [`Cuboid`], [`ConvexHull`]: convex shapes in their local frame,
 //!   gathered in [`Shape`], which knows its tight world AABB and bounding sphere.
+//!   [`ConvexHull::try_from_points`] builds a hull from a point cloud (coplanar
+//!   triangles merged into polygon faces, points on faces and edges left out).
 //! * [`OrientedBox`]: the box of the seed documents, given by a **center**, a full
 //!   **size** (width, height, depth) and a rotation quaternion.
 //!

@@ -21,9 +21,10 @@ fn tolerance(points: &[Vec3]) -> f64 {
 }
 
 /// Checks everything a hull built from `points` must satisfy; returns the smallest
-/// corner turn (distance of a loop vertex from the line through its neighbours)
-/// relative to the tolerance.
-fn check_hull(points: &[Vec3], hull: &ConvexHull) -> f64 {
+/// corner turn (distance of a loop vertex from the line through its neighbours) and the
+/// largest distance of an input point in front of a face plane, both relative to the
+/// tolerance.
+fn check_hull(points: &[Vec3], hull: &ConvexHull) -> (f64, f64) {
     let eps = tolerance(points);
     let v = hull.vertices();
     // Vertices are input points, bit for bit, and pairwise farther apart than eps.
@@ -44,11 +45,13 @@ fn check_hull(points: &[Vec3], hull: &ConvexHull) -> f64 {
     );
     assert_eq!(nv - ne + nf, 2);
     let slack = 3.0 * eps;
+    let mut max_front = f64::NEG_INFINITY;
     for plane in hull.planes() {
         assert!((plane.normal.length() - 1.0).abs() < 1e-5);
         let n = plane.normal.as_dvec3();
         for p in points {
             let d = n.dot(p.as_dvec3()) - plane.offset as f64;
+            max_front = max_front.max(d / eps);
             assert!(
                 d <= slack,
                 "point {p} is {d} in front of a face (tol {slack})"
@@ -80,13 +83,19 @@ fn check_hull(points: &[Vec3], hull: &ConvexHull) -> f64 {
         assert!(l.len() >= 3);
         for k in 0..l.len() {
             let [a, b, c] = [k, k + 1, k + 2].map(|j| v[l[j % l.len()] as usize].as_dvec3());
-            assert!((n.dot(b) - plane.offset as f64).abs() <= slack);
+            let off = (n.dot(b) - plane.offset as f64).abs();
+            assert!(
+                off <= slack,
+                "face {f} ({} corners): vertex {off:e} off its plane, eps {eps:e}, V {}",
+                l.len(),
+                v.len()
+            );
             let turn = (b - a).cross(c - b).dot(n);
             assert!(turn > 0.0, "face {f} is not strictly convex at {b}");
             min_turn = min_turn.min((b - a).cross(c - a).length() / (c - a).length() / eps);
         }
     }
-    min_turn
+    (min_turn, max_front)
 }
 
 fn cube_corners(h: f32) -> Vec<Vec3> {
@@ -263,6 +272,31 @@ fn extreme_scales() {
     }
 }
 
+/// Every magnitude from 1e-20 to 1e37 (with offsets up to 1e4 times the extent): a
+/// valid hull, or `AllDuplicate` below an extent of 1e-15, or `NonFinite` where the
+/// input itself overflowed to infinity.
+#[test]
+fn all_magnitudes() {
+    let mut rng = Rng::new(12);
+    for e in -20..=37 {
+        for _ in 0..10 {
+            let s = 10f32.powi(e);
+            let offset = Vec3::splat([0.0, 3.0, 1e3, -1e4][rng.below(4)]);
+            let pts: Vec<Vec3> = (0..4 + rng.below(40))
+                .map(|_| (rng.vec3(Vec3::splat(-1.0), Vec3::ONE) + offset) * s)
+                .collect();
+            let result = ConvexHull::try_from_points(&pts);
+            if let Some(i) = pts.iter().position(|p| !p.is_finite()) {
+                assert_eq!(result, Err(HullError::NonFinite(i)));
+            } else if e <= -16 {
+                assert_eq!(result, Err(HullError::AllDuplicate), "1e{e}");
+            } else {
+                check_hull(&pts, &result.unwrap());
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------- known solids
 
 #[test]
@@ -386,7 +420,9 @@ fn deterministic() {
 
 /// A random cloud of one of several kinds, randomly rotated, scaled and moved.
 fn random_cloud(rng: &mut Rng, n: usize) -> Vec<Vec3> {
-    let kind = rng.below(6);
+    let kind = rng.below(8);
+    // Thickness of the thin kinds, around the tolerance (1e-5 of the extent).
+    let thin = 10f32.powf(rng.range(-6.0, -3.0));
     let mut pts: Vec<Vec3> = (0..n)
         .map(|_| match kind {
             0 => rng.vec3(Vec3::splat(-1.0), Vec3::splat(1.0)),
@@ -400,6 +436,9 @@ fn random_cloud(rng: &mut Rng, n: usize) -> Vec<Vec3> {
             ),
             // Unit sphere snapped to a coarse grid: nearly coplanar faces.
             4 => (rng.unit_vec3() * 8.0).round() / 8.0,
+            // A slab and a needle whose thickness is near the tolerance.
+            6 => rng.vec3(Vec3::new(-1.0, -1.0, -thin), Vec3::new(1.0, 1.0, thin)),
+            7 => rng.vec3(Vec3::new(-1.0, -thin, -thin), Vec3::new(1.0, thin, thin)),
             _ => Vec3::ZERO,
         })
         .collect();
@@ -429,21 +468,25 @@ fn random_cloud(rng: &mut Rng, n: usize) -> Vec<Vec3> {
 fn random_clouds_satisfy_hull_invariants() {
     let mut rng = Rng::new(9);
     let mut built = 0;
-    let mut min_turn = f64::INFINITY;
-    for trial in 0..400 {
+    let (mut min_turn, mut max_front) = (f64::INFINITY, f64::NEG_INFINITY);
+    for trial in 0..1000 {
         let n = 4 + rng.below(197);
         let pts = random_cloud(&mut rng, n);
         match ConvexHull::try_from_points(&pts) {
             Ok(hull) => {
                 built += 1;
-                min_turn = min_turn.min(check_hull(&pts, &hull));
+                let (turn, front) = check_hull(&pts, &hull);
+                min_turn = min_turn.min(turn);
+                max_front = max_front.max(front);
             }
             Err(HullError::Collinear | HullError::Coplanar | HullError::AllDuplicate) => {}
             Err(e) => panic!("trial {trial}: {e:?} for {pts:?}"),
         }
     }
-    assert!(built > 350, "only {built} hulls built");
-    println!("built {built}, smallest corner turn / eps {min_turn:.3e}");
+    assert!(built > 800, "only {built} hulls built");
+    println!(
+        "built {built}; smallest corner turn / eps {min_turn:.3e}; farthest point in front of a face / eps {max_front:.3e}"
+    );
 }
 
 /// Supporting planes by brute force: every triple of points whose plane has all points
@@ -538,6 +581,23 @@ fn small_clouds_match_brute_force_planes() {
                 "trial {trial}: hull plane {plane:?} is not a supporting plane"
             );
         }
+        // Vertices: exactly the points on three or more supporting planes (a point on an
+        // edge is on two, inside a face on one), each duplicate once.
+        let mut expected: Vec<Vec3> = Vec::new();
+        for p in &pts {
+            let on = brute
+                .iter()
+                .filter(|(n, d)| (n.dot(p.as_dvec3()) - d).abs() <= 1e-9 * diag)
+                .count();
+            if on >= 3 && !expected.contains(p) {
+                expected.push(*p);
+            }
+        }
+        let mut got = hull.vertices().to_vec();
+        let key = |v: &Vec3| (v.x.to_bits(), v.y.to_bits(), v.z.to_bits());
+        expected.sort_by_key(key);
+        got.sort_by_key(key);
+        assert_eq!(got, expected, "trial {trial}: {pts:?}");
     }
     assert!(
         compared > 4000 && ambiguous < 500,

@@ -15,17 +15,23 @@
 //!    (`1e-11 · diag`), so the triangle mesh is the exact hull up to round-off. Points on
 //!    faces and edges (in-plane) are never outside and drop out here.
 //! 6. **Merge** ([`merge`]): neighbouring triangles are merged into polygons while the
-//!    merged vertex set stays inside a slab of thickness `eps`; each polygon's boundary
-//!    becomes a CCW loop; vertices that end up between only two polygons (points on an
-//!    edge) are removed from both loops; every loop corner must stand more than
-//!    `tol / 4` off the line through its neighbours (`tol` the merge tolerance in use).
+//!    merged vertex set stays inside a slab of thickness `tol` (the merge tolerance,
+//!    first `eps`); each polygon's boundary becomes a CCW loop; vertices between only
+//!    two polygons on a straight seam (points on an edge) are removed from both loops;
+//!    every loop corner must stand more than `tol / 4` off the chord of its neighbours.
+//!    When a rule fails the merge asks for a repair: a nearly straight or slightly
+//!    reflex corner lies within about `2 · tol` of the hull of the other points, so its
+//!    point is left out and steps 4–6 run again; a bent seam or pinch (two faces of a
+//!    locally very thin hull merged across a vertex) *freezes* that vertex, and the
+//!    merge runs again without merging across it.
 //! 7. **Topology**: [`ConvexHull::try_from_faces`] checks closure, convexity and Euler,
-//!    and builds planes, edges and adjacency. Last, every *input* point must lie within
-//!    `3 · eps` behind every face plane.
+//!    and builds planes, edges and adjacency. Every edge must run along the cross
+//!    product of its faces' normals (what the Gauss-map edge tests assume), and every
+//!    *input* point must lie within `3 · eps` behind every face plane.
 //!
-//! If steps 6–7 fail (only possible for clouds with features just above `eps`), the
-//! merge is repeated with `eps / 8`, `eps / 64` and finally the exact-coplanar threshold;
-//! if all fail the answer is [`HullError::NumericalFailure`].
+//! If this fails (seen only on clouds built to have many features just above `eps`),
+//! it is repeated with the merge tolerance `eps / 8`, `eps / 64` and finally the
+//! Quickhull threshold; if all fail the answer is [`HullError::NumericalFailure`].
 //!
 //! # Why not the `quickhull` crate
 //! `quickhull` 0.1.0 (Jondolf) builds good polygonal hulls for well-posed clouds, but
@@ -33,7 +39,7 @@
 //! `Plane3d::new`) on 100 copies of one point and on collinear points, returns a flat
 //! two-faced "hull" for 3 points and for coplanar points, reports NaN as an internal
 //! error, merges faces by a normal *angle* (3°) rather than a distance, and brings a
-//! second glam (0.32) plus five other dependencies. A panic cannot be turned into a
+//! second glam (0.32) plus six other dependencies. A panic cannot be turned into a
 //! named error without `catch_unwind`, so we build our own; the clouds a physics engine
 //! hulls are small (4 to about 1000 points) and this builder is `O(n · faces)`.
 
@@ -51,6 +57,11 @@ const REL_EPS: f64 = 1e-5;
 /// Relative threshold for "outside" in Quickhull: well above f64 round-off, far below
 /// `REL_EPS`.
 const REL_OUTSIDE: f64 = 1e-11;
+/// Smallest bounding-box diagonal of a hull: below about `1e-19`, squared lengths
+/// underflow in f32 and a hull's planes could not be used.
+const MIN_EXTENT: f64 = 1e-15;
+/// Merge attempts per merge tolerance (each repair drops or freezes at least one vertex).
+const MAX_REPAIRS: usize = 32;
 
 impl ConvexHull {
     /// The convex hull of `points`: only the points on the hull become vertices, and
@@ -66,21 +77,22 @@ impl ConvexHull {
     /// of the points' bounding box and `m` their largest absolute coordinate. Points
     /// within `eps` of a face plane count as on it, points closer than `eps` to each
     /// other as one point, and every input point ends up at most `3 · eps` in front of
-    /// any face plane (in practice at most about `eps`). Each face corner stands at least
-    /// `eps / 4` off the line through its neighbours (`eps / 32` or less in the rare
-    /// clouds where the merge must be retried with a smaller tolerance; see the
-    /// [module docs](self)).
+    /// any face plane. Each face corner stands more than `eps / 4` off the line through
+    /// its neighbours (less, down to `eps / 256` and in the last resort to the
+    /// Quickhull threshold, in the rare clouds where the merge is retried with a smaller
+    /// tolerance; see the [module docs](self)).
     ///
     /// **Bad input** gives an error, never a panic:
     /// * fewer than 4 points: [`HullError::TooFewPoints`] (checked first);
     /// * a NaN or infinite coordinate: [`HullError::NonFinite`] with the first index;
-    /// * all points within tolerance of one point: [`HullError::AllDuplicate`];
+    /// * all points within tolerance of one point: [`HullError::AllDuplicate`]; this
+    ///   includes a bounding-box diagonal at the f32 rounding level of the coordinates
+    ///   or below `1e-15` (where f32 squared lengths underflow);
     /// * all points within `eps` of a line: [`HullError::Collinear`];
     /// * all points within `eps` of a plane: [`HullError::Coplanar`];
-    /// * no consistent hull within tolerance (not seen on any tested cloud):
-    ///   [`HullError::NumericalFailure`]; a cloud whose extent is below about `1e-10` or
-    ///   whose coordinates exceed about `1e18` may also fail the f32 plane computation in
-    ///   [`ConvexHull::try_from_faces`] with [`HullError::InvalidTopology`].
+    /// * no consistent hull within tolerance: [`HullError::NumericalFailure`]. Not seen
+    ///   on any tested cloud (see `tests/hull_build.rs`), including thin slabs and
+    ///   needles, lattices, clusters and coordinates from `1e-15` to `1e37`.
     ///
     /// The result depends only on the input (no randomness, no hashing order).
     ///
@@ -110,11 +122,10 @@ impl ConvexHull {
         }
         let cloud = Cloud::new(points)?;
         let kept = cloud.weld();
-        let simplex = cloud.simplex(&kept)?;
-        let triangles = quickhull::triangulate(&cloud.p, simplex, &kept, cloud.outside_tol)
-            .ok_or(HullError::NumericalFailure)?;
+        cloud.simplex(&kept)?;
 
-        // Merge tolerance ladder: the first that gives a valid hull wins.
+        // Merge tolerance ladder: the first that gives a valid hull wins. At each rung,
+        // bad vertices reported by the merge are left out and the hull is built again.
         let ladder = [
             cloud.eps,
             cloud.eps / 8.0,
@@ -122,11 +133,42 @@ impl ConvexHull {
             cloud.outside_tol,
         ];
         for merge_tol in ladder {
-            let Some(loops) = merge::merge_coplanar(&cloud.p, &triangles, merge_tol) else {
-                continue;
-            };
-            if let Some(hull) = assemble(points, &loops, 3.0 * cloud.eps) {
-                return Ok(hull);
+            let mut active = kept.clone();
+            let mut frozen = vec![false; points.len()];
+            let mut triangles: Option<Vec<[u32; 3]>> = None;
+            for _ in 0..MAX_REPAIRS {
+                if triangles.is_none() {
+                    let Ok(simplex) = cloud.simplex(&active) else {
+                        break;
+                    };
+                    triangles =
+                        quickhull::triangulate(&cloud.p, simplex, &active, cloud.outside_tol);
+                }
+                let Some(tris) = &triangles else {
+                    break;
+                };
+                match merge::merge_coplanar(&cloud.p, tris, merge_tol, &frozen) {
+                    Ok(loops) => {
+                        if let Some(hull) = assemble(points, &loops, 3.0 * cloud.eps) {
+                            return Ok(hull);
+                        }
+                        break;
+                    }
+                    Err(repair) => {
+                        let progress = !repair.drop.is_empty()
+                            || repair.freeze.iter().any(|&v| !frozen[v as usize]);
+                        if !progress {
+                            break;
+                        }
+                        for v in repair.freeze {
+                            frozen[v as usize] = true;
+                        }
+                        if !repair.drop.is_empty() {
+                            active.retain(|i| repair.drop.binary_search(i).is_err());
+                            triangles = None;
+                        }
+                    }
+                }
             }
         }
         Err(HullError::NumericalFailure)
@@ -181,7 +223,7 @@ struct Cloud {
 
 impl Cloud {
     /// Centres the (finite, at least 4) points and derives the tolerances.
-    /// `AllDuplicate` when the extent is zero or at the f32 rounding level.
+    /// `AllDuplicate` when the extent is at the f32 rounding level or below `MIN_EXTENT`.
     fn new(points: &[Vec3]) -> Result<Cloud, HullError> {
         let mut lo = DVec3::splat(f64::INFINITY);
         let mut hi = DVec3::splat(f64::NEG_INFINITY);
@@ -193,7 +235,7 @@ impl Cloud {
         let diag = (hi - lo).length();
         let max_abs = lo.abs().max(hi.abs()).max_element();
         let rounding = 4.0 * f32::EPSILON as f64 * max_abs;
-        if diag <= rounding || diag == 0.0 {
+        if diag <= rounding || diag < MIN_EXTENT {
             return Err(HullError::AllDuplicate);
         }
         Ok(Cloud {

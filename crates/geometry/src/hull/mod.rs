@@ -16,7 +16,7 @@
 mod build;
 
 use crate::HullError;
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
 /// An oriented plane `normal · x = offset`, `normal` unit length and pointing outward.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -387,19 +387,24 @@ impl ConvexHull {
 
 /// Plane of a polygon by Newell's method, robust for slightly non-planar loops:
 /// `n = Σ (v_k − m) × (v_{k+1} − m)` over the loop (twice the area vector; `m` the mean,
-/// subtracted to keep round-off small), then `offset = n̂ · m`.
+/// subtracted to keep round-off small), then `offset = n̂ · m`. Summed in f64 and rounded
+/// once: in f32 a long thin face (a needle hull's side) loses its normal to round-off.
 fn newell_plane(vertices: &[Vec3], face: &[u32]) -> Option<Plane> {
-    let mean = face.iter().map(|&i| vertices[i as usize]).sum::<Vec3>() / face.len() as f32;
-    let mut normal = Vec3::ZERO;
+    let mean = face
+        .iter()
+        .map(|&i| vertices[i as usize].as_dvec3())
+        .sum::<DVec3>()
+        / face.len() as f64;
+    let mut normal = DVec3::ZERO;
     for k in 0..face.len() {
-        let a = vertices[face[k] as usize] - mean;
-        let b = vertices[face[(k + 1) % face.len()] as usize] - mean;
+        let a = vertices[face[k] as usize].as_dvec3() - mean;
+        let b = vertices[face[(k + 1) % face.len()] as usize].as_dvec3() - mean;
         normal += a.cross(b);
     }
     let normal = normal.try_normalize()?;
     Some(Plane {
-        normal,
-        offset: normal.dot(mean),
+        normal: normal.as_vec3(),
+        offset: normal.dot(mean) as f32,
     })
 }
 

@@ -85,7 +85,7 @@ pub(super) fn triangulate(
         }
     }
 
-    let mut state: Vec<u8> = Vec::new();
+    let mut marks = Marks::default();
     let mut cursor = 0;
     while cursor < faces.len() {
         if !faces[cursor].alive || faces[cursor].outside.is_empty() {
@@ -96,7 +96,7 @@ pub(super) fn triangulate(
         let eye = highest(&faces[f0], p);
         let q = p[eye as usize];
         let found = [tol, 0.0].into_iter().find_map(|threshold| {
-            let (visible, horizon) = horizon(&faces, &edge_face, &mut state, f0, q, threshold);
+            let (visible, horizon) = horizon(&faces, &edge_face, &mut marks, f0, q, threshold);
             if horizon.is_empty() {
                 return None;
             }
@@ -170,40 +170,48 @@ fn highest(face: &Face, p: &[DVec3]) -> u32 {
     best.0
 }
 
+/// Per-face visit marks for one horizon walk, reset in O(1) by bumping the walk number.
+#[derive(Default)]
+struct Marks {
+    walk: u32,
+    /// `(walk, seen)` per face: marked in walk `walk`, and whether the eye sees it.
+    mark: Vec<(u32, bool)>,
+}
+
 /// The faces seen from `q` (height `> threshold`) connected to `f0`, and the horizon: the
 /// directed edges of those faces whose neighbour is not seen. Returns an empty horizon
-/// when it is not one simple cycle. `state` is scratch space (0 = unvisited).
+/// when it is not one simple cycle.
 fn horizon(
     faces: &[Face],
     edge_face: &HashMap<(u32, u32), u32>,
-    state: &mut Vec<u8>,
+    marks: &mut Marks,
     f0: usize,
     q: DVec3,
     threshold: f64,
 ) -> (Vec<u32>, Vec<(u32, u32)>) {
-    const SEEN: u8 = 1;
-    const HIDDEN: u8 = 2;
-    state.clear();
-    state.resize(faces.len(), 0);
+    marks.walk += 1;
+    let walk = marks.walk;
+    marks.mark.resize(faces.len(), (0, false));
     let mut visible = vec![f0 as u32];
     let mut horizon = Vec::new();
-    state[f0] = SEEN;
+    marks.mark[f0] = (walk, true);
     let mut stack = vec![f0 as u32];
     while let Some(f) = stack.pop() {
         for (a, b) in faces[f as usize].edges() {
             let Some(&g) = edge_face.get(&(b, a)) else {
                 return (visible, Vec::new());
             };
-            match state[g as usize] {
-                SEEN => {}
-                HIDDEN => horizon.push((a, b)),
+            let g = g as usize;
+            match marks.mark[g] {
+                (w, true) if w == walk => {}
+                (w, false) if w == walk => horizon.push((a, b)),
                 _ => {
-                    if faces[g as usize].height(q) > threshold {
-                        state[g as usize] = SEEN;
-                        visible.push(g);
-                        stack.push(g);
+                    let seen = faces[g].height(q) > threshold;
+                    marks.mark[g] = (walk, seen);
+                    if seen {
+                        visible.push(g as u32);
+                        stack.push(g as u32);
                     } else {
-                        state[g as usize] = HIDDEN;
                         horizon.push((a, b));
                     }
                 }
