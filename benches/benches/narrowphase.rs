@@ -65,12 +65,20 @@ fn bench_contact(c: &mut Criterion, group_name: &str, cases: &[(&str, Vec<Pair>)
     group.finish();
 }
 
-fn bench_manifold(c: &mut Criterion, group_name: &str, cases: &[(&str, Vec<Pair>)], walk_too: bool) {
+fn bench_manifold(
+    c: &mut Criterion,
+    group_name: &str,
+    cases: &[(&str, Vec<Pair>)],
+    walk_too: bool,
+) {
     let mut group = c.benchmark_group(group_name);
     group.throughput(Throughput::Elements(BATCH as u64));
     for (name, pairs) in cases {
         let modes: &[(&str, SupportMode)] = if walk_too {
-            &[("sepax", SupportMode::Scan), ("sepax-walk", SupportMode::Walk)]
+            &[
+                ("sepax", SupportMode::Scan),
+                ("sepax-walk", SupportMode::Walk),
+            ]
         } else {
             &[("sepax", SupportMode::Scan)]
         };
@@ -79,7 +87,9 @@ fn bench_manifold(c: &mut Criterion, group_name: &str, cases: &[(&str, Vec<Pair>
             group.bench_function(BenchmarkId::new(label, name), |bench| {
                 bench.iter(|| {
                     for (p, cache) in pairs.iter().zip(&mut caches) {
-                        black_box(collide_with(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0, cache, mode));
+                        black_box(collide_with(
+                            &p.a, &p.pose_a, &p.b, &p.pose_b, 0.0, cache, mode,
+                        ));
                     }
                 })
             });

@@ -28,14 +28,18 @@ pub enum Kind {
 }
 
 fn cuboid(rng: &mut Rng) -> Shape {
-    Shape::from(Cuboid::try_from_half_extents(rng.vec3(Vec3::splat(0.4), Vec3::splat(0.6))).unwrap())
+    Shape::from(
+        Cuboid::try_from_half_extents(rng.vec3(Vec3::splat(0.4), Vec3::splat(0.6))).unwrap(),
+    )
 }
 
 /// A hull of `n` points on a sphere of radius 0.5 (plus noise), as the issue's
 /// "n-point hull".
 pub fn hull(rng: &mut Rng, n: usize) -> Shape {
     loop {
-        let points: Vec<Vec3> = (0..n).map(|_| rng.unit_vec3() * rng.range(0.45, 0.55)).collect();
+        let points: Vec<Vec3> = (0..n)
+            .map(|_| rng.unit_vec3() * rng.range(0.45, 0.55))
+            .collect();
         if let Ok(h) = ConvexHull::try_from_points(&points) {
             return Shape::from(h);
         }
@@ -48,7 +52,10 @@ pub fn sphere() -> Shape {
 }
 
 fn place(rng: &mut Rng, a: Shape, b: Shape, kind: Kind) -> Pair {
-    let pose_a = Pose::new(rng.vec3(Vec3::splat(-5.0), Vec3::splat(5.0)), rng.rotation());
+    let pose_a = Pose::new(
+        rng.vec3(Vec3::splat(-5.0), Vec3::splat(5.0)),
+        rng.rotation(),
+    );
     let size = a.bounding_radius() + b.bounding_radius();
     let pose_b = match kind {
         Kind::Resting => {
@@ -70,9 +77,15 @@ fn place(rng: &mut Rng, a: Shape, b: Shape, kind: Kind) -> Pair {
             pose_a.translation + rng.unit_vec3() * 0.3 * size * 0.5,
             rng.rotation(),
         ),
-        Kind::Separated => Pose::new(pose_a.translation + rng.unit_vec3() * 3.0 * size, rng.rotation()),
+        Kind::Separated => Pose::new(
+            pose_a.translation + rng.unit_vec3() * 3.0 * size,
+            rng.rotation(),
+        ),
         Kind::Touching => {
-            let mut pose_b = Pose::new(pose_a.translation + rng.unit_vec3() * 0.8 * size, rng.rotation());
+            let mut pose_b = Pose::new(
+                pose_a.translation + rng.unit_vec3() * 0.8 * size,
+                rng.rotation(),
+            );
             if let Some(o) = vertex_projection_sat(&a, &pose_a, &b, &pose_b) {
                 let target = -0.01 * size as f64 * 0.5;
                 pose_b.translation += ((target - o.separation) * o.normal).as_vec3();
@@ -85,7 +98,12 @@ fn place(rng: &mut Rng, a: Shape, b: Shape, kind: Kind) -> Pair {
             pose_b
         }
     };
-    Pair { a, pose_a, b, pose_b }
+    Pair {
+        a,
+        pose_a,
+        b,
+        pose_b,
+    }
 }
 
 /// `count` box–box pairs of one kind.

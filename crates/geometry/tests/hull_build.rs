@@ -291,7 +291,10 @@ fn all_magnitudes() {
             } else if e <= -16 {
                 assert_eq!(result, Err(HullError::AllDuplicate), "1e{e}");
             } else {
-                check_hull(&pts, &result.unwrap());
+                check_hull(
+                    &pts,
+                    &result.unwrap_or_else(|err| panic!("1e{e} offset {offset}: {err:?}")),
+                );
             }
         }
     }

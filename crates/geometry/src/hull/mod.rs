@@ -132,11 +132,13 @@ impl ConvexHull {
             return Err(HullError::InvalidTopology);
         }
         let n = vertices.len();
-        let centroid = vertices.iter().copied().sum::<Vec3>() / n as f32;
+        // In f64: near f32::MAX a sum of coordinates or a squared length overflows.
+        let centroid64 = vertices.iter().map(|v| v.as_dvec3()).sum::<glam::DVec3>() / n as f64;
+        let centroid = centroid64.as_vec3();
         let scale = vertices
             .iter()
-            .map(|v| (*v - centroid).length())
-            .fold(0.0f32, f32::max);
+            .map(|v| (v.as_dvec3() - centroid64).length())
+            .fold(0.0f64, f64::max) as f32;
         if scale <= 0.0 {
             return Err(HullError::AllDuplicate);
         }
@@ -260,7 +262,10 @@ impl ConvexHull {
         if inradius <= 0.0 {
             return Err(HullError::InvalidTopology);
         }
-        let bounding_radius = vertices.iter().map(|v| v.length()).fold(0.0f32, f32::max);
+        let bounding_radius = vertices
+            .iter()
+            .map(|v| v.as_dvec3().length())
+            .fold(0.0f64, f64::max) as f32;
         Ok(ConvexHull {
             vertices,
             planes,
