@@ -6,6 +6,7 @@
 
 use crate::PairCache;
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
+use crate::manifold::box_face::box_face_contact;
 use crate::manifold::edge::closest_points_on_segments;
 use crate::manifold::face::face_contact;
 use crate::manifold::pack_id;
@@ -23,11 +24,12 @@ use smallvec::SmallVec;
 /// crate docs for the measurements behind the choice.
 pub const DEFAULT_SUPPORT_MODE: SupportMode = SupportMode::Scan;
 
-/// A shape as the queries see it: spheres by radius, boxes by half extents and as a
-/// stack polytope, hulls as a borrowed polytope.
+/// A shape as the queries see it: spheres by radius, boxes by half extents (a box
+/// polytope is built on the stack only when a hull query needs one), hulls as a
+/// borrowed polytope.
 enum Solid<'s> {
     Sphere(f32),
-    Box(Vec3, BoxPolytope),
+    Box(Vec3),
     Hull(Polytope<'s>),
 }
 
@@ -35,30 +37,36 @@ impl<'s> Solid<'s> {
     fn new(shape: &'s Shape) -> Solid<'s> {
         match shape {
             Shape::Sphere(s) => Solid::Sphere(s.radius()),
-            Shape::Cuboid(c) => Solid::Box(c.half_extents(), BoxPolytope::new(c.half_extents())),
+            Shape::Cuboid(c) => Solid::Box(c.half_extents()),
             Shape::ConvexHull(h) => Solid::Hull(Polytope::from_hull(h)),
         }
     }
 
-    fn polytope(&self) -> Option<Polytope<'_>> {
+    /// Runs `f` on the solid as a polytope (`None` for a sphere).
+    fn with_polytope<R>(&self, f: impl FnOnce(Option<&Polytope>) -> R) -> R {
         match self {
-            Solid::Sphere(_) => None,
-            Solid::Box(_, b) => Some(b.view()),
-            Solid::Hull(p) => Some(*p),
+            Solid::Sphere(_) => f(None),
+            Solid::Box(h) => f(Some(&BoxPolytope::new(*h).view())),
+            Solid::Hull(p) => f(Some(p)),
         }
     }
 
-    /// Outward normal and signed distance of a local point (non-spheres).
+    /// Outward normal and signed distance of a local point.
     fn point_query(&self, p: Vec3) -> (Vec3, f32) {
         match self {
             Solid::Sphere(r) => {
                 let l = p.length();
                 (if l > 0.0 { p / l } else { Vec3::Z }, l - r)
             }
-            Solid::Box(h, _) => point_box(*h, p),
+            Solid::Box(h) => point_box(*h, p),
             Solid::Hull(poly) => point_polytope(poly, p),
         }
     }
+}
+
+/// Runs `f` on both solids as polytopes; `None` if either is a sphere.
+fn with_polytopes<R>(a: &Solid, b: &Solid, f: impl FnOnce(&Polytope, &Polytope) -> R) -> Option<R> {
+    a.with_polytope(|pa| b.with_polytope(|pb| Some(f(pa?, pb?))))
 }
 
 fn run_sat(
@@ -73,14 +81,11 @@ fn run_sat(
         (Solid::Sphere(ra), Solid::Sphere(rb)) => sphere_sphere(*ra, *rb, frame, margin),
         (Solid::Sphere(ra), _) => sphere_shape(*ra, frame, margin, |p| b.point_query(p)),
         (_, Solid::Sphere(rb)) => shape_sphere(*rb, frame, margin, |p| a.point_query(p)),
-        (Solid::Box(ha, _), Solid::Box(hb, _)) => box_box(*ha, *hb, frame, margin, cached),
-        _ => {
-            let (pa, pb) = (a.polytope(), b.polytope());
-            let (Some(pa), Some(pb)) = (pa, pb) else {
-                unreachable!("spheres are handled above")
-            };
-            hull_hull(&pa, &pb, frame, margin, cached, mode)
-        }
+        (Solid::Box(ha), Solid::Box(hb)) => box_box(*ha, *hb, frame, margin, cached),
+        _ => with_polytopes(a, b, |pa, pb| {
+            hull_hull(pa, pb, frame, margin, cached, mode)
+        })
+        .expect("spheres are handled above"),
     }
 }
 
@@ -279,25 +284,34 @@ fn manifold_points(
                 1,
             )
         }
-        (_, _, Feature::FaceA(i)) => {
-            let (pa, pb) = (a.polytope().unwrap(), b.polytope().unwrap());
-            face_contact(&pa, &pb, frame, i as usize, margin, false)
+        (Solid::Box(ha), Solid::Box(hb), Feature::FaceA(i)) => {
+            box_face_contact(*ha, *hb, frame, i as usize, margin, false)
         }
-        (_, _, Feature::FaceB(j)) => {
-            let (pa, pb) = (a.polytope().unwrap(), b.polytope().unwrap());
-            let mut points = face_contact(&pb, &pa, &frame.inverse(), j as usize, margin, true);
+        (Solid::Box(ha), Solid::Box(hb), Feature::FaceB(j)) => {
+            let mut points = box_face_contact(*hb, *ha, &frame.inverse(), j as usize, margin, true);
             for c in &mut points {
                 c.point = frame.point_to_a(c.point);
             }
             points
         }
+        (_, _, Feature::FaceA(i)) => with_polytopes(a, b, |pa, pb| {
+            face_contact(pa, pb, frame, i as usize, margin, false)
+        })
+        .unwrap_or_default(),
+        (_, _, Feature::FaceB(j)) => with_polytopes(a, b, |pa, pb| {
+            let mut points = face_contact(pb, pa, &frame.inverse(), j as usize, margin, true);
+            for c in &mut points {
+                c.point = frame.point_to_a(c.point);
+            }
+            points
+        })
+        .unwrap_or_default(),
         (_, _, Feature::EdgeEdge(ea, eb)) => {
-            let ((a0, a1), (b0, b1)) = match (a, b) {
-                (Solid::Box(ha, _), Solid::Box(hb, _)) => {
-                    (box_edge_segment(*ha, ea), box_edge_segment(*hb, eb))
+            let segments = match (a, b) {
+                (Solid::Box(ha), Solid::Box(hb)) => {
+                    Some((box_edge_segment(*ha, ea), box_edge_segment(*hb, eb)))
                 }
-                _ => {
-                    let (pa, pb) = (a.polytope().unwrap(), b.polytope().unwrap());
+                _ => with_polytopes(a, b, |pa, pb| {
                     let segment = |p: &Polytope, e: u32| {
                         let edge = p.edges[e as usize];
                         (
@@ -305,8 +319,11 @@ fn manifold_points(
                             p.vertices[edge.vertices[1] as usize],
                         )
                     };
-                    (segment(&pa, ea), segment(&pb, eb))
-                }
+                    (segment(pa, ea), segment(pb, eb))
+                }),
+            };
+            let Some(((a0, a1), (b0, b1))) = segments else {
+                return SmallVec::new();
             };
             let (b0, b1) = (frame.point_to_a(b0), frame.point_to_a(b1));
             let (on_a, on_b) = closest_points_on_segments(a0, a1 - a0, b0, b1 - b0);
@@ -335,19 +352,13 @@ fn manifold_points(
 fn support_point(a: &Solid, b: &Solid, frame: &Frame, axis: &Axis) -> Candidate {
     let n = axis.normal;
     let depth = -axis.separation;
-    let deepest = |poly: Option<Polytope>, dir: Vec3| {
-        poly.map(|p| {
-            let i = (0..p.vertices.len())
-                .max_by(|&i, &j| p.vertices[i].dot(dir).total_cmp(&p.vertices[j].dot(dir)))
-                .unwrap_or(0);
-            p.vertices[i]
-        })
+    let deepest = |solid: &Solid, dir: Vec3| {
+        solid.with_polytope(|poly| poly.map_or(Vec3::ZERO, |p| p.vertices[p.support_index(dir)]))
     };
     let point = if matches!(axis.feature, Feature::FaceB(_)) {
-        deepest(a.polytope(), n).unwrap_or(Vec3::ZERO) - n * (0.5 * depth)
+        deepest(a, n) - n * (0.5 * depth)
     } else {
-        let local = deepest(b.polytope(), frame.rot_t * -n).unwrap_or(Vec3::ZERO);
-        frame.point_to_a(local) + n * (0.5 * depth)
+        frame.point_to_a(deepest(b, frame.rot_t * -n)) + n * (0.5 * depth)
     };
     Candidate {
         point,

@@ -91,6 +91,8 @@ fn clip_incident(
             .map(|&v| frame.point_to_a(incident.vertices[v as usize])),
     );
     let mut scratch = ClipPolygon::new();
+    // Ping-pong between two buffers by swapping references, not contents.
+    let (mut from, mut to) = (&mut polygon, &mut scratch);
     let reference_loop = reference.face(reference_face);
     for k in 0..reference_loop.len() {
         let v0 = reference.vertices[reference_loop[k] as usize];
@@ -98,11 +100,11 @@ fn clip_incident(
         let Some(side) = (v1 - v0).cross(n).try_normalize() else {
             continue;
         };
-        clip_by_plane(&polygon, side, side.dot(v0), SIDE | k as u16, &mut scratch);
-        std::mem::swap(&mut polygon, &mut scratch);
-        if polygon.is_empty() {
+        clip_by_plane(from, side, side.dot(v0), SIDE | k as u16, to);
+        std::mem::swap(&mut from, &mut to);
+        if from.is_empty() {
             break;
         }
     }
-    polygon
+    std::mem::take(from)
 }

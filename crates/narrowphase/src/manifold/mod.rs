@@ -11,6 +11,7 @@
 //!
 //! Points are placed halfway between the two surfaces: `incident point + n · depth / 2`.
 
+pub(crate) mod box_face;
 pub(crate) mod clip;
 pub(crate) mod edge;
 pub(crate) mod face;

@@ -63,59 +63,75 @@ impl BoxPair {
         }
     }
 
-    /// Separation and normal (a→b, a's frame) along axis `k` of the 15; `None` for a
-    /// degenerate edge axis.
-    #[inline]
-    fn axis(&self, k: usize) -> Option<Axis> {
+    /// Separation along axis `k` of the 15 (`−∞` for a degenerate edge axis): the hot
+    /// loop computes only this number; [`BoxPair::axis`] adds normal and feature for the
+    /// few axes that win.
+    #[inline(always)]
+    fn separation(&self, k: usize) -> f32 {
         let (ha, hb, r, ar, t) = (self.ha, self.hb, &self.r, &self.abs_r, self.t);
         if k < 3 {
             let i = k;
-            let radius = ha[i] + hb[0] * ar[i][0] + hb[1] * ar[i][1] + hb[2] * ar[i][2];
-            let sign = if t[i] >= 0.0 { 1.0 } else { -1.0 };
-            let mut normal = Vec3::ZERO;
-            normal[i] = sign;
-            return Some(Axis {
-                separation: t[i].abs() - radius,
-                normal,
-                feature: Feature::FaceA(2 * i as u32 + (sign > 0.0) as u32),
-            });
+            return t[i].abs() - (ha[i] + hb[0] * ar[i][0] + hb[1] * ar[i][1] + hb[2] * ar[i][2]);
         }
         if k < 6 {
             let j = k - 3;
             let tb = t.x * r[0][j] + t.y * r[1][j] + t.z * r[2][j];
-            let radius = ha[0] * ar[0][j] + ha[1] * ar[1][j] + ha[2] * ar[2][j] + hb[j];
-            let sign = if tb >= 0.0 { 1.0 } else { -1.0 };
-            let axis_b = Vec3::new(r[0][j], r[1][j], r[2][j]);
-            // b's touching face has outward normal −n = −sign · b_j.
-            return Some(Axis {
-                separation: tb.abs() - radius,
-                normal: axis_b * sign,
-                feature: Feature::FaceB(2 * j as u32 + (sign < 0.0) as u32),
-            });
+            return tb.abs() - (ha[0] * ar[0][j] + ha[1] * ar[1][j] + ha[2] * ar[2][j] + hb[j]);
         }
         let (i, j) = ((k - 6) / 3, (k - 6) % 3);
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-        let length = (r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j]).sqrt();
-        if length < PARALLEL_EDGES {
-            return None;
+        let length_squared = r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j];
+        if length_squared < PARALLEL_EDGES * PARALLEL_EDGES {
+            return f32::NEG_INFINITY;
         }
         let tl = t[i2] * r[i1][j] - t[i1] * r[i2][j];
         let ra = ha[i1] * ar[i2][j] + ha[i2] * ar[i1][j];
         let rb = hb[j1] * ar[i][j2] + hb[j2] * ar[i][j1];
-        let sign = if tl >= 0.0 { 1.0 } else { -1.0 };
+        (tl.abs() - ra - rb) / length_squared.sqrt()
+    }
+
+    /// Normal (a→b, a's frame) and feature of axis `k`, with its separation.
+    fn axis(&self, k: usize) -> Axis {
+        let (r, t) = (&self.r, self.t);
+        let separation = self.separation(k);
+        if k < 3 {
+            let sign = if t[k] >= 0.0 { 1.0 } else { -1.0 };
+            let mut normal = Vec3::ZERO;
+            normal[k] = sign;
+            return Axis {
+                separation,
+                normal,
+                feature: Feature::FaceA(2 * k as u32 + (sign > 0.0) as u32),
+            };
+        }
+        if k < 6 {
+            let j = k - 3;
+            let axis_b = Vec3::new(r[0][j], r[1][j], r[2][j]);
+            let sign = if t.dot(axis_b) >= 0.0 { 1.0 } else { -1.0 };
+            // b's touching face has outward normal −n = −sign · b_j.
+            return Axis {
+                separation,
+                normal: axis_b * sign,
+                feature: Feature::FaceB(2 * j as u32 + (sign < 0.0) as u32),
+            };
+        }
+        let (i, j) = ((k - 6) / 3, (k - 6) % 3);
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         let mut normal = Vec3::ZERO;
         normal[i1] = -r[i2][j];
         normal[i2] = r[i1][j];
-        let normal = normal * (sign / length);
-        Some(Axis {
-            separation: (tl.abs() - ra - rb) / length,
+        let tl = t[i2] * r[i1][j] - t[i1] * r[i2][j];
+        let sign = if tl >= 0.0 { 1.0 } else { -1.0 };
+        let normal = normal.normalize() * sign;
+        Axis {
+            separation,
             normal,
             feature: Feature::EdgeEdge(
                 box_edge_along(i, normal),
                 box_edge_along(j, self.frame.rot_t * -normal),
             ),
-        })
+        }
     }
 }
 
@@ -151,33 +167,29 @@ pub(crate) fn box_box(
 ) -> SatOutcome {
     let pair = BoxPair::new(ha, hb, frame);
     if let Some(k) = cached.and_then(axis_index)
-        && let Some(axis) = pair.axis(k)
-        && axis.separation > margin
+        && pair.separation(k) > margin
     {
-        return SatOutcome::Separated(axis);
+        return SatOutcome::Separated(pair.axis(k));
     }
-    let mut best: [Option<Axis>; 3] = [None; 3];
+    // Best axis of each kind: faces of a (0..3), faces of b (3..6), edge pairs (6..15).
+    let mut best = [0usize, 3, 6];
+    let mut best_separation = [f32::NEG_INFINITY; 3];
     for k in 0..15 {
-        let Some(axis) = pair.axis(k) else { continue };
-        if axis.separation > margin {
-            return SatOutcome::Separated(axis);
+        let s = pair.separation(k);
+        if s > margin {
+            return SatOutcome::Separated(pair.axis(k));
         }
-        let kind = if k < 3 {
-            0
-        } else if k < 6 {
-            1
-        } else {
-            2
-        };
-        if best[kind].is_none_or(|b| axis.separation > b.separation) {
-            best[kind] = Some(axis);
+        let kind = (k >= 3) as usize + (k >= 6) as usize;
+        if s > best_separation[kind] {
+            best_separation[kind] = s;
+            best[kind] = k;
         }
     }
     let tolerance = ABSOLUTE_PREFERENCE * ha.min_element().min(hb.min_element());
     fold_candidates(
-        best[0].expect("face axes always exist"),
-        best[1],
-        best[2],
+        pair.axis(best[0]),
+        Some(pair.axis(best[1])),
+        (best_separation[2] > f32::NEG_INFINITY).then(|| pair.axis(best[2])),
         tolerance,
     )
 }
