@@ -65,7 +65,11 @@ proptest! {
             let tol = 1e-4 * size(&a, &b);
             prop_assert!((ab.depth - ba.depth).abs() <= tol, "{} vs {}", ab.depth, ba.depth);
             // Either the same axis reversed, or a tie between two axes of equal depth.
-            let reversed = (ab.normal + ba.normal).length() < 1e-3;
+            // A sphere's normal runs from the closest point to its centre; with the
+            // centre near the surface that direction carries f32 round-off of the
+            // centre's coordinates divided by its distance, so it gets a looser bound.
+            let with_sphere = matches!(a, Shape::Sphere(_)) || matches!(b, Shape::Sphere(_));
+            let reversed = (ab.normal + ba.normal).length() < if with_sphere { 5e-3 } else { 1e-3 };
             let tie = (gap_along(&b, &pb, &a, &pa, ba.normal.as_dvec3()) + ab.depth as f64).abs() <= tol as f64
                 && (gap_along(&a, &pa, &b, &pb, ab.normal.as_dvec3()) + ab.depth as f64).abs() <= tol as f64;
             prop_assert!(reversed || tie, "{:?} vs {:?}", ab, ba);

@@ -1,18 +1,87 @@
-//! Face contact between two boxes, in the reference box's frame, where its side planes
-//! are the axis-aligned planes `±x_j = h_j`: the incident face comes straight from the
-//! rotation (no search over planes) and no side plane needs a cross product.
+//! Face contact between two boxes, in the reference box's frame, where the side planes
+//! of reference face `σ e_k` are the lines `±u = h_{k1}`, `±v = h_{k2}` of the face's
+//! own 2D coordinates `(u, v) = (x_{k1}, x_{k2})`. The incident face comes straight
+//! from the rotation and is clipped as a 2D polygon that carries its height `w = x_k`
+//! along, in fixed arrays: no plane search, no cross product, no allocation.
 //!
-//! With reference face `σ e_k` (`σ = ±1`) and `R` the incident box's axes in the
-//! reference frame, the incident face is along `m = argmax_j |R[k][j]|`, on the side
-//! `s = −sign(σ R[k][m])`; its corners are `t + s h_m b_m ± h_{m1} b_{m1} ± h_{m2} b_{m2}`.
-//! Depth of a clipped point `p` is `h_k − σ p_k`.
+//! With `R` the incident box's axes in the reference frame, the incident face is along
+//! `m = argmax_j |R[k][j]|`, on the side `s = −sign(σ R[k][m])`; its corners are
+//! `t + s h_m b_m ± h_{m1} b_{m1} ± h_{m2} b_{m2}`. A clipped point's depth is
+//! `h_k − σ w`; it is kept when `depth ≥ −margin` and placed at `w + σ depth / 2`.
+//! Feature labels follow [`super::clip`]: incident edges `0..4`, side planes
+//! `SIDE | face index`.
 
-use super::clip::{ClipPolygon, SIDE, clip_by_plane, incident_polygon};
+use super::clip::SIDE;
 use super::pack_id;
 use super::reduce::{Candidate, reduce};
 use crate::sat::Frame;
 use glam::Vec3;
 use smallvec::SmallVec;
+
+/// A vertex of the 2D clip polygon: face coordinates, height, and its two lines.
+#[derive(Clone, Copy, Default)]
+struct Vertex2 {
+    u: f32,
+    v: f32,
+    w: f32,
+    lines: [u16; 2],
+}
+
+/// A quad clipped by at most 4 lines has at most 8 vertices.
+#[derive(Clone, Copy, Default)]
+struct Polygon8 {
+    vertices: [Vertex2; 8],
+    len: usize,
+}
+
+impl Polygon8 {
+    #[inline(always)]
+    fn push(&mut self, v: Vertex2) {
+        // A convex polygon gains at most one vertex per clip; 4 + 4 fits.
+        if self.len < 8 {
+            self.vertices[self.len] = v;
+            self.len += 1;
+        }
+    }
+}
+
+/// Keeps `sign · coordinate ≤ limit` (coordinate `u` when `along_u`, else `v`).
+#[inline(always)]
+fn clip(input: &Polygon8, along_u: bool, sign: f32, limit: f32, label: u16) -> Polygon8 {
+    let mut output = Polygon8::default();
+    if input.len == 0 {
+        return output;
+    }
+    let distance = |p: &Vertex2| sign * if along_u { p.u } else { p.v } - limit;
+    let mut previous = input.vertices[input.len - 1];
+    let mut previous_distance = distance(&previous);
+    for &current in &input.vertices[..input.len] {
+        let d = distance(&current);
+        if (previous_distance <= 0.0) != (d <= 0.0) {
+            let t = previous_distance / (previous_distance - d);
+            let shared =
+                if previous.lines[0] == current.lines[0] || previous.lines[0] == current.lines[1] {
+                    previous.lines[0]
+                } else {
+                    previous.lines[1]
+                };
+            let mut lines = [shared, label];
+            lines.sort_unstable();
+            output.push(Vertex2 {
+                u: previous.u + (current.u - previous.u) * t,
+                v: previous.v + (current.v - previous.v) * t,
+                w: previous.w + (current.w - previous.w) * t,
+                lines,
+            });
+        }
+        if d <= 0.0 {
+            output.push(current);
+        }
+        previous = current;
+        previous_distance = d;
+    }
+    output
+}
 
 /// Manifold points, in the reference box's frame; `frame` places the incident box there.
 /// `reference_face` is `2k` (−k) or `2k + 1` (+k).
@@ -25,57 +94,73 @@ pub(crate) fn box_face_contact(
     reference_is_b: bool,
 ) -> SmallVec<[Candidate; 4]> {
     let k = reference_face / 2;
+    let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
     let sigma = if reference_face % 2 == 1 { 1.0 } else { -1.0 };
     let axes = [frame.rot.x_axis, frame.rot.y_axis, frame.rot.z_axis];
-    let m = (0..3)
-        .max_by(|&x, &y| axes[x][k].abs().total_cmp(&axes[y][k].abs()))
-        .unwrap_or(0);
+    let mut m = 0;
+    for j in 1..3 {
+        if axes[j][k].abs() > axes[m][k].abs() {
+            m = j;
+        }
+    }
     let side = if sigma * axes[m][k] > 0.0 { -1.0 } else { 1.0 };
     let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
     let centre = frame.trans + axes[m] * (side * incident_h[m]);
-    let (u, v) = (axes[m1] * incident_h[m1], axes[m2] * incident_h[m2]);
+    let (a, b) = (axes[m1] * incident_h[m1], axes[m2] * incident_h[m2]);
     let incident_face = 2 * m as u32 + (side > 0.0) as u32;
-    let mut polygon = incident_polygon(
-        [
-            centre + u + v,
-            centre - u + v,
-            centre - u - v,
-            centre + u - v,
-        ]
-        .into_iter(),
-    );
-    let mut scratch = ClipPolygon::new();
-    let (mut from, mut to) = (&mut polygon, &mut scratch);
-    for j in [(k + 1) % 3, (k + 2) % 3] {
-        for plane_sign in [1.0f32, -1.0] {
-            let mut normal = Vec3::ZERO;
-            normal[j] = plane_sign;
-            let label = SIDE | (2 * j as u16 + (plane_sign > 0.0) as u16);
-            clip_by_plane(from, normal, reference_h[j], label, to);
-            std::mem::swap(&mut from, &mut to);
+
+    let mut polygon = Polygon8::default();
+    for (corner, p) in [
+        centre + a + b,
+        centre - a + b,
+        centre - a - b,
+        centre + a - b,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut lines = [((corner + 3) % 4) as u16, corner as u16];
+        lines.sort_unstable();
+        polygon.push(Vertex2 {
+            u: p[k1],
+            v: p[k2],
+            w: p[k],
+            lines,
+        });
+    }
+    let (h1, h2) = (reference_h[k1], reference_h[k2]);
+    polygon = clip(&polygon, true, 1.0, h1, SIDE | (2 * k1 as u16 + 1));
+    polygon = clip(&polygon, true, -1.0, h1, SIDE | (2 * k1 as u16));
+    polygon = clip(&polygon, false, 1.0, h2, SIDE | (2 * k2 as u16 + 1));
+    polygon = clip(&polygon, false, -1.0, h2, SIDE | (2 * k2 as u16));
+
+    let mut candidates = [Candidate {
+        point: Vec3::ZERO,
+        depth: 0.0,
+        id: 0,
+    }; 8];
+    let mut count = 0;
+    for vertex in &polygon.vertices[..polygon.len] {
+        let depth = reference_h[k] - sigma * vertex.w;
+        if depth >= -margin {
+            let mut point = Vec3::ZERO;
+            point[k1] = vertex.u;
+            point[k2] = vertex.v;
+            point[k] = vertex.w + sigma * 0.5 * depth;
+            candidates[count] = Candidate {
+                point,
+                depth,
+                id: pack_id(
+                    reference_is_b,
+                    reference_face as u32,
+                    incident_face,
+                    vertex.lines,
+                ),
+            };
+            count += 1;
         }
     }
-    let candidates: SmallVec<[Candidate; 16]> = from
-        .iter()
-        .filter_map(|vertex| {
-            let depth = reference_h[k] - sigma * vertex.point[k];
-            (depth >= -margin).then(|| {
-                let mut point = vertex.point;
-                point[k] += sigma * 0.5 * depth;
-                Candidate {
-                    point,
-                    depth,
-                    id: pack_id(
-                        reference_is_b,
-                        reference_face as u32,
-                        incident_face,
-                        vertex.lines,
-                    ),
-                }
-            })
-        })
-        .collect();
     let mut normal = Vec3::ZERO;
     normal[k] = sigma;
-    reduce(&candidates, normal)
+    reduce(&candidates[..count], normal)
 }
