@@ -45,12 +45,13 @@ impl Polygon8 {
     }
 }
 
-/// Keeps `sign · coordinate ≤ limit` (coordinate `u` when `along_u`, else `v`).
+/// Keeps `sign · coordinate ≤ limit` (coordinate `u` when `along_u`, else `v`) of
+/// `input`, writing the result to `output`.
 #[inline(always)]
-fn clip(input: &Polygon8, along_u: bool, sign: f32, limit: f32, label: u16) -> Polygon8 {
-    let mut output = Polygon8::default();
+fn clip(input: &Polygon8, output: &mut Polygon8, along_u: bool, sign: f32, limit: f32, label: u16) {
+    output.len = 0;
     if input.len == 0 {
-        return output;
+        return;
     }
     let distance = |p: &Vertex2| sign * if along_u { p.u } else { p.v } - limit;
     let mut previous = input.vertices[input.len - 1];
@@ -65,13 +66,11 @@ fn clip(input: &Polygon8, along_u: bool, sign: f32, limit: f32, label: u16) -> P
                 } else {
                     previous.lines[1]
                 };
-            let mut lines = [shared, label];
-            lines.sort_unstable();
             output.push(Vertex2 {
                 u: previous.u + (current.u - previous.u) * t,
                 v: previous.v + (current.v - previous.v) * t,
                 w: previous.w + (current.w - previous.w) * t,
-                lines,
+                lines: [shared.min(label), shared.max(label)],
             });
         }
         if d <= 0.0 {
@@ -80,7 +79,6 @@ fn clip(input: &Polygon8, along_u: bool, sign: f32, limit: f32, label: u16) -> P
         previous = current;
         previous_distance = d;
     }
-    output
 }
 
 /// Manifold points, in the reference box's frame; `frame` places the incident box there.
@@ -119,20 +117,48 @@ pub(crate) fn box_face_contact(
     .into_iter()
     .enumerate()
     {
-        let mut lines = [((corner + 3) % 4) as u16, corner as u16];
-        lines.sort_unstable();
+        let before = ((corner + 3) % 4) as u16;
         polygon.push(Vertex2 {
             u: p[k1],
             v: p[k2],
             w: p[k],
-            lines,
+            lines: [before.min(corner as u16), before.max(corner as u16)],
         });
     }
     let (h1, h2) = (reference_h[k1], reference_h[k2]);
-    polygon = clip(&polygon, true, 1.0, h1, SIDE | (2 * k1 as u16 + 1));
-    polygon = clip(&polygon, true, -1.0, h1, SIDE | (2 * k1 as u16));
-    polygon = clip(&polygon, false, 1.0, h2, SIDE | (2 * k2 as u16 + 1));
-    polygon = clip(&polygon, false, -1.0, h2, SIDE | (2 * k2 as u16));
+    let mut scratch = Polygon8::default();
+    clip(
+        &polygon,
+        &mut scratch,
+        true,
+        1.0,
+        h1,
+        SIDE | (2 * k1 as u16 + 1),
+    );
+    clip(
+        &scratch,
+        &mut polygon,
+        true,
+        -1.0,
+        h1,
+        SIDE | (2 * k1 as u16),
+    );
+    clip(
+        &polygon,
+        &mut scratch,
+        false,
+        1.0,
+        h2,
+        SIDE | (2 * k2 as u16 + 1),
+    );
+    clip(
+        &scratch,
+        &mut polygon,
+        false,
+        -1.0,
+        h2,
+        SIDE | (2 * k2 as u16),
+    );
 
     let mut candidates = [Candidate {
         point: Vec3::ZERO,

@@ -24,27 +24,39 @@ pub(crate) struct Candidate {
 
 pub(crate) fn reduce(candidates: &[Candidate], normal: Vec3) -> SmallVec<[Candidate; 4]> {
     if candidates.len() <= 4 {
-        return candidates.iter().copied().collect();
+        return SmallVec::from_slice(candidates);
     }
-    let argmax = |key: &dyn Fn(&Candidate) -> f32| {
-        let mut best = 0;
-        let mut best_value = f32::NEG_INFINITY;
-        for (i, c) in candidates.iter().enumerate() {
-            let v = key(c);
-            if v > best_value {
-                best_value = v;
-                best = i;
-            }
+    // Plain loops: strict `>` keeps the first of equal candidates.
+    let mut i0 = 0;
+    for (i, c) in candidates.iter().enumerate() {
+        if c.depth > candidates[i0].depth {
+            i0 = i;
         }
-        (best, best_value)
-    };
-    let (i0, _) = argmax(&|c| c.depth);
+    }
     let p0 = candidates[i0].point;
-    let (i1, span_squared) = argmax(&|c| (c.point - p0).length_squared());
-    let p1 = candidates[i1].point;
-    let area = |c: &Candidate| (p1 - p0).cross(c.point - p0).dot(normal);
-    let (i2, max_area) = argmax(&|c| area(c));
-    let (i3, min_area_negated) = argmax(&|c| -area(c));
+    let (mut i1, mut span_squared) = (i0, 0.0f32);
+    for (i, c) in candidates.iter().enumerate() {
+        let d = (c.point - p0).length_squared();
+        if d > span_squared {
+            span_squared = d;
+            i1 = i;
+        }
+    }
+    let edge = (candidates[i1].point - p0).cross(normal);
+    let (mut i2, mut max_area) = (i0, f32::NEG_INFINITY);
+    let (mut i3, mut min_area) = (i0, f32::INFINITY);
+    for (i, c) in candidates.iter().enumerate() {
+        // (p1 − p0) × (p − p0) · n = (p − p0) · ((p1 − p0) × n) up to sign: same order.
+        let area = -edge.dot(c.point - p0);
+        if area > max_area {
+            max_area = area;
+            i2 = i;
+        }
+        if area < min_area {
+            min_area = area;
+            i3 = i;
+        }
+    }
     let negligible = 1e-6 * span_squared;
 
     let mut kept: SmallVec<[Candidate; 4]> = SmallVec::new();
@@ -55,7 +67,7 @@ pub(crate) fn reduce(candidates: &[Candidate], normal: Vec3) -> SmallVec<[Candid
     if max_area > negligible {
         kept.push(candidates[i2]);
     }
-    if min_area_negated > negligible {
+    if -min_area > negligible {
         kept.push(candidates[i3]);
     }
     kept

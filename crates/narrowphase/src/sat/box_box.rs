@@ -38,77 +38,110 @@ pub(crate) fn axis_index(feature: Feature) -> Option<usize> {
     }
 }
 
-/// Rotation entries and their absolute values, precomputed once per pair.
+/// Rotation entries and their absolute values, precomputed once per pair, as plain
+/// arrays so that every index below is a compile-time constant.
 struct BoxPair {
-    ha: Vec3,
-    hb: Vec3,
+    ha: [f32; 3],
+    hb: [f32; 3],
     r: [[f32; 3]; 3],
     abs_r: [[f32; 3]; 3],
-    t: Vec3,
+    t: [f32; 3],
     frame: Frame,
 }
 
 impl BoxPair {
     fn new(ha: Vec3, hb: Vec3, frame: &Frame) -> BoxPair {
-        let cols = [frame.rot.x_axis, frame.rot.y_axis, frame.rot.z_axis];
+        let cols = [
+            frame.rot.x_axis.to_array(),
+            frame.rot.y_axis.to_array(),
+            frame.rot.z_axis.to_array(),
+        ];
         let r: [[f32; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| cols[j][i]));
         let abs_r = r.map(|row| row.map(|v| v.abs() + ABS_R_EPSILON));
         BoxPair {
-            ha,
-            hb,
+            ha: ha.to_array(),
+            hb: hb.to_array(),
             r,
             abs_r,
-            t: frame.trans,
+            t: frame.trans.to_array(),
             frame: *frame,
         }
     }
 
-    /// Separation along axis `k` of the 15 (`−∞` for a degenerate edge axis): the hot
-    /// loop computes only this number; [`BoxPair::axis`] adds normal and feature for the
-    /// few axes that win.
+    /// Face axis `a_I`: `|t_I| − (ha_I + Σ_j hb_j |R[I][j]|)`.
     #[inline(always)]
-    fn separation(&self, k: usize) -> f32 {
-        let (ha, hb, r, ar, t) = (self.ha, self.hb, &self.r, &self.abs_r, self.t);
-        if k < 3 {
-            let i = k;
-            return t[i].abs() - (ha[i] + hb[0] * ar[i][0] + hb[1] * ar[i][1] + hb[2] * ar[i][2]);
-        }
-        if k < 6 {
-            let j = k - 3;
-            let tb = t.x * r[0][j] + t.y * r[1][j] + t.z * r[2][j];
-            return tb.abs() - (ha[0] * ar[0][j] + ha[1] * ar[1][j] + ha[2] * ar[2][j] + hb[j]);
-        }
-        let (i, j) = ((k - 6) / 3, (k - 6) % 3);
-        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-        let length_squared = r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j];
+    fn face_a<const I: usize>(&self) -> f32 {
+        let (hb, ar) = (&self.hb, &self.abs_r);
+        self.t[I].abs() - (self.ha[I] + hb[0] * ar[I][0] + hb[1] * ar[I][1] + hb[2] * ar[I][2])
+    }
+
+    /// Face axis `b_J`: `|t · b_J| − (Σ_i ha_i |R[i][J]| + hb_J)`.
+    #[inline(always)]
+    fn face_b<const J: usize>(&self) -> f32 {
+        let (ha, r, ar, t) = (&self.ha, &self.r, &self.abs_r, &self.t);
+        let tb = t[0] * r[0][J] + t[1] * r[1][J] + t[2] * r[2][J];
+        tb.abs() - (ha[0] * ar[0][J] + ha[1] * ar[1][J] + ha[2] * ar[2][J] + self.hb[J])
+    }
+
+    /// Edge axis `a_I × b_J` (see the module docs); `−∞` when the edges are near-parallel.
+    #[inline(always)]
+    fn edge<const I: usize, const J: usize>(&self) -> f32 {
+        let (ha, hb, r, ar, t) = (&self.ha, &self.hb, &self.r, &self.abs_r, &self.t);
+        let (i1, i2) = ((I + 1) % 3, (I + 2) % 3);
+        let (j1, j2) = ((J + 1) % 3, (J + 2) % 3);
+        let length_squared = r[i1][J] * r[i1][J] + r[i2][J] * r[i2][J];
         if length_squared < PARALLEL_EDGES * PARALLEL_EDGES {
             return f32::NEG_INFINITY;
         }
-        let tl = t[i2] * r[i1][j] - t[i1] * r[i2][j];
-        let ra = ha[i1] * ar[i2][j] + ha[i2] * ar[i1][j];
-        let rb = hb[j1] * ar[i][j2] + hb[j2] * ar[i][j1];
+        let tl = t[i2] * r[i1][J] - t[i1] * r[i2][J];
+        let ra = ha[i1] * ar[i2][J] + ha[i2] * ar[i1][J];
+        let rb = hb[j1] * ar[I][j2] + hb[j2] * ar[I][j1];
         (tl.abs() - ra - rb) / length_squared.sqrt()
     }
 
-    /// Normal (a→b, a's frame) and feature of axis `k`, with its separation.
-    fn axis(&self, k: usize) -> Axis {
-        let (r, t) = (&self.r, self.t);
-        let separation = self.separation(k);
+    /// All 15 separations, faces of a, faces of b, then edges `6 + 3i + j`.
+    #[inline(always)]
+    fn separations(&self) -> [f32; 15] {
+        [
+            self.face_a::<0>(),
+            self.face_a::<1>(),
+            self.face_a::<2>(),
+            self.face_b::<0>(),
+            self.face_b::<1>(),
+            self.face_b::<2>(),
+            self.edge::<0, 0>(),
+            self.edge::<0, 1>(),
+            self.edge::<0, 2>(),
+            self.edge::<1, 0>(),
+            self.edge::<1, 1>(),
+            self.edge::<1, 2>(),
+            self.edge::<2, 0>(),
+            self.edge::<2, 1>(),
+            self.edge::<2, 2>(),
+        ]
+    }
+
+    /// Normal (a→b, a's frame) and feature of axis `k`, given its separation.
+    fn axis(&self, k: usize, separation: f32) -> Axis {
+        let (r, t) = (&self.r, &self.t);
         if k < 3 {
             let sign = if t[k] >= 0.0 { 1.0 } else { -1.0 };
-            let mut normal = Vec3::ZERO;
+            let mut normal = [0.0; 3];
             normal[k] = sign;
             return Axis {
                 separation,
-                normal,
+                normal: Vec3::from_array(normal),
                 feature: Feature::FaceA(2 * k as u32 + (sign > 0.0) as u32),
             };
         }
         if k < 6 {
             let j = k - 3;
             let axis_b = Vec3::new(r[0][j], r[1][j], r[2][j]);
-            let sign = if t.dot(axis_b) >= 0.0 { 1.0 } else { -1.0 };
+            let sign = if Vec3::from_array(*t).dot(axis_b) >= 0.0 {
+                1.0
+            } else {
+                -1.0
+            };
             // b's touching face has outward normal −n = −sign · b_j.
             return Axis {
                 separation,
@@ -118,12 +151,12 @@ impl BoxPair {
         }
         let (i, j) = ((k - 6) / 3, (k - 6) % 3);
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        let mut normal = Vec3::ZERO;
+        let mut normal = [0.0; 3];
         normal[i1] = -r[i2][j];
         normal[i2] = r[i1][j];
         let tl = t[i2] * r[i1][j] - t[i1] * r[i2][j];
         let sign = if tl >= 0.0 { 1.0 } else { -1.0 };
-        let normal = normal.normalize() * sign;
+        let normal = Vec3::from_array(normal).normalize() * sign;
         Axis {
             separation,
             normal,
@@ -166,30 +199,34 @@ pub(crate) fn box_box(
     cached: Option<Feature>,
 ) -> SatOutcome {
     let pair = BoxPair::new(ha, hb, frame);
+    let separations = pair.separations();
+    // The remembered axis first, then the 15 in order: the first that separates wins.
     if let Some(k) = cached.and_then(axis_index)
-        && pair.separation(k) > margin
+        && separations[k] > margin
     {
-        return SatOutcome::Separated(pair.axis(k));
+        return SatOutcome::Separated(pair.axis(k, separations[k]));
     }
-    // Best axis of each kind: faces of a (0..3), faces of b (3..6), edge pairs (6..15).
-    let mut best = [0usize, 3, 6];
-    let mut best_separation = [f32::NEG_INFINITY; 3];
-    for k in 0..15 {
-        let s = pair.separation(k);
-        if s > margin {
-            return SatOutcome::Separated(pair.axis(k));
-        }
-        let kind = (k >= 3) as usize + (k >= 6) as usize;
-        if s > best_separation[kind] {
-            best_separation[kind] = s;
-            best[kind] = k;
-        }
+    if let Some(k) = separations.iter().position(|&s| s > margin) {
+        return SatOutcome::Separated(pair.axis(k, separations[k]));
     }
+    // Best axis of each kind: faces of a (0..3), faces of b (3..6), edge pairs (6..15);
+    // the lowest index wins a tie.
+    let best_of = |range: std::ops::Range<usize>| {
+        let mut best = range.start;
+        for k in range {
+            if separations[k] > separations[best] {
+                best = k;
+            }
+        }
+        best
+    };
+    let best = [best_of(0..3), best_of(3..6), best_of(6..15)];
     let tolerance = ABSOLUTE_PREFERENCE * ha.min_element().min(hb.min_element());
     fold_candidates(
-        pair.axis(best[0]),
-        Some(pair.axis(best[1])),
-        (best_separation[2] > f32::NEG_INFINITY).then(|| pair.axis(best[2])),
+        pair.axis(best[0], separations[best[0]]),
+        Some(pair.axis(best[1], separations[best[1]])),
+        (separations[best[2]] > f32::NEG_INFINITY)
+            .then(|| pair.axis(best[2], separations[best[2]])),
         tolerance,
     )
 }
