@@ -71,6 +71,10 @@ fn arc_may_reach(arc: &GaussArc, u: Vec3, c: f32) -> bool {
     if cos_phi >= arc.cos_half {
         return true;
     }
+    // sin φ ≤ 1 gives a cheaper upper bound that already rejects most far arcs.
+    if cos_phi * arc.cos_half + arc.sin_half < c - ARC_SLACK {
+        return false;
+    }
     let sin_phi = (1.0 - cos_phi * cos_phi).max(0.0).sqrt();
     cos_phi * arc.cos_half + sin_phi * arc.sin_half >= c - ARC_SLACK
 }
@@ -344,15 +348,20 @@ pub(crate) fn hull_hull(
             (Vec3::Z, -2.0)
         };
         let u_b = frame.rot_t * -u;
-        let edges_a: SmallVec<[EdgeData; 32]> = (0..a.edges.len())
-            .filter(|&i| arc_may_reach(&a.arcs[i], u, c))
-            .map(|i| query.edge_a(i))
-            .collect();
+        // Filled in place: returning a 2 KB inline vector by value would copy it.
+        let mut edges_a: SmallVec<[EdgeData; 32]> = SmallVec::new();
+        for (i, arc) in a.arcs.iter().enumerate() {
+            if arc_may_reach(arc, u, c) {
+                edges_a.push(query.edge_a(i));
+            }
+        }
         if !edges_a.is_empty() {
-            let edges_b: SmallVec<[EdgeData; 32]> = (0..b.edges.len())
-                .filter(|&j| arc_may_reach(&b.arcs[j], u_b, c))
-                .map(|j| query.edge_b(j))
-                .collect();
+            let mut edges_b: SmallVec<[EdgeData; 32]> = SmallVec::new();
+            for (j, arc) in b.arcs.iter().enumerate() {
+                if arc_may_reach(arc, u_b, c) {
+                    edges_b.push(query.edge_b(j));
+                }
+            }
             for ea in &edges_a {
                 for eb in &edges_b {
                     if !arcs_cross(ea.n0, ea.n1, ea.cross, eb.n0, eb.n1, eb.cross) {
