@@ -7,6 +7,7 @@
 //! * [`Aabb`]: a closed box `[min, max]`; two boxes that only touch overlap.
 //! * [`Sphere`], [`Cuboid`], [`ConvexHull`]: convex shapes in their local frame,
 //!   gathered in [`Shape`], which knows its tight world AABB and bounding sphere.
+//! * [`dim2`]: the plane — `Pose2`, `Obb2` (seed 002), `ConvexPolygon`, `Circle`, `Aabb2`.
 //! * [`OrientedBox`]: the box of the seed documents, given by a **center**, a full
 //!   **size** (width, height, depth) and a rotation quaternion.
 //!
@@ -28,6 +29,7 @@
 
 mod aabb;
 mod cuboid;
+pub mod dim2;
 mod error;
 pub mod hull;
 mod pose;
