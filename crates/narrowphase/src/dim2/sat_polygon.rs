@@ -1,0 +1,98 @@
+//! Polygon–polygon SAT on the edge normals of both polygons (seed 001, as Box2D's
+//! `b2FindMaxSeparation` does it).
+
+use super::convex::PolyRef;
+use glam::Vec2;
+use sepax_geometry::dim2::Pose2;
+use smallvec::SmallVec;
+
+/// The outcome of a SAT query in a's frame: the largest separation found, the edge
+/// that gave it and whether that edge belongs to b.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EdgeSat {
+    /// Signed distance along the edge's outward normal (negative: penetration).
+    pub sep: f32,
+    /// Edge index in its polygon.
+    pub edge: usize,
+    /// True when the edge is b's.
+    pub ref_is_b: bool,
+}
+
+/// `max_i min_j n_i · (w_j − v_i)`: for each edge `i` of polygon 1, how far the
+/// deepest vertex of polygon 2 lies beyond it; the largest is the separation along
+/// polygon 1's normals (positive: a separating axis). Returns the first edge reaching
+/// the maximum, or the first edge whose separation exceeds `limit` (early exit: the
+/// pair is already known to be farther apart than the margin).
+pub(crate) fn max_separation(p1: PolyRef, verts2: &[Vec2], limit: f32) -> (f32, usize) {
+    let mut best = (f32::NEG_INFINITY, 0);
+    for (i, (n, v)) in p1.normals.iter().zip(p1.verts).enumerate() {
+        let mut s = f32::INFINITY;
+        for w in verts2 {
+            s = s.min(n.dot(*w - *v));
+        }
+        if s > best.0 {
+            best = (s, i);
+            if s > limit {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// Vertices and normals of a polygon moved by `rel` (inline up to 8 vertices).
+pub(crate) struct Moved {
+    pub verts: SmallVec<[Vec2; 8]>,
+    pub normals: SmallVec<[Vec2; 8]>,
+}
+
+impl Moved {
+    pub fn new(p: PolyRef, rel: &Pose2) -> Moved {
+        Moved {
+            verts: p.verts.iter().map(|v| rel.transform_point(*v)).collect(),
+            normals: p.normals.iter().map(|n| rel.transform_vector(*n)).collect(),
+        }
+    }
+
+    pub fn view(&self) -> PolyRef<'_> {
+        PolyRef {
+            verts: &self.verts,
+            normals: &self.normals,
+        }
+    }
+}
+
+/// SAT between polygon a and polygon b, both given in a's frame: `None` when an
+/// edge normal separates them by more than `margin`; otherwise the reference edge,
+/// which is b's only when b's separation beats a's by more than `tol` (a's face is
+/// preferred so that the choice does not flicker between frames).
+pub(crate) fn sat_polygons(a: PolyRef, b: PolyRef, margin: f32, tol: f32) -> Option<EdgeSat> {
+    let (sep_a, edge_a) = max_separation(a, b.verts, margin);
+    if sep_a > margin {
+        return None;
+    }
+    let (sep_b, edge_b) = max_separation(b, a.verts, margin);
+    if sep_b > margin {
+        return None;
+    }
+    Some(choose(sep_a, edge_a, sep_b, edge_b, tol))
+}
+
+/// The reference-face rule shared by every polygon pair: b's face wins only by more
+/// than `tol`.
+#[inline]
+pub(crate) fn choose(sep_a: f32, edge_a: usize, sep_b: f32, edge_b: usize, tol: f32) -> EdgeSat {
+    if sep_b > sep_a + tol {
+        EdgeSat {
+            sep: sep_b,
+            edge: edge_b,
+            ref_is_b: true,
+        }
+    } else {
+        EdgeSat {
+            sep: sep_a,
+            edge: edge_a,
+            ref_is_b: false,
+        }
+    }
+}
