@@ -167,7 +167,9 @@ fn round_to_world(rc: RoundContact, frame: &Pose2, polygon_is_a: bool) -> (Conta
 /// * Polygon pairs (boxes included) run SAT on the edge normals of both shapes
 ///   (boxes: 4 axes), with an early exit on the first axis separating by more than
 ///   `margin`. For separated pairs the depth is minus the largest edge-normal
-///   separation, which is at most the true distance.
+///   separation, which is at most the true distance. Pairs with a polygon first
+///   test bounding circles (seed 001's coarse filter) and return `None` when those
+///   are farther apart than `margin`, which proves the shapes are too.
 /// * Bad input: a pose failing [`Pose2::is_valid`] (NaN, infinite, non-unit rotation)
 ///   gives `None`; a negative or NaN margin counts as 0; shapes are valid by
 ///   construction. Never panics.
