@@ -18,8 +18,14 @@ const MARGIN: f32 = 0.05;
 /// Distance between two disjoint convex polygons: the nearest vertex of either to
 /// the other.
 fn polygon_distance(a: &[DVec2], b: &[DVec2]) -> f64 {
-    let ab = a.iter().map(|v| point_polygon_distance(*v, b)).fold(f64::INFINITY, f64::min);
-    let ba = b.iter().map(|v| point_polygon_distance(*v, a)).fold(f64::INFINITY, f64::min);
+    let ab = a
+        .iter()
+        .map(|v| point_polygon_distance(*v, b))
+        .fold(f64::INFINITY, f64::min);
+    let ba = b
+        .iter()
+        .map(|v| point_polygon_distance(*v, a))
+        .fold(f64::INFINITY, f64::min);
     ab.min(ba)
 }
 
@@ -62,10 +68,15 @@ fn check_combination(ka: Kind, kb: Kind, seed: u64) -> Tally {
             t.in_band += 1;
         } else if o.depth < 0.0 {
             t.separated += 1;
-            assert!(ours.is_none(), "pair {i}: oracle gap {} but ours {ours:?}", -o.depth);
+            assert!(
+                ours.is_none(),
+                "pair {i}: oracle gap {} but ours {ours:?}",
+                -o.depth
+            );
         } else {
             t.penetrating += 1;
-            let c = ours.unwrap_or_else(|| panic!("pair {i}: oracle depth {} but no contact", o.depth));
+            let c =
+                ours.unwrap_or_else(|| panic!("pair {i}: oracle depth {} but no contact", o.depth));
             assert!(
                 (c.depth as f64 - o.depth).abs() <= depth_tol(o.depth),
                 "pair {i} ({:?}): depth {} vs oracle {}",
@@ -76,7 +87,10 @@ fn check_combination(ka: Kind, kb: Kind, seed: u64) -> Tally {
             assert!((c.normal.length() - 1.0).abs() < 1e-5);
             // The overlap of the two projections along our normal is our depth.
             let n = DVec2::new(c.normal.x as f64, c.normal.y as f64).normalize();
-            let max_a = va.iter().map(|v| n.dot(*v)).fold(f64::NEG_INFINITY, f64::max);
+            let max_a = va
+                .iter()
+                .map(|v| n.dot(*v))
+                .fold(f64::NEG_INFINITY, f64::max);
             let min_b = vb.iter().map(|v| n.dot(*v)).fold(f64::INFINITY, f64::min);
             assert!(
                 (max_a - min_b - c.depth as f64).abs() <= 2e-4 * o.depth.max(1.0),
@@ -88,13 +102,21 @@ fn check_combination(ka: Kind, kb: Kind, seed: u64) -> Tally {
                 .unwrap_or_else(|| panic!("pair {i}: penetrating but no manifold"));
             assert!((1..=2).contains(&m.points.len()));
             assert_eq!(m.contact(), c);
-            assert!(m.points.iter().all(|q| q.depth >= -1e-5 && q.depth <= c.depth + 1e-4));
+            assert!(
+                m.points
+                    .iter()
+                    .all(|q| q.depth >= -1e-5 && q.depth <= c.depth + 1e-4)
+            );
         }
         // The margin: a contact exactly when the face-normal separation is within it.
         let spec = contact2d(&p.a, &p.pose_a, &p.b, &p.pose_b, MARGIN);
         let gap = o.directed - MARGIN as f64;
         if gap > BAND {
-            assert!(spec.is_none(), "pair {i}: directed sep {} > margin", o.directed);
+            assert!(
+                spec.is_none(),
+                "pair {i}: directed sep {} > margin",
+                o.directed
+            );
         } else if gap < -BAND {
             // A face-normal separation is only a lower bound on the distance; the
             // bounding-circle filter may prove the pair farther than the margin.
@@ -107,7 +129,10 @@ fn check_combination(ka: Kind, kb: Kind, seed: u64) -> Tally {
                 );
                 continue;
             };
-            assert!((c.depth as f64 + o.directed).abs() <= depth_tol(o.directed), "pair {i}");
+            assert!(
+                (c.depth as f64 + o.directed).abs() <= depth_tol(o.directed),
+                "pair {i}"
+            );
             if o.directed > BAND {
                 t.speculative += 1;
                 assert!(c.depth < 0.0);
@@ -173,16 +198,25 @@ fn box_fast_path_equals_polygon_path() {
 fn circles_match_exact_distance() {
     let mut rng = Rng::new(6);
     for i in 0..PAIRS {
-        let kb = if rng.below(2) == 0 { Kind::Box } else { Kind::Polygon };
+        let kb = if rng.below(2) == 0 {
+            Kind::Box
+        } else {
+            Kind::Polygon
+        };
         let kb = if rng.below(5) == 0 { Kind::Circle } else { kb };
         let p = random_pair(&mut rng, Kind::Circle, kb);
-        let Shape2::Circle(circle) = &p.a else { unreachable!() };
+        let Shape2::Circle(circle) = &p.a else {
+            unreachable!()
+        };
         let center = p.pose_a.transform_point(circle.center());
         let dist = match &p.b {
             Shape2::Circle(cb) => {
-                (dvec(center) - dvec(p.pose_b.transform_point(cb.center()))).length() - cb.radius() as f64
+                (dvec(center) - dvec(p.pose_b.transform_point(cb.center()))).length()
+                    - cb.radius() as f64
             }
-            other => point_polygon_distance(dvec(center), &world_vertices(other, &p.pose_b).unwrap()),
+            other => {
+                point_polygon_distance(dvec(center), &world_vertices(other, &p.pose_b).unwrap())
+            }
         };
         let exact = circle.radius() as f64 - dist;
         for (a, pa, b, pb, flip) in [
@@ -194,9 +228,14 @@ fn circles_match_exact_distance() {
                 assert!(c.is_none(), "pair {i}: {c:?}, exact depth {exact}");
             } else if exact + (MARGIN as f64) > BAND {
                 let c = c.unwrap_or_else(|| panic!("pair {i}: exact depth {exact}"));
-                assert!((c.depth as f64 - exact).abs() <= depth_tol(exact), "pair {i}: {} vs {exact}", c.depth);
+                assert!(
+                    (c.depth as f64 - exact).abs() <= depth_tol(exact),
+                    "pair {i}: {} vs {exact}",
+                    c.depth
+                );
                 // The normal points from the first shape to the second.
-                let moved = Pose2::from_parts(pb.translation + c.normal * (c.depth + 1e-4), pb.rotation);
+                let moved =
+                    Pose2::from_parts(pb.translation + c.normal * (c.depth + 1e-4), pb.rotation);
                 assert!(!intersects2d(a, pa, b, &moved), "pair {i}: push apart");
             }
         }

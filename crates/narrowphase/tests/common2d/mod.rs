@@ -125,7 +125,12 @@ pub fn random_pair(rng: &mut Rng, ka: Kind, kb: Kind) -> Pair {
     }
 }
 
-pub fn oracle(a: &Shape2, pa: &Pose2, b: &Shape2, pb: &Pose2) -> sepax_narrowphase::dim2::oracle::OracleSat {
+pub fn oracle(
+    a: &Shape2,
+    pa: &Pose2,
+    b: &Shape2,
+    pb: &Pose2,
+) -> sepax_narrowphase::dim2::oracle::OracleSat {
     sat_oracle(
         &world_vertices(a, pa).unwrap(),
         &world_vertices(b, pb).unwrap(),
@@ -138,7 +143,8 @@ pub fn dvec(v: Vec2) -> DVec2 {
 
 /// A size for tolerances: the sum of the two bounding radii.
 pub fn pair_scale(p: &Pair) -> f64 {
-    (p.a.bounding_circle(&Pose2::IDENTITY).radius + p.b.bounding_circle(&Pose2::IDENTITY).radius) as f64
+    (p.a.bounding_circle(&Pose2::IDENTITY).radius + p.b.bounding_circle(&Pose2::IDENTITY).radius)
+        as f64
 }
 
 /// Signed distance (f64) from a world point to a shape: negative inside.
