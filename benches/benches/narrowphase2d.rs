@@ -24,14 +24,12 @@ use std::hint::black_box;
 const PAIRS: usize = 256;
 const MARGIN: f32 = 0.01;
 
+/// A parry shape and its pose.
+type ParryBody = (Box<dyn PShape>, parry2d::math::Pose2);
+
 struct Set {
     ours: Vec<(Shape2, Pose2, Shape2, Pose2)>,
-    parry: Vec<(
-        Box<dyn PShape>,
-        parry2d::math::Pose2,
-        Box<dyn PShape>,
-        parry2d::math::Pose2,
-    )>,
+    parry: Vec<(ParryBody, ParryBody)>,
 }
 
 fn p_vec(v: Vec2) -> parry2d::math::Vector {
@@ -139,7 +137,7 @@ fn group(c: &mut Criterion, name: &str, set: &Set) {
     g.bench_function("parry2d_contact", |bch| {
         bch.iter(|| {
             let mut n = 0usize;
-            for (a, pa, b, pb) in &set.parry {
+            for ((a, pa), (b, pb)) in &set.parry {
                 n += parry2d::query::contact(black_box(pa), a.as_ref(), pb, b.as_ref(), MARGIN)
                     .unwrap()
                     .is_some() as usize;
@@ -152,7 +150,7 @@ fn group(c: &mut Criterion, name: &str, set: &Set) {
     g.bench_function("parry2d_contact_manifolds", |bch| {
         bch.iter(|| {
             let mut n = 0usize;
-            for (a, pa, b, pb) in &set.parry {
+            for ((a, pa), (b, pb)) in &set.parry {
                 manifolds.clear();
                 let pos12 = black_box(pa).inv_mul(pb);
                 DefaultQueryDispatcher

@@ -5,7 +5,7 @@
 mod common2d;
 
 use common2d::*;
-use glam::{DVec2, Vec2};
+use glam::DVec2;
 use sepax_geometry::dim2::{Pose2, Shape2};
 use sepax_geometry::rng::Rng;
 use sepax_narrowphase::dim2::oracle::{point_polygon_distance, world_vertices};
@@ -219,9 +219,9 @@ fn circles_match_exact_distance() {
             }
         };
         let exact = circle.radius() as f64 - dist;
-        for (a, pa, b, pb, flip) in [
-            (&p.a, &p.pose_a, &p.b, &p.pose_b, false),
-            (&p.b, &p.pose_b, &p.a, &p.pose_a, true),
+        for (a, pa, b, pb) in [
+            (&p.a, &p.pose_a, &p.b, &p.pose_b),
+            (&p.b, &p.pose_b, &p.a, &p.pose_a),
         ] {
             let c = contact2d(a, pa, b, pb, MARGIN);
             if exact + (MARGIN as f64) < -BAND {

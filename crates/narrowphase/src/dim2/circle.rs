@@ -1,12 +1,14 @@
 //! Circle–circle and circle–polygon queries.
 
+use super::clip::line_interval;
 use super::convex::PolyRef;
 use super::manifold::{Feature2, FeatureId};
 use super::sat_polygon::max_separation;
 use glam::Vec2;
 
 /// A contact against a circle, in one frame: `normal` from the first shape to the
-/// second, `point` midway between the two surfaces.
+/// second, `point` in the middle of the overlap along the normal (of the gap when
+/// separated).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RoundContact {
     pub normal: Vec2,
@@ -34,12 +36,14 @@ pub(crate) fn circle_circle(
         return None;
     }
     let normal = if dist > 0.0 { d / dist } else { Vec2::X };
-    let pa = ca + ra * normal;
-    let pb = cb - rb * normal;
+    // Along ca + t·normal, a covers [−ra, ra] and b covers [dist − rb, dist + rb]:
+    // the point is the middle of their overlap (of the gap when separated).
+    let lo = (-ra).max(dist - rb);
+    let hi = ra.min(dist + rb);
     Some(RoundContact {
         normal,
         depth,
-        point: 0.5 * (pa + pb),
+        point: ca + 0.5 * (lo + hi) * normal,
         index: 0,
         vertex: false,
     })
@@ -80,21 +84,36 @@ pub(crate) fn polygon_circle(p: PolyRef, c: Vec2, r: f32, margin: f32) -> Option
             return Some(RoundContact {
                 normal,
                 depth,
-                point: 0.5 * (v + c - r * normal),
+                point: middle(p, c, r, -dist, normal),
                 index,
                 vertex: true,
             });
         }
     }
     let normal = p.normals[i];
-    let on_edge = c - s * normal;
     Some(RoundContact {
         normal,
         depth: r - s,
-        point: 0.5 * (on_edge + c - r * normal),
+        point: middle(p, c, r, -s, normal),
         index: i,
         vertex: false,
     })
+}
+
+/// The contact point on the line `c + t·n`: the circle covers `t ∈ [−r, r]`, the
+/// polygon ends at `t = surface` (its closest feature) on the circle's side. Separated:
+/// the middle of the gap. Penetrating: the middle of the part inside both (the
+/// polygon's far side found by clipping the line), so that the point is in both shapes.
+fn middle(p: PolyRef, c: Vec2, r: f32, surface: f32, n: Vec2) -> Vec2 {
+    let (lo, hi) = if surface < -r {
+        (surface, -r)
+    } else {
+        let (far, _) = line_interval(p, c, n);
+        // Round-off can make the line graze past the polygon: then keep its surface.
+        let far = if far <= surface { far } else { surface };
+        ((-r).max(far), surface.min(r))
+    };
+    c + 0.5 * (lo + hi) * n
 }
 
 impl RoundContact {

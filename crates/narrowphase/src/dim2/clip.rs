@@ -13,8 +13,12 @@ use smallvec::SmallVec;
 /// `w1 w2` is clipped (Sutherland–Hodgman, one segment against two half-planes) to the
 /// side planes `t·p ≥ t·v1` and `t·p ≤ t·v2`; a clipped end takes the reference
 /// vertex as its feature. Each remaining point `q` has separation `s = n·(q − v1)`;
-/// points with `s ≤ margin` are kept, placed midway between `q` and its projection on
-/// the reference line (`q − s·n/2`), with depth `−s`. At most 2 points, in clip order.
+/// points with `s ≤ margin` are kept with depth `−s`, placed midway between `q` and
+/// its projection on the reference line (`q − s·n/2`, as Box2D does) — except that
+/// for a penetrating point the middle is taken of the part of that segment that lies
+/// inside both polygons, so that deep points stay inside both shapes (when the segment
+/// misses the overlap, as in a deep X-shaped crossing, the overlap's point nearest to
+/// the middle of the gap between the two parts). At most 2 points, in clip order.
 pub(crate) fn clip_points(
     reference: PolyRef,
     incident: PolyRef,
@@ -50,8 +54,29 @@ pub(crate) fn clip_points(
     for (q, origin) in seg {
         let s = n.dot(q - v1);
         if s <= margin {
+            // On the line q + t·n: q is at t = 0, its projection on the reference
+            // line at t = −s. Penetrating points go to the middle of the part of that
+            // segment inside both polygons (the plain midpoint when nothing clips it).
+            let mut position = q - 0.5 * s * n;
+            if s < 0.0 {
+                let (r0, r1) = line_interval(reference, q, n);
+                let (i0, i1) = line_interval(incident, q, n);
+                let (lo, hi) = (r0.max(i0).max(0.0), r1.min(i1).min(-s));
+                // An empty interval (the line misses a polygon) is infinite here.
+                if lo.is_finite() && hi.is_finite() {
+                    position = q + (0.5 * (lo + hi)).clamp(0.0, -s) * n;
+                }
+                if lo > hi {
+                    // Deep crossings (an X of two thin shapes): the segment misses the
+                    // overlap; take the overlap's point nearest to the middle of the
+                    // gap between the two parts (continuous as the gap closes).
+                    if let Some(p) = closest_in_overlap(reference, incident, position) {
+                        position = p;
+                    }
+                }
+            }
             out.push(ManifoldPoint2 {
-                position: q - 0.5 * s * n,
+                position,
                 depth: -s,
                 id: FeatureId::pack(edge, inc, origin, ref_is_b, 0),
             });
@@ -74,4 +99,74 @@ fn clip_side(seg: &mut [(Vec2, u32); 2], side: Vec2, offset: f32, origin: u32) -
             true
         }
     }
+}
+
+/// The parameter range `[lo, hi]` of the line `o + t·d` inside a convex polygon
+/// (Cyrus–Beck: each edge's half-plane `n_i·(o + t·d − v_i) ≤ 0` bounds `t` from one
+/// side). Empty (`lo > hi`) when the line misses the polygon.
+pub(crate) fn line_interval(p: PolyRef, o: Vec2, d: Vec2) -> (f32, f32) {
+    // A line (nearly) parallel to an edge is inside or outside its half-plane as a
+    // whole; "outside" needs a clear margin, since a point clipped onto a side plane
+    // lies on such an edge up to round-off.
+    let tol = 1e-5 * (1.0 + o.abs().max_element());
+    let (mut lo, mut hi) = (f32::NEG_INFINITY, f32::INFINITY);
+    for (n, v) in p.normals.iter().zip(p.verts) {
+        let den = n.dot(d);
+        let num = n.dot(*v - o);
+        if den.abs() <= 1e-6 {
+            if num < -tol {
+                return (f32::INFINITY, f32::NEG_INFINITY);
+            }
+        } else if den > 0.0 {
+            hi = hi.min(num / den);
+        } else {
+            lo = lo.max(num / den);
+        }
+    }
+    (lo, hi)
+}
+
+/// The point of `a ∩ b` nearest to `p` (`p` itself when inside), or `None` when the
+/// overlap is empty. The overlap is `b` clipped by each half-plane of `a`
+/// (Sutherland–Hodgman); only used for deep crossings, so its cost does not matter.
+fn closest_in_overlap(a: PolyRef, b: PolyRef, p: Vec2) -> Option<Vec2> {
+    let mut poly: SmallVec<[Vec2; 16]> = b.verts.iter().copied().collect();
+    for (n, v) in a.normals.iter().zip(a.verts) {
+        let mut next: SmallVec<[Vec2; 16]> = SmallVec::new();
+        for k in 0..poly.len() {
+            let (cur, nxt) = (poly[k], poly[(k + 1) % poly.len()]);
+            let (dc, dn) = (n.dot(cur - *v), n.dot(nxt - *v));
+            if dc <= 0.0 {
+                next.push(cur);
+            }
+            if (dc <= 0.0) != (dn <= 0.0) {
+                next.push(cur + (dc / (dc - dn)) * (nxt - cur));
+            }
+        }
+        poly = next;
+        if poly.is_empty() {
+            return None;
+        }
+    }
+    let k = poly.len();
+    let inside = (0..k).all(|i| (poly[(i + 1) % k] - poly[i]).perp_dot(p - poly[i]) >= 0.0);
+    if inside {
+        return Some(p);
+    }
+    (0..k)
+        .map(|i| {
+            let (v, e) = (poly[i], poly[(i + 1) % k] - poly[i]);
+            let l2 = e.length_squared();
+            let t = if l2 > 0.0 {
+                ((p - v).dot(e) / l2).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            v + t * e
+        })
+        .min_by(|x, y| {
+            (*x - p)
+                .length_squared()
+                .total_cmp(&(*y - p).length_squared())
+        })
 }
