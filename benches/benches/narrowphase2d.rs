@@ -106,7 +106,7 @@ fn build(boxes: bool, lo: f64, hi: f64, seed: u64) -> Set {
             continue;
         }
         set.parry
-            .push((pa_shape, p_pose(&pa), pb_shape, p_pose(&pb)));
+            .push(((pa_shape, p_pose(&pa)), (pb_shape, p_pose(&pb))));
         set.ours.push((sa, pa, sb, pb));
     }
     set
