@@ -123,9 +123,13 @@ impl Obb2 {
     /// The box's own frame: origin at the center, `+x` along `axis_x`. In this frame
     /// the box is `[−half_extents, half_extents]`.
     pub fn frame(&self) -> Pose2 {
+        // axis_x is unit by construction.
         Pose2::from_parts(
             self.center,
-            Rot2::from_direction(self.axis_x).unwrap_or(Rot2::IDENTITY),
+            Rot2 {
+                cos: self.axis_x.x,
+                sin: self.axis_x.y,
+            },
         )
     }
 

@@ -16,8 +16,8 @@ use std::ops::Mul;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rot2 {
-    cos: f32,
-    sin: f32,
+    pub(crate) cos: f32,
+    pub(crate) sin: f32,
 }
 
 impl Default for Rot2 {

@@ -58,22 +58,11 @@ pub(crate) fn clip_points(
             // line at t = −s. Penetrating points go to the middle of the part of that
             // segment inside both polygons (the plain midpoint when nothing clips it).
             let mut position = q - 0.5 * s * n;
-            if s < 0.0 {
-                let (r0, r1) = line_interval(reference, q, n);
-                let (i0, i1) = line_interval(incident, q, n);
-                let (lo, hi) = (r0.max(i0).max(0.0), r1.min(i1).min(-s));
-                // An empty interval (the line misses a polygon) is infinite here.
-                if lo.is_finite() && hi.is_finite() {
-                    position = q + (0.5 * (lo + hi)).clamp(0.0, -s) * n;
-                }
-                if lo > hi {
-                    // Deep crossings (an X of two thin shapes): the segment misses the
-                    // overlap; take the overlap's point nearest to the middle of the
-                    // gap between the two parts (continuous as the gap closes).
-                    if let Some(p) = closest_in_overlap(reference, incident, position) {
-                        position = p;
-                    }
-                }
+            // The segment q → q − s·n is inside the incident polygon when its far end
+            // is, and inside the reference one when q is (each holds the other end).
+            // Only when one of them is not does the overlap along the line get clipped.
+            if s < 0.0 && !(inside(reference, q) && inside(incident, q - s * n)) {
+                position = deep_point(reference, incident, q, s, n);
             }
             out.push(ManifoldPoint2 {
                 position,
@@ -169,4 +158,36 @@ fn closest_in_overlap(a: PolyRef, b: PolyRef, p: Vec2) -> Option<Vec2> {
                 .length_squared()
                 .total_cmp(&(*y - p).length_squared())
         })
+}
+
+/// True when `p` is inside or on the polygon (every edge's `n·(p − v) ≤ 0`, with a
+/// little slack for round-off).
+pub(crate) fn inside(poly: PolyRef, p: Vec2) -> bool {
+    let tol = 1e-6 * (1.0 + p.abs().max_element());
+    poly.normals
+        .iter()
+        .zip(poly.verts)
+        .all(|(n, v)| n.dot(p - *v) <= tol)
+}
+
+/// Where a penetrating point `q` (separation `s < 0` along the reference normal `n`)
+/// goes when the segment `q → q − s·n` is not inside both polygons: the middle of the
+/// part of that segment inside both; when the segment misses the overlap (a deep
+/// X-shaped crossing), the overlap's point nearest to the middle of the gap between
+/// the two parts (continuous as the gap closes).
+pub(crate) fn deep_point(reference: PolyRef, incident: PolyRef, q: Vec2, s: f32, n: Vec2) -> Vec2 {
+    let (r0, r1) = line_interval(reference, q, n);
+    let (i0, i1) = line_interval(incident, q, n);
+    let (lo, hi) = (r0.max(i0).max(0.0), r1.min(i1).min(-s));
+    // An empty interval (the line misses a polygon) is infinite here.
+    let mut position = q - 0.5 * s * n;
+    if lo.is_finite() && hi.is_finite() {
+        position = q + (0.5 * (lo + hi)).clamp(0.0, -s) * n;
+    }
+    if lo > hi
+        && let Some(p) = closest_in_overlap(reference, incident, position)
+    {
+        position = p;
+    }
+    position
 }

@@ -61,8 +61,8 @@ impl<'a> Convex<'a> {
         }
     }
 
-    /// A size for relative tolerances: the distance from the frame's origin (box) or
-    /// the polygon's center to its farthest vertex.
+    /// A size for relative tolerances and the bounding-circle filter: the radius about
+    /// [`center`](Convex::center) of the circle through the farthest vertex.
     pub fn size(&self) -> f32 {
         match self {
             Convex::Box(c) => c.verts[2].length(),

@@ -50,6 +50,7 @@
 //! assert!((m.depth - 0.02).abs() < 1e-3);
 //! ```
 
+mod box_box;
 mod circle;
 mod clip;
 mod convex;

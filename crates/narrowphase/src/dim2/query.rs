@@ -1,11 +1,11 @@
 //! The public 2D entry points: dispatch on the shape pair, work in a's frame,
 //! map the answer back to the world.
 
+use super::box_box::box_pair;
 use super::circle::{RoundContact, circle_circle, polygon_circle};
 use super::clip::clip_points;
 use super::convex::{Convex, PolyRef};
 use super::manifold::{Contact2, Feature2, Manifold2, ManifoldPoint2};
-use super::sat_obb2::sat_boxes;
 use super::sat_polygon::{EdgeSat, Moved, sat_polygons};
 use glam::Vec2;
 use sepax_geometry::dim2::{Pose2, Shape2};
@@ -107,7 +107,8 @@ impl ConvexPair<'_> {
     }
 }
 
-/// SAT between two polygon-like shapes; `a_shape` must outlive the result.
+/// SAT between two polygon-like shapes, b moved into a's frame.
+#[inline(always)]
 fn convex_pair<'a>(
     frame_a: Pose2,
     a: &'a Convex<'a>,
@@ -117,20 +118,6 @@ fn convex_pair<'a>(
 ) -> Option<ConvexPair<'a>> {
     let rel = frame_a.inv_mul(&frame_b);
     let tol = REFERENCE_TOLERANCE * (a.size() + b.size());
-    if let (Convex::Box(ba), Convex::Box(bb)) = (a, b) {
-        let sat = sat_boxes(ba.verts[2], bb.verts[2], &rel, margin, tol)?;
-        return Some(ConvexPair {
-            sat,
-            frame_a,
-            a: a.view(),
-            b_verts: bb.verts.iter().map(|v| rel.transform_point(*v)).collect(),
-            b_normals: bb
-                .normals
-                .iter()
-                .map(|n| rel.transform_vector(*n))
-                .collect(),
-        });
-    }
     // Seed 001's coarse filter: bounding circles first.
     let (ca, cb) = (a.center(), rel.transform_point(b.center()));
     let reach = a.size() + b.size() + margin;
@@ -194,6 +181,9 @@ pub fn contact2d(
         return None;
     }
     let margin = clean_margin(margin);
+    if let (Shape2::Obb2(ba), Shape2::Obb2(bb)) = (a, b) {
+        return box_pair(ba, pose_a, bb, pose_b, margin).map(|p| p.contact());
+    }
     match (prepare(a, pose_a), prepare(b, pose_b)) {
         (
             Prepared::Round {
@@ -279,6 +269,9 @@ pub fn collide2d(
         return None;
     }
     let margin = clean_margin(margin);
+    if let (Shape2::Obb2(ba), Shape2::Obb2(bb)) = (a, b) {
+        return box_pair(ba, pose_a, bb, pose_b, margin)?.manifold(margin);
+    }
     let round = |rc: RoundContact, frame: &Pose2, polygon_is_a: Option<bool>| {
         let (contact, point) = match polygon_is_a {
             Some(a_side) => round_to_world(rc, frame, a_side),

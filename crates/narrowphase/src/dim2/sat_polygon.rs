@@ -47,10 +47,24 @@ pub(crate) struct Moved {
 }
 
 impl Moved {
+    #[inline]
     pub fn new(p: PolyRef, rel: &Pose2) -> Moved {
+        let n = p.verts.len();
+        if n > 8 {
+            return Moved {
+                verts: p.verts.iter().map(|v| rel.transform_point(*v)).collect(),
+                normals: p.normals.iter().map(|m| rel.transform_vector(*m)).collect(),
+            };
+        }
+        // Up to 8 vertices: fill the inline buffers directly (no `extend` machinery).
+        let (mut verts, mut normals) = ([Vec2::ZERO; 8], [Vec2::ZERO; 8]);
+        for i in 0..n {
+            verts[i] = rel.transform_point(p.verts[i]);
+            normals[i] = rel.transform_vector(p.normals[i]);
+        }
         Moved {
-            verts: p.verts.iter().map(|v| rel.transform_point(*v)).collect(),
-            normals: p.normals.iter().map(|n| rel.transform_vector(*n)).collect(),
+            verts: SmallVec::from_buf_and_len(verts, n),
+            normals: SmallVec::from_buf_and_len(normals, n),
         }
     }
 
