@@ -8,6 +8,7 @@ mod common2d;
 use common2d::*;
 use glam::{DVec2, Vec2};
 use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
 use sepax_geometry::dim2::{Pose2, Shape2};
 use sepax_geometry::rng::Rng;
 use sepax_narrowphase::dim2::oracle::world_vertices;
@@ -74,8 +75,23 @@ fn reflect_margin(depth: f32) -> bool {
     (depth + MARGIN).abs() < 1e-3
 }
 
+/// 3000 cases from a fixed seed (deterministic CI); set `SEPAX_PROPTEST_SEED` to
+/// explore other seeds.
+fn config() -> ProptestConfig {
+    let seed = std::env::var("SEPAX_PROPTEST_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2026);
+    ProptestConfig {
+        cases: 3000,
+        rng_seed: RngSeed::Fixed(seed),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(config())]
 
     /// collide2d(b, a) flips the normal and keeps the depth of collide2d(a, b).
     #[test]
@@ -177,6 +193,8 @@ proptest! {
         prop_assume!(clip_decisions_clear(&p, &m0));
         let moved = Pose2::new(p.pose_b.translation + Vec2::new(dx, dy), p.pose_b.rotation.angle() + da);
         let m1 = collide2d(&p.a, &p.pose_a, &p.b, &moved, MARGIN).expect("tiny motion lost the contact");
+        // A point crossing the margin legitimately appears or disappears.
+        prop_assume!(m1.points.iter().all(|q| !reflect_margin(q.depth)));
         let ids = |m: &sepax_narrowphase::dim2::Manifold2| m.points.iter().map(|q| q.id).collect::<Vec<_>>();
         prop_assert_eq!(ids(&m0), ids(&m1));
         prop_assert_eq!(m0.feature, m1.feature);

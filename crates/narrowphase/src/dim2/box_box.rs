@@ -14,26 +14,23 @@ use smallvec::SmallVec;
 /// Outward normal of box edge `k` (numbering of `Obb2::vertices`).
 const NORMALS: [Vec2; 4] = [Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X];
 
-/// The exact quarter turn that takes edge `k`'s normal to `+y`.
+/// `(cos, sin)` of the quarter turn that takes edge `k`'s normal to `+y`: −y by a
+/// half turn, +x by +90°, +y not at all, −x by −90°. Entries are 0 and ±1, so the
+/// turns are exact (a table, not a branch, since `k` is unpredictable).
+const TURNS: [(f32, f32); 4] = [(-1.0, 0.0), (0.0, 1.0), (1.0, 0.0), (0.0, -1.0)];
+
+/// Turns `p` so that edge `k`'s normal becomes `+y`.
 #[inline]
 fn to_top(k: usize, p: Vec2) -> Vec2 {
-    match k {
-        0 => Vec2::new(-p.x, -p.y),
-        1 => Vec2::new(-p.y, p.x),
-        2 => p,
-        _ => Vec2::new(p.y, -p.x),
-    }
+    let (c, s) = TURNS[k & 3];
+    Vec2::new(c * p.x - s * p.y, s * p.x + c * p.y)
 }
 
 /// The inverse of [`to_top`].
 #[inline]
 fn from_top(k: usize, p: Vec2) -> Vec2 {
-    match k {
-        0 => Vec2::new(-p.x, -p.y),
-        1 => Vec2::new(p.y, -p.x),
-        2 => p,
-        _ => Vec2::new(-p.y, p.x),
-    }
+    let (c, s) = TURNS[k & 3];
+    Vec2::new(c * p.x + s * p.y, -s * p.x + c * p.y)
 }
 
 /// Two boxes after SAT: each in its own frame (`[−h, h]` about the origin).
