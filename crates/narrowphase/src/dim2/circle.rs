@@ -3,7 +3,7 @@
 use super::clip::line_interval;
 use super::convex::PolyRef;
 use super::manifold::{Feature2, FeatureId};
-use super::sat_polygon::max_separation;
+use super::sat_polygon::{Points, max_separation};
 use glam::Vec2;
 
 /// A contact against a circle, in one frame: `normal` from the first shape to the
@@ -58,7 +58,7 @@ pub(crate) fn circle_circle(
 /// feature is that vertex and the distance is `|c − v|`; otherwise it is the edge
 /// and the distance is `s` (negative inside). `depth = r − distance`.
 pub(crate) fn polygon_circle(p: PolyRef, c: Vec2, r: f32, margin: f32) -> Option<RoundContact> {
-    let (s, i) = max_separation(p, &[c], r + margin);
+    let (s, i) = max_separation(p, &Points::Slice(&[c]), r + margin);
     if s > r + margin {
         return None;
     }
