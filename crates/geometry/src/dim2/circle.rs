@@ -84,3 +84,48 @@ impl BoundingCircle {
         r >= 0.0 && (other.center - self.center).length_squared() <= r * r
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_bad_circles_and_boxes() {
+        assert_eq!(
+            Circle::try_new(Vec2::ZERO, -1.0),
+            Err(Shape2Error::NonPositiveRadius(-1.0))
+        );
+        assert_eq!(
+            Circle::try_new(Vec2::ZERO, 0.0),
+            Err(Shape2Error::NonPositiveRadius(0.0))
+        );
+        assert_eq!(
+            Circle::try_new(Vec2::ZERO, f32::NAN),
+            Err(Shape2Error::NonFinite)
+        );
+        assert_eq!(
+            Circle::try_new(Vec2::new(0.0, f32::INFINITY), 1.0),
+            Err(Shape2Error::NonFinite)
+        );
+        assert_eq!(
+            Aabb2::try_new(Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0)),
+            Err(Shape2Error::Inverted)
+        );
+        assert_eq!(
+            Aabb2::try_new(Vec2::splat(f32::NAN), Vec2::ONE),
+            Err(Shape2Error::NonFinite)
+        );
+        assert!(Aabb2::from_points(&[]).is_none());
+    }
+
+    #[test]
+    fn bounds_hold_the_shape() {
+        let c = Circle::try_new(Vec2::new(1.0, 0.0), 0.5).unwrap();
+        let pose = Pose2::new(Vec2::new(0.0, 2.0), std::f32::consts::FRAC_PI_2);
+        let b = c.aabb(&pose);
+        assert!((b.min - Vec2::new(-0.5, 2.5)).length() < 1e-6);
+        assert!((b.max - Vec2::new(0.5, 3.5)).length() < 1e-6);
+        let bc = c.bounding_circle(&pose);
+        assert!((bc.center - Vec2::new(0.0, 3.0)).length() < 1e-6 && bc.radius == 0.5);
+    }
+}
