@@ -83,7 +83,9 @@ impl FeatureId {
 /// One contact point.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ManifoldPoint2 {
-    /// World position: midway between the two surfaces along the normal.
+    /// World position: midway between the two surfaces along the normal; for a
+    /// penetrating point, the middle of the part of that segment inside both shapes,
+    /// so the point lies in both.
     pub position: Vec2,
     /// Penetration depth at this point along the manifold normal (negative: a
     /// speculative point, separated by less than the margin).

@@ -6,16 +6,19 @@
 //!
 //! ## Conventions (they hold for every function here)
 //! * A pair is `(a, b)`; the **normal is unit, in the world frame, and points from a
-//!   to b**. Swapping the shapes flips the normal and keeps the depth.
+//!   to b**. Swapping the shapes flips the normal and keeps the depth (up to
+//!   [`REFERENCE_TOLERANCE`] of the pair's size when the best faces of a and b tie).
 //! * **`depth > 0` means penetrating**; `depth = 0` is exactly touching and counts as
 //!   a contact; `depth < 0` is a speculative contact, separated by `−depth` but closer
 //!   than the `margin` the caller passed. With `margin = 0` only touching or
 //!   penetrating pairs are reported.
 //! * Work happens in a's frame (b's pose relative to a's) to keep round-off small; a
-//!   box is handled in its own frame, where its data is exact.
+//!   box is handled in its own frame, where its data is exact, and a box–box manifold
+//!   is clipped in the reference box's frame.
 //! * A manifold has at most **2 points**, each with a world position (midway between
-//!   the surfaces), its own depth and a [`FeatureId`] that stays the same while the
-//!   same features touch, so a solver can warm-start.
+//!   the surfaces; inside both shapes when penetrating), its own depth and a
+//!   [`FeatureId`] that stays the same while the same features touch, so a solver can
+//!   warm-start.
 //! * Bad input never panics: a pose failing `Pose2::is_valid` gives no contact, a
 //!   negative or NaN margin counts as 0.
 //!
