@@ -14,6 +14,9 @@ use smallvec::SmallVec;
 /// Outward normal of box edge `k` (numbering of `Obb2::vertices`).
 const NORMALS: [Vec2; 4] = [Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X];
 
+/// Corner `i` of a box is `(sx·h.x, sy·h.y)` (numbering of `Obb2::vertices`).
+const CORNERS: [(f32, f32); 4] = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)];
+
 /// `(cos, sin)` of the quarter turn that takes edge `k`'s normal to `+y`: −y by a
 /// half turn, +x by +90°, +y not at all, −x by −90°. Entries are 0 and ±1, so the
 /// turns are exact (a table, not a branch, since `k` is unpredictable).
@@ -110,18 +113,18 @@ impl BoxPair {
         let c = to_top(k, inc_pose.translation);
         let u = to_top(k, inc_pose.transform_vector(Vec2::X));
         let v = Vec2::new(-u.y, u.x);
-        // Incident normals −v, u, v, −u: the first with the least y.
-        let ny = [-v.y, u.y, v.y, -u.y];
-        let mut j = 0;
-        for (i, y) in ny.iter().enumerate().skip(1) {
-            if *y < ny[j] {
-                j = i;
-            }
-        }
+        // Incident normals −v, u, v, −u have y = −u.x, u.y, u.x, −u.y (v = perp u):
+        // the least is −max(|u.x|, |u.y|), picked without a loop.
+        let j = if u.x.abs() >= u.y.abs() {
+            if u.x > 0.0 { 0 } else { 2 }
+        } else if u.y > 0.0 {
+            3
+        } else {
+            1
+        };
         let corner = |i: usize| {
-            let sx = if i == 1 || i == 2 { h_inc.x } else { -h_inc.x };
-            let sy = if i >= 2 { h_inc.y } else { -h_inc.y };
-            c + u * sx + v * sy
+            let (sx, sy) = CORNERS[i];
+            c + u * (sx * h_inc.x) + v * (sy * h_inc.y)
         };
         let mut seg = [(corner(j), 0u32), (corner((j + 1) % 4), 1u32)];
         for (side, origin) in [(1.0f32, 2u32), (-1.0, 3)] {
@@ -152,7 +155,8 @@ impl BoxPair {
                 let in_ref = q.y >= -h - tol;
                 let in_inc = d.dot(u).abs() <= h_inc.x + tol && d.dot(v).abs() <= h_inc.y + tol;
                 if !(in_ref && in_inc) {
-                    p = deep(w, h, c, u, h_inc, q, s);
+                    p = along_up(q, s, h, c, u, h_inc)
+                        .unwrap_or_else(|| deep(w, h, c, u, h_inc, q, s));
                 }
             }
             points.push(ManifoldPoint2 {
@@ -172,6 +176,36 @@ impl BoxPair {
             points,
         })
     }
+}
+
+/// The `t` range where `|o + t·d| ≤ half` (a slab); empty as `(∞, −∞)`.
+#[inline]
+fn slab(o: f32, d: f32, half: f32) -> (f32, f32) {
+    if d.abs() <= 1e-12 {
+        if o.abs() <= half {
+            (f32::NEG_INFINITY, f32::INFINITY)
+        } else {
+            (f32::INFINITY, f32::NEG_INFINITY)
+        }
+    } else {
+        let (t1, t2) = ((-half - o) / d, (half - o) / d);
+        (t1.min(t2), t1.max(t2))
+    }
+}
+
+/// [`deep_point`]'s first rule for two boxes, in closed form: on the line `q + t·ŷ`
+/// the reference box holds `t ∈ [−h − q.y, h − q.y]` (q is between its side planes)
+/// and the incident box is two slabs along `u` and `v`; the point is the middle of
+/// their common part within `[0, −s]`, or `None` when there is none.
+#[inline]
+fn along_up(q: Vec2, s: f32, h: f32, c: Vec2, u: Vec2, h_inc: Vec2) -> Option<Vec2> {
+    let v = Vec2::new(-u.y, u.x);
+    let d = q - c;
+    let (a0, a1) = slab(d.dot(u), u.y, h_inc.x);
+    let (b0, b1) = slab(d.dot(v), v.y, h_inc.y);
+    let lo = 0.0f32.max(-h - q.y).max(a0).max(b0);
+    let hi = (-s).min(h - q.y).min(a1).min(b1);
+    (lo <= hi).then(|| Vec2::new(q.x, q.y + 0.5 * (lo + hi)))
 }
 
 /// Deep points (rare): both boxes as 4-gons in the turned frame, then the general rule.
