@@ -9,6 +9,7 @@
 //!   gathered in [`Shape`], which knows its tight world AABB and bounding sphere.
 //!   [`ConvexHull::try_from_points`] builds a hull from a point cloud (coplanar
 //!   triangles merged into polygon faces, points on faces and edges left out).
+//! * [`dim2`]: the plane — `Pose2`, `Obb2` (seed 002), `ConvexPolygon`, `Circle`, `Aabb2`.
 //! * [`OrientedBox`]: the box of the seed documents, given by a **center**, a full
 //!   **size** (width, height, depth) and a rotation quaternion.
 //!
@@ -30,6 +31,7 @@
 
 mod aabb;
 mod cuboid;
+pub mod dim2;
 mod error;
 pub mod hull;
 mod pose;

@@ -21,6 +21,9 @@
 //!   cross), with exact pruning by the shapes' inner spheres — then clipping;
 //! * anything with a sphere: a point-to-shape distance.
 //!
+//! The plane has its own module, [`dim2`]: boxes (seed 002), convex polygons and circles
+//! with manifolds of at most 2 points, under the same conventions.
+//!
 //! The entry points are [`collide`] (manifold, with a per-pair [`PairCache`] for frame
 //! coherence), [`contact`] (normal and depth only) and [`intersects`] (yes or no). The
 //! [`oracle`] module is the slow twin every fast path is tested against.
@@ -45,6 +48,7 @@
 
 mod cache;
 mod contact;
+pub mod dim2;
 mod manifold;
 pub mod oracle;
 mod polytope;

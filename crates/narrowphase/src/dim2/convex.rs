@@ -1,0 +1,82 @@
+//! A polygon-like shape (box or polygon) seen from its own frame, without allocating.
+
+use glam::Vec2;
+use sepax_geometry::dim2::{ConvexPolygon, Obb2, Pose2};
+
+/// Vertices (counter-clockwise) and outward unit normals of a convex polygon, both
+/// in one frame; `normals[i]` belongs to the edge `verts[i] → verts[i + 1]`.
+#[derive(Clone, Copy)]
+pub(crate) struct PolyRef<'a> {
+    pub verts: &'a [Vec2],
+    pub normals: &'a [Vec2],
+}
+
+/// The 4 corners and normals of a box `[−h, h]` in its own frame, numbered as
+/// [`Obb2::vertices`].
+#[derive(Clone, Copy)]
+pub(crate) struct BoxCorners {
+    pub verts: [Vec2; 4],
+    pub normals: [Vec2; 4],
+}
+
+impl BoxCorners {
+    pub fn new(h: Vec2) -> BoxCorners {
+        BoxCorners {
+            verts: [
+                Vec2::new(-h.x, -h.y),
+                Vec2::new(h.x, -h.y),
+                Vec2::new(h.x, h.y),
+                Vec2::new(-h.x, h.y),
+            ],
+            normals: [-Vec2::Y, Vec2::X, Vec2::Y, -Vec2::X],
+        }
+    }
+}
+
+/// A box or polygon in the frame where its data is given.
+pub(crate) enum Convex<'a> {
+    Box(BoxCorners),
+    Polygon(&'a ConvexPolygon),
+}
+
+impl<'a> Convex<'a> {
+    /// The box in its own frame (`pose · box.frame()`), which keeps its data exact.
+    pub fn from_box(b: &Obb2, pose: &Pose2) -> (Pose2, Convex<'a>) {
+        (
+            *pose * b.frame(),
+            Convex::Box(BoxCorners::new(b.half_extents())),
+        )
+    }
+
+    pub fn view(&self) -> PolyRef<'_> {
+        match self {
+            Convex::Box(c) => PolyRef {
+                verts: &c.verts,
+                normals: &c.normals,
+            },
+            Convex::Polygon(p) => PolyRef {
+                verts: p.vertices(),
+                normals: p.normals(),
+            },
+        }
+    }
+
+    /// A size for relative tolerances and the bounding-circle filter: the radius about
+    /// [`center`](Convex::center) of the circle through the farthest vertex.
+    pub fn size(&self) -> f32 {
+        match self {
+            Convex::Box(c) => c.verts[2].length(),
+            Convex::Polygon(p) => p.radius(),
+        }
+    }
+}
+
+impl Convex<'_> {
+    /// The center of the circle of radius [`size`](Convex::size) holding the shape.
+    pub fn center(&self) -> Vec2 {
+        match self {
+            Convex::Box(_) => Vec2::ZERO,
+            Convex::Polygon(p) => p.center(),
+        }
+    }
+}
