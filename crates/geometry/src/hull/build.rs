@@ -80,7 +80,7 @@ impl ConvexHull {
     /// any face plane. Each face corner stands more than `eps / 4` off the line through
     /// its neighbours (less, down to `eps / 256` and in the last resort to the
     /// Quickhull threshold, in the rare clouds where the merge is retried with a smaller
-    /// tolerance; see the [module docs](self)).
+    /// tolerance).
     ///
     /// **Bad input** gives an error, never a panic:
     /// * fewer than 4 points: [`HullError::TooFewPoints`] (checked first);
