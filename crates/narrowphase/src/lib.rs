@@ -57,5 +57,7 @@ mod sat;
 
 pub use cache::{CachedAxis, PairCache};
 pub use contact::{Contact, Feature, Manifold, ManifoldPoint};
-pub use query::{DEFAULT_SUPPORT_MODE, collide, collide_with, contact, intersects};
+pub use query::{
+    DEFAULT_SUPPORT_MODE, collide, collide_with, contact, intersects, minimum_translation,
+};
 pub use sat::hull_hull::SupportMode;

@@ -17,7 +17,7 @@ use crate::sat::hull_hull::{SupportMode, hull_hull};
 use crate::sat::sphere::{point_box, point_polytope, shape_sphere, sphere_shape, sphere_sphere};
 use crate::sat::{Axis, Frame, SatOutcome};
 use glam::Vec3;
-use sepax_geometry::{Pose, Shape};
+use sepax_geometry::{OrientedBox, Pose, Shape};
 use smallvec::SmallVec;
 
 /// The support evaluation used by default in hull queries. See [`SupportMode`] and the
@@ -135,6 +135,29 @@ pub fn contact(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: f32) 
             feature: exact.feature,
         }),
     }
+}
+
+/// Seed 000's answer for two boxes given by centre, size and rotation: the minimum
+/// translation vector `normal · depth` that moves `b` out of `a`, or the zero vector
+/// when they do not penetrate (touching boxes give zero too, as there is nothing to
+/// move). The normal points from a to b.
+///
+/// ```
+/// use sepax_geometry::OrientedBox;
+/// use sepax_narrowphase::minimum_translation;
+/// use glam::{Quat, Vec3};
+///
+/// let a = OrientedBox::try_new(Vec3::ZERO, Vec3::splat(2.0), Quat::IDENTITY).unwrap();
+/// let b = OrientedBox::try_new(Vec3::new(0.0, 1.5, 0.0), Vec3::splat(2.0), Quat::IDENTITY).unwrap();
+/// assert!((minimum_translation(&a, &b) - Vec3::new(0.0, 0.5, 0.0)).length() < 1e-5);
+/// let far = OrientedBox::try_new(Vec3::new(5.0, 0.0, 0.0), Vec3::ONE, Quat::IDENTITY).unwrap();
+/// assert_eq!(minimum_translation(&a, &far), Vec3::ZERO);
+/// ```
+pub fn minimum_translation(a: &OrientedBox, b: &OrientedBox) -> Vec3 {
+    let (shape_a, pose_a) = a.split();
+    let (shape_b, pose_b) = b.split();
+    contact(&shape_a.into(), &pose_a, &shape_b.into(), &pose_b, 0.0)
+        .map_or(Vec3::ZERO, |c| c.translation_vector())
 }
 
 /// True when the shapes touch or overlap (closed sets: touching counts). Stops at the
