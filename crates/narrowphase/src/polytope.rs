@@ -6,7 +6,7 @@
 //! the unit cube, which is the same for every box.
 
 use glam::Vec3;
-use sepax_geometry::{ConvexHull, GaussArc, HullEdge, Plane};
+use sepax_geometry::{ConvexHull, GaussArc, HullEdge, Plane, hull};
 use std::sync::OnceLock;
 
 /// Everything the hull SAT and the clipper read from a convex polyhedron.
@@ -49,24 +49,13 @@ impl<'a> Polytope<'a> {
     /// The largest `dir · v` over the vertices (a linear scan).
     #[inline]
     pub fn support_distance(&self, dir: Vec3) -> f32 {
-        self.vertices
-            .iter()
-            .fold(f32::NEG_INFINITY, |m, v| m.max(v.dot(dir)))
+        hull::support_distance(self.vertices, dir)
     }
 
     /// Index of a vertex furthest along `dir` (the first among ties).
     #[inline]
     pub fn support_index(&self, dir: Vec3) -> usize {
-        let mut best = 0;
-        let mut best_dot = f32::NEG_INFINITY;
-        for (i, v) in self.vertices.iter().enumerate() {
-            let d = v.dot(dir);
-            if d > best_dot {
-                best_dot = d;
-                best = i;
-            }
-        }
-        best
+        hull::support_index(self.vertices, dir)
     }
 
     /// Hill-climbing support from `start`: move to a strictly better neighbour until none

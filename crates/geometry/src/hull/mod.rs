@@ -369,25 +369,38 @@ impl ConvexHull {
     /// Index of a vertex furthest along `dir` (the lowest index among ties).
     #[inline]
     pub fn support_index(&self, dir: Vec3) -> usize {
-        let mut best = 0;
-        let mut best_dot = f32::NEG_INFINITY;
-        for (i, v) in self.vertices.iter().enumerate() {
-            let d = v.dot(dir);
-            if d > best_dot {
-                best_dot = d;
-                best = i;
-            }
-        }
-        best
+        support_index(&self.vertices, dir)
     }
 
     /// The largest `dir · v` over the vertices.
     #[inline]
     pub fn support_distance(&self, dir: Vec3) -> f32 {
-        self.vertices
-            .iter()
-            .fold(f32::NEG_INFINITY, |m, v| m.max(v.dot(dir)))
+        support_distance(&self.vertices, dir)
     }
+}
+
+/// Index of a point furthest along `dir` (the lowest index among ties; 0 for an empty
+/// slice): the support mapping of a point set, by linear scan.
+#[inline]
+pub fn support_index(points: &[Vec3], dir: Vec3) -> usize {
+    let mut best = 0;
+    let mut best_dot = f32::NEG_INFINITY;
+    for (i, v) in points.iter().enumerate() {
+        let d = v.dot(dir);
+        if d > best_dot {
+            best_dot = d;
+            best = i;
+        }
+    }
+    best
+}
+
+/// The largest `dir · p` over the points (`−∞` for an empty slice).
+#[inline]
+pub fn support_distance(points: &[Vec3], dir: Vec3) -> f32 {
+    points
+        .iter()
+        .fold(f32::NEG_INFINITY, |m, v| m.max(v.dot(dir)))
 }
 
 /// Plane of a polygon by Newell's method, robust for slightly non-planar loops:
