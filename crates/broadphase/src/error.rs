@@ -35,7 +35,11 @@ impl fmt::Display for BroadPhaseError {
             BroadPhaseError::NonFiniteAabb => write!(f, "an AABB has a NaN or infinite value"),
             BroadPhaseError::InvertedAabb => write!(f, "an AABB has min > max on some axis"),
             BroadPhaseError::UnknownProxy(id) => {
-                write!(f, "proxy {} does not exist (never inserted or removed)", id.0)
+                write!(
+                    f,
+                    "proxy {} does not exist (never inserted or removed)",
+                    id.0
+                )
             }
             BroadPhaseError::TooManyProxies => write!(f, "more than u32::MAX proxies"),
             BroadPhaseError::InvalidRay => write!(

@@ -61,7 +61,11 @@ impl GridSpec {
                 return 1.0;
             }
             let width = CELL_SCALE * s.mean_extent;
-            let cells = if width > 0.0 { range / width } else { budget.sqrt() };
+            let cells = if width > 0.0 {
+                range / width
+            } else {
+                budget.sqrt()
+            };
             cells.clamp(1.0, 4096.0)
         };
         let (mut fb, mut fc) = (per_axis(b), per_axis(c));
@@ -73,7 +77,11 @@ impl GridSpec {
         let (gb, gc) = (fb.floor().max(1.0) as u32, fc.floor().max(1.0) as u32);
         let inv = |s: AxisStats, g: u32| {
             let range = s.hi - s.lo;
-            if g > 1 && range > 0.0 { g as f32 / range } else { 0.0 }
+            if g > 1 && range > 0.0 {
+                g as f32 / range
+            } else {
+                0.0
+            }
         };
         GridSpec {
             dims: (gb, gc),
@@ -128,8 +136,12 @@ impl Buckets {
         self.span_end.resize(n, (0, 0));
         // Pass 1: cell ranges and counts.
         for p in 0..n {
-            let (b0, b1, c0, c1) =
-                spec.span(sorted.min_b[p], sorted.max_b[p], sorted.min_c[p], sorted.max_c[p]);
+            let (b0, b1, c0, c1) = spec.span(
+                sorted.min_b[p],
+                sorted.max_b[p],
+                sorted.min_c[p],
+                sorted.max_c[p],
+            );
             sorted.cell_b[p] = b0;
             sorted.cell_c[p] = c0;
             self.span_end[p] = (b1, c1);

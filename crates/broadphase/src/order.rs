@@ -24,11 +24,19 @@ pub(crate) const AXIS_HYSTERESIS: f64 = 1.5;
 #[inline]
 pub(crate) fn order_bits(x: f32) -> u32 {
     let b = x.to_bits();
-    if b & 0x8000_0000 != 0 { !b } else { b | 0x8000_0000 }
+    if b & 0x8000_0000 != 0 {
+        !b
+    } else {
+        b | 0x8000_0000
+    }
 }
 
 /// Sorts `keys` by their high 32 bits, stably. Returns true when a full sort ran.
-pub(crate) fn repair_or_sort(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, force_full: bool) -> bool {
+pub(crate) fn repair_or_sort(
+    keys: &mut Vec<u64>,
+    scratch: &mut Vec<u64>,
+    force_full: bool,
+) -> bool {
     let budget = REPAIR_BUDGET * keys.len() + 64;
     if !force_full && insertion_sort(keys, budget) {
         return false;
@@ -66,7 +74,11 @@ pub(crate) fn choose_axis(current: usize, variance: [f64; 3]) -> usize {
     let best = (0..3)
         .max_by(|&x, &y| variance[x].total_cmp(&variance[y]).then(y.cmp(&x)))
         .unwrap_or(0);
-    if variance[best] > AXIS_HYSTERESIS * variance[current] { best } else { current }
+    if variance[best] > AXIS_HYSTERESIS * variance[current] {
+        best
+    } else {
+        current
+    }
 }
 
 #[cfg(test)]

@@ -125,7 +125,12 @@ impl PairFrame {
         std::mem::swap(&mut self.pairs, &mut self.previous);
         self.pairs.clear();
         self.pairs.extend(keys.iter().map(|&k| unpack(k)));
-        sorted_diff(&self.previous, &self.pairs, &mut self.added, &mut self.removed);
+        sorted_diff(
+            &self.previous,
+            &self.pairs,
+            &mut self.added,
+            &mut self.removed,
+        );
     }
 }
 

@@ -53,8 +53,8 @@ impl ProxyStore {
                 i
             }
             None => {
-                let i = u32::try_from(self.slots.len())
-                    .map_err(|_| BroadPhaseError::TooManyProxies)?;
+                let i =
+                    u32::try_from(self.slots.len()).map_err(|_| BroadPhaseError::TooManyProxies)?;
                 self.slots.push(slot);
                 i
             }

@@ -390,7 +390,12 @@ impl SweepAndPrune {
         self.pair_keys.extend(out.into_iter().flatten());
         let all = self.sorted.view(0..n);
         let is_big = &self.buckets.is_big;
-        let big_tasks: Vec<_> = self.buckets.big.iter().map(|&p| p as usize..p as usize + 1).collect();
+        let big_tasks: Vec<_> = self
+            .buckets
+            .big
+            .iter()
+            .map(|&p| p as usize..p as usize + 1)
+            .collect();
         let out = run_tasks(&big_tasks, parallel, |r| {
             let mut out = Vec::new();
             big_against_all(&all, is_big, r.start, &mut out);
@@ -436,7 +441,10 @@ impl SweepAndPrune {
             (out, queries)
         };
         let results: Vec<(Vec<u64>, usize)> = if parallel {
-            self.dense.par_chunks_mut(TASK_ENTRIES / 4).map(work).collect()
+            self.dense
+                .par_chunks_mut(TASK_ENTRIES / 4)
+                .map(work)
+                .collect()
         } else {
             vec![work(&mut self.dense)]
         };
@@ -450,7 +458,9 @@ impl SweepAndPrune {
 /// Consecutive ranges of about `chunk` items covering `0..n`.
 fn split_evenly(n: usize, chunk: usize) -> Vec<std::ops::Range<usize>> {
     let chunk = chunk.max(1);
-    (0..n.div_ceil(chunk)).map(|i| i * chunk..((i + 1) * chunk).min(n)).collect()
+    (0..n.div_ceil(chunk))
+        .map(|i| i * chunk..((i + 1) * chunk).min(n))
+        .collect()
 }
 
 /// Runs `f` on every task, in parallel or not; results in task order either way.

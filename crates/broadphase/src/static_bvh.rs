@@ -217,7 +217,12 @@ impl StaticBvh {
     ///
     /// Errors: `InvalidRay` for a non-finite origin or direction, a zero direction,
     /// or a NaN or negative `max_t` (`max_t = inf` is allowed).
-    pub fn cast_ray(&self, origin: Vec3, dir: Vec3, max_t: f32) -> Result<Vec<RayHit>, BroadPhaseError> {
+    pub fn cast_ray(
+        &self,
+        origin: Vec3,
+        dir: Vec3,
+        max_t: f32,
+    ) -> Result<Vec<RayHit>, BroadPhaseError> {
         check_ray(origin, dir, max_t)?;
         let mut hits = Vec::new();
         self.walk_ray(origin, dir, max_t, |id, t, _| {
@@ -231,7 +236,12 @@ impl StaticBvh {
     /// The first box hit by the ray (smallest entry `t`, ties to the smallest id),
     /// or `None`. Children are visited nearest first and a subtree whose entry is
     /// beyond the best hit so far is skipped. Errors as [`cast_ray`](Self::cast_ray).
-    pub fn cast_ray_first(&self, origin: Vec3, dir: Vec3, max_t: f32) -> Result<Option<RayHit>, BroadPhaseError> {
+    pub fn cast_ray_first(
+        &self,
+        origin: Vec3,
+        dir: Vec3,
+        max_t: f32,
+    ) -> Result<Option<RayHit>, BroadPhaseError> {
         check_ray(origin, dir, max_t)?;
         let mut best: Option<RayHit> = None;
         self.walk_ray(origin, dir, max_t, |id, t, bound| {
@@ -249,7 +259,13 @@ impl StaticBvh {
 
     /// Depth-first ray walk. `on_hit(id, t, bound)` returns the new pruning bound:
     /// subtrees whose entry parameter exceeds it are skipped (ties are kept).
-    fn walk_ray(&self, origin: Vec3, dir: Vec3, max_t: f32, mut on_hit: impl FnMut(ProxyId, f32, f32) -> f32) {
+    fn walk_ray(
+        &self,
+        origin: Vec3,
+        dir: Vec3,
+        max_t: f32,
+        mut on_hit: impl FnMut(ProxyId, f32, f32) -> f32,
+    ) {
         let nodes = &self.bvh.nodes;
         if nodes.is_empty() {
             return;
@@ -300,5 +316,9 @@ impl StaticBvh {
 
 fn check_ray(origin: Vec3, dir: Vec3, max_t: f32) -> Result<(), BroadPhaseError> {
     let ok = origin.is_finite() && dir.is_finite() && dir != Vec3::ZERO && max_t >= 0.0;
-    if ok { Ok(()) } else { Err(BroadPhaseError::InvalidRay) }
+    if ok {
+        Ok(())
+    } else {
+        Err(BroadPhaseError::InvalidRay)
+    }
 }
