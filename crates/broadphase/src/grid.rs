@@ -57,7 +57,7 @@ impl GridSpec {
         let budget = (n / 2).max(1) as f32;
         let per_axis = |s: AxisStats| -> f32 {
             let range = s.hi - s.lo;
-            if !(range > 0.0) || !range.is_finite() {
+            if range.is_nan() || range <= 0.0 || !range.is_finite() {
                 return 1.0;
             }
             let width = CELL_SCALE * s.mean_extent;

@@ -40,7 +40,7 @@ pub(crate) fn radix_sort(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, digits: &[
             counts[((k >> shift) & mask) as usize] += 1;
         }
         // A digit where every key agrees changes nothing: skip its scatter.
-        if counts.iter().any(|&c| c == keys.len()) {
+        if counts.contains(&keys.len()) {
             continue;
         }
         let mut sum = 0;

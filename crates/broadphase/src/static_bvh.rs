@@ -303,10 +303,10 @@ impl StaticBvh {
                     }
                 }
                 BvhNode::Leaf { shape_index, .. } => {
-                    if let Some(t) = self.boxes[*shape_index].ray_entry(origin, dir, max_t) {
-                        if t <= bound {
-                            bound = on_hit(self.ids[*shape_index], t, bound);
-                        }
+                    if let Some(t) = self.boxes[*shape_index].ray_entry(origin, dir, max_t)
+                        && t <= bound
+                    {
+                        bound = on_hit(self.ids[*shape_index], t, bound);
                     }
                 }
             }

@@ -215,13 +215,13 @@ pub(crate) fn big_against_all(s: &SoaView, is_big: &[bool], p: usize, out: &mut 
     let id_p = s.id[p];
     // Sorted on a: boxes after the first min_a > hi_a cannot overlap.
     let end = s.min_a.partition_point(|&m| m <= hi_a);
-    for j in 0..end {
+    for (j, &big_j) in is_big[..end].iter().enumerate() {
         let ok = (lo_a <= s.max_a[j])
             & (s.min_b[j] <= hi_b)
             & (lo_b <= s.max_b[j])
             & (s.min_c[j] <= hi_c)
             & (lo_c <= s.max_c[j])
-            & (!is_big[j] | (j > p));
+            & (!big_j | (j > p));
         if ok & (j != p) {
             out.push(pack(id_p, s.id[j]));
         }

@@ -108,7 +108,7 @@ fn static_mixes() {
         let boxes = random_boxes(&mut rng, n, half, 0.3, 1.5);
         for every in [2usize, 5, 50] {
             let kind = |i: usize| {
-                if i % every == 0 {
+                if i.is_multiple_of(every) {
                     ProxyKind::Dynamic
                 } else {
                     ProxyKind::Static

@@ -23,7 +23,7 @@ fn frames() -> Frames {
         .into_iter()
         .enumerate()
     {
-        let kind = if i % 3 == 0 {
+        let kind = if i.is_multiple_of(3) {
             ProxyKind::Static
         } else {
             ProxyKind::Dynamic
