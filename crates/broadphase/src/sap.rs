@@ -5,13 +5,13 @@ use crate::order::{choose_axis, order_bits, repair_or_sort};
 use crate::pairs::{PairFrame, pack, sort_pair_keys};
 use crate::proxy::ProxyStore;
 use crate::static_bvh::StaticBvh;
-use crate::sweep::{Soa, big_against_all, sweep};
+use crate::sweep::{Entry, big_against_all, pack_bc, sweep, sweep_cell};
 use crate::{BroadPhaseError, ProxyId, ProxyKind};
 use rayon::prelude::*;
 use sepax_geometry::Aabb;
 
 /// Below this many dynamic proxies the sweep uses one cell (no grid).
-pub const GRID_MIN_PROXIES: usize = 1024;
+pub const GRID_MIN_PROXIES: usize = 256;
 /// Below this many dynamic proxies everything runs on the calling thread.
 pub const PARALLEL_MIN_PROXIES: usize = 4096;
 /// A dynamic proxy's cached static candidates are those overlapping its box grown
@@ -77,17 +77,25 @@ pub struct SweepAndPrune {
     /// Per slot: index into `dense` for dynamic proxies.
     dense_index: Vec<u32>,
     dense: Vec<DynEntry>,
-    /// Per slot: true while the id sits in `keys` (the sorted order).
+    /// Per slot: true while the id sits in `order`.
     in_order: Vec<bool>,
     /// Dynamic ids inserted since the last frame.
     pending: Vec<u32>,
-    /// Sort keys of the dynamic proxies, in last frame's order.
+    /// True when a dynamic proxy was removed since the last frame.
+    removed_dynamic: bool,
+    /// Dynamic ids in last frame's sorted order.
+    order: Vec<u32>,
+    order_scratch: Vec<u32>,
+    /// This frame's boxes, in last frame's order.
+    frame_boxes: Vec<Aabb>,
+    /// Sort keys: `order_bits(min_a) << 32 | position in order`.
     keys: Vec<u64>,
     key_scratch: Vec<u64>,
     axis: usize,
     /// Centre variance per axis measured at the last gather.
     variance: Option<[f64; 3]>,
-    sorted: Soa,
+    /// The dynamic boxes sorted on the sweep axis, then a sentinel.
+    sorted: Vec<Entry>,
     buckets: Buckets,
     statics: Option<StaticBvh>,
     static_dirty: bool,
@@ -152,6 +160,7 @@ impl SweepAndPrune {
                     self.dense_index[moved.id as usize] = d as u32;
                 }
                 self.dense_index[id.0 as usize] = u32::MAX;
+                self.removed_dynamic = true;
             }
             ProxyKind::Static => self.static_dirty = true,
         }
@@ -249,91 +258,133 @@ impl SweepAndPrune {
         }
     }
 
-    /// Drops dead ids from the keys, appends new ones, rewrites every key's high half
-    /// from the current boxes on the (possibly new) axis. Returns true if the order
-    /// must be sorted from scratch (new axis or no previous order).
+    /// Drops dead ids from the order, appends new ones, picks the axis, and reads
+    /// every dynamic box once (in last frame's order) into `frame_boxes` and `keys`.
+    /// Returns true if the order must be sorted from scratch (new axis or no previous
+    /// order).
     fn refresh_keys(&mut self) -> bool {
         let slots = &self.store.slots;
         let in_order = &mut self.in_order;
-        self.keys.retain(|&k| {
-            let id = k as u32 as usize;
-            let keep = slots[id].alive && slots[id].kind == ProxyKind::Dynamic;
-            if !keep {
-                in_order[id] = false;
-            }
-            keep
-        });
-        let had_order = !self.keys.is_empty();
+        if self.removed_dynamic {
+            self.removed_dynamic = false;
+            self.order.retain(|&id| {
+                let s = &slots[id as usize];
+                let keep = s.alive && s.kind == ProxyKind::Dynamic;
+                if !keep {
+                    in_order[id as usize] = false;
+                }
+                keep
+            });
+        }
+        let had_order = !self.order.is_empty();
         for &id in &self.pending {
             let s = &slots[id as usize];
             if s.alive && s.kind == ProxyKind::Dynamic && !in_order[id as usize] {
                 in_order[id as usize] = true;
-                self.keys.push(id as u64);
+                self.order.push(id);
             }
         }
         self.pending.clear();
         let variance = match self.variance {
             Some(v) => v,
-            None => centre_variance(self.keys.iter().map(|&k| &slots[k as u32 as usize].aabb)),
+            None => centre_variance(self.order.iter().map(|&id| &slots[id as usize].aabb)),
         };
         let axis = choose_axis(self.axis, variance);
         let new_axis = axis != self.axis;
         self.axis = axis;
-        for k in &mut self.keys {
-            let id = *k as u32;
-            let min = slots[id as usize].aabb.min[axis];
-            *k = ((order_bits(min) as u64) << 32) | id as u64;
+        // The one pass in id-random order: everything later reads frame_boxes.
+        let read = |(i, &id): (usize, &u32)| {
+            let aabb = slots[id as usize].aabb;
+            (aabb, ((order_bits(aabb.min[axis]) as u64) << 32) | i as u64)
+        };
+        let parallel = self.order.len() >= PARALLEL_MIN_PROXIES;
+        if parallel {
+            let (boxes, keys): (Vec<Aabb>, Vec<u64>) =
+                self.order.par_iter().enumerate().map(read).unzip();
+            self.frame_boxes = boxes;
+            self.keys = keys;
+        } else {
+            self.frame_boxes.clear();
+            self.keys.clear();
+            for (aabb, key) in self.order.iter().enumerate().map(read) {
+                self.frame_boxes.push(aabb);
+                self.keys.push(key);
+            }
         }
         new_axis || !had_order
     }
 
-    /// Copies the boxes into `sorted` in key order (axis `a` first), measuring the
-    /// centre variance for the next frame's axis choice and the other axes' stats.
+    /// Builds `sorted` (and the new `order`) in key order, axis `a` first, measuring
+    /// the centre variance for the next frame's axis choice and the other axes' stats.
+    /// Statistics are summed per fixed chunk of [`TASK_ENTRIES`], then in chunk order,
+    /// so they do not depend on the thread count either.
     fn gather(&mut self) -> (AxisStats, AxisStats) {
         let (a, b, c) = (self.axis, (self.axis + 1) % 3, (self.axis + 2) % 3);
         let n = self.keys.len();
-        let s = &mut self.sorted;
-        s.clear();
-        s.resize(n);
-        let mut sum = [0f64; 3];
-        let mut sum2 = [0f64; 3];
-        let mut lo = [f32::INFINITY; 3];
-        let mut hi = [f32::NEG_INFINITY; 3];
-        let mut ext = [0f64; 3];
-        for (p, &k) in self.keys.iter().enumerate() {
-            let id = k as u32;
-            let aabb = &self.store.slots[id as usize].aabb;
-            s.min_a[p] = aabb.min[a];
-            s.max_a[p] = aabb.max[a];
-            s.min_b[p] = aabb.min[b];
-            s.max_b[p] = aabb.max[b];
-            s.min_c[p] = aabb.min[c];
-            s.max_c[p] = aabb.max[c];
-            s.id[p] = id;
-            for ax in 0..3 {
-                let centre = 0.5 * (aabb.min[ax] as f64 + aabb.max[ax] as f64);
-                sum[ax] += centre;
-                sum2[ax] += centre * centre;
-                lo[ax] = lo[ax].min(aabb.min[ax]);
-                hi[ax] = hi[ax].max(aabb.max[ax]);
-                ext[ax] += aabb.max[ax] as f64 - aabb.min[ax] as f64;
+        let (boxes, order) = (&self.frame_boxes, &self.order);
+        let entry = |&k: &u64| {
+            let i = k as u32 as usize;
+            let aabb = &boxes[i];
+            Entry {
+                bc: pack_bc(aabb.min[b], aabb.max[b], aabb.min[c], aabb.max[c]),
+                min_a: aabb.min[a],
+                max_a: aabb.max[a],
+                cell: [0, 0],
+                id: order[i],
             }
+        };
+        let parallel = n >= PARALLEL_MIN_PROXIES;
+        if parallel {
+            self.keys
+                .par_iter()
+                .map(entry)
+                .collect_into_vec(&mut self.sorted);
+        } else {
+            self.sorted.clear();
+            self.sorted.extend(self.keys.iter().map(entry));
+        }
+        self.order_scratch.clear();
+        self.order_scratch.extend(self.sorted.iter().map(|e| e.id));
+        self.sorted.push(Entry::SENTINEL);
+        std::mem::swap(&mut self.order, &mut self.order_scratch);
+
+        let chunk_stats = |chunk: &[Aabb]| {
+            let mut st = Moments::default();
+            for aabb in chunk {
+                st.add(aabb);
+            }
+            st
+        };
+        let parts: Vec<Moments> = if parallel {
+            self.frame_boxes
+                .par_chunks(TASK_ENTRIES)
+                .map(chunk_stats)
+                .collect()
+        } else {
+            self.frame_boxes
+                .chunks(TASK_ENTRIES)
+                .map(chunk_stats)
+                .collect()
+        };
+        let mut m = Moments::default();
+        for part in &parts {
+            m.merge(part);
         }
         let inv_n = 1.0 / n.max(1) as f64;
         let variance: [f64; 3] =
-            std::array::from_fn(|ax| (sum2[ax] * inv_n - (sum[ax] * inv_n).powi(2)).max(0.0));
+            std::array::from_fn(|ax| (m.sum2[ax] * inv_n - (m.sum[ax] * inv_n).powi(2)).max(0.0));
         self.variance = (n > 0).then_some(variance);
         let stats = |ax: usize| AxisStats {
-            lo: lo[ax],
-            hi: hi[ax],
-            mean_extent: (ext[ax] * inv_n) as f32,
+            lo: m.lo[ax],
+            hi: m.hi[ax],
+            mean_extent: (m.ext[ax] * inv_n) as f32,
         };
         (stats(b), stats(c))
     }
 
     /// Dynamic–dynamic pairs: bucket, then sweep every bucket.
     fn sweep_dynamic(&mut self, b: AxisStats, c: AxisStats, parallel: bool) {
-        let n = self.sorted.len();
+        let n = self.keys.len();
         if n < 2 {
             return;
         }
@@ -344,14 +395,12 @@ impl SweepAndPrune {
         };
         self.stats.grid = spec.dims;
         if spec.dims == (1, 1) {
-            // One cell: sweep the sorted arrays in place (cells all 0).
-            self.sorted.cell_b.fill(0);
-            self.sorted.cell_c.fill(0);
-            let view = self.sorted.view(0..n);
+            // One cell: sweep the sorted arrays in place, no reporting rule.
+            let view = &self.sorted[..];
             let tasks = split_evenly(n, if parallel { TASK_ENTRIES } else { n });
             let out = run_tasks(&tasks, parallel, |r| {
                 let mut out = Vec::new();
-                sweep(&view, r.clone(), (0, 0), &mut out);
+                sweep(view, r.clone(), &mut out);
                 out
             });
             self.pair_keys.extend(out.into_iter().flatten());
@@ -362,6 +411,7 @@ impl SweepAndPrune {
         let gb = spec.dims.0;
         let offsets = &self.buckets.offsets;
         let cells = &self.buckets.cells;
+        let all = &self.sorted[..];
         // Group consecutive cells into tasks of about TASK_ENTRIES entries.
         let mut tasks = Vec::new();
         let mut start = 0usize;
@@ -378,17 +428,16 @@ impl SweepAndPrune {
             let mut out = Vec::new();
             for k in r.clone() {
                 let seg = offsets[k] as usize..offsets[k + 1] as usize;
-                if seg.len() < 2 {
+                // Each run ends with its sentinel: fewer than 2 boxes, no pair.
+                if seg.len() < 3 {
                     continue;
                 }
-                let view = cells.view(seg.clone());
-                let cell = (k as u32 % gb, k as u32 / gb);
-                sweep(&view, 0..seg.len(), cell, &mut out);
+                let cell = [(k as u32 % gb) as u16, (k as u32 / gb) as u16];
+                sweep_cell(all, &cells[seg], cell, &mut out);
             }
             out
         });
         self.pair_keys.extend(out.into_iter().flatten());
-        let all = self.sorted.view(0..n);
         let is_big = &self.buckets.is_big;
         let big_tasks: Vec<_> = self
             .buckets
@@ -398,7 +447,7 @@ impl SweepAndPrune {
             .collect();
         let out = run_tasks(&big_tasks, parallel, |r| {
             let mut out = Vec::new();
-            big_against_all(&all, is_big, r.start, &mut out);
+            big_against_all(all, is_big, r.start, &mut out);
             out
         });
         self.pair_keys.extend(out.into_iter().flatten());
@@ -451,6 +500,51 @@ impl SweepAndPrune {
         for (out, q) in results {
             self.pair_keys.extend(out);
             self.stats.static_queries += q;
+        }
+    }
+}
+
+/// Sums of centres, squared centres and extents, and bounds, per axis.
+#[derive(Clone, Copy)]
+struct Moments {
+    sum: [f64; 3],
+    sum2: [f64; 3],
+    ext: [f64; 3],
+    lo: [f32; 3],
+    hi: [f32; 3],
+}
+
+impl Default for Moments {
+    fn default() -> Self {
+        Moments {
+            sum: [0.0; 3],
+            sum2: [0.0; 3],
+            ext: [0.0; 3],
+            lo: [f32::INFINITY; 3],
+            hi: [f32::NEG_INFINITY; 3],
+        }
+    }
+}
+
+impl Moments {
+    fn add(&mut self, aabb: &Aabb) {
+        for ax in 0..3 {
+            let centre = 0.5 * (aabb.min[ax] as f64 + aabb.max[ax] as f64);
+            self.sum[ax] += centre;
+            self.sum2[ax] += centre * centre;
+            self.ext[ax] += aabb.max[ax] as f64 - aabb.min[ax] as f64;
+            self.lo[ax] = self.lo[ax].min(aabb.min[ax]);
+            self.hi[ax] = self.hi[ax].max(aabb.max[ax]);
+        }
+    }
+
+    fn merge(&mut self, o: &Moments) {
+        for ax in 0..3 {
+            self.sum[ax] += o.sum[ax];
+            self.sum2[ax] += o.sum2[ax];
+            self.ext[ax] += o.ext[ax];
+            self.lo[ax] = self.lo[ax].min(o.lo[ax]);
+            self.hi[ax] = self.hi[ax].max(o.hi[ax]);
         }
     }
 }

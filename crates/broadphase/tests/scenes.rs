@@ -8,7 +8,12 @@ use glam::Vec3;
 use sepax_broadphase::{GRID_MIN_PROXIES, PARALLEL_MIN_PROXIES, ProxyKind};
 use sepax_geometry::{Aabb, rng::Rng};
 
-const SIZES: [usize; 4] = [2, 300, GRID_MIN_PROXIES + 500, PARALLEL_MIN_PROXIES + 1000];
+const SIZES: [usize; 4] = [
+    2,
+    GRID_MIN_PROXIES - 50,
+    GRID_MIN_PROXIES + 900,
+    PARALLEL_MIN_PROXIES + 1000,
+];
 
 fn dynamic(_: usize) -> ProxyKind {
     ProxyKind::Dynamic
