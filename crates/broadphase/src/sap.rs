@@ -9,14 +9,15 @@ use crate::sweep::{Entry, big_against_all, pack_bc, sweep, sweep_cell};
 use crate::{BroadPhaseError, ProxyId, ProxyKind};
 use rayon::prelude::*;
 use sepax_geometry::Aabb;
+use smallvec::SmallVec;
 
 /// Below this many dynamic proxies the sweep uses one cell (no grid).
 pub const GRID_MIN_PROXIES: usize = 256;
 /// Below this many dynamic proxies everything runs on the calling thread.
-pub const PARALLEL_MIN_PROXIES: usize = 4096;
+pub const PARALLEL_MIN_PROXIES: usize = 16_384;
 /// A dynamic proxy's cached static candidates are those overlapping its box grown
 /// by this fraction of its largest extent on every side.
-pub const FAT_MARGIN: f32 = 0.25;
+pub const FAT_MARGIN: f32 = 0.5;
 /// Entries (box–cell incidences) per parallel task in the sweep.
 const TASK_ENTRIES: usize = 2048;
 
@@ -43,7 +44,7 @@ struct DynEntry {
     id: u32,
     /// Statics overlapping `fat` are in `candidates`; valid while the box stays in `fat`.
     fat: Option<Aabb>,
-    candidates: Vec<(u32, Aabb)>,
+    candidates: SmallVec<[(u32, Aabb); 8]>,
 }
 
 /// Incremental sweep-and-prune with grid buckets, plus a BVH over static proxies.
@@ -128,7 +129,7 @@ impl SweepAndPrune {
                 self.dense.push(DynEntry {
                     id: id.0,
                     fat: None,
-                    candidates: Vec::new(),
+                    candidates: SmallVec::new(),
                 });
                 self.pending.push(id.0);
             }
