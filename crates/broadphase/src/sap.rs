@@ -317,8 +317,6 @@ impl SweepAndPrune {
 
     /// Builds `sorted` (and the new `order`) in key order, axis `a` first, measuring
     /// the centre variance for the next frame's axis choice and the other axes' stats.
-    /// Statistics are summed per fixed chunk of [`TASK_ENTRIES`], then in chunk order,
-    /// so they do not depend on the thread count either.
     fn gather(&mut self) -> (AxisStats, AxisStats) {
         let (a, b, c) = (self.axis, (self.axis + 1) % 3, (self.axis + 2) % 3);
         let n = self.keys.len();
@@ -349,29 +347,17 @@ impl SweepAndPrune {
         self.sorted.push(Entry::SENTINEL);
         std::mem::swap(&mut self.order, &mut self.order_scratch);
 
-        let chunk_stats = |chunk: &[Aabb]| {
-            let mut st = Moments::default();
-            for aabb in chunk {
-                st.add(aabb);
-            }
-            st
-        };
-        let parts: Vec<Moments> = if parallel {
-            self.frame_boxes
-                .par_chunks(TASK_ENTRIES)
-                .map(chunk_stats)
-                .collect()
-        } else {
-            self.frame_boxes
-                .chunks(TASK_ENTRIES)
-                .map(chunk_stats)
-                .collect()
-        };
+        // The axis choice and the grid size only need estimates: sample at most
+        // about 1,024 boxes at a fixed stride (deterministic, and exact bounds are not
+        // needed because cell indices are clamped).
+        let stride = (n / 1024).max(1);
         let mut m = Moments::default();
-        for part in &parts {
-            m.merge(part);
+        let mut samples = 0usize;
+        for aabb in self.frame_boxes.iter().step_by(stride) {
+            m.add(aabb);
+            samples += 1;
         }
-        let inv_n = 1.0 / n.max(1) as f64;
+        let inv_n = 1.0 / samples.max(1) as f64;
         let variance: [f64; 3] =
             std::array::from_fn(|ax| (m.sum2[ax] * inv_n - (m.sum[ax] * inv_n).powi(2)).max(0.0));
         self.variance = (n > 0).then_some(variance);
@@ -536,16 +522,6 @@ impl Moments {
             self.ext[ax] += aabb.max[ax] as f64 - aabb.min[ax] as f64;
             self.lo[ax] = self.lo[ax].min(aabb.min[ax]);
             self.hi[ax] = self.hi[ax].max(aabb.max[ax]);
-        }
-    }
-
-    fn merge(&mut self, o: &Moments) {
-        for ax in 0..3 {
-            self.sum[ax] += o.sum[ax];
-            self.sum2[ax] += o.sum2[ax];
-            self.ext[ax] += o.ext[ax];
-            self.lo[ax] = self.lo[ax].min(o.lo[ax]);
-            self.hi[ax] = self.hi[ax].max(o.hi[ax]);
         }
     }
 }
