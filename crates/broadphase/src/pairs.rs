@@ -24,13 +24,15 @@ pub(crate) fn unpack(key: u64) -> (ProxyId, ProxyId) {
 /// Stable LSD radix sort of `keys` on the bit ranges `digits` = `(shift, width)`,
 /// least significant first. `scratch` is resized as needed and left holding garbage.
 pub(crate) fn radix_sort(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, digits: &[(u32, u32)]) {
-    if keys.len() < 64 {
+    // Below ~1,000 keys a comparison sort beats the counting passes.
+    if keys.len() < 1024 {
         keys.sort_unstable();
         return;
     }
     scratch.clear();
     scratch.resize(keys.len(), 0);
-    let mut counts = vec![0usize; 1 << 12];
+    let widest = digits.iter().map(|d| d.1).max().unwrap_or(0);
+    let mut counts = vec![0usize; 1 << widest];
     for &(shift, width) in digits {
         debug_assert!(width <= 12);
         let mask = (1u64 << width) - 1;

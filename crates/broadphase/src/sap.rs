@@ -13,6 +13,9 @@ use smallvec::SmallVec;
 
 /// Below this many dynamic proxies the sweep uses one cell (no grid).
 pub const GRID_MIN_PROXIES: usize = 256;
+/// The grid is used only when a single sorted list would give each box more than
+/// this many candidates on average.
+pub const GRID_MIN_CANDIDATES: f32 = 16.0;
 /// Below this many dynamic proxies everything runs on the calling thread.
 pub const PARALLEL_MIN_PROXIES: usize = 16_384;
 /// A dynamic proxy's cached static candidates are those overlapping its box grown
@@ -369,13 +372,32 @@ impl SweepAndPrune {
         (stats(b), stats(c))
     }
 
+    /// Expected candidates per box of a single sorted list: a box meets the boxes
+    /// whose `min_a` lies within its own extent, about `n · mean extent / range`.
+    fn sweep_candidates(&self, n: usize) -> f32 {
+        let first = self.sorted[0].min_a;
+        let last = self.sorted[n - 1].min_a;
+        let step = (n / 64).max(1);
+        let (mut ext, mut k) = (0.0f32, 0usize);
+        for e in self.sorted[..n].iter().step_by(step) {
+            ext += e.max_a - e.min_a;
+            k += 1;
+        }
+        let range = last - first;
+        if range > 0.0 {
+            n as f32 * (ext / k as f32) / range
+        } else {
+            n as f32
+        }
+    }
+
     /// Dynamic–dynamic pairs: bucket, then sweep every bucket.
     fn sweep_dynamic(&mut self, b: AxisStats, c: AxisStats, parallel: bool) {
         let n = self.keys.len();
         if n < 2 {
             return;
         }
-        let spec = if n >= GRID_MIN_PROXIES {
+        let spec = if n >= GRID_MIN_PROXIES && self.sweep_candidates(n) > GRID_MIN_CANDIDATES {
             GridSpec::fit(n, b, c)
         } else {
             GridSpec::single()
@@ -455,12 +477,13 @@ impl SweepAndPrune {
             let mut out = Vec::new();
             let mut queries = 0;
             let mut found = Vec::new();
+            let mut stack = Vec::new();
             for e in entries {
                 let aabb = slots[e.id as usize].aabb;
                 if !e.fat.is_some_and(|f| f.contains(&aabb)) {
                     let fat = aabb.expanded(FAT_MARGIN * aabb.size().max_element());
                     found.clear();
-                    bvh.query_unchecked(&fat, &mut found);
+                    bvh.query_unchecked(&fat, &mut found, &mut stack);
                     found.sort_unstable();
                     e.candidates.clear();
                     e.candidates

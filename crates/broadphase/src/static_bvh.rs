@@ -169,23 +169,29 @@ impl StaticBvh {
     pub fn query_aabb(&self, region: &Aabb, out: &mut Vec<ProxyId>) -> Result<(), BroadPhaseError> {
         out.clear();
         region.validate()?;
-        self.query_unchecked(region, out);
+        self.query_unchecked(region, out, &mut Vec::new());
         out.sort_unstable();
         Ok(())
     }
 
-    /// Region query for a box already validated; hits appended unsorted.
+    /// Region query for a box already validated; hits appended unsorted. `stack` is
+    /// scratch space, reused across calls to avoid an allocation per query.
     ///
     /// Walks the nodes depth-first with an explicit stack: a child is entered when
     /// its box overlaps the region (closed test); a leaf is reported when its own box
     /// overlaps. Invariant: a union box overlaps the region whenever one of its
     /// boxes does, so no hit is pruned.
-    pub(crate) fn query_unchecked(&self, region: &Aabb, out: &mut Vec<ProxyId>) {
+    pub(crate) fn query_unchecked(
+        &self,
+        region: &Aabb,
+        out: &mut Vec<ProxyId>,
+        stack: &mut Vec<usize>,
+    ) {
         let nodes = &self.bvh.nodes;
         if nodes.is_empty() {
             return;
         }
-        let mut stack: Vec<usize> = Vec::with_capacity(64);
+        stack.clear();
         stack.push(0);
         while let Some(node) = stack.pop() {
             match &nodes[node] {
