@@ -141,7 +141,7 @@ pub use brute_force::BruteForce;
 pub use error::BroadPhaseError;
 pub use proxy::{ProxyId, ProxyKind};
 pub use sap::{
-    FAT_MARGIN, FrameStats, GRID_MIN_CANDIDATES, GRID_MIN_PROXIES, PARALLEL_MIN_PROXIES,
-    SweepAndPrune,
+    DYNAMIC_FAT_MARGIN, FAT_MARGIN, FrameStats, GRID_MIN_CANDIDATES, GRID_MIN_PROXIES,
+    MAX_PATCHED_ESCAPES, PARALLEL_MIN_PROXIES, SweepAndPrune,
 };
 pub use static_bvh::{RayHit, StaticBvh};

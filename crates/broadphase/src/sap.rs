@@ -21,6 +21,12 @@ pub const PARALLEL_MIN_PROXIES: usize = 16_384;
 /// A dynamic proxy's cached static candidates are those overlapping its box grown
 /// by this fraction of its largest extent on every side.
 pub const FAT_MARGIN: f32 = 0.5;
+/// Dynamic–dynamic candidates are the pairs whose boxes grown by this fraction of
+/// their largest extent overlap.
+pub const DYNAMIC_FAT_MARGIN: f32 = 0.25;
+/// Up to this many dynamic proxies leaving their fat box in one frame are patched
+/// into the candidate list one by one; more trigger a full sweep.
+pub const MAX_PATCHED_ESCAPES: usize = 16;
 /// Entries (box–cell incidences) per parallel task in the sweep.
 const TASK_ENTRIES: usize = 2048;
 
@@ -39,6 +45,12 @@ pub struct FrameStats {
     pub static_queries: usize,
     /// True when the static BVH was rebuilt.
     pub static_rebuilt: bool,
+    /// True when the dynamic candidates were rebuilt by a full sweep this frame
+    /// (otherwise the order, axis and grid fields above are those of the last sweep
+    /// and were not recomputed).
+    pub full_sweep: bool,
+    /// Dynamic proxies that left their fat box this frame.
+    pub escaped: usize,
 }
 
 /// Cached static candidates of one dynamic proxy.
@@ -103,6 +115,14 @@ pub struct SweepAndPrune {
     buckets: Buckets,
     statics: Option<StaticBvh>,
     static_dirty: bool,
+    /// Fat boxes of the dynamic proxies, parallel to `dense`.
+    dyn_fat: Vec<Aabb>,
+    /// Dynamic pairs whose fat boxes overlap, sorted keys.
+    candidates: Vec<u64>,
+    /// False when `candidates` no longer matches the dynamic proxies.
+    candidates_valid: bool,
+    /// Dense indices of the proxies that left their fat box this frame.
+    escaped: Vec<u32>,
     pair_keys: Vec<u64>,
     pair_scratch: Vec<u64>,
     frame: PairFrame,
@@ -134,6 +154,8 @@ impl SweepAndPrune {
                     fat: None,
                     candidates: SmallVec::new(),
                 });
+                self.dyn_fat.push(dynamic_fat(&aabb));
+                self.candidates_valid = false;
                 self.pending.push(id.0);
             }
             ProxyKind::Static => self.static_dirty = true,
@@ -160,6 +182,8 @@ impl SweepAndPrune {
             ProxyKind::Dynamic => {
                 let d = self.dense_index[id.0 as usize] as usize;
                 self.dense.swap_remove(d);
+                self.dyn_fat.swap_remove(d);
+                self.candidates_valid = false;
                 if let Some(moved) = self.dense.get(d) {
                     self.dense_index[moved.id as usize] = d as u32;
                 }
@@ -225,20 +249,108 @@ impl SweepAndPrune {
     pub fn update_pairs(&mut self) {
         self.stats = FrameStats::default();
         self.rebuild_statics();
+        let parallel = self.dense.len() >= PARALLEL_MIN_PROXIES;
+        let full = !self.candidates_valid || {
+            self.find_escaped();
+            self.escaped.len() > MAX_PATCHED_ESCAPES
+        };
+        if full {
+            self.full_sweep();
+        } else if !self.escaped.is_empty() {
+            self.patch_candidates();
+        }
+        // Exact test of the candidates: every overlapping dynamic pair is one, since
+        // each box lies inside its fat box.
+        let slots = &self.store.slots;
+        let exact = |&k: &u64| {
+            let (a, b) = ((k >> 32) as usize, k as u32 as usize);
+            slots[a].aabb.overlaps(&slots[b].aabb)
+        };
+        self.pair_keys.clear();
+        if parallel {
+            let kept: Vec<u64> = self.candidates.par_iter().copied().filter(exact).collect();
+            self.pair_keys.extend(kept);
+        } else {
+            self.pair_keys
+                .extend(self.candidates.iter().copied().filter(exact));
+        }
+        self.pair_statics(parallel);
+
+        let id_bound = self.store.slots.len() as u32;
+        sort_pair_keys(&mut self.pair_keys, &mut self.pair_scratch, id_bound);
+        self.frame.publish(&self.pair_keys);
+    }
+
+    /// Sort-and-sweep of every dynamic fat box into `candidates`.
+    fn full_sweep(&mut self) {
+        self.stats.full_sweep = true;
+        self.stats.escaped = self.escaped.len();
         let force_full = self.refresh_keys();
         let n = self.keys.len();
         let parallel = n >= PARALLEL_MIN_PROXIES;
         self.stats.full_sort = repair_or_sort(&mut self.keys, &mut self.key_scratch, force_full);
         self.stats.axis = self.axis;
         let (b_stats, c_stats) = self.gather();
-
-        self.pair_keys.clear();
-        self.sweep_dynamic(b_stats, c_stats, parallel);
-        self.pair_statics(parallel);
-
+        let mut candidates = std::mem::take(&mut self.candidates);
+        candidates.clear();
+        self.sweep_dynamic(b_stats, c_stats, parallel, &mut candidates);
         let id_bound = self.store.slots.len() as u32;
-        sort_pair_keys(&mut self.pair_keys, &mut self.pair_scratch, id_bound);
-        self.frame.publish(&self.pair_keys);
+        sort_pair_keys(&mut candidates, &mut self.pair_scratch, id_bound);
+        self.candidates = candidates;
+        let slots = &self.store.slots;
+        for (fat, e) in self.dyn_fat.iter_mut().zip(&self.dense) {
+            *fat = dynamic_fat(&slots[e.id as usize].aabb);
+        }
+        self.candidates_valid = true;
+    }
+
+    /// Dense indices of the dynamic proxies whose box left its fat box.
+    fn find_escaped(&mut self) {
+        self.escaped.clear();
+        let slots = &self.store.slots;
+        for (d, (fat, e)) in self.dyn_fat.iter().zip(&self.dense).enumerate() {
+            if !fat.contains(&slots[e.id as usize].aabb) {
+                self.escaped.push(d as u32);
+            }
+        }
+    }
+
+    /// Few proxies escaped: regrow their fat boxes, drop their candidate pairs and
+    /// test their new fat boxes against every dynamic fat box (a linear scan each).
+    /// A pair of two escaped proxies is added once, from the smaller id.
+    fn patch_candidates(&mut self) {
+        self.stats.escaped = self.escaped.len();
+        let slots = &self.store.slots;
+        let mut ids: Vec<u32> = self
+            .escaped
+            .iter()
+            .map(|&d| self.dense[d as usize].id)
+            .collect();
+        ids.sort_unstable();
+        for &d in &self.escaped {
+            let id = self.dense[d as usize].id;
+            self.dyn_fat[d as usize] = dynamic_fat(&slots[id as usize].aabb);
+        }
+        let touches = |k: u64| {
+            ids.binary_search(&((k >> 32) as u32)).is_ok() || ids.binary_search(&(k as u32)).is_ok()
+        };
+        self.candidates.retain(|&k| !touches(k));
+        let mut fresh = Vec::new();
+        for &d in &self.escaped {
+            let (d, id) = (d as usize, self.dense[d as usize].id);
+            let fat = self.dyn_fat[d];
+            for (j, (other_fat, other)) in self.dyn_fat.iter().zip(&self.dense).enumerate() {
+                if j != d
+                    && fat.overlaps(other_fat)
+                    && (other.id > id || ids.binary_search(&other.id).is_err())
+                {
+                    fresh.push(pack(id, other.id));
+                }
+            }
+        }
+        fresh.sort_unstable();
+        let old = std::mem::take(&mut self.candidates);
+        self.candidates = merge_sorted(&old, &fresh);
     }
 
     fn rebuild_statics(&mut self) {
@@ -263,7 +375,8 @@ impl SweepAndPrune {
     }
 
     /// Drops dead ids from the order, appends new ones, picks the axis, and reads
-    /// every dynamic box once (in last frame's order) into `frame_boxes` and `keys`.
+    /// every dynamic box once (in last frame's order), grown into its fat box, into
+    /// `frame_boxes` and `keys`.
     /// Returns true if the order must be sorted from scratch (new axis or no previous
     /// order).
     fn refresh_keys(&mut self) -> bool {
@@ -298,7 +411,7 @@ impl SweepAndPrune {
         self.axis = axis;
         // The one pass in id-random order: everything later reads frame_boxes.
         let read = |(i, &id): (usize, &u32)| {
-            let aabb = slots[id as usize].aabb;
+            let aabb = dynamic_fat(&slots[id as usize].aabb);
             (aabb, ((order_bits(aabb.min[axis]) as u64) << 32) | i as u64)
         };
         let parallel = self.order.len() >= PARALLEL_MIN_PROXIES;
@@ -391,8 +504,8 @@ impl SweepAndPrune {
         }
     }
 
-    /// Dynamic–dynamic pairs: bucket, then sweep every bucket.
-    fn sweep_dynamic(&mut self, b: AxisStats, c: AxisStats, parallel: bool) {
+    /// Dynamic–dynamic pairs of the gathered boxes: bucket, then sweep every bucket.
+    fn sweep_dynamic(&mut self, b: AxisStats, c: AxisStats, parallel: bool, pairs: &mut Vec<u64>) {
         let n = self.keys.len();
         if n < 2 {
             return;
@@ -412,7 +525,7 @@ impl SweepAndPrune {
                 sweep(view, r.clone(), &mut out);
                 out
             });
-            self.pair_keys.extend(out.into_iter().flatten());
+            pairs.extend(out.into_iter().flatten());
             return;
         }
         self.buckets.fill(&spec, &mut self.sorted);
@@ -446,7 +559,7 @@ impl SweepAndPrune {
             }
             out
         });
-        self.pair_keys.extend(out.into_iter().flatten());
+        pairs.extend(out.into_iter().flatten());
         let is_big = &self.buckets.is_big;
         let big_tasks: Vec<_> = self
             .buckets
@@ -459,7 +572,7 @@ impl SweepAndPrune {
             big_against_all(all, is_big, r.start, &mut out);
             out
         });
-        self.pair_keys.extend(out.into_iter().flatten());
+        pairs.extend(out.into_iter().flatten());
     }
 
     /// Dynamic–static pairs through each dynamic proxy's cached candidates.
@@ -547,6 +660,29 @@ impl Moments {
             self.hi[ax] = self.hi[ax].max(aabb.max[ax]);
         }
     }
+}
+
+/// The fat box of a dynamic proxy for the dynamic–dynamic candidates.
+fn dynamic_fat(aabb: &Aabb) -> Aabb {
+    aabb.expanded(DYNAMIC_FAT_MARGIN * aabb.size().max_element())
+}
+
+/// Merge of two sorted, disjoint key lists.
+fn merge_sorted(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] < b[j] {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
 }
 
 /// Consecutive ranges of about `chunk` items covering `0..n`.

@@ -180,3 +180,50 @@ proptest! {
         }
     }
 }
+
+/// The three ways a frame finds dynamic pairs: a full sweep, nobody left their fat
+/// box (candidates only re-tested), a few left (patched one by one). All must agree
+/// with the oracle, and the test checks that each way actually ran.
+#[test]
+fn fat_candidate_paths_match_oracle() {
+    let mut rng = Rng::new(9);
+    let mut pair = Pair::new();
+    for b in random_boxes(&mut rng, 100, 10.0, 0.5, 2.0) {
+        pair.insert(b, ProxyKind::Static);
+    }
+    for b in random_boxes(&mut rng, 700, 10.0, 0.2, 1.5) {
+        pair.insert(b, ProxyKind::Dynamic);
+    }
+    pair.check("start");
+    let dynamic: Vec<_> = pair.ids[100..].to_vec();
+    let (mut still, mut patched, mut full) = (0, 0, 0);
+    for frame in 0..60 {
+        // Most boxes drift a little; on some frames a few jump (escape), on a few
+        // frames many jump (more than MAX_PATCHED_ESCAPES).
+        let jumps = match frame % 6 {
+            0 | 1 | 2 => 0,
+            5 if frame % 12 == 5 => 40,
+            _ => 1 + rng.below(sepax_broadphase::MAX_PATCHED_ESCAPES),
+        };
+        for (k, &id) in dynamic.iter().enumerate() {
+            let a = pair.sap.aabb(id).unwrap();
+            let d = if k < jumps {
+                rng.vec3(Vec3::splat(-3.0), Vec3::splat(3.0))
+            } else {
+                rng.vec3(Vec3::splat(-0.002), Vec3::splat(0.002))
+            };
+            pair.update(id, Aabb::new(a.min + d, a.max + d));
+        }
+        pair.check(&format!("fat frame {frame}"));
+        let s = pair.sap.stats();
+        match (s.full_sweep, s.escaped) {
+            (true, _) => full += 1,
+            (false, 0) => still += 1,
+            (false, _) => patched += 1,
+        }
+    }
+    assert!(
+        still > 0 && patched > 0 && full > 0,
+        "still {still} patched {patched} full {full}"
+    );
+}
