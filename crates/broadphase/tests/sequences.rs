@@ -201,7 +201,7 @@ fn fat_candidate_paths_match_oracle() {
         // Most boxes drift a little; on some frames a few jump (escape), on a few
         // frames many jump (more than MAX_PATCHED_ESCAPES).
         let jumps = match frame % 6 {
-            0 | 1 | 2 => 0,
+            0..=2 => 0,
             5 if frame % 12 == 5 => 40,
             _ => 1 + rng.below(sepax_broadphase::MAX_PATCHED_ESCAPES),
         };
