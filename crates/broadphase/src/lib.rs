@@ -18,6 +18,24 @@
 //!
 //! ## Algorithm
 //!
+//! **Fat boxes and candidates.** Each dynamic proxy has a fat box: its box grown by
+//! [`DYNAMIC_FAT_MARGIN`] (25%) of its largest extent on every side. The broad phase
+//! keeps the sorted list of *candidate* pairs, the dynamic pairs whose fat boxes
+//! overlap. Invariant: every dynamic box lies inside its fat box, so every
+//! overlapping dynamic pair is a candidate, and a frame's dynamic pairs are the
+//! candidates whose real boxes overlap (one exact test per candidate). Each frame:
+//!
+//! * no box left its fat box: re-test the candidates, nothing else;
+//! * at most [`MAX_PATCHED_ESCAPES`] (16) left: give them new fat boxes, drop their
+//!   candidates, and test each new fat box against all fat boxes (one linear scan);
+//! * more left, or proxies were added or removed: rebuild all fat boxes and all
+//!   candidates with the sort-and-sweep below.
+//!
+//! With boxes moving 1% of their size a frame, a box leaves its fat box after 25
+//! frames at the earliest, so most frames cost one containment test per box and one
+//! overlap test per candidate. When many bodies move fast (or teleport) every frame
+//! is a full sweep, and costs what the `teleport_*` benchmarks show.
+//!
 //! **Sort and sweep.** Two closed boxes overlap iff their intervals overlap on each
 //! axis. Sort the boxes by `min` on one axis `a`; then for each box `p`, the boxes
 //! after it with `min_a[q] <= max_a[p]` are exactly the later boxes overlapping it on
@@ -33,7 +51,7 @@
 //! `sweep_cell` (x86-64, SSE2 baseline): `movaps` load, `cmpleps`, `movmskps`,
 //! `cmp $0xf`, followed by the (rarely taken) branch for a hit.
 //!
-//! **Coherence.** The order is kept between frames. Each frame the boxes are read
+//! **Coherence of the sweep.** The order is kept between sweeps. Each frame the boxes are read
 //! once in last frame's order, and `u64` keys are built: `min_a` mapped to an
 //! order-preserving `u32`, then the position. Boxes move little per frame, so the
 //! keys are nearly sorted and insertion sort repairs them in O(n + moves). If that
@@ -49,7 +67,9 @@
 //! each box about `n·e/L` candidates (`e` box extent, `L` scene size) of which only
 //! a `(e/L)²` fraction also overlap on the other axes: 1,700 candidates for one
 //! or two pairs at 100,000 boxes. From [`GRID_MIN_PROXIES`] (256) dynamic proxies on,
-//! the other two axes are cut into a uniform grid of cells about four mean extents
+//! when one list would give more than [`GRID_MIN_CANDIDATES`] (16) candidates per
+//! box (estimated from the mean extent and the range on `a`), the other two axes are
+//! cut into a uniform grid of cells about four mean extents
 //! wide (at most `n/2` cells, at most 4,096 per axis). Every box is listed in every
 //! cell it touches, by a counting sort that walks the global order, so each cell's
 //! list is already sorted on `a`. A pair is reported only in the cell holding the
@@ -67,10 +87,11 @@
 //! re-queries), not to the statics.
 //!
 //! **Output.** Pairs are collected per task in task order, packed as `a << 32 | b`,
-//! radix-sorted, and merged against the previous frame for
+//! sorted (radix sort from 1,024 pairs, comparison sort below), and merged against the previous frame for
 //! [`SweepAndPrune::pairs_added`] / [`SweepAndPrune::pairs_removed`]. From
 //! [`PARALLEL_MIN_PROXIES`] (16,384) dynamic proxies on, the box read, the entry
-//! gather, the cell sweeps and the static pairs run on the rayon pool. Tasks are cut
+//! gather, the cell sweeps, the candidate test and the static pairs run on the rayon
+//! pool. Tasks are cut
 //! by data size, never by thread count, and the final list is sorted, so the output is
 //! bit-identical on 1, 2 or 4 threads (tested).
 //!

@@ -5,7 +5,7 @@ use crate::order::{choose_axis, order_bits, repair_or_sort};
 use crate::pairs::{PairFrame, pack, sort_pair_keys};
 use crate::proxy::ProxyStore;
 use crate::static_bvh::StaticBvh;
-use crate::sweep::{Entry, big_against_all, pack_bc, sweep, sweep_cell};
+use crate::sweep::{Entry, big_against_all, pack_bc, probe, sweep, sweep_cell};
 use crate::{BroadPhaseError, ProxyId, ProxyKind};
 use rayon::prelude::*;
 use sepax_geometry::Aabb;
@@ -24,8 +24,10 @@ pub const FAT_MARGIN: f32 = 0.5;
 /// Dynamic–dynamic candidates are the pairs whose boxes grown by this fraction of
 /// their largest extent overlap.
 pub const DYNAMIC_FAT_MARGIN: f32 = 0.25;
-/// Up to this many dynamic proxies leaving their fat box in one frame are patched
-/// into the candidate list one by one; more trigger a full sweep.
+/// Up to `MAX_PATCHED_ESCAPES + n / 256` dynamic proxies leaving their fat box in
+/// one frame are patched into the candidate list one by one (and up to
+/// `4 · MAX_PATCHED_ESCAPES + n / 64` since the last full sweep); more trigger a
+/// full sweep.
 pub const MAX_PATCHED_ESCAPES: usize = 16;
 /// Entries (box–cell incidences) per parallel task in the sweep.
 const TASK_ENTRIES: usize = 2048;
@@ -123,6 +125,13 @@ pub struct SweepAndPrune {
     candidates_valid: bool,
     /// Dense indices of the proxies that left their fat box this frame.
     escaped: Vec<u32>,
+    /// Per slot: the proxy got a new fat box since the last full sweep, so its entry
+    /// in `sorted` is stale.
+    stale: Vec<bool>,
+    /// Ids with `stale` set.
+    stale_ids: Vec<u32>,
+    /// Largest fat extent on the sweep axis at the last full sweep.
+    max_extent_a: f32,
     pair_keys: Vec<u64>,
     pair_scratch: Vec<u64>,
     frame: PairFrame,
@@ -145,6 +154,7 @@ impl SweepAndPrune {
         if self.dense_index.len() <= i {
             self.dense_index.resize(i + 1, u32::MAX);
             self.in_order.resize(i + 1, false);
+            self.stale.resize(i + 1, false);
         }
         match kind {
             ProxyKind::Dynamic => {
@@ -250,9 +260,11 @@ impl SweepAndPrune {
         self.stats = FrameStats::default();
         self.rebuild_statics();
         let parallel = self.dense.len() >= PARALLEL_MIN_PROXIES;
+        let n = self.dense.len();
         let full = !self.candidates_valid || {
             self.find_escaped();
-            self.escaped.len() > MAX_PATCHED_ESCAPES
+            self.escaped.len() > MAX_PATCHED_ESCAPES + n / 256
+                || self.stale_ids.len() + self.escaped.len() > 4 * MAX_PATCHED_ESCAPES + n / 64
         };
         if full {
             self.full_sweep();
@@ -301,6 +313,14 @@ impl SweepAndPrune {
         for (fat, e) in self.dyn_fat.iter_mut().zip(&self.dense) {
             *fat = dynamic_fat(&slots[e.id as usize].aabb);
         }
+        self.max_extent_a = self.sorted[..n]
+            .iter()
+            .map(|e| e.max_a - e.min_a)
+            .fold(0.0, f32::max);
+        for &id in &self.stale_ids {
+            self.stale[id as usize] = false;
+        }
+        self.stale_ids.clear();
         self.candidates_valid = true;
     }
 
@@ -316,8 +336,15 @@ impl SweepAndPrune {
     }
 
     /// Few proxies escaped: regrow their fat boxes, drop their candidate pairs and
-    /// test their new fat boxes against every dynamic fat box (a linear scan each).
-    /// A pair of two escaped proxies is added once, from the smaller id.
+    /// find the fat boxes overlapping each new one:
+    ///
+    /// * among the boxes of the last full sweep (`sorted`, by `min_a`): those with
+    ///   `min_a` in `[F.min_a − max extent, F.max_a]`, found by binary search, tested
+    ///   with the 4-wide compare; entries of proxies re-fattened since (stale) skipped;
+    /// * among the re-fattened ones (`stale_ids`, few): every one, directly.
+    ///
+    /// A pair of two proxies escaping in the same frame is added once, from the
+    /// smaller id.
     fn patch_candidates(&mut self) {
         self.stats.escaped = self.escaped.len();
         let slots = &self.store.slots;
@@ -330,21 +357,42 @@ impl SweepAndPrune {
         for &d in &self.escaped {
             let id = self.dense[d as usize].id;
             self.dyn_fat[d as usize] = dynamic_fat(&slots[id as usize].aabb);
+            if !self.stale[id as usize] {
+                self.stale[id as usize] = true;
+                self.stale_ids.push(id);
+            }
         }
         let touches = |k: u64| {
             ids.binary_search(&((k >> 32) as u32)).is_ok() || ids.binary_search(&(k as u32)).is_ok()
         };
         self.candidates.retain(|&k| !touches(k));
+        let (a, b, c) = (self.axis, (self.axis + 1) % 3, (self.axis + 2) % 3);
+        let entries = &self.sorted[..self.sorted.len() - 1];
         let mut fresh = Vec::new();
-        for &d in &self.escaped {
-            let (d, id) = (d as usize, self.dense[d as usize].id);
-            let fat = self.dyn_fat[d];
-            for (j, (other_fat, other)) in self.dyn_fat.iter().zip(&self.dense).enumerate() {
-                if j != d
-                    && fat.overlaps(other_fat)
-                    && (other.id > id || ids.binary_search(&other.id).is_err())
+        for &id in &ids {
+            let keep =
+                |other: u32| other != id && (other > id || ids.binary_search(&other).is_err());
+            let fat = self.dyn_fat[self.dense_index[id as usize] as usize];
+            let pr = probe(pack_bc(fat.min[b], fat.max[b], fat.min[c], fat.max[c]));
+            // Any box reaching fat.min_a starts at most max_extent_a before it; the
+            // slack covers the rounding of the extents (it only widens the scan).
+            let slack = (fat.min[a].abs() + self.max_extent_a) * 1e-6;
+            let lo = fat.min[a] - self.max_extent_a - slack;
+            let start = entries.partition_point(|e| e.min_a < lo);
+            let end = entries.partition_point(|e| e.min_a <= fat.max[a]);
+            for e in &entries[start.min(end)..end] {
+                if e.max_a >= fat.min[a]
+                    && e.bc.cmple(pr).all()
+                    && !self.stale[e.id as usize]
+                    && keep(e.id)
                 {
-                    fresh.push(pack(id, other.id));
+                    fresh.push(pack(id, e.id));
+                }
+            }
+            for &other in &self.stale_ids {
+                let other_fat = &self.dyn_fat[self.dense_index[other as usize] as usize];
+                if keep(other) && fat.overlaps(other_fat) {
+                    fresh.push(pack(id, other));
                 }
             }
         }

@@ -53,7 +53,7 @@ pub(crate) fn pack_bc(min_b: f32, max_b: f32, min_c: f32, max_c: f32) -> Vec4 {
 
 /// The probe lanes matching [`pack_bc`]: `bc[q] <= probe(p)` iff overlap on `b`, `c`.
 #[inline]
-fn probe(bc: Vec4) -> Vec4 {
+pub(crate) fn probe(bc: Vec4) -> Vec4 {
     // (min_b, min_c, -max_b, -max_c) -> (max_b, max_c, -min_b, -min_c)
     Vec4::new(-bc.z, -bc.w, -bc.x, -bc.y)
 }

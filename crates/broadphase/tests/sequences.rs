@@ -186,13 +186,20 @@ proptest! {
 /// with the oracle, and the test checks that each way actually ran.
 #[test]
 fn fat_candidate_paths_match_oracle() {
+    fat_candidate_paths(Vec3::ZERO);
+    // Far from the origin the extents round: the patch's scan window must still hold.
+    fat_candidate_paths(Vec3::new(1.0e6, -2.0e5, 3.0e5));
+}
+
+fn fat_candidate_paths(offset: Vec3) {
     let mut rng = Rng::new(9);
     let mut pair = Pair::new();
+    let shift = |b: Aabb| Aabb::new(b.min + offset, b.max + offset);
     for b in random_boxes(&mut rng, 100, 10.0, 0.5, 2.0) {
-        pair.insert(b, ProxyKind::Static);
+        pair.insert(shift(b), ProxyKind::Static);
     }
     for b in random_boxes(&mut rng, 700, 10.0, 0.2, 1.5) {
-        pair.insert(b, ProxyKind::Dynamic);
+        pair.insert(shift(b), ProxyKind::Dynamic);
     }
     pair.check("start");
     let dynamic: Vec<_> = pair.ids[100..].to_vec();
