@@ -97,29 +97,29 @@
 //!
 //! ## Chosen defaults and why
 //!
-//! Measured on the 2-core machine this was written on (shared with other builds,
-//! so timings moved by up to 2× between runs; each choice below compares runs made
-//! back to back, best of seven rounds, coherent scene of the benchmarks):
+//! Measured on the 2-core machine this was written on, which was shared with other
+//! builds: timings moved by up to 2× between runs, so each choice below compares
+//! runs made back to back (best of seven rounds) on the coherent scene of the
+//! benchmarks (boxes 0.5–1.5 in a cube of side 2.5·n^⅓, moving 1% of their size a
+//! frame):
 //!
-//! * grid from 256 proxies: at 1,000 boxes one list cost 83–100 µs a frame (about 40
-//!   candidates per box), the grid 48–55 µs;
-//! * cells 4 mean extents wide: at 100,000 boxes 12.5 ms a frame against 17.8 ms
-//!   with 2 (fewer duplicated entries), at 10,000 the same within noise;
+//! * dynamic fat margin 0.25: 10,000 boxes 203 µs a frame, 100,000 boxes 5.0 ms;
+//!   0.125 gave the same within noise (189 µs, 4.6 ms), 0.5 was slower (447 µs,
+//!   6.7 ms: more candidates to re-test). Without the candidate cache (a full sweep
+//!   every frame) the same frames cost 590 µs and 8.1 ms;
+//! * grid from 256 proxies and 16 expected candidates: at 1,000 boxes one list cost
+//!   83–100 µs a full sweep (about 40 candidates per box), the grid 48–55 µs;
+//! * cells 4 mean extents wide: at 100,000 boxes 12.5 ms a full sweep against
+//!   17.8 ms with 2 (fewer duplicated entries), at 10,000 the same within noise;
 //! * parallel from 16,384: at 10,000 boxes two threads were slower than one
-//!   (735 µs vs 630 µs), at 100,000 faster (8.1 ms vs 10.8 ms);
-//! * fat margin 0.5: with 50,000 static tiles and 1,000 movers, a margin of 0.25 made
-//!   about 118 BVH re-queries a frame and cost 74 µs, 0.5 about 31 and 51 µs,
-//!   1.0 about the same re-queries and 57 µs (more candidates to test);
-//! * statics through cached BVH queries rather than a bipartite sweep: a sweep of
-//!   1,000 movers against a sorted list of 50,000 statics walks (part of) the static
-//!   list every frame, while the cache touches only the movers' few candidates.
-//!
-//! The benchmark figures (`cargo bench -p sepax-benches --bench broadphase`) are in
-//! the issue's closing note: this design wins clearly where boxes teleport and on
-//! static-heavy scenes, but on coherent motion it is only on par with parry3d's
-//! refitted BVH, far from the 5× the issue asked for. A fat-box pair cache for
-//! dynamic pairs (re-sweeping only the boxes that left their fat box) is the
-//! next step.
+//!   (735 µs vs 630 µs a full sweep), at 100,000 faster (8.1 ms vs 10.8 ms);
+//! * static fat margin 0.5: with 50,000 static tiles and 1,000 movers, 0.25 made
+//!   about 118 BVH re-queries a frame and cost 74 µs, 0.5 about 31 and 51 µs, 1.0
+//!   about the same re-queries and 57 µs (more candidates to test);
+//! * statics through cached BVH queries rather than a bipartite sweep: a bipartite
+//!   sweep of the movers against a sorted static list walks that list (or a window
+//!   of it per mover) every frame, which the cache avoids: the static work is the
+//!   movers' few cached candidates plus the BVH re-queries of those that moved out.
 //!
 //! ## Bad input
 //!
