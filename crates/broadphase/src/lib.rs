@@ -121,6 +121,31 @@
 //!   of it per mover) every frame, which the cache avoids: the static work is the
 //!   movers' few cached candidates plus the BVH re-queries of those that moved out.
 //!
+//! ## Benchmarks
+//!
+//! `cargo bench -p sepax-benches --bench broadphase -- --warm-up-time 1
+//! --measurement-time 3` (criterion medians, rayon's default pool of 2 threads, one
+//! run; frame = move every box, update every proxy, get all pairs):
+//!
+//! | scene | sepax | parry3d BVH (refit + self-traversal) | ratio |
+//! |---|---|---|---|
+//! | coherent 1,000 | 17.6 µs | 33.5 µs | 1.9× |
+//! | coherent 10,000 | 215 µs | 1.22 ms | 5.7× |
+//! | coherent 100,000 | 5.28 ms | 9.90 ms | 1.9× |
+//! | teleport 1,000 | 58.9 µs | 270 µs (rebuilt) | 4.6× |
+//! | teleport 10,000 | 1.38 ms | 3.98 ms (rebuilt) | 2.9× |
+//! | teleport 100,000 | 19.8 ms | 55.9 ms (rebuilt) | 2.8× |
+//! | 50,000 static + 1,000 moving | 32.5 µs | 1.19 ms | 37× |
+//! | the same 1,000 moving alone | 11.7 µs | 27.2 µs | 2.3× |
+//!
+//! Against the targets: coherent 10,000 is 5.7× faster than parry (target
+//! 5×), coherent 100,000 only 1.9× (target missed: the candidate re-test reads two
+//! random boxes per candidate and a full sweep still runs whenever more than
+//! `16 + n/256` boxes leave their fat box in a frame); the static-heavy frame costs
+//! 2.8× its 1,000 moving bodies alone (target 1.5×, missed: the movers alone became
+//! cheap with the candidate cache, while the static part, about 21 µs, is the
+//! containment test and ~6 cached candidates per mover plus ~30 BVH re-queries).
+//!
 //! ## Bad input
 //!
 //! Every call that takes a box checks it with [`Aabb::validate`](sepax_geometry::Aabb::validate):

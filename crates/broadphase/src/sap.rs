@@ -250,12 +250,17 @@ impl SweepAndPrune {
     /// against the previous call.
     ///
     /// 1. rebuild the static BVH if statics changed;
-    /// 2. bring the sort keys up to date (drop removed, add inserted ids), pick the
-    ///    axis, repair the order or sort it from scratch;
-    /// 3. gather the boxes in order into SoA arrays, bucket them on the other two
-    ///    axes and sweep each bucket (in parallel above [`PARALLEL_MIN_PROXIES`]);
+    /// 2. find the dynamic proxies that left their fat box; if proxies were added or
+    ///    removed, or too many left, run the full sweep: bring the sort keys up to
+    ///    date, pick the axis, repair the order (or sort from scratch), gather the fat
+    ///    boxes into 32-byte entries, bucket them on the other two axes and sweep each
+    ///    bucket, giving the candidate pairs; otherwise patch the few that left;
+    /// 3. keep the candidates whose real boxes overlap;
     /// 4. pair each dynamic proxy with its cached static candidates;
-    /// 5. radix-sort the pairs and diff them against the last frame.
+    /// 5. sort the pairs and diff them against the last frame.
+    ///
+    /// Steps run on the rayon pool from [`PARALLEL_MIN_PROXIES`] dynamic proxies on.
+    /// Never fails: every stored box was validated on the way in.
     pub fn update_pairs(&mut self) {
         self.stats = FrameStats::default();
         self.rebuild_statics();

@@ -14,7 +14,8 @@
 //! `min_b[q] <= max_b[p]`, `min_c[q] <= max_c[p]`, `max_b[q] >= min_b[p]`,
 //! `max_c[q] >= min_c[p]` are then exactly `bc[q] <= probe` lane by lane. Boxes
 //! are stored as 32-byte [`Entry`]s (array of structs: the loop reads `min_a` and
-//! `bc` of the same candidate, so one cache line serves both). With glam's
+//! `bc` of the same candidate, so one cache line serves both). Grid cells hold
+//! positions into the sorted entries ([`sweep_cell`]), always read forward. With glam's
 //! `Vec4` this compiles to one `cmpleps` and one `movmskps` per candidate on x86-64
 //! (checked in the disassembly, see the crate docs). Negation is exact in floating
 //! point, so the test is bit-for-bit the closed-interval test of the oracle.
