@@ -119,6 +119,9 @@ pub struct SweepAndPrune {
     static_dirty: bool,
     /// Fat boxes of the dynamic proxies, parallel to `dense`.
     dyn_fat: Vec<Aabb>,
+    /// Ids of the dynamic proxies, parallel to `dense` (a compact copy of
+    /// `dense[i].id` for the passes that only need the id).
+    dyn_ids: Vec<u32>,
     /// Dynamic pairs whose fat boxes overlap, sorted keys.
     candidates: Vec<u64>,
     /// False when `candidates` no longer matches the dynamic proxies.
@@ -165,6 +168,7 @@ impl SweepAndPrune {
                     candidates: SmallVec::new(),
                 });
                 self.dyn_fat.push(dynamic_fat(&aabb));
+                self.dyn_ids.push(id.0);
                 self.candidates_valid = false;
                 self.pending.push(id.0);
             }
@@ -193,6 +197,7 @@ impl SweepAndPrune {
                 let d = self.dense_index[id.0 as usize] as usize;
                 self.dense.swap_remove(d);
                 self.dyn_fat.swap_remove(d);
+                self.dyn_ids.swap_remove(d);
                 self.candidates_valid = false;
                 if let Some(moved) = self.dense.get(d) {
                     self.dense_index[moved.id as usize] = d as u32;
@@ -315,8 +320,8 @@ impl SweepAndPrune {
         sort_pair_keys(&mut candidates, &mut self.pair_scratch, id_bound);
         self.candidates = candidates;
         let slots = &self.store.slots;
-        for (fat, e) in self.dyn_fat.iter_mut().zip(&self.dense) {
-            *fat = dynamic_fat(&slots[e.id as usize].aabb);
+        for (fat, &id) in self.dyn_fat.iter_mut().zip(&self.dyn_ids) {
+            *fat = dynamic_fat(&slots[id as usize].aabb);
         }
         self.max_extent_a = self.sorted[..n]
             .iter()
@@ -333,8 +338,8 @@ impl SweepAndPrune {
     fn find_escaped(&mut self) {
         self.escaped.clear();
         let slots = &self.store.slots;
-        for (d, (fat, e)) in self.dyn_fat.iter().zip(&self.dense).enumerate() {
-            if !fat.contains(&slots[e.id as usize].aabb) {
+        for (d, (fat, &id)) in self.dyn_fat.iter().zip(&self.dyn_ids).enumerate() {
+            if !fat.contains(&slots[id as usize].aabb) {
                 self.escaped.push(d as u32);
             }
         }
@@ -356,11 +361,11 @@ impl SweepAndPrune {
         let mut ids: Vec<u32> = self
             .escaped
             .iter()
-            .map(|&d| self.dense[d as usize].id)
+            .map(|&d| self.dyn_ids[d as usize])
             .collect();
         ids.sort_unstable();
         for &d in &self.escaped {
-            let id = self.dense[d as usize].id;
+            let id = self.dyn_ids[d as usize];
             self.dyn_fat[d as usize] = dynamic_fat(&slots[id as usize].aabb);
             if !self.stale[id as usize] {
                 self.stale[id as usize] = true;
