@@ -1,0 +1,202 @@
+//! # sepax-broadphase
+//!
+//! The broad phase finds, among many axis-aligned boxes, every pair that overlaps,
+//! so that the exact (SAT) test of the narrow phase only runs on those. It is exact
+//! on boxes: a pair is reported iff the two closed boxes intersect (touching faces,
+//! edges or corners count; a zero-size box is a point), never approximately.
+//!
+//! * [`SweepAndPrune`]: the broad phase to use. Proxies with stable ids, updated
+//!   every frame; [`SweepAndPrune::update_pairs`] produces the sorted pair list
+//!   `(a, b)` with `a < b` and the diffs against the previous frame.
+//! * [`BruteForce`]: the same API, O(n²): the oracle the tests compare against.
+//! * [`StaticBvh`]: a bounding volume hierarchy (built with the `bvh` crate) over
+//!   boxes that do not move, for region queries and ray casts (all hits, first hit);
+//!   [`SweepAndPrune::static_bvh`] exposes the one over the static proxies.
+//!
+//! Static proxies ([`ProxyKind::Static`]) are never paired with each other, and
+//! static–static pairs are not even looked at.
+//!
+//! ## Algorithm
+//!
+//! **Fat boxes and candidates.** Each dynamic proxy has a fat box: its box grown by
+//! [`DYNAMIC_FAT_MARGIN`] (25%) of its largest extent on every side. The broad phase
+//! keeps the sorted list of *candidate* pairs, the dynamic pairs whose fat boxes
+//! overlap. Invariant: every dynamic box lies inside its fat box, so every
+//! overlapping dynamic pair is a candidate, and a frame's dynamic pairs are the
+//! candidates whose real boxes overlap (one exact test per candidate). Each frame:
+//!
+//! * no box left its fat box: re-test the candidates, nothing else;
+//! * at most [`MAX_PATCHED_ESCAPES`] (16) left: give them new fat boxes, drop their
+//!   candidates, and test each new fat box against all fat boxes (one linear scan);
+//! * more left, or proxies were added or removed: rebuild all fat boxes and all
+//!   candidates with the sort-and-sweep below.
+//!
+//! With boxes moving 1% of their size a frame, a box leaves its fat box after 25
+//! frames at the earliest, so most frames cost one containment test per box and one
+//! overlap test per candidate. When many bodies move fast (or teleport) every frame
+//! is a full sweep, and costs what the `teleport_*` benchmarks show.
+//!
+//! **Sort and sweep.** Two closed boxes overlap iff their intervals overlap on each
+//! axis. Sort the boxes by `min` on one axis `a`; then for each box `p`, the boxes
+//! after it with `min_a[q] <= max_a[p]` are exactly the later boxes overlapping it on
+//! `a`, and they are contiguous. Each pair is met once, from its earlier box. A
+//! sentinel with `min_a = +inf` ends every run, so the forward loop has one test.
+//!
+//! **The other two axes in one compare.** Each box is a 32-byte entry holding
+//! `bc = (min_b, min_c, −max_b, −max_c)`; the probe box is
+//! `(max_b, max_c, −min_b, −min_c)`. Overlap on `b` and `c` is then exactly
+//! "`bc[q] <= probe` in all four lanes" (negation is exact, so this is the same
+//! closed-interval test as the oracle's). With glam's `Vec4` this is one `cmpleps`
+//! and one `movmskps` per candidate, no branch; checked in the disassembly of
+//! `sweep_cell` (x86-64, SSE2 baseline): `movaps` load, `cmpleps`, `movmskps`,
+//! `cmp $0xf`, followed by the (rarely taken) branch for a hit.
+//!
+//! **Coherence of the sweep.** The order is kept between sweeps. Each frame the boxes are read
+//! once in last frame's order, and `u64` keys are built: `min_a` mapped to an
+//! order-preserving `u32`, then the position. Boxes move little per frame, so the
+//! keys are nearly sorted and insertion sort repairs them in O(n + moves). If that
+//! would take more than 8 moves per box (teleports, a first frame, a new axis) it
+//! stops and a stable 3-pass radix sort sorts from scratch in O(n).
+//!
+//! **Axis.** The sweep axis is the one with the largest variance of box centres
+//! (estimated on at most ~1,024 boxes taken at a fixed stride); it changes only when
+//! another axis' variance exceeds 1.5× the current one's, so two nearly equal axes do
+//! not cause a full re-sort every frame.
+//!
+//! **Buckets** (Terdiman, "Box pruning revisited", part 17). One sorted list gives
+//! each box about `n·e/L` candidates (`e` box extent, `L` scene size) of which only
+//! a `(e/L)²` fraction also overlap on the other axes: 1,700 candidates for one
+//! or two pairs at 100,000 boxes. From [`GRID_MIN_PROXIES`] (256) dynamic proxies on,
+//! when one list would give more than [`GRID_MIN_CANDIDATES`] (16) candidates per
+//! box (estimated from the mean extent and the range on `a`), the other two axes are
+//! cut into a uniform grid of cells about four mean extents
+//! wide (at most `n/2` cells, at most 4,096 per axis). Every box is listed in every
+//! cell it touches, by a counting sort that walks the global order, so each cell's
+//! list is already sorted on `a`. A pair is reported only in the cell holding the
+//! lower corner of its overlap, `(max(min_b), max(min_c))`; since the cell function
+//! is monotonic that is `(max(cell(min_b)), max(cell(min_c)))`, one integer test, so
+//! each pair is reported once. A box touching more than 16 cells is tested against
+//! all boxes in one linear pass instead ("big" boxes, e.g. a ground plane).
+//!
+//! **Statics.** Static proxies live in a [`StaticBvh`] (bvh crate), rebuilt when a
+//! static proxy is added, moved or removed. Each dynamic proxy caches the statics
+//! overlapping its box grown by [`FAT_MARGIN`] (50%) of its largest extent. While
+//! its box stays inside that fat box, its static pairs come from testing those few
+//! cached candidates; when it leaves, it queries the BVH again. Static–static pairs
+//! are never looked at: the work is proportional to the dynamic proxies (plus the
+//! re-queries), not to the statics.
+//!
+//! **Output.** Pairs are collected per task in task order, packed as `a << 32 | b`,
+//! sorted (radix sort from 1,024 pairs, comparison sort below), and merged against the previous frame for
+//! [`SweepAndPrune::pairs_added`] / [`SweepAndPrune::pairs_removed`]. From
+//! [`PARALLEL_MIN_PROXIES`] (16,384) dynamic proxies on, the box read, the entry
+//! gather, the cell sweeps, the candidate test and the static pairs run on the rayon
+//! pool. Tasks are cut
+//! by data size, never by thread count, and the final list is sorted, so the output is
+//! bit-identical on 1, 2 or 4 threads (tested).
+//!
+//! ## Chosen defaults and why
+//!
+//! Measured on the 2-core machine this was written on, which was shared with other
+//! builds: timings moved by up to 2× between runs, so each choice below compares
+//! runs made back to back (best of seven rounds) on the coherent scene of the
+//! benchmarks (boxes 0.5–1.5 in a cube of side 2.5·n^⅓, moving 1% of their size a
+//! frame):
+//!
+//! * dynamic fat margin 0.25: 10,000 boxes 203 µs a frame, 100,000 boxes 5.0 ms;
+//!   0.125 gave the same within noise (189 µs, 4.6 ms), 0.5 was slower (447 µs,
+//!   6.7 ms: more candidates to re-test). Without the candidate cache (a full sweep
+//!   every frame) the same frames cost 590 µs and 8.1 ms;
+//! * grid from 256 proxies and 16 expected candidates: at 1,000 boxes one list cost
+//!   83–100 µs a full sweep (about 40 candidates per box), the grid 48–55 µs;
+//! * cells 4 mean extents wide: at 100,000 boxes 12.5 ms a full sweep against
+//!   17.8 ms with 2 (fewer duplicated entries), at 10,000 the same within noise;
+//! * parallel from 16,384: at 10,000 boxes two threads were slower than one
+//!   (735 µs vs 630 µs a full sweep), at 100,000 faster (8.1 ms vs 10.8 ms);
+//! * static fat margin 0.5: with 50,000 static tiles and 1,000 movers, 0.25 made
+//!   about 118 BVH re-queries a frame and cost 74 µs, 0.5 about 31 and 51 µs, 1.0
+//!   about the same re-queries and 57 µs (more candidates to test);
+//! * statics through cached BVH queries rather than a bipartite sweep: a bipartite
+//!   sweep of the movers against a sorted static list walks that list (or a window
+//!   of it per mover) every frame, which the cache avoids: the static work is the
+//!   movers' few cached candidates plus the BVH re-queries of those that moved out.
+//!
+//! ## Benchmarks
+//!
+//! `cargo bench -p sepax-benches --bench broadphase -- --warm-up-time 1
+//! --measurement-time 3` (criterion medians, rayon's default pool of 2 threads, one
+//! run; frame = move every box, update every proxy, get all pairs):
+//!
+//! | scene | sepax | parry3d BVH | parry3d BVH, parallel | vs parry |
+//! |---|---|---|---|---|
+//! | coherent 1,000 | 20.4 µs | 44.1 µs | 63.7 µs | 2.2× |
+//! | coherent 10,000 | 229 µs | 1.15 ms | 668 µs | 5.0× (2.9× vs parallel) |
+//! | coherent 100,000 | 3.43 ms | 9.98 ms | 9.90 ms | 2.9× |
+//! | teleport 1,000 | 73.5 µs | 260 µs | 263 µs | 3.5× |
+//! | teleport 10,000 | 1.61 ms | 4.66 ms | 4.26 ms | 2.9× |
+//! | teleport 100,000 | 17.0 ms | 55.5 ms | 54.9 ms | 3.3× |
+//! | 50,000 static + 1,000 moving | 32.8 µs | 861 µs | 834 µs | 26× |
+//! | the same 1,000 moving alone | 11.6 µs | 26.8 µs | | 2.3× |
+//!
+//! parry3d: `insert_or_update_partially` + `refit` + `traverse_bvtt_single_tree`
+//! (parallel: `refit_parallel` + `traverse_bvtt_single_tree_parallel`); rebuilt with
+//! `from_leaves` each teleport frame (refitting teleported leaves took 14 s a frame
+//! at 100,000); with statics, change detection on (margin 1e-4) as rapier does. The
+//! same run measured the bvh crate (one query per box) at 315 µs / 4.5 ms / 176 ms
+//! for the coherent scenes and brute force at 3.0 ms for 1,000 boxes. Between runs
+//! on this shared machine the parry figures moved by up to 1.6×.
+//!
+//! Against the issue's targets: coherent 10,000 is 5.0× faster than parry's serial
+//! frame (2.9× its parallel one in this run); coherent 100,000 is 2.9× (target 5×,
+//! missed: each frame re-tests every candidate, two random box reads each, and a
+//! full sweep still runs whenever more than `16 + n/256` boxes leave their fat box
+//! in a frame); the static-heavy frame costs 2.8× its 1,000 moving bodies alone
+//! (target 1.5×, missed: the movers alone became cheap with the candidate cache,
+//! while the static part, about 21 µs, is the containment test and ~6 cached
+//! candidates per mover plus ~30 BVH re-queries a frame).
+//!
+//! ## Bad input
+//!
+//! Every call that takes a box checks it with [`Aabb::validate`](sepax_geometry::Aabb::validate):
+//! NaN or infinite values give [`BroadPhaseError::NonFiniteAabb`], `min > max` gives
+//! [`BroadPhaseError::InvertedAabb`], and nothing is stored, so a NaN never reaches a
+//! sort. Unknown or removed ids give [`BroadPhaseError::UnknownProxy`]. Zero-size,
+//! flat and exactly touching boxes are valid and pair exactly as the oracle says.
+//!
+//! ```
+//! use sepax_broadphase::{BruteForce, ProxyKind, SweepAndPrune};
+//! use sepax_geometry::{Aabb, rng::Rng};
+//! use glam::Vec3;
+//!
+//! let mut rng = Rng::new(1);
+//! let mut sap = SweepAndPrune::new();
+//! let mut oracle = BruteForce::new();
+//! for _ in 0..500 {
+//!     let c = rng.vec3(Vec3::splat(-10.0), Vec3::splat(10.0));
+//!     let aabb = Aabb::new(c - 0.5, c + 0.5);
+//!     sap.insert(aabb, ProxyKind::Dynamic).unwrap();
+//!     oracle.insert(aabb, ProxyKind::Dynamic).unwrap();
+//! }
+//! sap.update_pairs();
+//! oracle.update_pairs();
+//! assert_eq!(sap.pairs(), oracle.pairs());
+//! ```
+
+mod brute_force;
+mod error;
+mod grid;
+mod order;
+mod pairs;
+mod proxy;
+mod sap;
+mod static_bvh;
+mod sweep;
+
+pub use brute_force::BruteForce;
+pub use error::BroadPhaseError;
+pub use proxy::{ProxyId, ProxyKind};
+pub use sap::{
+    DYNAMIC_FAT_MARGIN, FAT_MARGIN, FrameStats, GRID_MIN_CANDIDATES, GRID_MIN_PROXIES,
+    MAX_PATCHED_ESCAPES, PARALLEL_MIN_PROXIES, SweepAndPrune,
+};
+pub use static_bvh::{RayHit, StaticBvh};
