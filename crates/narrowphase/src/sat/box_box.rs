@@ -199,6 +199,19 @@ pub(crate) fn box_box(
     cached: Option<Feature>,
 ) -> SatOutcome {
     let pair = BoxPair::new(ha, hb, frame);
+    // Separated pairs are nearly always told apart by a face axis: test the six face
+    // axes before paying for the nine edge axes.
+    let faces = [
+        pair.face_a::<0>(),
+        pair.face_a::<1>(),
+        pair.face_a::<2>(),
+        pair.face_b::<0>(),
+        pair.face_b::<1>(),
+        pair.face_b::<2>(),
+    ];
+    if let Some(k) = faces.iter().position(|&s| s > margin) {
+        return SatOutcome::Separated(pair.axis(k, faces[k]));
+    }
     let separations = pair.separations();
     // The remembered axis first, then the 15 in order: the first that separates wins.
     if let Some(k) = cached.and_then(axis_index)
