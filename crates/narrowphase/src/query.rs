@@ -20,8 +20,14 @@ use glam::Vec3;
 use sepax_geometry::{OrientedBox, Pose, Shape};
 use smallvec::SmallVec;
 
-/// The support evaluation used by default in hull queries. See [`SupportMode`] and the
-/// crate docs for the measurements behind the choice.
+/// The support evaluation used by default in hull queries: the plain scan.
+///
+/// Measured (criterion medians, 256 touching hull pairs per batch, cold caches,
+/// `cargo bench -p sepax-benches --bench narrowphase -- hull_hull`, 2-core machine,
+/// November 2026): 8-point hulls scan 344 µs / walk 402 µs, 24-point 928 / 947 µs,
+/// 64-point 1.364 / 1.362 ms. The bound-based pruning leaves only a handful of faces
+/// whose support is needed, so the walk's cheaper updates do not pay for its start-up;
+/// there is no crossover up to 64 points and the scan stays the default everywhere.
 pub const DEFAULT_SUPPORT_MODE: SupportMode = SupportMode::Scan;
 
 /// A shape as the queries see it: spheres by radius, boxes by half extents (a box

@@ -21,7 +21,9 @@
 //! **Support evaluation.** [`SupportMode::Scan`] reads every vertex; [`SupportMode::Walk`]
 //! (seed 003's Gauss-map walk) evaluates the support once and then follows the vertex
 //! adjacency from the previous face's support vertex, which on a convex polytope ends
-//! at the same maximum.
+//! at the same maximum. Both give the same answers (tested on every randomized hull
+//! pair); the scan is the default, see
+//! [`DEFAULT_SUPPORT_MODE`](crate::DEFAULT_SUPPORT_MODE) for the measurements.
 
 use super::{ABSOLUTE_PREFERENCE, Axis, Frame, PARALLEL_EDGES, SatOutcome, fold_candidates};
 use crate::Feature;
