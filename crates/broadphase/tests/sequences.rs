@@ -1,0 +1,182 @@
+//! Pairs and diffs equal brute force under random sequences of insert / small move /
+//! teleport / remove, over many frames, with the grid and without.
+
+mod common;
+
+use common::{Pair, random_boxes};
+use glam::Vec3;
+use proptest::prelude::*;
+use sepax_broadphase::{GRID_MIN_PROXIES, ProxyKind};
+use sepax_geometry::{Aabb, rng::Rng};
+
+/// One random frame of edits, then a check against the oracle.
+fn run(seed: u64, start: usize, frames: usize, half: f32) {
+    let mut rng = Rng::new(seed);
+    let mut pair = Pair::new();
+    for b in random_boxes(&mut rng, start, half, 0.2, 2.0) {
+        let kind = if rng.below(4) == 0 {
+            ProxyKind::Static
+        } else {
+            ProxyKind::Dynamic
+        };
+        pair.insert(b, kind);
+    }
+    let mut full_sorts = 0;
+    for frame in 0..frames {
+        let ids = pair.ids.clone();
+        for id in ids {
+            let aabb = pair.sap.aabb(id).unwrap();
+            let is_static = pair.oracle_kind(id) == ProxyKind::Static;
+            let roll = rng.below(1000);
+            if is_static && roll >= 5 {
+                continue; // statics rarely change
+            }
+            match roll {
+                0..=4 => pair.remove(id),
+                5..=9 => {
+                    let c = rng.vec3(Vec3::splat(-half), Vec3::splat(half));
+                    let h = aabb.half_extents();
+                    pair.update(id, Aabb::new(c - h, c + h));
+                }
+                _ => {
+                    let d = rng.vec3(Vec3::splat(-0.05), Vec3::splat(0.05));
+                    pair.update(id, Aabb::new(aabb.min + d, aabb.max + d));
+                }
+            }
+        }
+        let extra = rng.below(start / 50 + 2);
+        for b in random_boxes(&mut rng, extra, half, 0.0, 2.0) {
+            let kind = if rng.below(4) == 0 {
+                ProxyKind::Static
+            } else {
+                ProxyKind::Dynamic
+            };
+            pair.insert(b, kind);
+        }
+        pair.check(&format!("seed {seed} frame {frame}"));
+        full_sorts += pair.sap.stats().full_sort as usize;
+    }
+    assert!(
+        full_sorts < frames,
+        "coherent frames should repair, not re-sort"
+    );
+}
+
+#[test]
+fn small_scene_sequences() {
+    for seed in 0..8 {
+        run(seed, 200, 30, 6.0);
+    }
+}
+
+#[test]
+fn gridded_scene_sequence() {
+    run(77, GRID_MIN_PROXIES * 3, 20, 18.0);
+}
+
+#[test]
+fn grid_and_big_boxes_are_exercised() {
+    let mut rng = Rng::new(5);
+    let mut pair = Pair::new();
+    for b in random_boxes(&mut rng, 3000, 20.0, 0.3, 1.0) {
+        pair.insert(b, ProxyKind::Dynamic);
+    }
+    pair.insert(
+        Aabb::new(Vec3::splat(-25.0), Vec3::splat(25.0)),
+        ProxyKind::Dynamic,
+    );
+    pair.check("grid");
+    let stats = pair.sap.stats();
+    assert!(stats.grid.0 > 1 && stats.grid.1 > 1, "{stats:?}");
+    assert_eq!(stats.big, 1);
+    assert!(stats.full_sort);
+}
+
+#[test]
+fn teleport_everything_falls_back_to_full_sort() {
+    let mut rng = Rng::new(6);
+    let mut pair = Pair::new();
+    for b in random_boxes(&mut rng, 2000, 15.0, 0.5, 1.5) {
+        pair.insert(b, ProxyKind::Dynamic);
+    }
+    pair.check("first");
+    for frame in 0..3 {
+        let ids = pair.ids.clone();
+        let fresh = random_boxes(&mut rng, ids.len(), 15.0, 0.5, 1.5);
+        for (id, b) in ids.into_iter().zip(fresh) {
+            pair.update(id, b);
+        }
+        pair.check(&format!("teleport {frame}"));
+        assert!(pair.sap.stats().full_sort);
+    }
+}
+
+#[test]
+fn moving_statics_and_reused_ids() {
+    let mut rng = Rng::new(8);
+    let mut pair = Pair::new();
+    for b in random_boxes(&mut rng, 400, 5.0, 0.5, 1.5) {
+        pair.insert(b, ProxyKind::Static);
+    }
+    for b in random_boxes(&mut rng, 100, 5.0, 0.5, 1.5) {
+        pair.insert(b, ProxyKind::Dynamic);
+    }
+    pair.check("start");
+    assert!(pair.sap.stats().static_rebuilt);
+    // Remove a static and a dynamic, reinsert with swapped kinds in the same frame.
+    let (s, d) = (pair.ids[0], pair.ids[450]);
+    let (sb, db) = (pair.sap.aabb(s).unwrap(), pair.sap.aabb(d).unwrap());
+    pair.remove(s);
+    pair.remove(d);
+    pair.insert(sb, ProxyKind::Dynamic);
+    pair.insert(db, ProxyKind::Static);
+    pair.check("swapped kinds");
+    let id = pair.ids[10];
+    let moved = Aabb::new(Vec3::splat(-0.5), Vec3::splat(0.5));
+    pair.update(id, moved);
+    pair.check("moved static");
+    pair.check("still");
+    assert!(!pair.sap.stats().static_rebuilt);
+    assert_eq!(
+        pair.sap.stats().static_queries,
+        0,
+        "nobody moved: all caches hit"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Arbitrary (finite) boxes and edits, including zero-size and huge values.
+    #[test]
+    fn arbitrary_edits_match_oracle(
+        boxes in prop::collection::vec(
+            (prop::array::uniform3(-1.0e3f32..1.0e3), prop::array::uniform3(0.0f32..50.0), any::<bool>()),
+            0..120),
+        edits in prop::collection::vec((any::<u16>(), prop::array::uniform3(-60.0f32..60.0), 0u8..4), 0..200),
+    ) {
+        let mut pair = Pair::new();
+        for (c, s, st) in &boxes {
+            let c = Vec3::from_array(*c);
+            let s = Vec3::from_array(*s);
+            pair.insert(Aabb::new(c, c + s), if *st { ProxyKind::Static } else { ProxyKind::Dynamic });
+        }
+        pair.check("proptest start");
+        for chunk in edits.chunks(20) {
+            for (pick, d, op) in chunk {
+                let d = Vec3::from_array(*d);
+                if pair.ids.is_empty() || *op == 3 {
+                    pair.insert(Aabb::new(d, d + d.abs() * 0.1), ProxyKind::Dynamic);
+                    continue;
+                }
+                let id = pair.ids[*pick as usize % pair.ids.len()];
+                let aabb = pair.sap.aabb(id).unwrap();
+                match op {
+                    0 => pair.remove(id),
+                    _ => pair.update(id, Aabb::new(aabb.min + d, aabb.max + d)),
+                }
+            }
+            pair.check("proptest edits");
+        }
+    }
+}
