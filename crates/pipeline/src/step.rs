@@ -1,0 +1,294 @@
+//! [`CollisionWorld::step`]: one frame, as data.
+//!
+//! ```text
+//! dirty bodies ─► world AABBs (parallel, fixed chunks, collected in order)
+//!              ─► bad poses quarantined (proxy removed), others update the broad phase
+//!              ─► sweep-and-prune pairs (proxy ids) ─► slot-index keys, sorted
+//!              ─► merge with last step's pair states (linear, both sorted) + group filter
+//!              ─► narrow phase per pair (parallel, fixed chunks; each pair owns its cache)
+//!              ─► contacts and events in key order (sequential)
+//! ```
+//!
+//! **Determinism.** Every parallel stage computes one independent result per item and
+//! writes it to that item's place; chunk boundaries depend on the configured chunk
+//! sizes only. Everything order-dependent (broad-phase updates, pair merge, events)
+//! runs sequentially in slot or key order. So the report is bit-identical for any
+//! thread count.
+
+use crate::pairs::{PairState, pack, unpack};
+use crate::world::{Body, CollisionWorld, Slot};
+use crate::{
+    BodyKind, ContactEvent, ContactPair, EndCause, EventKind, Quarantined, QuarantineReason,
+    StepReport,
+};
+use rayon::prelude::*;
+use sepax_broadphase::ProxyKind;
+use sepax_geometry::Aabb;
+use sepax_narrowphase::collide;
+use std::time::Instant;
+
+/// What the AABB stage found for one dirty slot.
+enum AabbOutcome {
+    /// The slot was emptied since it was marked.
+    Vacant,
+    Valid(Aabb),
+    Bad(QuarantineReason),
+}
+
+fn aabb_outcome(slot: &Slot, margin: f32) -> AabbOutcome {
+    let Some(body) = &slot.body else {
+        return AabbOutcome::Vacant;
+    };
+    let pose = &body.pose;
+    if !(pose.translation.is_finite() && pose.rotation.is_finite()) {
+        return AabbOutcome::Bad(QuarantineReason::NonFinitePose);
+    }
+    if !pose.is_valid() {
+        return AabbOutcome::Bad(QuarantineReason::NonUnitRotation);
+    }
+    let aabb = body.shape.aabb(pose).expanded(margin);
+    if !aabb.is_valid() {
+        return AabbOutcome::Bad(QuarantineReason::NonFiniteAabb);
+    }
+    AabbOutcome::Valid(aabb)
+}
+
+impl CollisionWorld {
+    /// Runs one frame and returns its report (also kept in [`report`](Self::report)).
+    ///
+    /// See [`StepReport`] for the order of contacts and events. A body whose pose is
+    /// not finite, whose rotation is not unit length, or whose AABB overflows is left
+    /// out of this step (its touching pairs end with `Ended(Quarantined)`) and listed in
+    /// `quarantined`; it comes back at the first step after its pose is fixed. Nothing
+    /// here panics on user data.
+    pub fn step(&mut self) -> &StepReport {
+        let start = Instant::now();
+        let mut report = std::mem::take(&mut self.report);
+        report.clear();
+
+        self.update_aabbs(&mut report);
+        let t_aabb = Instant::now();
+
+        self.find_candidates();
+        report.candidate_pairs = self.candidates.len();
+        let mut ended = Vec::new();
+        let mut next = self.merge_pairs(&mut ended);
+        let t_broad = Instant::now();
+
+        self.narrow_phase(&mut next);
+        let t_narrow = Instant::now();
+
+        build_events(&mut next, &ended, &mut report);
+        self.pairs = next;
+        self.release_pending();
+        self.statics_changed = false;
+        let t_events = Instant::now();
+
+        report.timings.aabb = t_aabb - start;
+        report.timings.broad = t_broad - t_aabb;
+        report.timings.narrow = t_narrow - t_broad;
+        report.timings.events = t_events - t_narrow;
+        report.timings.total = t_events - start;
+        self.report = report;
+        &self.report
+    }
+
+    /// World AABBs of the dirty bodies in parallel, then the broad-phase updates in
+    /// slot-list order. Quarantined bodies stay dirty, so they are checked again.
+    fn update_aabbs(&mut self, report: &mut StepReport) {
+        let dirty = std::mem::take(&mut self.dirty);
+        let (slots, margin, chunk) = (&self.slots, self.config.margin, self.config.aabb_chunk);
+        let outcomes: Vec<AabbOutcome> = self.pool.install(|| {
+            dirty
+                .par_iter()
+                .with_min_len(chunk)
+                .map(|&i| aabb_outcome(&slots[i as usize], margin))
+                .collect()
+        });
+        for (&index, outcome) in dirty.iter().zip(outcomes) {
+            let slot = &mut self.slots[index as usize];
+            let generation = slot.generation;
+            let Some(body) = slot.body.as_mut() else {
+                continue;
+            };
+            match outcome {
+                AabbOutcome::Vacant => {}
+                AabbOutcome::Valid(aabb) => {
+                    body.dirty = false;
+                    body.aabb = Some(aabb);
+                    place_proxy(body, aabb, index, &mut self.broad, &mut self.proxy_body);
+                }
+                AabbOutcome::Bad(reason) => {
+                    if let Some(p) = body.proxy.take() {
+                        let _ = self.broad.remove(p);
+                    }
+                    self.dirty.push(index);
+                    report.quarantined.push(Quarantined {
+                        body: crate::BodyHandle::new(index, generation),
+                        reason,
+                    });
+                }
+            }
+        }
+        report.quarantined.sort_unstable_by_key(|q| q.body.index());
+    }
+
+    /// Sweep-and-prune in the world's pool, then the pairs as sorted slot keys.
+    fn find_candidates(&mut self) {
+        self.pool.install(|| self.broad.update_pairs());
+        self.candidates.clear();
+        for &(pa, pb) in self.broad.pairs() {
+            let (a, b) = (self.proxy_body[pa.0 as usize], self.proxy_body[pb.0 as usize]);
+            self.candidates.push(pack(a.min(b), a.max(b)));
+        }
+        // Proxy ids usually follow slot indices, so this is nearly sorted already.
+        self.candidates.sort_unstable();
+    }
+
+    /// Carries last step's pair states over to this step's candidates (both sorted by
+    /// key), drops pairs the groups forbid, and lists the touching pairs that are gone.
+    fn merge_pairs(&mut self, ended: &mut Vec<(u64, ContactEvent)>) -> Vec<PairState> {
+        let old = std::mem::take(&mut self.pairs);
+        let mut next = Vec::with_capacity(self.candidates.len());
+        let mut old_iter = old.into_iter().peekable();
+        for &key in &self.candidates {
+            let mut carried = None;
+            while let Some(st) = old_iter.next_if(|st| st.key <= key) {
+                if st.key == key {
+                    carried = Some(st);
+                } else {
+                    self.end_gone(st, ended);
+                }
+            }
+            let (ia, ib) = unpack(key);
+            let (Some(a), Some(b)) = (self.handle_at(ia), self.handle_at(ib)) else {
+                continue;
+            };
+            let (ga, gb) = (self.slots[ia as usize].body.as_ref(), self.slots[ib as usize].body.as_ref());
+            let allowed = matches!((ga, gb), (Some(x), Some(y)) if x.groups.interacts(&y.groups));
+            if !allowed {
+                if let Some(st) = carried.filter(|st| st.was_touching) {
+                    ended.push((st.key, ended_event(&st, EndCause::Filtered)));
+                }
+                continue;
+            }
+            next.push(carried.unwrap_or_else(|| PairState::new(key, a, b)));
+        }
+        for st in old_iter {
+            self.end_gone(st, ended);
+        }
+        next
+    }
+
+    /// A pair that is no longer a candidate: an `Ended` event if it was touching.
+    fn end_gone(&self, st: PairState, ended: &mut Vec<(u64, ContactEvent)>) {
+        if !st.was_touching {
+            return;
+        }
+        let live = |h: crate::BodyHandle| -> Option<&Body> {
+            let s = self.slots.get(h.index() as usize)?;
+            (s.generation == h.generation()).then_some(s.body.as_ref()?)
+        };
+        let cause = match (live(st.a), live(st.b)) {
+            (Some(a), Some(b)) if a.proxy.is_some() && b.proxy.is_some() => EndCause::Separated,
+            (Some(_), Some(_)) => EndCause::Quarantined,
+            _ => EndCause::Removed,
+        };
+        ended.push((st.key, ended_event(&st, cause)));
+    }
+
+    /// The exact test of every candidate pair, in parallel over fixed chunks.
+    fn narrow_phase(&self, next: &mut [PairState]) {
+        let (slots, margin, chunk) = (&self.slots, self.config.margin, self.config.narrow_chunk);
+        self.pool.install(|| {
+            next.par_chunks_mut(chunk).for_each(|pairs| {
+                for st in pairs {
+                    let (ia, ib) = unpack(st.key);
+                    st.manifold = match (&slots[ia as usize].body, &slots[ib as usize].body) {
+                        (Some(a), Some(b)) => {
+                            collide(&a.shape, &a.pose, &b.shape, &b.pose, margin, &mut st.cache)
+                        }
+                        _ => None,
+                    };
+                }
+            })
+        });
+    }
+}
+
+fn ended_event(st: &PairState, cause: EndCause) -> ContactEvent {
+    ContactEvent {
+        a: st.a,
+        b: st.b,
+        kind: EventKind::Ended(cause),
+    }
+}
+
+/// Puts a body's AABB into the broad phase (inserting its proxy if it has none).
+fn place_proxy(
+    body: &mut Body,
+    aabb: Aabb,
+    index: u32,
+    broad: &mut sepax_broadphase::SweepAndPrune,
+    proxy_body: &mut Vec<u32>,
+) {
+    if let Some(p) = body.proxy {
+        if broad.update(p, aabb).is_ok() {
+            return;
+        }
+        let _ = broad.remove(p);
+        body.proxy = None;
+    }
+    let kind = match body.kind {
+        BodyKind::Static => ProxyKind::Static,
+        BodyKind::Dynamic => ProxyKind::Dynamic,
+    };
+    // The box was validated above, so insert fails only past u32::MAX proxies; the body
+    // then stays out of the broad phase (and so out of every pair).
+    if let Ok(p) = broad.insert(aabb, kind) {
+        let i = p.0 as usize;
+        if proxy_body.len() <= i {
+            proxy_body.resize(i + 1, u32::MAX);
+        }
+        proxy_body[i] = index;
+        body.proxy = Some(p);
+    }
+}
+
+/// Contacts and events in key order: this step's pair states merged with the pairs that
+/// ended by leaving the candidate list (both sorted by key).
+fn build_events(next: &mut [PairState], ended: &[(u64, ContactEvent)], report: &mut StepReport) {
+    let mut gone = ended.iter().peekable();
+    for st in next.iter_mut() {
+        while let Some((_, e)) = gone.next_if(|(k, _)| *k < st.key) {
+            report.events.push(*e);
+        }
+        let touching = st.manifold.is_some();
+        if touching != st.was_touching {
+            let kind = if touching {
+                EventKind::Started
+            } else {
+                EventKind::Ended(EndCause::Separated)
+            };
+            report.events.push(ContactEvent {
+                a: st.a,
+                b: st.b,
+                kind,
+            });
+        }
+        st.was_touching = touching;
+        match st.manifold.take() {
+            Some(manifold) => {
+                let persisted = st.match_points(&manifold);
+                report.contacts.push(ContactPair {
+                    a: st.a,
+                    b: st.b,
+                    manifold,
+                    persisted,
+                });
+            }
+            None => st.forget_points(),
+        }
+    }
+    report.events.extend(gone.map(|(_, e)| *e));
+}
