@@ -10,24 +10,37 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // A static ground slab whose top face is y = 0.
     let ground = Cuboid::try_from_half_extents(Vec3::new(10.0, 0.5, 10.0))?;
-    world.insert(BodyDesc::fixed(ground, Pose::from_translation(Vec3::new(0.0, -0.5, 0.0))))?;
+    world.insert(BodyDesc::fixed(
+        ground,
+        Pose::from_translation(Vec3::new(0.0, -0.5, 0.0)),
+    ))?;
 
     // A tilted box, a ball and a tetrahedron, each sunk a little into the ground.
     let cube = Cuboid::try_from_size(Vec3::splat(1.0))?;
     let tilted = Pose::new(Vec3::new(-2.0, 0.55, 0.0), Quat::from_rotation_z(0.3));
     world.insert(BodyDesc::dynamic(cube, tilted))?;
     let ball = Sphere::try_new(0.5)?;
-    world.insert(BodyDesc::dynamic(ball, Pose::from_translation(Vec3::new(0.0, 0.48, 0.0))))?;
+    world.insert(BodyDesc::dynamic(
+        ball,
+        Pose::from_translation(Vec3::new(0.0, 0.48, 0.0)),
+    ))?;
     let tetra = ConvexHull::try_from_points(&[
         Vec3::new(0.0, -0.5, 0.0),
         Vec3::new(0.5, 0.5, 0.0),
         Vec3::new(-0.5, 0.5, 0.5),
         Vec3::new(-0.5, 0.5, -0.5),
     ])?;
-    world.insert(BodyDesc::dynamic(tetra, Pose::from_translation(Vec3::new(2.0, 0.49, 0.0))))?;
+    world.insert(BodyDesc::dynamic(
+        tetra,
+        Pose::from_translation(Vec3::new(2.0, 0.49, 0.0)),
+    ))?;
 
     let report = world.step();
-    println!("{} contacts, {} events", report.contacts.len(), report.events.len());
+    println!(
+        "{} contacts, {} events",
+        report.contacts.len(),
+        report.events.len()
+    );
     for c in &report.contacts {
         println!(
             "bodies {} and {}: normal {:.3} (from the first to the second)",
@@ -36,7 +49,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             c.manifold.normal
         );
         for p in &c.manifold.points {
-            println!("  point {:.3}  depth {:.4}  feature {:#x}", p.position, p.depth, p.id);
+            println!(
+                "  point {:.3}  depth {:.4}  feature {:#x}",
+                p.position, p.depth, p.id
+            );
         }
     }
     Ok(())

@@ -42,10 +42,15 @@ fn outline(shape: &Shape, pose: &Pose) -> Vec<Vec2> {
     let mut hull: Vec<Vec2> = Vec::new();
     for pass in 0..2 {
         let start = hull.len();
-        let iter: Box<dyn Iterator<Item = &Vec2>> =
-            if pass == 0 { Box::new(pts.iter()) } else { Box::new(pts.iter().rev()) };
+        let iter: Box<dyn Iterator<Item = &Vec2>> = if pass == 0 {
+            Box::new(pts.iter())
+        } else {
+            Box::new(pts.iter().rev())
+        };
         for &p in iter {
-            while hull.len() >= start + 2 && cross(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0 {
+            while hull.len() >= start + 2
+                && cross(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0
+            {
                 hull.pop();
             }
             hull.push(p);
@@ -56,18 +61,28 @@ fn outline(shape: &Shape, pose: &Pose) -> Vec<Vec2> {
 }
 
 fn run() -> Result<(), String> {
-    let args = Args::parse(std::env::args().skip(1), &["scene", "bodies", "frame", "size", "out"], &[])?;
+    let args = Args::parse(
+        std::env::args().skip(1),
+        &["scene", "bodies", "frame", "size", "out"],
+        &[],
+    )?;
     let name = args.value("scene").unwrap_or("soup");
     let bodies = args.number("bodies", 300)?;
     let frame = args.number("frame", 0)? as u32;
     let size = args.number("size", 640)?.clamp(16, 8192) as u32;
     let out = args.value("out").unwrap_or("render.png");
-    let scene = scenes::by_name(name, bodies, 1)
-        .ok_or_else(|| format!("unknown scene `{name}` (known: {})", scenes::NAMES.join(", ")))?;
+    let scene = scenes::by_name(name, bodies, 1).ok_or_else(|| {
+        format!(
+            "unknown scene `{name}` (known: {})",
+            scenes::NAMES.join(", ")
+        )
+    })?;
 
     let mut world = CollisionWorld::new(Config::default()).map_err(|e| e.to_string())?;
     let handles = scene.populate(&mut world).map_err(|e| e.to_string())?;
-    scene.apply(&mut world, &handles, frame).map_err(|e| e.to_string())?;
+    scene
+        .apply(&mut world, &handles, frame)
+        .map_err(|e| e.to_string())?;
     let report = world.step().clone();
     let colliding: HashSet<_> = report.contacts.iter().flat_map(|c| [c.a, c.b]).collect();
 
@@ -92,12 +107,19 @@ fn run() -> Result<(), String> {
     let mut ink = Paint::default();
     ink.anti_alias = true;
     ink.set_color_rgba8(30, 30, 40, 255);
-    let thin = Stroke { width: 1.0, ..Stroke::default() };
+    let thin = Stroke {
+        width: 1.0,
+        ..Stroke::default()
+    };
     for (outline, h) in outlines.iter().zip(&handles) {
         let mut pb = PathBuilder::new();
         for (k, p) in outline.iter().enumerate() {
             let q = px(*p);
-            if k == 0 { pb.move_to(q.x, q.y) } else { pb.line_to(q.x, q.y) }
+            if k == 0 {
+                pb.move_to(q.x, q.y)
+            } else {
+                pb.line_to(q.x, q.y)
+            }
         }
         pb.close();
         let Some(path) = pb.finish() else { continue };
@@ -126,7 +148,9 @@ fn run() -> Result<(), String> {
             }
         }
     }
-    pixmap.save_png(out).map_err(|e| format!("cannot write {out}: {e}"))?;
+    pixmap
+        .save_png(out)
+        .map_err(|e| format!("cannot write {out}: {e}"))?;
     println!(
         "{out}: {} bodies, {} touching pairs, {} contact points",
         scene.len(),

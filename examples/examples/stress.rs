@@ -36,9 +36,16 @@ fn options() -> Result<Options, String> {
     )?;
     let scene = args.value("scene").unwrap_or("soup").to_string();
     if !scenes::NAMES.contains(&scene.as_str()) {
-        return Err(format!("unknown scene `{scene}` (known: {})", scenes::NAMES.join(", ")));
+        return Err(format!(
+            "unknown scene `{scene}` (known: {})",
+            scenes::NAMES.join(", ")
+        ));
     }
-    let default_bodies = if scene == "static-heavy" { 51_000 } else { 10_000 };
+    let default_bodies = if scene == "static-heavy" {
+        51_000
+    } else {
+        10_000
+    };
     let o = Options {
         bodies: args.number("bodies", default_bodies)?,
         frames: args.number("frames", 60)?,
@@ -85,7 +92,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let handles = scene.populate(&mut world).expect("a fresh world takes every body");
+    let handles = scene
+        .populate(&mut world)
+        .expect("a fresh world takes every body");
     let mut checker = o.check.then(Checker::new);
     let mut failure: Option<String> = None;
     // Columns: aabb, broad, narrow, events, step (ms); candidates, touching, points.
@@ -113,7 +122,11 @@ fn main() -> ExitCode {
             }
         }
     }
-    let measured = if rows.len() > WARM_UP { &rows[WARM_UP..] } else { &rows[..] };
+    let measured = if rows.len() > WARM_UP {
+        &rows[WARM_UP..]
+    } else {
+        &rows[..]
+    };
     let col = |k: usize| median(&mut measured.iter().map(|r| r[k]).collect::<Vec<_>>());
     let max = |k: usize| measured.iter().map(|r| r[k]).fold(0.0, f64::max);
     println!(
@@ -125,7 +138,10 @@ fn main() -> ExitCode {
         world.threads()
     );
     println!("{:<8} {:>10} {:>10}", "stage", "median ms", "max ms");
-    for (k, name) in ["aabb", "broad", "narrow", "events", "step"].iter().enumerate() {
+    for (k, name) in ["aabb", "broad", "narrow", "events", "step"]
+        .iter()
+        .enumerate()
+    {
         println!("{name:<8} {:>10.3} {:>10.3}", col(k), max(k));
     }
     println!(

@@ -114,7 +114,11 @@ impl Checker {
             .iter()
             .map(|&(p, q)| {
                 let (a, b) = (self.owners[p.0 as usize], self.owners[q.0 as usize]);
-                if a.index() < b.index() { (a, b) } else { (b, a) }
+                if a.index() < b.index() {
+                    (a, b)
+                } else {
+                    (b, a)
+                }
             })
             .collect();
         expected.sort_unstable();

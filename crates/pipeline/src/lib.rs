@@ -76,7 +76,7 @@ pub use report::{
 };
 pub use world::CollisionWorld;
 
+pub use glam;
 pub use sepax_broadphase as broadphase;
 pub use sepax_geometry as geometry;
 pub use sepax_narrowphase as narrowphase;
-pub use glam;

@@ -75,11 +75,10 @@ impl CollisionWorld {
     /// assert_eq!(hits, vec![near]);
     /// ```
     pub fn query_aabb(&self, region: &Aabb) -> Result<Vec<BodyHandle>, WorldError> {
-        region
-            .validate()
-            .map_err(|_| WorldError::InvalidRegion)?;
+        region.validate().map_err(|_| WorldError::InvalidRegion)?;
         let mut indices = Vec::new();
-        let exact = |body: &Body| body.pose.is_valid() && body.shape.aabb(&body.pose).overlaps(region);
+        let exact =
+            |body: &Body| body.pose.is_valid() && body.shape.aabb(&body.pose).overlaps(region);
         let bvh = self.bvh_ready();
         if let (true, Some(tree)) = (bvh, self.broad.static_bvh()) {
             let mut ids = Vec::new();
@@ -100,7 +99,10 @@ impl CollisionWorld {
             }
         });
         indices.sort_unstable();
-        Ok(indices.into_iter().filter_map(|i| self.handle_at(i)).collect())
+        Ok(indices
+            .into_iter()
+            .filter_map(|i| self.handle_at(i))
+            .collect())
     }
 
     /// The first body hit by the ray `origin + t * dir`, `t` in `[0, max_t]`, with the
@@ -129,7 +131,11 @@ impl CollisionWorld {
         dir: Vec3,
         max_t: f32,
     ) -> Result<Option<RayHit>, WorldError> {
-        if !(origin.is_finite() && dir.is_finite()) || dir == Vec3::ZERO || max_t.is_nan() || max_t < 0.0 {
+        if !(origin.is_finite() && dir.is_finite())
+            || dir == Vec3::ZERO
+            || max_t.is_nan()
+            || max_t < 0.0
+        {
             return Err(WorldError::InvalidRay);
         }
         let mut best: Option<(f32, u32, Vec3)> = None;

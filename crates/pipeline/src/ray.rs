@@ -33,7 +33,13 @@ pub struct ShapeHit {
 /// assert_eq!(hit.t, 4.0);
 /// assert_eq!(hit.normal, -Vec3::X);
 /// ```
-pub fn ray_shape(shape: &Shape, pose: &Pose, origin: Vec3, dir: Vec3, max_t: f32) -> Option<ShapeHit> {
+pub fn ray_shape(
+    shape: &Shape,
+    pose: &Pose,
+    origin: Vec3,
+    dir: Vec3,
+    max_t: f32,
+) -> Option<ShapeHit> {
     if !(pose.is_valid() && origin.is_finite() && dir.is_finite() && dir != Vec3::ZERO)
         || max_t.is_nan()
         || max_t < 0.0

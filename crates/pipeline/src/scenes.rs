@@ -58,7 +58,10 @@ impl Motion {
         let f = frame as f32;
         let offset = self.direction * (self.amplitude * (OMEGA * f + self.phase).sin());
         let turn = Quat::from_axis_angle(self.spin_axis, self.spin * f);
-        Pose::new(self.base.translation + offset, (turn * self.base.rotation).normalize())
+        Pose::new(
+            self.base.translation + offset,
+            (turn * self.base.rotation).normalize(),
+        )
     }
 }
 
@@ -130,7 +133,10 @@ impl Scene {
 
     /// Inserts every body; the handles come back in scene order.
     pub fn populate(&self, world: &mut CollisionWorld) -> Result<Vec<BodyHandle>, WorldError> {
-        self.bodies.iter().map(|b| world.insert(b.clone())).collect()
+        self.bodies
+            .iter()
+            .map(|b| world.insert(b.clone()))
+            .collect()
     }
 
     /// Sets the pose of every moving body for `frame` (as a physics engine would after
@@ -157,7 +163,10 @@ fn half_side(n: usize, size: f32) -> f32 {
 
 fn random_motion(rng: &mut Rng, half: f32, size: f32) -> Motion {
     Motion {
-        base: Pose::new(rng.vec3(Vec3::splat(-half), Vec3::splat(half)), rng.rotation()),
+        base: Pose::new(
+            rng.vec3(Vec3::splat(-half), Vec3::splat(half)),
+            rng.rotation(),
+        ),
         direction: rng.unit_vec3(),
         // Peak speed amplitude · ω = 1% of the size per frame.
         amplitude: 0.01 * size / OMEGA,
@@ -252,7 +261,10 @@ pub fn pile(n: usize) -> Scene {
     let ground = Cuboid::try_from_half_extents(Vec3::new(half, 0.5, half))
         .unwrap_or_else(|_| unreachable!());
     if n > 0 {
-        scene.push_static(ground.into(), Pose::from_translation(Vec3::new(0.0, -0.5, 0.0)));
+        scene.push_static(
+            ground.into(),
+            Pose::from_translation(Vec3::new(0.0, -0.5, 0.0)),
+        );
     }
     let cube: Shape = Cuboid::try_from_half_extents(Vec3::splat(0.5))
         .unwrap_or_else(|_| unreachable!())

@@ -18,7 +18,7 @@
 use crate::pairs::{PairState, pack, unpack};
 use crate::world::{Body, CollisionWorld, Slot};
 use crate::{
-    BodyKind, ContactEvent, ContactPair, EndCause, EventKind, Quarantined, QuarantineReason,
+    BodyKind, ContactEvent, ContactPair, EndCause, EventKind, QuarantineReason, Quarantined,
     StepReport,
 };
 use rayon::prelude::*;
@@ -138,7 +138,10 @@ impl CollisionWorld {
         self.pool.install(|| self.broad.update_pairs());
         self.candidates.clear();
         for &(pa, pb) in self.broad.pairs() {
-            let (a, b) = (self.proxy_body[pa.0 as usize], self.proxy_body[pb.0 as usize]);
+            let (a, b) = (
+                self.proxy_body[pa.0 as usize],
+                self.proxy_body[pb.0 as usize],
+            );
             self.candidates.push(pack(a.min(b), a.max(b)));
         }
         // Proxy ids usually follow slot indices, so this is nearly sorted already.
@@ -164,7 +167,10 @@ impl CollisionWorld {
             let (Some(a), Some(b)) = (self.handle_at(ia), self.handle_at(ib)) else {
                 continue;
             };
-            let (ga, gb) = (self.slots[ia as usize].body.as_ref(), self.slots[ib as usize].body.as_ref());
+            let (ga, gb) = (
+                self.slots[ia as usize].body.as_ref(),
+                self.slots[ib as usize].body.as_ref(),
+            );
             let allowed = matches!((ga, gb), (Some(x), Some(y)) if x.groups.interacts(&y.groups));
             if !allowed {
                 if let Some(st) = carried.filter(|st| st.was_touching) {

@@ -94,7 +94,11 @@ impl CollisionWorld {
             .build()
             .map_err(|e| WorldError::ThreadPool(e.to_string()))?;
         let config = Config {
-            margin: if config.margin > 0.0 { config.margin } else { 0.0 },
+            margin: if config.margin > 0.0 {
+                config.margin
+            } else {
+                0.0
+            },
             narrow_chunk: config.narrow_chunk.max(1),
             aabb_chunk: config.aabb_chunk.max(1),
             ..config

@@ -9,7 +9,10 @@ fn filtered_contacts_are_the_interacting_subset() {
     let scene = scenes::soup(1500, 21);
     let mut rng = Rng::new(3);
     let groups: Vec<Groups> = (0..scene.len())
-        .map(|_| Groups { memberships: 1 << rng.below(3), filter: rng.next_u64() as u32 & 0b111 })
+        .map(|_| Groups {
+            memberships: 1 << rng.below(3),
+            filter: rng.next_u64() as u32 & 0b111,
+        })
         .collect();
     let mut plain = CollisionWorld::new(Config::default()).unwrap();
     let mut filtered = CollisionWorld::new(Config::default()).unwrap();
@@ -37,9 +40,18 @@ fn filtered_contacts_are_the_interacting_subset() {
 
 #[test]
 fn interacts_is_symmetric_and_exact() {
-    let a = Groups { memberships: 0b01, filter: 0b10 };
-    let b = Groups { memberships: 0b10, filter: 0b01 };
-    let c = Groups { memberships: 0b10, filter: 0b10 };
+    let a = Groups {
+        memberships: 0b01,
+        filter: 0b10,
+    };
+    let b = Groups {
+        memberships: 0b10,
+        filter: 0b01,
+    };
+    let c = Groups {
+        memberships: 0b10,
+        filter: 0b10,
+    };
     assert!(a.interacts(&b) && b.interacts(&a));
     assert!(!a.interacts(&c) && !c.interacts(&a));
     assert!(!a.interacts(&a));

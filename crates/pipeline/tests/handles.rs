@@ -8,8 +8,15 @@ use sepax_pipeline::{BodyDesc, BodyKind, CollisionWorld, Config, Groups, WorldEr
 fn stale_handles_are_refused_everywhere() {
     let ball = Sphere::try_new(0.5).unwrap();
     let mut world = CollisionWorld::new(Config::default()).unwrap();
-    let a = world.insert(BodyDesc::dynamic(ball, Pose::IDENTITY)).unwrap();
-    let b = world.insert(BodyDesc { user_data: 42, ..BodyDesc::fixed(ball, Pose::IDENTITY) }).unwrap();
+    let a = world
+        .insert(BodyDesc::dynamic(ball, Pose::IDENTITY))
+        .unwrap();
+    let b = world
+        .insert(BodyDesc {
+            user_data: 42,
+            ..BodyDesc::fixed(ball, Pose::IDENTITY)
+        })
+        .unwrap();
     assert_eq!(world.user_data(b), Ok(42));
     assert_eq!(world.kind(b), Ok(BodyKind::Static));
     world.remove(a).unwrap();
@@ -26,10 +33,14 @@ fn stale_handles_are_refused_everywhere() {
     assert_eq!(world.len(), 1);
 
     // The slot is reused only after a step, and the old handle stays stale.
-    let c = world.insert(BodyDesc::dynamic(ball, Pose::IDENTITY)).unwrap();
+    let c = world
+        .insert(BodyDesc::dynamic(ball, Pose::IDENTITY))
+        .unwrap();
     assert_ne!(c.index(), a.index());
     world.step();
-    let d = world.insert(BodyDesc::dynamic(ball, Pose::from_translation(Vec3::X))).unwrap();
+    let d = world
+        .insert(BodyDesc::dynamic(ball, Pose::from_translation(Vec3::X)))
+        .unwrap();
     assert_eq!(d.index(), a.index());
     assert_eq!(world.pose(a).map(|_| ()), stale);
     assert_eq!(world.pose(d), Ok(Pose::from_translation(Vec3::X)));
@@ -37,8 +48,15 @@ fn stale_handles_are_refused_everywhere() {
     // A handle from another world with an index this world never issued.
     let mut other = CollisionWorld::new(Config::default()).unwrap();
     for _ in 0..10 {
-        other.insert(BodyDesc::dynamic(ball, Pose::IDENTITY)).unwrap();
+        other
+            .insert(BodyDesc::dynamic(ball, Pose::IDENTITY))
+            .unwrap();
     }
-    let foreign = other.insert(BodyDesc::dynamic(ball, Pose::IDENTITY)).unwrap();
-    assert_eq!(world.pose(foreign).map(|_| ()), Err(WorldError::StaleHandle(foreign)));
+    let foreign = other
+        .insert(BodyDesc::dynamic(ball, Pose::IDENTITY))
+        .unwrap();
+    assert_eq!(
+        world.pose(foreign).map(|_| ()),
+        Err(WorldError::StaleHandle(foreign))
+    );
 }

@@ -7,7 +7,11 @@ use sepax_pipeline::{BodyHandle, CollisionWorld, Config, QuarantineReason, scene
 
 fn world_of(n: usize) -> (CollisionWorld, Vec<BodyHandle>, scenes::Scene) {
     let scene = scenes::soup(n, 5);
-    let mut world = CollisionWorld::new(Config { threads: 2, ..Config::default() }).unwrap();
+    let mut world = CollisionWorld::new(Config {
+        threads: 2,
+        ..Config::default()
+    })
+    .unwrap();
     let handles = scene.populate(&mut world).unwrap();
     (world, handles, scene)
 }
@@ -15,11 +19,26 @@ fn world_of(n: usize) -> (CollisionWorld, Vec<BodyHandle>, scenes::Scene) {
 #[test]
 fn bad_poses_are_quarantined_and_others_unchanged() {
     let bad = [
-        (Pose::from_translation(Vec3::new(f32::NAN, 0.0, 0.0)), QuarantineReason::NonFinitePose),
-        (Pose::from_translation(Vec3::new(0.0, f32::INFINITY, 0.0)), QuarantineReason::NonFinitePose),
-        (Pose::new(Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 3.0)), QuarantineReason::NonUnitRotation),
-        (Pose::new(Vec3::ZERO, Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)), QuarantineReason::NonFinitePose),
-        (Pose::from_translation(Vec3::splat(f32::MAX)), QuarantineReason::NonFiniteAabb),
+        (
+            Pose::from_translation(Vec3::new(f32::NAN, 0.0, 0.0)),
+            QuarantineReason::NonFinitePose,
+        ),
+        (
+            Pose::from_translation(Vec3::new(0.0, f32::INFINITY, 0.0)),
+            QuarantineReason::NonFinitePose,
+        ),
+        (
+            Pose::new(Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 3.0)),
+            QuarantineReason::NonUnitRotation,
+        ),
+        (
+            Pose::new(Vec3::ZERO, Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)),
+            QuarantineReason::NonFinitePose,
+        ),
+        (
+            Pose::from_translation(Vec3::splat(f32::MAX)),
+            QuarantineReason::NonFiniteAabb,
+        ),
     ];
     let (mut reference, ref_handles, scene) = world_of(2000);
     let (mut world, handles, _) = world_of(2000);
@@ -29,7 +48,12 @@ fn bad_poses_are_quarantined_and_others_unchanged() {
     world.step();
     let victims: Vec<BodyHandle> = {
         let r = reference.step();
-        r.contacts.iter().step_by(97).take(bad.len()).map(|c| c.a).collect()
+        r.contacts
+            .iter()
+            .step_by(97)
+            .take(bad.len())
+            .map(|c| c.a)
+            .collect()
     };
     assert_eq!(victims.len(), bad.len());
     for frame in 4..8u32 {
@@ -50,7 +74,11 @@ fn bad_poses_are_quarantined_and_others_unchanged() {
             .collect();
         let r = world.step();
         let mut got_q: Vec<_> = r.quarantined.iter().map(|q| (q.body, q.reason)).collect();
-        let mut want_q: Vec<_> = victims.iter().copied().zip(bad.iter().map(|b| b.1)).collect();
+        let mut want_q: Vec<_> = victims
+            .iter()
+            .copied()
+            .zip(bad.iter().map(|b| b.1))
+            .collect();
         got_q.sort_by_key(|q| q.0);
         want_q.sort_by_key(|q| q.0);
         assert_eq!(got_q, want_q, "frame {frame}");
@@ -64,7 +92,9 @@ fn bad_poses_are_quarantined_and_others_unchanged() {
         );
     }
     // Fixing the pose brings the body back.
-    world.set_pose(victims[0], scene.pose(victims[0].index() as usize, 8)).unwrap();
+    world
+        .set_pose(victims[0], scene.pose(victims[0].index() as usize, 8))
+        .unwrap();
     let r = world.step();
     assert!(r.quarantined.iter().all(|q| q.body != victims[0]));
     assert!(world.aabb(victims[0]).unwrap().is_some());
