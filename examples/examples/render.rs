@@ -60,6 +60,13 @@ fn outline(shape: &Shape, pose: &Pose) -> Vec<Vec2> {
     hull
 }
 
+/// An anti-aliased solid colour.
+fn paint(r: u8, g: u8, b: u8, a: u8) -> Paint<'static> {
+    let mut p = Paint::default();
+    p.set_color_rgba8(r, g, b, a);
+    p
+}
+
 fn run() -> Result<(), String> {
     let args = Args::parse(
         std::env::args().skip(1),
@@ -101,12 +108,8 @@ fn run() -> Result<(), String> {
 
     let mut pixmap = Pixmap::new(size, size).ok_or("cannot allocate the image")?;
     pixmap.fill(tiny_skia::Color::from_rgba8(250, 250, 245, 255));
-    let mut fill = Paint::default();
-    fill.anti_alias = true;
-    fill.set_color_rgba8(220, 40, 40, 150);
-    let mut ink = Paint::default();
-    ink.anti_alias = true;
-    ink.set_color_rgba8(30, 30, 40, 255);
+    let fill = paint(220, 40, 40, 150);
+    let ink = paint(30, 30, 40, 255);
     let thin = Stroke {
         width: 1.0,
         ..Stroke::default()
@@ -128,9 +131,7 @@ fn run() -> Result<(), String> {
         }
         pixmap.stroke_path(&path, &ink, &thin, Transform::identity(), None);
     }
-    let mut blue = Paint::default();
-    blue.anti_alias = true;
-    blue.set_color_rgba8(20, 60, 200, 255);
+    let blue = paint(20, 60, 200, 255);
     let normal_len = 0.4 * scale;
     for c in &report.contacts {
         let n = Vec2::new(c.manifold.normal.x, c.manifold.normal.z);

@@ -116,10 +116,10 @@ fn main() -> ExitCode {
             r.contacts.len() as f64,
             r.contact_points() as f64,
         ]);
-        if let (Some(c), None) = (checker.as_mut(), &failure) {
-            if let Err(e) = c.check(&world) {
-                failure = Some(format!("frame {frame}: {e}"));
-            }
+        if let (Some(c), None) = (checker.as_mut(), &failure)
+            && let Err(e) = c.check(&world)
+        {
+            failure = Some(format!("frame {frame}: {e}"));
         }
     }
     let measured = if rows.len() > WARM_UP {

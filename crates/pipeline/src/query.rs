@@ -85,10 +85,8 @@ impl CollisionWorld {
             if tree.query_aabb(region, &mut ids).is_ok() {
                 for id in ids {
                     let index = self.proxy_body[id.0 as usize];
-                    if let Some(body) = &self.slots[index as usize].body {
-                        if exact(body) {
-                            indices.push(index);
-                        }
+                    if self.slots[index as usize].body.as_ref().is_some_and(exact) {
+                        indices.push(index);
                     }
                 }
             }

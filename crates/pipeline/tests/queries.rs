@@ -182,12 +182,11 @@ fn world_ray_and_region_queries_match_a_scan() {
         let got = world.cast_ray(o, d, 40.0).unwrap();
         let mut best: Option<(f32, u32)> = None;
         for &h in &all {
-            if let Some(hit) =
-                ray_shape(world.shape(h).unwrap(), &world.pose(h).unwrap(), o, d, 40.0)
+            let hit = ray_shape(world.shape(h).unwrap(), &world.pose(h).unwrap(), o, d, 40.0);
+            if let Some(hit) = hit
+                && best.is_none_or(|(t, i)| hit.t < t || (hit.t == t && h.index() < i))
             {
-                if best.is_none_or(|(t, i)| hit.t < t || (hit.t == t && h.index() < i)) {
-                    best = Some((hit.t, h.index()));
-                }
+                best = Some((hit.t, h.index()));
             }
         }
         assert_eq!(got.map(|g| (g.t, g.body.index())), best);
