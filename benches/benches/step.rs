@@ -37,9 +37,17 @@ struct Sepax {
 
 impl Sepax {
     fn new(scene: &Scene, threads: usize) -> Sepax {
-        let mut world = CollisionWorld::new(Config { threads, ..Config::default() }).unwrap();
+        let mut world = CollisionWorld::new(Config {
+            threads,
+            ..Config::default()
+        })
+        .unwrap();
         let handles = scene.populate(&mut world).unwrap();
-        let mut s = Sepax { world, handles, frame: 0 };
+        let mut s = Sepax {
+            world,
+            handles,
+            frame: 0,
+        };
         for _ in 0..WARM_FRAMES {
             s.frame(scene);
         }
@@ -48,7 +56,9 @@ impl Sepax {
 
     fn frame(&mut self, scene: &Scene) -> usize {
         self.frame += 1;
-        scene.apply(&mut self.world, &self.handles, self.frame).unwrap();
+        scene
+            .apply(&mut self.world, &self.handles, self.frame)
+            .unwrap();
         self.world.step().contacts.len()
     }
 }
@@ -100,7 +110,10 @@ impl Rapier {
             })
             .collect();
         let mut r = Rapier {
-            pool: rayon::ThreadPoolBuilder::new().num_threads(THREADS).build().unwrap(),
+            pool: rayon::ThreadPoolBuilder::new()
+                .num_threads(THREADS)
+                .build()
+                .unwrap(),
             pipeline: CollisionPipeline::new(),
             islands: IslandManager::new(),
             broad: DefaultBroadPhase::new(),
@@ -125,14 +138,26 @@ impl Rapier {
                 }
             }
         }
-        let Rapier { pool, pipeline, islands, broad, narrow, bodies, colliders, .. } = self;
+        let Rapier {
+            pool,
+            pipeline,
+            islands,
+            broad,
+            narrow,
+            bodies,
+            colliders,
+            ..
+        } = self;
         pool.install(|| {
             pipeline.step(0.0, islands, broad, narrow, bodies, colliders, &(), &());
         });
     }
 
     fn touching(&self) -> usize {
-        self.narrow.contact_pairs().filter(|p| p.has_any_active_contact()).count()
+        self.narrow
+            .contact_pairs()
+            .filter(|p| p.has_any_active_contact())
+            .count()
     }
 }
 

@@ -18,8 +18,8 @@
 use crate::pairs::{PairState, pack, unpack};
 use crate::world::{Body, CollisionWorld, Slot};
 use crate::{
-    BodyKind, ContactEvent, ContactPair, EndCause, EventKind, QuarantineReason, Quarantined,
-    StepReport,
+    BodyHandle, BodyKind, ContactEvent, ContactPair, EndCause, EventKind, QuarantineReason,
+    Quarantined, StepReport,
 };
 use rayon::prelude::*;
 use sepax_broadphase::ProxyKind;
@@ -115,6 +115,9 @@ impl CollisionWorld {
                 AabbOutcome::Vacant => {}
                 AabbOutcome::Valid(aabb) => {
                     body.dirty = false;
+                    let hot = &mut self.hot[index as usize];
+                    hot.pose = body.pose;
+                    hot.shape.clone_from(&body.shape);
                     body.aabb = Some(aabb);
                     place_proxy(body, aabb, index, &mut self.broad, &mut self.proxy_body);
                 }
@@ -124,7 +127,7 @@ impl CollisionWorld {
                     }
                     self.dirty.push(index);
                     report.quarantined.push(Quarantined {
-                        body: crate::BodyHandle::new(index, generation),
+                        body: BodyHandle::new(index, generation),
                         reason,
                     });
                 }
@@ -163,16 +166,14 @@ impl CollisionWorld {
                     self.end_gone(st, ended);
                 }
             }
+            // Candidates come from live proxies only: both slots hold live bodies.
             let (ia, ib) = unpack(key);
-            let (Some(a), Some(b)) = (self.handle_at(ia), self.handle_at(ib)) else {
-                continue;
-            };
-            let (ga, gb) = (
-                self.slots[ia as usize].body.as_ref(),
-                self.slots[ib as usize].body.as_ref(),
+            let (ha, hb) = (&self.hot[ia as usize], &self.hot[ib as usize]);
+            let (a, b) = (
+                BodyHandle::new(ia, ha.generation),
+                BodyHandle::new(ib, hb.generation),
             );
-            let allowed = matches!((ga, gb), (Some(x), Some(y)) if x.groups.interacts(&y.groups));
-            if !allowed {
+            if !ha.groups.interacts(&hb.groups) {
                 if let Some(st) = carried.filter(|st| st.was_touching) {
                     ended.push((st.key, ended_event(&st, EndCause::Filtered)));
                 }
@@ -191,7 +192,7 @@ impl CollisionWorld {
         if !st.was_touching {
             return;
         }
-        let live = |h: crate::BodyHandle| -> Option<&Body> {
+        let live = |h: BodyHandle| -> Option<&Body> {
             let s = self.slots.get(h.index() as usize)?;
             (s.generation == h.generation()).then_some(s.body.as_ref()?)
         };
@@ -205,17 +206,14 @@ impl CollisionWorld {
 
     /// The exact test of every candidate pair, in parallel over fixed chunks.
     fn narrow_phase(&self, next: &mut [PairState]) {
-        let (slots, margin, chunk) = (&self.slots, self.config.margin, self.config.narrow_chunk);
+        let (hot, margin, chunk) = (&self.hot, self.config.margin, self.config.narrow_chunk);
         self.pool.install(|| {
             next.par_chunks_mut(chunk).for_each(|pairs| {
                 for st in pairs {
                     let (ia, ib) = unpack(st.key);
-                    st.manifold = match (&slots[ia as usize].body, &slots[ib as usize].body) {
-                        (Some(a), Some(b)) => {
-                            collide(&a.shape, &a.pose, &b.shape, &b.pose, margin, &mut st.cache)
-                        }
-                        _ => None,
-                    };
+                    let (a, b) = (&hot[ia as usize], &hot[ib as usize]);
+                    st.manifold =
+                        collide(&a.shape, &a.pose, &b.shape, &b.pose, margin, &mut st.cache);
                 }
             })
         });

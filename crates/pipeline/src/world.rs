@@ -22,6 +22,17 @@ pub(crate) struct Body {
     pub dirty: bool,
 }
 
+/// What the step reads per pair, packed small so that the random accesses of the pair
+/// merge and the narrow phase stay in cache: a copy of the body's pose and shape as of
+/// the last AABB update, its groups and its slot's generation.
+#[derive(Clone, Debug)]
+pub(crate) struct Hot {
+    pub pose: Pose,
+    pub shape: Shape,
+    pub groups: Groups,
+    pub generation: u32,
+}
+
 /// A slot: the current generation and the body, if one lives here.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Slot {
@@ -56,6 +67,8 @@ pub struct CollisionWorld {
     pub(crate) config: Config,
     pub(crate) pool: rayon::ThreadPool,
     pub(crate) slots: Vec<Slot>,
+    /// Per slot, the data the step reads per pair (see [`Hot`]).
+    pub(crate) hot: Vec<Hot>,
     /// Slots free for reuse now.
     free: Vec<u32>,
     /// Slots freed since the last step: reused only after the step has ended their pairs.
@@ -107,6 +120,7 @@ impl CollisionWorld {
             config,
             pool,
             slots: Vec::new(),
+            hot: Vec::new(),
             free: Vec::new(),
             pending_free: Vec::new(),
             live: 0,
@@ -133,6 +147,12 @@ impl CollisionWorld {
     /// Adds a body; it takes part from the next step on. Any pose is accepted: a bad one
     /// is quarantined at each step until fixed. Errors: `TooManyBodies`.
     pub fn insert(&mut self, desc: BodyDesc) -> Result<BodyHandle, WorldError> {
+        let hot = Hot {
+            pose: desc.pose,
+            shape: desc.shape.clone(),
+            groups: desc.groups,
+            generation: 0,
+        };
         let body = Body {
             shape: desc.shape,
             pose: desc.pose,
@@ -154,11 +174,16 @@ impl CollisionWorld {
                     .filter(|&i| i < u32::MAX)
                     .ok_or(WorldError::TooManyBodies)?;
                 self.slots.push(Slot::default());
+                self.hot.push(hot.clone());
                 i
             }
         };
         let slot = &mut self.slots[index as usize];
         slot.body = Some(body);
+        self.hot[index as usize] = Hot {
+            generation: slot.generation,
+            ..hot
+        };
         self.dirty.push(index);
         self.live += 1;
         Ok(BodyHandle::new(index, slot.generation))
@@ -259,6 +284,7 @@ impl CollisionWorld {
     /// collides with end with `Ended(Filtered)`). Errors: `StaleHandle`.
     pub fn set_groups(&mut self, handle: BodyHandle, groups: Groups) -> Result<(), WorldError> {
         self.body_mut(handle)?.groups = groups;
+        self.hot[handle.index() as usize].groups = groups;
         Ok(())
     }
 
