@@ -35,8 +35,6 @@ pub(crate) struct PairState {
     pub prev_len: u8,
     /// The pair touched at the last step.
     pub was_touching: bool,
-    /// This step's manifold, moved into the report once events are built.
-    pub manifold: Option<Manifold>,
 }
 
 impl PairState {
@@ -49,7 +47,6 @@ impl PairState {
             prev_ids: [0; 4],
             prev_len: 0,
             was_touching: false,
-            manifold: None,
         }
     }
 

@@ -72,14 +72,15 @@ impl CollisionWorld {
         self.find_candidates();
         report.candidate_pairs = self.candidates.len();
         let mut ended = Vec::new();
-        let mut next = self.merge_pairs(&mut ended);
+        self.merge_pairs(&mut ended);
         let t_broad = Instant::now();
 
-        self.narrow_phase(&mut next);
+        let mut manifolds = std::mem::take(&mut self.manifolds);
+        self.narrow_phase(&mut manifolds);
         let t_narrow = Instant::now();
 
-        build_events(&mut next, &ended, &mut report);
-        self.pairs = next;
+        build_events(&mut self.pairs, &mut manifolds, &ended, &mut report);
+        self.manifolds = manifolds;
         self.release_pending();
         self.statics_changed = false;
         let t_events = Instant::now();
@@ -118,6 +119,7 @@ impl CollisionWorld {
                     let hot = &mut self.hot[index as usize];
                     hot.pose = body.pose;
                     hot.shape.clone_from(&body.shape);
+                    hot.radius = body.shape.bounding_radius();
                     body.aabb = Some(aabb);
                     place_proxy(body, aabb, index, &mut self.broad, &mut self.proxy_body);
                 }
@@ -153,10 +155,12 @@ impl CollisionWorld {
 
     /// Carries last step's pair states over to this step's candidates (both sorted by
     /// key), drops pairs the groups forbid, and lists the touching pairs that are gone.
-    fn merge_pairs(&mut self, ended: &mut Vec<(u64, ContactEvent)>) -> Vec<PairState> {
-        let old = std::mem::take(&mut self.pairs);
-        let mut next = Vec::with_capacity(self.candidates.len());
-        let mut old_iter = old.into_iter().peekable();
+    /// The new states replace `self.pairs`; the old buffer is kept, empty, for reuse.
+    fn merge_pairs(&mut self, ended: &mut Vec<(u64, ContactEvent)>) {
+        let mut old = std::mem::take(&mut self.pairs);
+        let mut next = std::mem::take(&mut self.pair_spare);
+        next.clear();
+        let mut old_iter = old.drain(..).peekable();
         for &key in &self.candidates {
             let mut carried = None;
             while let Some(st) = old_iter.next_if(|st| st.key <= key) {
@@ -184,7 +188,8 @@ impl CollisionWorld {
         for st in old_iter {
             self.end_gone(st, ended);
         }
-        next
+        self.pairs = next;
+        self.pair_spare = old;
     }
 
     /// A pair that is no longer a candidate: an `Ended` event if it was touching.
@@ -205,17 +210,32 @@ impl CollisionWorld {
     }
 
     /// The exact test of every candidate pair, in parallel over fixed chunks.
-    fn narrow_phase(&self, next: &mut [PairState]) {
+    /// Fills `manifolds[i]` with the manifold of `self.pairs[i]`.
+    fn narrow_phase(&mut self, manifolds: &mut Vec<Option<sepax_narrowphase::Manifold>>) {
+        manifolds.clear();
+        manifolds.resize(self.pairs.len(), None);
         let (hot, margin, chunk) = (&self.hot, self.config.margin, self.config.narrow_chunk);
+        let pairs = &mut self.pairs;
         self.pool.install(|| {
-            next.par_chunks_mut(chunk).for_each(|pairs| {
-                for st in pairs {
-                    let (ia, ib) = unpack(st.key);
-                    let (a, b) = (&hot[ia as usize], &hot[ib as usize]);
-                    st.manifold =
-                        collide(&a.shape, &a.pose, &b.shape, &b.pose, margin, &mut st.cache);
-                }
-            })
+            pairs
+                .par_chunks_mut(chunk)
+                .zip(manifolds.par_chunks_mut(chunk))
+                .for_each(|(pairs, out)| {
+                    for (st, manifold) in pairs.iter_mut().zip(out) {
+                        let (ia, ib) = unpack(st.key);
+                        let (a, b) = (&hot[ia as usize], &hot[ib as usize]);
+                        // Each shape lies in its bounding sphere: spheres apart by more than
+                        // the margin mean no contact (the cache keeps its last axis). The radii
+                        // grow by 1e-4 relative to stay clear of f32 round-off, so the skip
+                        // never changes an answer.
+                        let reach = (a.radius + b.radius) * 1.0001 + margin;
+                        if a.pose.translation.distance_squared(b.pose.translation) > reach * reach {
+                            continue;
+                        }
+                        *manifold =
+                            collide(&a.shape, &a.pose, &b.shape, &b.pose, margin, &mut st.cache);
+                    }
+                })
         });
     }
 }
@@ -261,13 +281,18 @@ fn place_proxy(
 
 /// Contacts and events in key order: this step's pair states merged with the pairs that
 /// ended by leaving the candidate list (both sorted by key).
-fn build_events(next: &mut [PairState], ended: &[(u64, ContactEvent)], report: &mut StepReport) {
+fn build_events(
+    next: &mut [PairState],
+    manifolds: &mut [Option<sepax_narrowphase::Manifold>],
+    ended: &[(u64, ContactEvent)],
+    report: &mut StepReport,
+) {
     let mut gone = ended.iter().peekable();
-    for st in next.iter_mut() {
+    for (st, manifold) in next.iter_mut().zip(manifolds) {
         while let Some((_, e)) = gone.next_if(|(k, _)| *k < st.key) {
             report.events.push(*e);
         }
-        let touching = st.manifold.is_some();
+        let touching = manifold.is_some();
         if touching != st.was_touching {
             let kind = if touching {
                 EventKind::Started
@@ -281,7 +306,7 @@ fn build_events(next: &mut [PairState], ended: &[(u64, ContactEvent)], report: &
             });
         }
         st.was_touching = touching;
-        match st.manifold.take() {
+        match manifold.take() {
             Some(manifold) => {
                 let persisted = st.match_points(&manifold);
                 report.contacts.push(ContactPair {

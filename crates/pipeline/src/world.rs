@@ -29,6 +29,8 @@ pub(crate) struct Body {
 pub(crate) struct Hot {
     pub pose: Pose,
     pub shape: Shape,
+    /// `shape.bounding_radius()`: pairs whose bounding spheres are apart skip the SAT.
+    pub radius: f32,
     pub groups: Groups,
     pub generation: u32,
 }
@@ -81,6 +83,10 @@ pub struct CollisionWorld {
     pub(crate) proxy_body: Vec<u32>,
     /// Pair states of the last step's candidate pairs, sorted by key.
     pub(crate) pairs: Vec<PairState>,
+    /// Buffers reused across steps (no fresh pages every frame): the pair states being
+    /// built and this step's manifold per pair.
+    pub(crate) pair_spare: Vec<PairState>,
+    pub(crate) manifolds: Vec<Option<sepax_narrowphase::Manifold>>,
     /// Candidate pair keys of the last step (before the group filter), sorted.
     pub(crate) candidates: Vec<u64>,
     /// A static body was inserted, moved, reshaped or removed since the last step.
@@ -128,6 +134,8 @@ impl CollisionWorld {
             broad: SweepAndPrune::new(),
             proxy_body: Vec::new(),
             pairs: Vec::new(),
+            pair_spare: Vec::new(),
+            manifolds: Vec::new(),
             candidates: Vec::new(),
             statics_changed: false,
             report: StepReport::default(),
@@ -150,6 +158,7 @@ impl CollisionWorld {
         let hot = Hot {
             pose: desc.pose,
             shape: desc.shape.clone(),
+            radius: desc.shape.bounding_radius(),
             groups: desc.groups,
             generation: 0,
         };
