@@ -132,10 +132,10 @@ impl Rapier {
     fn frame(&mut self, scene: &Scene) {
         self.frame += 1;
         for (i, &h) in self.handles.iter().enumerate() {
-            if scene.is_moving(i) {
-                if let Some(c) = self.colliders.get_mut(h) {
-                    c.set_position(to_parry::pose(&scene.pose(i, self.frame)));
-                }
+            if scene.is_moving(i)
+                && let Some(c) = self.colliders.get_mut(h)
+            {
+                c.set_position(to_parry::pose(&scene.pose(i, self.frame)));
             }
         }
         let Rapier {
