@@ -35,6 +35,8 @@ pub(crate) struct PairState {
     pub prev_len: u8,
     /// The pair touched at the last step.
     pub was_touching: bool,
+    /// The groups forbid the pair this step (set by the narrow phase).
+    pub filtered: bool,
 }
 
 impl PairState {
@@ -47,6 +49,7 @@ impl PairState {
             prev_ids: [0; 4],
             prev_len: 0,
             was_touching: false,
+            filtered: false,
         }
     }
 

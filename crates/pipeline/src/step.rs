@@ -4,8 +4,9 @@
 //! dirty bodies ─► world AABBs (parallel, fixed chunks, collected in order)
 //!              ─► bad poses quarantined (proxy removed), others update the broad phase
 //!              ─► sweep-and-prune pairs (proxy ids) ─► slot-index keys, sorted
-//!              ─► merge with last step's pair states (linear, both sorted) + group filter
-//!              ─► narrow phase per pair (parallel, fixed chunks; each pair owns its cache)
+//!              ─► merge with last step's pair states (linear, both sorted)
+//!              ─► per pair, in parallel over fixed chunks: group filter, bounding-sphere
+//!                 test, SAT and manifold (each pair owns its cache)
 //!              ─► contacts and events in key order (sequential)
 //! ```
 //!
@@ -154,7 +155,7 @@ impl CollisionWorld {
     }
 
     /// Carries last step's pair states over to this step's candidates (both sorted by
-    /// key), drops pairs the groups forbid, and lists the touching pairs that are gone.
+    /// key) and lists the touching pairs that are gone.
     /// The new states replace `self.pairs`; the old buffer is kept, empty, for reuse.
     fn merge_pairs(&mut self, ended: &mut Vec<(u64, ContactEvent)>) {
         let mut old = std::mem::take(&mut self.pairs);
@@ -170,20 +171,13 @@ impl CollisionWorld {
                     self.end_gone(st, ended);
                 }
             }
-            // Candidates come from live proxies only: both slots hold live bodies.
-            let (ia, ib) = unpack(key);
-            let (ha, hb) = (&self.hot[ia as usize], &self.hot[ib as usize]);
-            let (a, b) = (
-                BodyHandle::new(ia, ha.generation),
-                BodyHandle::new(ib, hb.generation),
-            );
-            if !ha.groups.interacts(&hb.groups) {
-                if let Some(st) = carried.filter(|st| st.was_touching) {
-                    ended.push((st.key, ended_event(&st, EndCause::Filtered)));
-                }
-                continue;
-            }
-            next.push(carried.unwrap_or_else(|| PairState::new(key, a, b)));
+            // Candidates come from live proxies only: both slots hold live bodies. A
+            // carried pair already knows its handles, so only new pairs read `hot` here.
+            next.push(carried.unwrap_or_else(|| {
+                let (ia, ib) = unpack(key);
+                let handle = |i: u32| BodyHandle::new(i, self.hot[i as usize].generation);
+                PairState::new(key, handle(ia), handle(ib))
+            }));
         }
         for st in old_iter {
             self.end_gone(st, ended);
@@ -224,6 +218,10 @@ impl CollisionWorld {
                     for (st, manifold) in pairs.iter_mut().zip(out) {
                         let (ia, ib) = unpack(st.key);
                         let (a, b) = (&hot[ia as usize], &hot[ib as usize]);
+                        st.filtered = !a.groups.interacts(&b.groups);
+                        if st.filtered {
+                            continue;
+                        }
                         // Each shape lies in its bounding sphere: spheres apart by more than
                         // the margin mean no contact (the cache keeps its last axis). The radii
                         // grow by 1e-4 relative to stay clear of f32 round-off, so the skip
@@ -294,10 +292,10 @@ fn build_events(
         }
         let touching = manifold.is_some();
         if touching != st.was_touching {
-            let kind = if touching {
-                EventKind::Started
-            } else {
-                EventKind::Ended(EndCause::Separated)
+            let kind = match (touching, st.filtered) {
+                (true, _) => EventKind::Started,
+                (false, true) => EventKind::Ended(EndCause::Filtered),
+                (false, false) => EventKind::Ended(EndCause::Separated),
             };
             report.events.push(ContactEvent {
                 a: st.a,
