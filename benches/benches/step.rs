@@ -131,10 +131,8 @@ impl Rapier {
 
     fn frame(&mut self, scene: &Scene) {
         self.frame += 1;
-        for (i, &h) in self.handles.iter().enumerate() {
-            if scene.is_moving(i)
-                && let Some(c) = self.colliders.get_mut(h)
-            {
+        for &i in scene.movers() {
+            if let Some(c) = self.colliders.get_mut(self.handles[i]) {
                 c.set_position(to_parry::pose(&scene.pose(i, self.frame)));
             }
         }

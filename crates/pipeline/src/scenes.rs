@@ -73,6 +73,8 @@ pub struct Scene {
     /// The bodies at frame 0.
     pub bodies: Vec<BodyDesc>,
     motions: Vec<Option<Motion>>,
+    /// Indices of the moving bodies, ascending.
+    movers: Vec<usize>,
 }
 
 impl Scene {
@@ -81,11 +83,15 @@ impl Scene {
             name,
             bodies: Vec::new(),
             motions: Vec::new(),
+            movers: Vec::new(),
         }
     }
 
     fn push(&mut self, shape: Shape, kind: BodyKind, motion: Option<Motion>) {
         let pose = motion.map_or(Pose::IDENTITY, |m| m.pose(0));
+        if motion.is_some() {
+            self.movers.push(self.bodies.len());
+        }
         self.bodies.push(BodyDesc {
             shape,
             pose,
@@ -122,6 +128,11 @@ impl Scene {
         matches!(self.motions.get(i), Some(Some(_)))
     }
 
+    /// Indices of the bodies that move, ascending.
+    pub fn movers(&self) -> &[usize] {
+        &self.movers
+    }
+
     /// The pose of body `i` at `frame` (static bodies keep their pose).
     /// Panics if `i` is out of range (a programming error, not user data).
     pub fn pose(&self, i: usize, frame: u32) -> Pose {
@@ -147,8 +158,8 @@ impl Scene {
         handles: &[BodyHandle],
         frame: u32,
     ) -> Result<(), WorldError> {
-        for (i, (m, &h)) in self.motions.iter().zip(handles).enumerate() {
-            if m.is_some() {
+        for &i in &self.movers {
+            if let Some(&h) = handles.get(i) {
                 world.set_pose(h, self.pose(i, frame))?;
             }
         }
