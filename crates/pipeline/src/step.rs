@@ -63,6 +63,14 @@ impl CollisionWorld {
     /// `quarantined`; it comes back at the first step after its pose is fixed. Nothing
     /// here panics on user data.
     pub fn step(&mut self) -> &StepReport {
+        // One hand-over to the world's pool per step: every parallel stage inside runs
+        // on that pool without further cross-thread wake-ups.
+        let pool = std::sync::Arc::clone(&self.pool);
+        pool.install(|| self.step_in_pool());
+        &self.report
+    }
+
+    fn step_in_pool(&mut self) {
         let start = Instant::now();
         let mut report = std::mem::take(&mut self.report);
         report.clear();
@@ -92,7 +100,6 @@ impl CollisionWorld {
         report.timings.events = t_events - t_narrow;
         report.timings.total = t_events - start;
         self.report = report;
-        &self.report
     }
 
     /// World AABBs of the dirty bodies in parallel, then the broad-phase updates in
@@ -100,13 +107,11 @@ impl CollisionWorld {
     fn update_aabbs(&mut self, report: &mut StepReport) {
         let dirty = std::mem::take(&mut self.dirty);
         let (slots, margin, chunk) = (&self.slots, self.config.margin, self.config.aabb_chunk);
-        let outcomes: Vec<AabbOutcome> = self.pool.install(|| {
-            dirty
-                .par_iter()
-                .with_min_len(chunk)
-                .map(|&i| aabb_outcome(&slots[i as usize], margin))
-                .collect()
-        });
+        let outcomes: Vec<AabbOutcome> = dirty
+            .par_iter()
+            .with_min_len(chunk)
+            .map(|&i| aabb_outcome(&slots[i as usize], margin))
+            .collect();
         for (&index, outcome) in dirty.iter().zip(outcomes) {
             let slot = &mut self.slots[index as usize];
             let generation = slot.generation;
@@ -139,9 +144,9 @@ impl CollisionWorld {
         report.quarantined.sort_unstable_by_key(|q| q.body.index());
     }
 
-    /// Sweep-and-prune in the world's pool, then the pairs as sorted slot keys.
+    /// Sweep-and-prune (in the world's pool), then the pairs as sorted slot keys.
     fn find_candidates(&mut self) {
-        self.pool.install(|| self.broad.update_pairs());
+        self.broad.update_pairs();
         self.candidates.clear();
         for &(pa, pb) in self.broad.pairs() {
             let (a, b) = (
@@ -210,7 +215,7 @@ impl CollisionWorld {
         manifolds.resize(self.pairs.len(), None);
         let (hot, margin, chunk) = (&self.hot, self.config.margin, self.config.narrow_chunk);
         let pairs = &mut self.pairs;
-        self.pool.install(|| {
+        {
             pairs
                 .par_chunks_mut(chunk)
                 .zip(manifolds.par_chunks_mut(chunk))
@@ -234,7 +239,7 @@ impl CollisionWorld {
                             collide(&a.shape, &a.pose, &b.shape, &b.pose, margin, &mut st.cache);
                     }
                 })
-        });
+        }
     }
 }
 

@@ -69,7 +69,8 @@ pub(crate) struct Slot {
 /// ```
 pub struct CollisionWorld {
     pub(crate) config: Config,
-    pub(crate) pool: rayon::ThreadPool,
+    /// Shared so that `step` can enter it once while borrowing the world mutably.
+    pub(crate) pool: std::sync::Arc<rayon::ThreadPool>,
     pub(crate) slots: Vec<Slot>,
     /// Per slot, the data the step reads per pair (see [`Hot`]).
     pub(crate) hot: Vec<Hot>,
@@ -126,7 +127,7 @@ impl CollisionWorld {
         };
         Ok(CollisionWorld {
             config,
-            pool,
+            pool: std::sync::Arc::new(pool),
             slots: Vec::new(),
             hot: Vec::new(),
             free: Vec::new(),
