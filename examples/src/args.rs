@@ -57,3 +57,34 @@ impl Args {
         self.switches.iter().any(|s| s == name)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(v: &[&str]) -> Result<Args, String> {
+        Args::parse(
+            v.iter().map(|s| s.to_string()),
+            &["scene", "bodies"],
+            &["check"],
+        )
+    }
+
+    #[test]
+    fn good_and_bad_flags() {
+        let a = parse(&["--scene", "pile", "--check", "--bodies", "12"]).unwrap();
+        assert_eq!(a.value("scene"), Some("pile"));
+        assert_eq!(a.number("bodies", 1), Ok(12));
+        assert_eq!(a.number("frames", 60), Ok(60));
+        assert!(a.switch("check"));
+        assert!(parse(&["--bogus"]).unwrap_err().contains("unknown flag"));
+        assert!(parse(&["--bodies"]).unwrap_err().contains("needs a value"));
+        assert!(
+            parse(&["bodies"])
+                .unwrap_err()
+                .contains("unexpected argument")
+        );
+        let bad = parse(&["--bodies", "-3"]).unwrap();
+        assert!(bad.number("bodies", 1).is_err());
+    }
+}

@@ -180,3 +180,47 @@ impl Checker {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec3;
+    use sepax_pipeline::geometry::{Cuboid, Sphere};
+    use sepax_pipeline::{Config, scenes};
+
+    #[test]
+    fn sphere_formulas() {
+        let ball = Shape::from(Sphere::try_new(1.0).unwrap());
+        let cube = Shape::from(Cuboid::try_from_half_extents(Vec3::splat(1.0)).unwrap());
+        let at = |x: f32, y: f32| Pose::from_translation(Vec3::new(x, y, 0.0));
+        let s = oracle_separation(&ball, &at(0.0, 0.0), &ball, &at(3.0, 0.0)).unwrap();
+        assert!((s - 1.0).abs() < 1e-12);
+        // Corner region: distance to the corner (1, 1) minus the radius.
+        let s = oracle_separation(&ball, &at(3.0, 3.0), &cube, &at(0.0, 0.0)).unwrap();
+        assert!((s - (8f64.sqrt() - 1.0)).abs() < 1e-6);
+        // Inside: minus the distance to the nearest face, minus the radius.
+        let s = oracle_separation(&cube, &at(0.0, 0.0), &ball, &at(0.5, 0.0)).unwrap();
+        assert!((s - (-0.5 - 1.0)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn checker_accepts_a_correct_world_and_rejects_a_wrong_verdict() {
+        let scene = scenes::soup(300, 2);
+        let mut world = CollisionWorld::new(Config::default()).unwrap();
+        let handles = scene.populate(&mut world).unwrap();
+        let mut checker = Checker::new();
+        for frame in 0..3 {
+            scene.apply(&mut world, &handles, frame).unwrap();
+            world.step();
+            checker.check(&world).unwrap();
+        }
+        assert!(checker.judged > 100);
+        // Move one body of a touching pair far away without stepping: the report still
+        // says touching, the poses say apart, so the checker must object.
+        let contact = world.report().contacts[0].clone();
+        let far = Pose::from_translation(Vec3::splat(1e4));
+        world.set_pose(contact.b, far).unwrap();
+        let mut fresh = Checker::new();
+        assert!(fresh.check(&world).unwrap_err().contains("touching=true"));
+    }
+}
