@@ -1,0 +1,217 @@
+//! The whole collision step, sepax's `CollisionWorld` against rapier3d 0.36's
+//! `CollisionPipeline`, on the very same scenes (`sepax_pipeline::scenes`), in the same
+//! criterion group, both on 2 threads.
+//!
+//! `cargo bench -p sepax-benches --bench step -- --warm-up-time 1 --measurement-time 3`
+//!
+//! One iteration = one frame: every moving body gets its pose for the next frame
+//! (`set_pose` / `Collider::set_position`), then the step runs. rapier: colliders without
+//! rigid bodies, prediction distance 0, `parallel` feature, run inside a 2-thread rayon
+//! pool; moving colliders use `ActiveCollisionTypes::all()` (parent-less colliders count
+//! as fixed), static ones the default, so static–static pairs are skipped on both sides.
+//!
+//! The group `narrow_10k` times only the narrow phase of sepax (from the step's own
+//! timings, through `iter_custom`) on soup 10k with 1 and with 2 threads.
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use rapier3d::prelude::{
+    ActiveCollisionTypes, ColliderBuilder, ColliderHandle, ColliderSet, CollisionPipeline,
+    DefaultBroadPhase, IslandManager, NarrowPhase, RigidBodySet, SharedShape,
+};
+use sepax_benches::to_parry;
+use sepax_pipeline::geometry::Shape;
+use sepax_pipeline::scenes::{self, Scene};
+use sepax_pipeline::{BodyHandle, CollisionWorld, Config};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+const THREADS: usize = 2;
+/// Frames stepped before measuring, so both sides start warm (pairs found, caches full).
+const WARM_FRAMES: u32 = 3;
+
+struct Sepax {
+    world: CollisionWorld,
+    handles: Vec<BodyHandle>,
+    frame: u32,
+}
+
+impl Sepax {
+    fn new(scene: &Scene, threads: usize) -> Sepax {
+        let mut world = CollisionWorld::new(Config {
+            threads,
+            ..Config::default()
+        })
+        .unwrap();
+        let handles = scene.populate(&mut world).unwrap();
+        let mut s = Sepax {
+            world,
+            handles,
+            frame: 0,
+        };
+        for _ in 0..WARM_FRAMES {
+            s.frame(scene);
+        }
+        s
+    }
+
+    fn frame(&mut self, scene: &Scene) -> usize {
+        self.frame += 1;
+        scene
+            .apply(&mut self.world, &self.handles, self.frame)
+            .unwrap();
+        self.world.step().contacts.len()
+    }
+}
+
+struct Rapier {
+    pool: rayon::ThreadPool,
+    pipeline: CollisionPipeline,
+    islands: IslandManager,
+    broad: DefaultBroadPhase,
+    narrow: NarrowPhase,
+    bodies: RigidBodySet,
+    colliders: ColliderSet,
+    handles: Vec<ColliderHandle>,
+    frame: u32,
+}
+
+fn rapier_shape(shape: &Shape) -> SharedShape {
+    match shape {
+        Shape::Sphere(s) => SharedShape::ball(s.radius()),
+        Shape::Cuboid(c) => {
+            let h = c.half_extents();
+            SharedShape::cuboid(h.x, h.y, h.z)
+        }
+        Shape::ConvexHull(h) => {
+            let points: Vec<_> = h
+                .vertices()
+                .iter()
+                .map(|v| rapier3d::math::Vector::new(v.x, v.y, v.z))
+                .collect();
+            SharedShape::convex_hull(&points).expect("a sepax hull is a valid rapier hull")
+        }
+    }
+}
+
+impl Rapier {
+    fn new(scene: &Scene) -> Rapier {
+        let mut colliders = ColliderSet::new();
+        let handles = (0..scene.len())
+            .map(|i| {
+                let types = if scene.is_moving(i) {
+                    ActiveCollisionTypes::all()
+                } else {
+                    ActiveCollisionTypes::default()
+                };
+                let builder = ColliderBuilder::new(rapier_shape(&scene.bodies[i].shape))
+                    .position(to_parry::pose(&scene.pose(i, 0)))
+                    .active_collision_types(types);
+                colliders.insert(builder)
+            })
+            .collect();
+        let mut r = Rapier {
+            pool: rayon::ThreadPoolBuilder::new()
+                .num_threads(THREADS)
+                .build()
+                .unwrap(),
+            pipeline: CollisionPipeline::new(),
+            islands: IslandManager::new(),
+            broad: DefaultBroadPhase::new(),
+            narrow: NarrowPhase::new(),
+            bodies: RigidBodySet::new(),
+            colliders,
+            handles,
+            frame: 0,
+        };
+        for _ in 0..WARM_FRAMES {
+            r.frame(scene);
+        }
+        r
+    }
+
+    fn frame(&mut self, scene: &Scene) {
+        self.frame += 1;
+        for &i in scene.movers() {
+            if let Some(c) = self.colliders.get_mut(self.handles[i]) {
+                c.set_position(to_parry::pose(&scene.pose(i, self.frame)));
+            }
+        }
+        let Rapier {
+            pool,
+            pipeline,
+            islands,
+            broad,
+            narrow,
+            bodies,
+            colliders,
+            ..
+        } = self;
+        pool.install(|| {
+            pipeline.step(0.0, islands, broad, narrow, bodies, colliders, &(), &());
+        });
+    }
+
+    fn touching(&self) -> usize {
+        self.narrow
+            .contact_pairs()
+            .filter(|p| p.has_any_active_contact())
+            .count()
+    }
+}
+
+fn cases() -> Vec<(&'static str, Scene)> {
+    vec![
+        ("soup_1k", scenes::soup(1_000, 1)),
+        ("soup_10k", scenes::soup(10_000, 1)),
+        ("soup_50k", scenes::soup(50_000, 1)),
+        ("hulls_2k", scenes::hulls(2_000, 1)),
+        ("static_heavy_51k", scenes::static_heavy(50_000, 1_000, 1)),
+    ]
+}
+
+fn bench_step(c: &mut Criterion) {
+    for (name, scene) in cases() {
+        let mut group = c.benchmark_group(format!("step_{name}"));
+        group.sample_size(10);
+        let mut sepax = Sepax::new(&scene, THREADS);
+        let mut rapier = Rapier::new(&scene);
+        // Same scene, same frame: say how many pairs each side finds touching.
+        eprintln!(
+            "{name}: touching pairs at frame {WARM_FRAMES}: sepax {}, rapier3d {}",
+            sepax.world.report().contacts.len(),
+            rapier.touching()
+        );
+        group.bench_function(BenchmarkId::new("sepax", THREADS), |b| {
+            b.iter(|| black_box(sepax.frame(&scene)))
+        });
+        group.bench_function(BenchmarkId::new("rapier3d", THREADS), |b| {
+            b.iter(|| rapier.frame(&scene))
+        });
+        group.finish();
+    }
+}
+
+fn bench_narrow_threads(c: &mut Criterion) {
+    let scene = scenes::soup(10_000, 1);
+    let mut group = c.benchmark_group("narrow_10k");
+    group.sample_size(10);
+    for threads in [1, 2] {
+        let mut sepax = Sepax::new(&scene, threads);
+        group.bench_function(BenchmarkId::new("sepax_threads", threads), |b| {
+            b.iter_custom(|iters| {
+                let mut narrow = Duration::ZERO;
+                let start = Instant::now();
+                for _ in 0..iters {
+                    sepax.frame(&scene);
+                    narrow += sepax.world.report().timings.narrow;
+                }
+                black_box(start.elapsed());
+                narrow
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_step, bench_narrow_threads);
+criterion_main!(benches);

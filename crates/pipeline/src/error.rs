@@ -1,0 +1,45 @@
+//! Errors of the collision world.
+
+use crate::BodyHandle;
+use std::fmt;
+
+/// Why a [`CollisionWorld`](crate::CollisionWorld) call refused its input.
+/// Nothing in this crate panics on user data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WorldError {
+    /// The handle was never issued by this world, or its body was removed (the slot
+    /// may since hold another body with a newer generation).
+    StaleHandle(BodyHandle),
+    /// More than `u32::MAX - 1` bodies would be alive at once.
+    TooManyBodies,
+    /// A query got a region with a NaN or infinite value, or `min > max`.
+    InvalidRegion,
+    /// A ray needs a finite origin, a finite non-zero direction and `max_t >= 0`.
+    InvalidRay,
+    /// The rayon thread pool could not be built (the message says why).
+    ThreadPool(String),
+}
+
+impl fmt::Display for WorldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WorldError::StaleHandle(h) => write!(
+                f,
+                "body handle {}:{} is stale (removed or never issued)",
+                h.index(),
+                h.generation()
+            ),
+            WorldError::TooManyBodies => write!(f, "more than u32::MAX - 1 bodies"),
+            WorldError::InvalidRegion => {
+                write!(f, "a query region has a NaN or infinite value or min > max")
+            }
+            WorldError::InvalidRay => write!(
+                f,
+                "a ray needs a finite origin, a finite non-zero direction and max_t >= 0"
+            ),
+            WorldError::ThreadPool(m) => write!(f, "could not build the thread pool: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for WorldError {}

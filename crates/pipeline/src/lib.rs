@@ -1,0 +1,82 @@
+//! # sepax-pipeline
+//!
+//! The collision world a physics engine steps every frame: hand it bodies (a convex
+//! shape and a pose each), call [`CollisionWorld::step`], read back every touching
+//! pair with a contact manifold, the pairs that started or stopped touching, and the
+//! bodies whose poses were unusable. This crate re-exports the three crates below it
+//! ([`geometry`], [`broadphase`], [`narrowphase`]), so it is the one dependency a user
+//! needs.
+//!
+//! ## Conventions (the same in every sepax crate)
+//! * A pair is `(a, b)` with `a.index() < b.index()`; the contact **normal points from
+//!   a to b**; **`depth > 0` means penetrating**.
+//! * Contacts and events come sorted by `(a.index(), b.index())`.
+//! * The output is bit-identical for any thread count: parallel stages compute one
+//!   result per item in fixed chunks and collect them in order.
+//!
+//! ## One step
+//! 1. **AABBs** of the bodies moved since the last step, in parallel. A body with a
+//!    non-finite pose, a non-unit rotation or an overflowing AABB is *quarantined*: it
+//!    leaves the broad phase for this step and is listed in
+//!    [`StepReport::quarantined`]; no other body's result changes.
+//! 2. **Broad phase**: incremental sweep-and-prune
+//!    ([`SweepAndPrune`](broadphase::SweepAndPrune)); static–static pairs are never
+//!    looked at. Candidate pairs are filtered by [`Groups`].
+//! 3. **Narrow phase** in parallel: [`collide`](narrowphase::collide) with the pair's
+//!    own [`PairCache`](narrowphase::PairCache), which lives as long as the pair stays a
+//!    candidate, so last frame's separating axis or contact feature is tried first.
+//! 4. **Events**: `Started` when a pair begins to touch, `Ended` (with a cause:
+//!    separated, removed, filtered, quarantined) when it stops. Manifold points whose
+//!    feature id was in last step's manifold are flagged
+//!    [`persisted`](ContactPair::persisted) for warm starting.
+//!
+//! ```
+//! use sepax_pipeline::{BodyDesc, CollisionWorld, Config, EventKind};
+//! use sepax_pipeline::geometry::{Cuboid, Pose, Sphere};
+//! use glam::Vec3;
+//!
+//! let mut world = CollisionWorld::new(Config { threads: 2, ..Config::default() }).unwrap();
+//! let ground = Cuboid::try_from_half_extents(Vec3::new(10.0, 0.5, 10.0)).unwrap();
+//! world.insert(BodyDesc::fixed(ground, Pose::from_translation(Vec3::new(0.0, -0.5, 0.0)))).unwrap();
+//! let ball = world
+//!     .insert(BodyDesc::dynamic(Sphere::try_new(0.5).unwrap(), Pose::from_translation(Vec3::Y * 0.45)))
+//!     .unwrap();
+//!
+//! let report = world.step();
+//! assert_eq!(report.events[0].kind, EventKind::Started);
+//! let contact = &report.contacts[0];
+//! assert_eq!(contact.b, ball);
+//! assert!((contact.manifold.normal - Vec3::Y).length() < 1e-6); // ground → ball
+//! assert!((contact.manifold.points[0].depth - 0.05).abs() < 1e-5);
+//!
+//! world.set_pose(ball, Pose::from_translation(Vec3::Y * 0.44)).unwrap();
+//! let report = world.step();
+//! assert!(report.events.is_empty());
+//! assert!(report.contacts[0].persisted[0]); // same feature: warm-start it
+//! ```
+
+mod body;
+mod config;
+mod error;
+mod pairs;
+mod query;
+pub mod ray;
+mod report;
+pub mod scenes;
+mod step;
+mod world;
+
+pub use body::{BodyDesc, BodyHandle, BodyKind, Groups};
+pub use config::Config;
+pub use error::WorldError;
+pub use query::RayHit;
+pub use report::{
+    ContactEvent, ContactPair, EndCause, EventKind, QuarantineReason, Quarantined, StepReport,
+    StepTimings,
+};
+pub use world::CollisionWorld;
+
+pub use glam;
+pub use sepax_broadphase as broadphase;
+pub use sepax_geometry as geometry;
+pub use sepax_narrowphase as narrowphase;

@@ -1,0 +1,182 @@
+//! Scene queries: which bodies overlap a box, which body a ray hits first.
+//!
+//! Both see the bodies at their **current** poses. Culling uses the static BVH of the
+//! broad phase for static bodies (when no static body changed since the last step) and
+//! the AABBs of the last step for dynamic ones; a body moved since the last step gets a
+//! fresh AABB. Quarantined bodies (bad poses) are never reported.
+
+use crate::ray::ray_shape;
+use crate::world::Body;
+use crate::{BodyHandle, BodyKind, CollisionWorld, WorldError};
+use glam::Vec3;
+use sepax_geometry::Aabb;
+
+/// The first body a ray hits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayHit {
+    /// The body.
+    pub body: BodyHandle,
+    /// Ray parameter of the entry point (`origin + t * dir`).
+    pub t: f32,
+    /// The entry point.
+    pub point: Vec3,
+    /// Outward unit normal of the body's surface there.
+    pub normal: Vec3,
+}
+
+impl CollisionWorld {
+    /// Culling box of a body at its current pose (`None` for a bad pose): the last
+    /// step's AABB when the body has not changed since, else a fresh one.
+    fn cull_box(body: &Body) -> Option<Aabb> {
+        match (body.dirty, body.aabb, body.proxy) {
+            (false, Some(aabb), Some(_)) => Some(aabb),
+            _ => {
+                if !body.pose.is_valid() {
+                    return None;
+                }
+                Some(body.shape.aabb(&body.pose)).filter(Aabb::is_valid)
+            }
+        }
+    }
+
+    /// Bodies the BVH may answer for: static, in the broad phase, unchanged.
+    fn bvh_ready(&self) -> bool {
+        !self.statics_changed && self.broad.static_bvh().is_some()
+    }
+
+    /// Calls `f(index, body)` for every live body the BVH does not cover.
+    fn for_each_unindexed(&self, bvh: bool, mut f: impl FnMut(u32, &Body)) {
+        for (i, slot) in self.slots.iter().enumerate() {
+            if let Some(body) = &slot.body {
+                let in_bvh = bvh && body.kind == BodyKind::Static && body.proxy.is_some();
+                if !in_bvh {
+                    f(i as u32, body);
+                }
+            }
+        }
+    }
+
+    /// Every body whose tight AABB at its current pose overlaps `region` (closed boxes:
+    /// touching counts), sorted by slot index.
+    ///
+    /// Errors: `InvalidRegion` for a NaN or infinite value or `min > max`.
+    ///
+    /// ```
+    /// use sepax_pipeline::{BodyDesc, CollisionWorld, Config};
+    /// use sepax_pipeline::geometry::{Aabb, Pose, Sphere};
+    /// use glam::Vec3;
+    ///
+    /// let mut world = CollisionWorld::new(Config::default()).unwrap();
+    /// let ball = Sphere::try_new(1.0).unwrap();
+    /// let near = world.insert(BodyDesc::fixed(ball, Pose::IDENTITY)).unwrap();
+    /// world.insert(BodyDesc::dynamic(ball, Pose::from_translation(Vec3::X * 10.0))).unwrap();
+    /// world.step();
+    /// let hits = world.query_aabb(&Aabb::new(Vec3::splat(0.5), Vec3::splat(2.0))).unwrap();
+    /// assert_eq!(hits, vec![near]);
+    /// ```
+    pub fn query_aabb(&self, region: &Aabb) -> Result<Vec<BodyHandle>, WorldError> {
+        region.validate().map_err(|_| WorldError::InvalidRegion)?;
+        let mut indices = Vec::new();
+        let exact =
+            |body: &Body| body.pose.is_valid() && body.shape.aabb(&body.pose).overlaps(region);
+        let bvh = self.bvh_ready();
+        if let (true, Some(tree)) = (bvh, self.broad.static_bvh()) {
+            let mut ids = Vec::new();
+            if tree.query_aabb(region, &mut ids).is_ok() {
+                for id in ids {
+                    let index = self.proxy_body[id.0 as usize];
+                    if self.slots[index as usize].body.as_ref().is_some_and(exact) {
+                        indices.push(index);
+                    }
+                }
+            }
+        }
+        self.for_each_unindexed(bvh, |i, body| {
+            if Self::cull_box(body).is_some_and(|b| b.overlaps(region)) && exact(body) {
+                indices.push(i);
+            }
+        });
+        indices.sort_unstable();
+        Ok(indices
+            .into_iter()
+            .filter_map(|i| self.handle_at(i))
+            .collect())
+    }
+
+    /// The first body hit by the ray `origin + t * dir`, `t` in `[0, max_t]`, with the
+    /// exact hit parameter and surface normal (spheres, boxes, hulls); ties go to the
+    /// smaller slot index. A ray starting inside a body hits it at `t = 0` with normal
+    /// `−dir / |dir|`. `dir` need not be unit length.
+    ///
+    /// Errors: `InvalidRay` for a non-finite origin or direction, a zero direction or a
+    /// NaN or negative `max_t` (`f32::INFINITY` is allowed).
+    ///
+    /// ```
+    /// use sepax_pipeline::{BodyDesc, CollisionWorld, Config};
+    /// use sepax_pipeline::geometry::{Cuboid, Pose};
+    /// use glam::Vec3;
+    ///
+    /// let mut world = CollisionWorld::new(Config::default()).unwrap();
+    /// let wall = Cuboid::try_from_half_extents(Vec3::new(0.5, 5.0, 5.0)).unwrap();
+    /// let h = world.insert(BodyDesc::fixed(wall, Pose::from_translation(Vec3::X * 3.0))).unwrap();
+    /// world.step();
+    /// let hit = world.cast_ray(Vec3::ZERO, Vec3::X, f32::INFINITY).unwrap().unwrap();
+    /// assert_eq!((hit.body, hit.t, hit.normal), (h, 2.5, -Vec3::X));
+    /// ```
+    pub fn cast_ray(
+        &self,
+        origin: Vec3,
+        dir: Vec3,
+        max_t: f32,
+    ) -> Result<Option<RayHit>, WorldError> {
+        if !(origin.is_finite() && dir.is_finite())
+            || dir == Vec3::ZERO
+            || max_t.is_nan()
+            || max_t < 0.0
+        {
+            return Err(WorldError::InvalidRay);
+        }
+        let mut best: Option<(f32, u32, Vec3)> = None;
+        let consider = |index: u32, body: &Body, best: &mut Option<(f32, u32, Vec3)>| {
+            let bound = best.map_or(max_t, |b| b.0);
+            if let Some(hit) = ray_shape(&body.shape, &body.pose, origin, dir, bound) {
+                let better = match best {
+                    None => true,
+                    Some((t, i, _)) => hit.t < *t || (hit.t == *t && index < *i),
+                };
+                if better {
+                    *best = Some((hit.t, index, hit.normal));
+                }
+            }
+        };
+        let bvh = self.bvh_ready();
+        if let (true, Some(tree)) = (bvh, self.broad.static_bvh()) {
+            // Hits come sorted by AABB entry: once an entry is past the best hit, stop.
+            if let Ok(hits) = tree.cast_ray(origin, dir, max_t) {
+                for h in hits {
+                    if best.is_some_and(|b| h.t > b.0) {
+                        break;
+                    }
+                    let index = self.proxy_body[h.id.0 as usize];
+                    if let Some(body) = &self.slots[index as usize].body {
+                        consider(index, body, &mut best);
+                    }
+                }
+            }
+        }
+        self.for_each_unindexed(bvh, |i, body| {
+            let bound = best.map_or(max_t, |b| b.0);
+            if Self::cull_box(body).is_some_and(|b| b.ray_entry(origin, dir, bound).is_some()) {
+                consider(i, body, &mut best);
+            }
+        });
+        Ok(best.and_then(|(t, index, normal)| {
+            Some(RayHit {
+                body: self.handle_at(index)?,
+                t,
+                point: origin + t * dir,
+                normal,
+            })
+        }))
+    }
+}

@@ -1,0 +1,371 @@
+//! [`CollisionWorld`]: body storage behind generational handles, and the getters and
+//! setters a physics engine calls between steps.
+
+use crate::pairs::PairState;
+use crate::{BodyDesc, BodyHandle, BodyKind, Config, Groups, StepReport, WorldError};
+use sepax_broadphase::{ProxyId, SweepAndPrune};
+use sepax_geometry::{Aabb, Pose, Shape};
+
+/// One body as the world keeps it.
+#[derive(Clone, Debug)]
+pub(crate) struct Body {
+    pub shape: Shape,
+    pub pose: Pose,
+    pub kind: BodyKind,
+    pub groups: Groups,
+    pub user_data: u64,
+    /// The broad-phase proxy; `None` before the first step and while quarantined.
+    pub proxy: Option<ProxyId>,
+    /// The AABB (grown by the margin) handed to the broad phase at the last step.
+    pub aabb: Option<Aabb>,
+    /// Pose or shape changed since the last step (the body is in `dirty`).
+    pub dirty: bool,
+}
+
+/// What the step reads per pair, packed small so that the random accesses of the pair
+/// merge and the narrow phase stay in cache: a copy of the body's pose and shape as of
+/// the last AABB update, its groups and its slot's generation.
+/// One cache line each: 32 (pose) + 16 (shape) + 4 + 8 + 4 bytes.
+#[derive(Clone, Debug)]
+#[repr(align(64))]
+pub(crate) struct Hot {
+    pub pose: Pose,
+    pub shape: Shape,
+    /// `shape.bounding_radius()`: pairs whose bounding spheres are apart skip the SAT.
+    pub radius: f32,
+    pub groups: Groups,
+    pub generation: u32,
+}
+
+/// A slot: the current generation and the body, if one lives here.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Slot {
+    pub generation: u32,
+    pub body: Option<Body>,
+}
+
+/// A set of bodies that is stepped as a whole: broad phase, narrow phase, events.
+///
+/// Bodies are inserted from a [`BodyDesc`] and named by a [`BodyHandle`]; every call
+/// that takes a handle answers [`WorldError::StaleHandle`] for a removed or foreign
+/// handle instead of panicking. Poses and shapes change between steps through
+/// [`set_pose`](Self::set_pose) / [`set_shape`](Self::set_shape); only changed bodies
+/// get a new AABB at the next [`step`](Self::step).
+///
+/// ```
+/// use sepax_pipeline::{BodyDesc, CollisionWorld, Config};
+/// use sepax_pipeline::geometry::{Cuboid, Pose};
+/// use glam::Vec3;
+///
+/// let mut world = CollisionWorld::new(Config::default()).unwrap();
+/// let cube = Cuboid::try_from_half_extents(Vec3::splat(0.5)).unwrap();
+/// let a = world.insert(BodyDesc::dynamic(cube, Pose::IDENTITY)).unwrap();
+/// let b = world.insert(BodyDesc::dynamic(cube, Pose::from_translation(Vec3::X * 0.9))).unwrap();
+/// let report = world.step();
+/// assert_eq!(report.contacts.len(), 1);
+/// assert_eq!((report.contacts[0].a, report.contacts[0].b), (a, b));
+/// world.remove(b).unwrap();
+/// assert!(world.pose(b).is_err()); // stale handle
+/// ```
+pub struct CollisionWorld {
+    pub(crate) config: Config,
+    /// Shared so that `step` can enter it once while borrowing the world mutably.
+    pub(crate) pool: std::sync::Arc<rayon::ThreadPool>,
+    pub(crate) slots: Vec<Slot>,
+    /// Per slot, the data the step reads per pair (see [`Hot`]).
+    pub(crate) hot: Vec<Hot>,
+    /// Slots free for reuse now.
+    free: Vec<u32>,
+    /// Slots freed since the last step: reused only after the step has ended their pairs.
+    pub(crate) pending_free: Vec<u32>,
+    live: usize,
+    /// Slots whose pose or shape changed (or that are quarantined) since the last step.
+    pub(crate) dirty: Vec<u32>,
+    pub(crate) broad: SweepAndPrune,
+    /// Proxy id → slot index.
+    pub(crate) proxy_body: Vec<u32>,
+    /// Pair states of the last step's candidate pairs, sorted by key.
+    pub(crate) pairs: Vec<PairState>,
+    /// Buffers reused across steps (no fresh pages every frame): the pair states being
+    /// built and this step's manifold per pair.
+    pub(crate) pair_spare: Vec<PairState>,
+    pub(crate) manifolds: Vec<Option<sepax_narrowphase::Manifold>>,
+    /// Candidate pair keys of the last step (before the group filter), sorted.
+    pub(crate) candidates: Vec<u64>,
+    /// A static body was inserted, moved, reshaped or removed since the last step.
+    pub(crate) statics_changed: bool,
+    pub(crate) report: StepReport,
+}
+
+impl std::fmt::Debug for CollisionWorld {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CollisionWorld")
+            .field("config", &self.config)
+            .field("bodies", &self.live)
+            .field("pairs", &self.pairs.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl CollisionWorld {
+    /// An empty world with its own rayon pool of `config.threads` threads (0: one per
+    /// core). Errors: [`WorldError::ThreadPool`] when the pool cannot be built.
+    pub fn new(config: Config) -> Result<CollisionWorld, WorldError> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(config.threads)
+            .build()
+            .map_err(|e| WorldError::ThreadPool(e.to_string()))?;
+        let config = Config {
+            margin: if config.margin > 0.0 {
+                config.margin
+            } else {
+                0.0
+            },
+            narrow_chunk: config.narrow_chunk.max(1),
+            aabb_chunk: config.aabb_chunk.max(1),
+            ..config
+        };
+        Ok(CollisionWorld {
+            config,
+            pool: std::sync::Arc::new(pool),
+            slots: Vec::new(),
+            hot: Vec::new(),
+            free: Vec::new(),
+            pending_free: Vec::new(),
+            live: 0,
+            dirty: Vec::new(),
+            broad: SweepAndPrune::new(),
+            proxy_body: Vec::new(),
+            pairs: Vec::new(),
+            pair_spare: Vec::new(),
+            manifolds: Vec::new(),
+            candidates: Vec::new(),
+            statics_changed: false,
+            report: StepReport::default(),
+        })
+    }
+
+    /// The configuration (margin sanitised, chunks at least 1).
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Threads of the world's pool.
+    pub fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    /// Adds a body; it takes part from the next step on. Any pose is accepted: a bad one
+    /// is quarantined at each step until fixed. Errors: `TooManyBodies`.
+    pub fn insert(&mut self, desc: BodyDesc) -> Result<BodyHandle, WorldError> {
+        let hot = Hot {
+            pose: desc.pose,
+            shape: desc.shape.clone(),
+            radius: desc.shape.bounding_radius(),
+            groups: desc.groups,
+            generation: 0,
+        };
+        let body = Body {
+            shape: desc.shape,
+            pose: desc.pose,
+            kind: desc.kind,
+            groups: desc.groups,
+            user_data: desc.user_data,
+            proxy: None,
+            aabb: None,
+            dirty: true,
+        };
+        if body.kind == BodyKind::Static {
+            self.statics_changed = true;
+        }
+        let index = match self.free.pop() {
+            Some(i) => i,
+            None => {
+                let i = u32::try_from(self.slots.len())
+                    .ok()
+                    .filter(|&i| i < u32::MAX)
+                    .ok_or(WorldError::TooManyBodies)?;
+                self.slots.push(Slot::default());
+                self.hot.push(hot.clone());
+                i
+            }
+        };
+        let slot = &mut self.slots[index as usize];
+        slot.body = Some(body);
+        self.hot[index as usize] = Hot {
+            generation: slot.generation,
+            ..hot
+        };
+        self.dirty.push(index);
+        self.live += 1;
+        Ok(BodyHandle::new(index, slot.generation))
+    }
+
+    /// Removes a body. Its touching pairs get an `Ended(Removed)` event at the next
+    /// step; the handle is stale at once. Errors: `StaleHandle`.
+    pub fn remove(&mut self, handle: BodyHandle) -> Result<(), WorldError> {
+        self.body(handle)?;
+        let slot = &mut self.slots[handle.index() as usize];
+        let body = slot.body.take().ok_or(WorldError::StaleHandle(handle))?;
+        slot.generation = slot.generation.wrapping_add(1);
+        if let Some(p) = body.proxy {
+            // The proxy is ours and alive; an error here would be a broad-phase bug and
+            // only means there is nothing to remove.
+            let _ = self.broad.remove(p);
+        }
+        if body.kind == BodyKind::Static {
+            self.statics_changed = true;
+        }
+        self.pending_free.push(handle.index());
+        self.live -= 1;
+        Ok(())
+    }
+
+    /// Number of live bodies.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// True when no body is alive.
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    /// True when `handle` names a live body.
+    pub fn contains(&self, handle: BodyHandle) -> bool {
+        self.body(handle).is_ok()
+    }
+
+    /// Handles of every live body, in slot order.
+    pub fn handles(&self) -> impl Iterator<Item = BodyHandle> + '_ {
+        self.slots.iter().enumerate().filter_map(|(i, s)| {
+            s.body
+                .as_ref()
+                .map(|_| BodyHandle::new(i as u32, s.generation))
+        })
+    }
+
+    pub(crate) fn body(&self, handle: BodyHandle) -> Result<&Body, WorldError> {
+        match self.slots.get(handle.index() as usize) {
+            Some(s) if s.generation == handle.generation() => {
+                s.body.as_ref().ok_or(WorldError::StaleHandle(handle))
+            }
+            _ => Err(WorldError::StaleHandle(handle)),
+        }
+    }
+
+    fn body_mut(&mut self, handle: BodyHandle) -> Result<&mut Body, WorldError> {
+        match self.slots.get_mut(handle.index() as usize) {
+            Some(s) if s.generation == handle.generation() => {
+                s.body.as_mut().ok_or(WorldError::StaleHandle(handle))
+            }
+            _ => Err(WorldError::StaleHandle(handle)),
+        }
+    }
+
+    /// Marks a body changed so the next step recomputes its AABB.
+    fn touch(&mut self, handle: BodyHandle) -> Result<&mut Body, WorldError> {
+        let index = handle.index();
+        let body = self.body_mut(handle)?;
+        let was_dirty = std::mem::replace(&mut body.dirty, true);
+        let is_static = body.kind == BodyKind::Static;
+        if !was_dirty {
+            self.dirty.push(index);
+        }
+        if is_static {
+            self.statics_changed = true;
+        }
+        self.body_mut(handle)
+    }
+
+    /// Moves a body. Any pose is accepted; a bad one quarantines the body at the next
+    /// step. Errors: `StaleHandle`.
+    pub fn set_pose(&mut self, handle: BodyHandle, pose: Pose) -> Result<(), WorldError> {
+        self.touch(handle)?.pose = pose;
+        Ok(())
+    }
+
+    /// Replaces a body's shape. Its pair caches stay (they only speed up the next query).
+    /// Errors: `StaleHandle`.
+    pub fn set_shape(&mut self, handle: BodyHandle, shape: Shape) -> Result<(), WorldError> {
+        self.touch(handle)?.shape = shape;
+        Ok(())
+    }
+
+    /// Changes a body's collision groups (applied at the next step; pairs it no longer
+    /// collides with end with `Ended(Filtered)`). Errors: `StaleHandle`.
+    pub fn set_groups(&mut self, handle: BodyHandle, groups: Groups) -> Result<(), WorldError> {
+        self.body_mut(handle)?.groups = groups;
+        self.hot[handle.index() as usize].groups = groups;
+        Ok(())
+    }
+
+    /// Changes a body's user data. Errors: `StaleHandle`.
+    pub fn set_user_data(&mut self, handle: BodyHandle, user_data: u64) -> Result<(), WorldError> {
+        self.body_mut(handle)?.user_data = user_data;
+        Ok(())
+    }
+
+    /// The body's pose as last set. Errors: `StaleHandle`.
+    pub fn pose(&self, handle: BodyHandle) -> Result<Pose, WorldError> {
+        Ok(self.body(handle)?.pose)
+    }
+
+    /// The body's shape. Errors: `StaleHandle`.
+    pub fn shape(&self, handle: BodyHandle) -> Result<&Shape, WorldError> {
+        Ok(&self.body(handle)?.shape)
+    }
+
+    /// Static or dynamic. Errors: `StaleHandle`.
+    pub fn kind(&self, handle: BodyHandle) -> Result<BodyKind, WorldError> {
+        Ok(self.body(handle)?.kind)
+    }
+
+    /// The body's collision groups. Errors: `StaleHandle`.
+    pub fn groups(&self, handle: BodyHandle) -> Result<Groups, WorldError> {
+        Ok(self.body(handle)?.groups)
+    }
+
+    /// The body's user data. Errors: `StaleHandle`.
+    pub fn user_data(&self, handle: BodyHandle) -> Result<u64, WorldError> {
+        Ok(self.body(handle)?.user_data)
+    }
+
+    /// The AABB (grown by the margin) the last step used for this body; `None` before
+    /// its first step and while it is quarantined. Errors: `StaleHandle`.
+    pub fn aabb(&self, handle: BodyHandle) -> Result<Option<Aabb>, WorldError> {
+        let body = self.body(handle)?;
+        Ok(body.proxy.and(body.aabb))
+    }
+
+    /// The report of the last step (empty before the first).
+    pub fn report(&self) -> &StepReport {
+        &self.report
+    }
+
+    /// The candidate pairs of the last step: every pair whose AABBs overlap, at least one
+    /// body dynamic, before the group filter; sorted by `(a.index(), b.index())`.
+    /// Pairs with a body removed since the step are left out.
+    pub fn candidate_pairs(&self) -> Vec<(BodyHandle, BodyHandle)> {
+        self.candidates
+            .iter()
+            .filter_map(|&k| {
+                let (a, b) = crate::pairs::unpack(k);
+                Some((self.handle_at(a)?, self.handle_at(b)?))
+            })
+            .collect()
+    }
+
+    /// The handle of the live body in slot `index`.
+    pub(crate) fn handle_at(&self, index: u32) -> Option<BodyHandle> {
+        let s = self.slots.get(index as usize)?;
+        s.body
+            .as_ref()
+            .map(|_| BodyHandle::new(index, s.generation))
+    }
+
+    /// Slots freed before the step may be reused after it.
+    pub(crate) fn release_pending(&mut self) {
+        self.free.append(&mut self.pending_free);
+    }
+}

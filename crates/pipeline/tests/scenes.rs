@@ -1,0 +1,73 @@
+//! The shared scenes have the properties their docs promise.
+
+use sepax_pipeline::scenes;
+use sepax_pipeline::{CollisionWorld, Config};
+
+fn pairs_per_body(scene: &scenes::Scene) -> (f64, usize) {
+    let mut world = CollisionWorld::new(Config::default()).unwrap();
+    scene.populate(&mut world).unwrap();
+    let r = world.step();
+    (
+        r.candidate_pairs as f64 / scene.len() as f64,
+        r.contacts.len(),
+    )
+}
+
+#[test]
+fn soup_has_about_one_and_a_half_aabb_pairs_per_body() {
+    let (ppb, _) = pairs_per_body(&scenes::soup(4000, 1));
+    eprintln!("soup pairs per body {ppb}");
+    assert!((1.2..1.8).contains(&ppb), "{ppb}");
+}
+
+#[test]
+fn hulls_density() {
+    let (ppb, _) = pairs_per_body(&scenes::hulls(2000, 1));
+    eprintln!("hulls pairs per body {ppb}");
+    assert!((1.0..2.0).contains(&ppb), "{ppb}");
+}
+
+#[test]
+fn pile_pairs_are_all_face_contacts() {
+    use sepax_pipeline::narrowphase::Feature;
+    let scene = scenes::pile(501);
+    let mut world = CollisionWorld::new(Config::default()).unwrap();
+    let handles = scene.populate(&mut world).unwrap();
+    scene.apply(&mut world, &handles, 1).unwrap();
+    let r = world.step();
+    // 50 columns of 10: 9 pairs inside each column + 1 with the ground.
+    assert_eq!(r.contacts.len(), 500);
+    assert_eq!(r.candidate_pairs, 500);
+    for c in &r.contacts {
+        assert!(matches!(
+            c.manifold.feature,
+            Feature::FaceA(_) | Feature::FaceB(_)
+        ));
+        assert_eq!(c.manifold.points.len(), 4);
+        for p in &c.manifold.points {
+            assert!((p.depth - 0.01).abs() < 1e-4, "{}", p.depth);
+        }
+    }
+}
+
+#[test]
+fn static_heavy_has_statics_and_movers() {
+    let scene = scenes::by_name("static-heavy", 5100, 1).unwrap();
+    let movers = (0..scene.len()).filter(|&i| scene.is_moving(i)).count();
+    assert_eq!((scene.len(), movers), (5100, 100));
+    let mut world = CollisionWorld::new(Config::default()).unwrap();
+    scene.populate(&mut world).unwrap();
+    let r = world.step();
+    assert!(r.candidate_pairs > 50 && !r.contacts.is_empty());
+}
+
+#[test]
+fn poses_are_a_pure_function_of_the_frame() {
+    let scene = scenes::soup(50, 3);
+    let again = scenes::soup(50, 3);
+    for i in 0..50 {
+        assert_eq!(scene.pose(i, 17), again.pose(i, 17));
+        let step = (scene.pose(i, 1).translation - scene.pose(i, 0).translation).length();
+        assert!(step > 0.0 && step <= 0.0151, "{step}"); // ≤ 1% of a size ≤ 1.5
+    }
+}

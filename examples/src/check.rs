@@ -1,0 +1,226 @@
+//! `stress --check`: every frame's candidate pairs against the broad phase's
+//! [`BruteForce`], and every touching verdict against an oracle: the f64
+//! vertex-projection SAT for boxes and hulls, the exact distance for spheres against
+//! spheres and boxes.
+//!
+//! A verdict is only judged outside a band of `1e-5 ×` the pair's size around zero
+//! separation: inside it, f32 round-off may decide either way and both answers are
+//! right.
+
+use rayon::prelude::*;
+use sepax_pipeline::broadphase::{BruteForce, ProxyKind};
+use sepax_pipeline::geometry::{Pose, Shape};
+use sepax_pipeline::narrowphase::oracle::vertex_projection_sat;
+use sepax_pipeline::{BodyHandle, BodyKind, CollisionWorld};
+use std::collections::HashSet;
+
+/// Relative width of the undecided band around zero separation.
+pub const BAND: f64 = 1e-5;
+
+/// The exact separation of two shapes (positive apart, negative penetrating) or `None`
+/// when no oracle covers the pair (sphere–hull).
+pub fn oracle_separation(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> Option<f64> {
+    match (a, b) {
+        (Shape::Sphere(sa), Shape::Sphere(sb)) => {
+            let d = (pb.translation.as_dvec3() - pa.translation.as_dvec3()).length();
+            Some(d - sa.radius() as f64 - sb.radius() as f64)
+        }
+        (Shape::Sphere(s), Shape::Cuboid(c)) => Some(sphere_box(s.radius(), pa, c, pb)),
+        (Shape::Cuboid(c), Shape::Sphere(s)) => Some(sphere_box(s.radius(), pb, c, pa)),
+        (Shape::Sphere(_), _) | (_, Shape::Sphere(_)) => None,
+        _ => vertex_projection_sat(a, pa, b, pb).map(|o| o.separation),
+    }
+}
+
+/// Signed distance from the sphere's centre to the box, minus the radius, in f64:
+/// outside, the length of the clamped offset; inside, minus the distance to the
+/// nearest face.
+fn sphere_box(r: f32, ps: &Pose, c: &sepax_pipeline::geometry::Cuboid, pb: &Pose) -> f64 {
+    let q = pb.rotation.as_dquat();
+    let p = q.inverse() * (ps.translation.as_dvec3() - pb.translation.as_dvec3());
+    let h = c.half_extents().as_dvec3();
+    let outside = (p.abs() - h).max(glam::DVec3::ZERO);
+    let d = if outside.length_squared() > 0.0 {
+        outside.length()
+    } else {
+        (p.abs() - h).max_element()
+    };
+    d - r as f64
+}
+
+/// A body's size for the band: twice its bounding radius.
+fn size(shape: &Shape) -> f64 {
+    2.0 * shape.bounding_radius() as f64
+}
+
+/// Compares a world's last step with the oracles. Keeps a [`BruteForce`] fed with the
+/// same AABBs across frames.
+#[derive(Default)]
+pub struct Checker {
+    brute: BruteForce,
+    /// Brute-force proxy of each slot index (`None`: no AABB this frame).
+    proxies: Vec<Option<sepax_pipeline::broadphase::ProxyId>>,
+    /// Slot index of each brute-force proxy.
+    owners: Vec<BodyHandle>,
+    /// Pairs judged so far and pairs left to no oracle (sphere–hull).
+    pub judged: u64,
+    pub unjudged: u64,
+}
+
+impl Checker {
+    /// A checker with an empty brute force.
+    pub fn new() -> Checker {
+        Checker::default()
+    }
+
+    /// Checks the last step of `world`; `Err` describes the first mismatch.
+    pub fn check(&mut self, world: &CollisionWorld) -> Result<(), String> {
+        self.check_candidates(world)?;
+        self.check_verdicts(world)
+    }
+
+    fn check_candidates(&mut self, world: &CollisionWorld) -> Result<(), String> {
+        for h in world.handles() {
+            let i = h.index() as usize;
+            if self.proxies.len() <= i {
+                self.proxies.resize(i + 1, None);
+            }
+            let aabb = world.aabb(h).map_err(|e| e.to_string())?;
+            match (self.proxies[i], aabb) {
+                (Some(p), Some(b)) => self.brute.update(p, b).map_err(|e| e.to_string())?,
+                (None, Some(b)) => {
+                    let kind = match world.kind(h).map_err(|e| e.to_string())? {
+                        BodyKind::Static => ProxyKind::Static,
+                        BodyKind::Dynamic => ProxyKind::Dynamic,
+                    };
+                    let p = self.brute.insert(b, kind).map_err(|e| e.to_string())?;
+                    if self.owners.len() <= p.0 as usize {
+                        self.owners.resize(p.0 as usize + 1, h);
+                    }
+                    self.owners[p.0 as usize] = h;
+                    self.proxies[i] = Some(p);
+                }
+                (Some(p), None) => {
+                    self.brute.remove(p).map_err(|e| e.to_string())?;
+                    self.proxies[i] = None;
+                }
+                (None, None) => {}
+            }
+        }
+        self.brute.update_pairs();
+        let mut expected: Vec<(BodyHandle, BodyHandle)> = self
+            .brute
+            .pairs()
+            .iter()
+            .map(|&(p, q)| {
+                let (a, b) = (self.owners[p.0 as usize], self.owners[q.0 as usize]);
+                if a.index() < b.index() {
+                    (a, b)
+                } else {
+                    (b, a)
+                }
+            })
+            .collect();
+        expected.sort_unstable();
+        let got = world.candidate_pairs();
+        if got != expected {
+            let g: HashSet<_> = got.iter().collect();
+            let e: HashSet<_> = expected.iter().collect();
+            let missing = e.difference(&g).next();
+            let extra = g.difference(&e).next();
+            return Err(format!(
+                "candidate pairs: {} from the broad phase, {} from brute force; first missing {:?}, first extra {:?}",
+                got.len(),
+                expected.len(),
+                missing,
+                extra
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_verdicts(&mut self, world: &CollisionWorld) -> Result<(), String> {
+        let touching: HashSet<(BodyHandle, BodyHandle)> =
+            world.report().contacts.iter().map(|c| (c.a, c.b)).collect();
+        let pairs = world.candidate_pairs();
+        let results: Vec<Result<bool, String>> = pairs
+            .par_iter()
+            .with_min_len(64)
+            .map(|&(a, b)| {
+                let (sa, sb) = (world.shape(a).unwrap(), world.shape(b).unwrap());
+                let (pa, pb) = (world.pose(a).unwrap(), world.pose(b).unwrap());
+                let groups_ok = world.groups(a).unwrap().interacts(&world.groups(b).unwrap());
+                let Some(sep) = oracle_separation(sa, &pa, sb, &pb) else {
+                    return Ok(false);
+                };
+                let band = BAND * size(sa).max(size(sb)).max(1.0);
+                let says = touching.contains(&(a, b));
+                let wrong = if groups_ok {
+                    (says && sep > band) || (!says && sep < -band)
+                } else {
+                    says
+                };
+                if wrong {
+                    Err(format!(
+                        "pair ({}, {}): world says touching={says}, oracle separation {sep:e} (band {band:e})",
+                        a.index(),
+                        b.index()
+                    ))
+                } else {
+                    Ok(true)
+                }
+            })
+            .collect();
+        for r in results {
+            match r? {
+                true => self.judged += 1,
+                false => self.unjudged += 1,
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec3;
+    use sepax_pipeline::geometry::{Cuboid, Sphere};
+    use sepax_pipeline::{Config, scenes};
+
+    #[test]
+    fn sphere_formulas() {
+        let ball = Shape::from(Sphere::try_new(1.0).unwrap());
+        let cube = Shape::from(Cuboid::try_from_half_extents(Vec3::splat(1.0)).unwrap());
+        let at = |x: f32, y: f32| Pose::from_translation(Vec3::new(x, y, 0.0));
+        let s = oracle_separation(&ball, &at(0.0, 0.0), &ball, &at(3.0, 0.0)).unwrap();
+        assert!((s - 1.0).abs() < 1e-12);
+        // Corner region: distance to the corner (1, 1) minus the radius.
+        let s = oracle_separation(&ball, &at(3.0, 3.0), &cube, &at(0.0, 0.0)).unwrap();
+        assert!((s - (8f64.sqrt() - 1.0)).abs() < 1e-6);
+        // Inside: minus the distance to the nearest face, minus the radius.
+        let s = oracle_separation(&cube, &at(0.0, 0.0), &ball, &at(0.5, 0.0)).unwrap();
+        assert!((s - (-0.5 - 1.0)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn checker_accepts_a_correct_world_and_rejects_a_wrong_verdict() {
+        let scene = scenes::soup(300, 2);
+        let mut world = CollisionWorld::new(Config::default()).unwrap();
+        let handles = scene.populate(&mut world).unwrap();
+        let mut checker = Checker::new();
+        for frame in 0..3 {
+            scene.apply(&mut world, &handles, frame).unwrap();
+            world.step();
+            checker.check(&world).unwrap();
+        }
+        assert!(checker.judged > 100);
+        // Move one body of a touching pair far away without stepping: the report still
+        // says touching, the poses say apart, so the checker must object.
+        let contact = world.report().contacts[0].clone();
+        let far = Pose::from_translation(Vec3::splat(1e4));
+        world.set_pose(contact.b, far).unwrap();
+        let mut fresh = Checker::new();
+        assert!(fresh.check(&world).unwrap_err().contains("touching=true"));
+    }
+}
