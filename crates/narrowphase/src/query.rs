@@ -266,16 +266,17 @@ pub fn collide_with(
         points.push(support_point(&solid_a, &solid_b, &frame, &exact));
         axis = exact;
     }
+    let mut world_points: SmallVec<[ManifoldPoint; 4]> = SmallVec::new();
+    for c in &points {
+        world_points.push(ManifoldPoint {
+            position: pose_a.transform_point(c.point),
+            depth: c.depth,
+            id: c.id,
+        });
+    }
     Some(Manifold {
         normal: pose_a.transform_vector(axis.normal),
-        points: points
-            .into_iter()
-            .map(|c| ManifoldPoint {
-                position: pose_a.transform_point(c.point),
-                depth: c.depth,
-                id: c.id,
-            })
-            .collect(),
+        points: world_points,
         feature: axis.feature,
     })
 }

@@ -94,7 +94,14 @@ pub(crate) fn box_face_contact(
     let k = reference_face / 2;
     let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
     let sigma = if reference_face % 2 == 1 { 1.0 } else { -1.0 };
-    let axes = [frame.rot.x_axis, frame.rot.y_axis, frame.rot.z_axis];
+    // Plain arrays: glam's runtime-indexed `Vec3[i]` is a match per access.
+    let axes = [
+        frame.rot.x_axis.to_array(),
+        frame.rot.y_axis.to_array(),
+        frame.rot.z_axis.to_array(),
+    ];
+    let incident_h = incident_h.to_array();
+    let reference_h = reference_h.to_array();
     let mut m = 0;
     for j in 1..3 {
         if axes[j][k].abs() > axes[m][k].abs() {
@@ -103,25 +110,32 @@ pub(crate) fn box_face_contact(
     }
     let side = if sigma * axes[m][k] > 0.0 { -1.0 } else { 1.0 };
     let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
-    let centre = frame.trans + axes[m] * (side * incident_h[m]);
-    let (a, b) = (axes[m1] * incident_h[m1], axes[m2] * incident_h[m2]);
+    let trans = frame.trans.to_array();
+    // Only three coordinates of each corner matter: (u, v, w) = (x_k1, x_k2, x_k).
+    let project = |c: usize| trans[c] + axes[m][c] * (side * incident_h[m]);
+    let centre = [project(k1), project(k2), project(k)];
+    let a = [
+        axes[m1][k1] * incident_h[m1],
+        axes[m1][k2] * incident_h[m1],
+        axes[m1][k] * incident_h[m1],
+    ];
+    let b = [
+        axes[m2][k1] * incident_h[m2],
+        axes[m2][k2] * incident_h[m2],
+        axes[m2][k] * incident_h[m2],
+    ];
     let incident_face = 2 * m as u32 + (side > 0.0) as u32;
 
     let mut polygon = Polygon8::default();
-    for (corner, p) in [
-        centre + a + b,
-        centre - a + b,
-        centre - a - b,
-        centre + a - b,
-    ]
-    .into_iter()
-    .enumerate()
+    for (corner, (sa, sb)) in [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)]
+        .into_iter()
+        .enumerate()
     {
         let before = ((corner + 3) % 4) as u16;
         polygon.push(Vertex2 {
-            u: p[k1],
-            v: p[k2],
-            w: p[k],
+            u: centre[0] + sa * a[0] + sb * b[0],
+            v: centre[1] + sa * a[1] + sb * b[1],
+            w: centre[2] + sa * a[2] + sb * b[2],
             lines: [before.min(corner as u16), before.max(corner as u16)],
         });
     }
@@ -169,12 +183,12 @@ pub(crate) fn box_face_contact(
     for vertex in &polygon.vertices[..polygon.len] {
         let depth = reference_h[k] - sigma * vertex.w;
         if depth >= -margin {
-            let mut point = Vec3::ZERO;
+            let mut point = [0.0; 3];
             point[k1] = vertex.u;
             point[k2] = vertex.v;
             point[k] = vertex.w + sigma * 0.5 * depth;
             candidates[count] = Candidate {
-                point,
+                point: Vec3::from_array(point),
                 depth,
                 id: pack_id(
                     reference_is_b,
@@ -186,7 +200,7 @@ pub(crate) fn box_face_contact(
             count += 1;
         }
     }
-    let mut normal = Vec3::ZERO;
+    let mut normal = [0.0; 3];
     normal[k] = sigma;
-    reduce(&candidates[..count], normal)
+    reduce(&candidates[..count], Vec3::from_array(normal))
 }
