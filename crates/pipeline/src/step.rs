@@ -211,7 +211,9 @@ impl CollisionWorld {
     /// The exact test of every candidate pair, in parallel over fixed chunks.
     /// Fills `manifolds[i]` with the manifold of `self.pairs[i]`.
     fn narrow_phase(&mut self, manifolds: &mut Vec<Option<sepax_narrowphase::Manifold>>) {
-        manifolds.clear();
+        // Every slot is written below, so only the length changes here (no sequential
+        // pass over last step's slots).
+        manifolds.truncate(self.pairs.len());
         manifolds.resize(self.pairs.len(), None);
         let (hot, margin, chunk) = (&self.hot, self.config.margin, self.config.narrow_chunk);
         let pairs = &mut self.pairs;
@@ -223,6 +225,7 @@ impl CollisionWorld {
                     for (st, manifold) in pairs.iter_mut().zip(out) {
                         let (ia, ib) = unpack(st.key);
                         let (a, b) = (&hot[ia as usize], &hot[ib as usize]);
+                        *manifold = None;
                         st.filtered = !a.groups.interacts(&b.groups);
                         if st.filtered {
                             continue;
