@@ -5,8 +5,9 @@
 //!              ─► bad poses quarantined (proxy removed), others update the broad phase
 //!              ─► sweep-and-prune pairs (proxy ids) ─► slot-index keys, sorted
 //!              ─► merge with last step's pair states (linear, both sorted)
-//!              ─► per pair, in parallel over fixed chunks: group filter, bounding-sphere
-//!                 test, SAT and manifold (each pair owns its cache)
+//!              ─► per pair, in parallel over fixed chunks: group filter, last step's
+//!                 answer if both bodies rest, bounding-sphere test, SAT and manifold
+//!                 (each pair owns its cache)
 //!              ─► contacts and events in key order (sequential)
 //! ```
 //!
