@@ -25,6 +25,9 @@
 //! 3. **Narrow phase** in parallel: [`collide`](narrowphase::collide) with the pair's
 //!    own [`PairCache`](narrowphase::PairCache), which lives as long as the pair stays a
 //!    candidate, so last frame's separating axis or contact feature is tried first.
+//!    Pairs whose two bodies did not change since the last step (a pose set again to
+//!    the same bits counts as no change) copy last step's answer instead: resting
+//!    piles cost almost nothing. Pairs whose bounding spheres are apart skip the SAT.
 //! 4. **Events**: `Started` when a pair begins to touch, `Ended` (with a cause:
 //!    separated, removed, filtered, quarantined) when it stops. Manifold points whose
 //!    feature id was in last step's manifold are flagged

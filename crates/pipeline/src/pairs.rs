@@ -37,6 +37,11 @@ pub(crate) struct PairState {
     pub was_touching: bool,
     /// The groups forbid the pair this step (set by the narrow phase).
     pub filtered: bool,
+    /// Index of this pair in last step's contacts, `u32::MAX` when it was not touching.
+    pub contact: u32,
+    /// The pair has a result from the previous step (computed or reused), so it may be
+    /// reused when neither body changed.
+    pub has_result: bool,
 }
 
 impl PairState {
@@ -50,6 +55,8 @@ impl PairState {
             prev_len: 0,
             was_touching: false,
             filtered: false,
+            contact: u32::MAX,
+            has_result: false,
         }
     }
 

@@ -5,8 +5,9 @@
 //!              ─► bad poses quarantined (proxy removed), others update the broad phase
 //!              ─► sweep-and-prune pairs (proxy ids) ─► slot-index keys, sorted
 //!              ─► merge with last step's pair states (linear, both sorted)
-//!              ─► per pair, in parallel over fixed chunks: group filter, bounding-sphere
-//!                 test, SAT and manifold (each pair owns its cache)
+//!              ─► per pair, in parallel over fixed chunks: group filter, last step's
+//!                 answer if both bodies rest, bounding-sphere test, SAT and manifold
+//!                 (each pair owns its cache)
 //!              ─► contacts and events in key order (sequential)
 //! ```
 //!
@@ -72,7 +73,10 @@ impl CollisionWorld {
 
     fn step_in_pool(&mut self) {
         let start = Instant::now();
+        self.step_index += 1;
         let mut report = std::mem::take(&mut self.report);
+        // Keep last step's contacts for the resting pairs; reuse the older buffer.
+        std::mem::swap(&mut report.contacts, &mut self.prev_contacts);
         report.clear();
 
         self.update_aabbs(&mut report);
@@ -122,6 +126,7 @@ impl CollisionWorld {
                 AabbOutcome::Vacant => {}
                 AabbOutcome::Valid(aabb) => {
                     body.dirty = false;
+                    self.refreshed_at[index as usize] = self.step_index;
                     let hot = &mut self.hot[index as usize];
                     hot.pose = body.pose;
                     hot.shape.clone_from(&body.shape);
@@ -211,9 +216,12 @@ impl CollisionWorld {
     /// The exact test of every candidate pair, in parallel over fixed chunks.
     /// Fills `manifolds[i]` with the manifold of `self.pairs[i]`.
     fn narrow_phase(&mut self, manifolds: &mut Vec<Option<sepax_narrowphase::Manifold>>) {
-        manifolds.clear();
+        // Every slot is written below, so only the length changes here (no sequential
+        // pass over last step's slots).
+        manifolds.truncate(self.pairs.len());
         manifolds.resize(self.pairs.len(), None);
         let (hot, margin, chunk) = (&self.hot, self.config.margin, self.config.narrow_chunk);
+        let (refreshed, now, prev) = (&self.refreshed_at, self.step_index, &self.prev_contacts);
         let pairs = &mut self.pairs;
         {
             pairs
@@ -223,10 +231,21 @@ impl CollisionWorld {
                     for (st, manifold) in pairs.iter_mut().zip(out) {
                         let (ia, ib) = unpack(st.key);
                         let (a, b) = (&hot[ia as usize], &hot[ib as usize]);
+                        *manifold = None;
+                        let was_filtered = st.filtered;
                         st.filtered = !a.groups.interacts(&b.groups);
                         if st.filtered {
+                            st.has_result = false;
                             continue;
                         }
+                        // Neither body changed since last step's answer: same inputs, same
+                        // bits (the answer never depends on the cache), so copy it.
+                        let resting = refreshed[ia as usize] < now && refreshed[ib as usize] < now;
+                        if resting && st.has_result && !was_filtered {
+                            *manifold = prev.get(st.contact as usize).map(|c| c.manifold.clone());
+                            continue;
+                        }
+                        st.has_result = true;
                         // Each shape lies in its bounding sphere: spheres apart by more than
                         // the margin mean no contact (the cache keeps its last axis). The radii
                         // grow by 1e-4 relative to stay clear of f32 round-off, so the skip
@@ -311,6 +330,7 @@ fn build_events(
         st.was_touching = touching;
         match manifold.take() {
             Some(manifold) => {
+                st.contact = report.contacts.len() as u32;
                 let persisted = st.match_points(&manifold);
                 report.contacts.push(ContactPair {
                     a: st.a,
@@ -319,7 +339,10 @@ fn build_events(
                     persisted,
                 });
             }
-            None => st.forget_points(),
+            None => {
+                st.contact = u32::MAX;
+                st.forget_points();
+            }
         }
     }
     report.events.extend(gone.map(|(_, e)| *e));

@@ -25,6 +25,13 @@ pub(crate) struct Body {
 /// What the step reads per pair, packed small so that the random accesses of the pair
 /// merge and the narrow phase stay in cache: a copy of the body's pose and shape as of
 /// the last AABB update, its groups and its slot's generation.
+/// True when two poses have the same bit patterns (unlike `==`, which equates -0 and +0
+/// and never equates NaNs).
+fn same_bits(a: &Pose, b: &Pose) -> bool {
+    a.translation.to_array().map(f32::to_bits) == b.translation.to_array().map(f32::to_bits)
+        && a.rotation.to_array().map(f32::to_bits) == b.rotation.to_array().map(f32::to_bits)
+}
+
 /// One cache line each: 32 (pose) + 16 (shape) + 4 + 8 + 4 bytes.
 #[derive(Clone, Debug)]
 #[repr(align(64))]
@@ -90,6 +97,13 @@ pub struct CollisionWorld {
     /// built and this step's manifold per pair.
     pub(crate) pair_spare: Vec<PairState>,
     pub(crate) manifolds: Vec<Option<sepax_narrowphase::Manifold>>,
+    /// Last step's contacts (the report's buffers are swapped each step): pairs of two
+    /// resting bodies copy their manifold from here.
+    pub(crate) prev_contacts: Vec<crate::ContactPair>,
+    /// Per slot: the step at which its AABB (pose or shape) was last refreshed.
+    pub(crate) refreshed_at: Vec<u64>,
+    /// Steps run so far.
+    pub(crate) step_index: u64,
     /// Candidate pair keys of the last step (before the group filter), sorted.
     pub(crate) candidates: Vec<u64>,
     /// A static body was inserted, moved, reshaped or removed since the last step.
@@ -139,6 +153,9 @@ impl CollisionWorld {
             pairs: Vec::new(),
             pair_spare: Vec::new(),
             manifolds: Vec::new(),
+            prev_contacts: Vec::new(),
+            refreshed_at: Vec::new(),
+            step_index: 0,
             candidates: Vec::new(),
             statics_changed: false,
             report: StepReport::default(),
@@ -187,6 +204,7 @@ impl CollisionWorld {
                     .ok_or(WorldError::TooManyBodies)?;
                 self.slots.push(Slot::default());
                 self.hot.push(hot.clone());
+                self.refreshed_at.push(0);
                 i
             }
         };
@@ -280,7 +298,15 @@ impl CollisionWorld {
 
     /// Moves a body. Any pose is accepted; a bad one quarantines the body at the next
     /// step. Errors: `StaleHandle`.
+    ///
+    /// Setting the very same pose again (bit for bit) changes nothing: the body counts
+    /// as resting, and its pairs with other resting bodies reuse last step's manifold
+    /// at the next step (the answer would be the same bits).
     pub fn set_pose(&mut self, handle: BodyHandle, pose: Pose) -> Result<(), WorldError> {
+        let current = self.body(handle)?.pose;
+        if same_bits(&current, &pose) {
+            return Ok(());
+        }
         self.touch(handle)?.pose = pose;
         Ok(())
     }
