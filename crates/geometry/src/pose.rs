@@ -53,6 +53,7 @@ impl Pose {
 
     /// True when every component is finite and the rotation is unit length within 1e-3.
     /// A pose that fails this is refused by the pipeline (the body is quarantined).
+    #[inline]
     pub fn is_valid(&self) -> bool {
         self.translation.is_finite()
             && self.rotation.is_finite()
