@@ -238,4 +238,73 @@ fn margin_gives_speculative_contacts_with_negative_depth() {
     // Exactly touching counts at margin 0.
     let touching = Pose::from_translation(Vec3::new(1.0, 0.0, 0.0));
     assert!(intersects(&cube, &Pose::IDENTITY, &cube, &touching));
+    // A negative, NaN or infinite margin behaves as documented: NaN and negative are 0.
+    for bad in [-1.0, f32::NAN, f32::NEG_INFINITY] {
+        assert!(
+            collide(
+                &cube,
+                &Pose::IDENTITY,
+                &cube,
+                &apart,
+                bad,
+                &mut PairCache::default()
+            )
+            .is_none()
+        );
+        assert!(contact(&cube, &Pose::IDENTITY, &cube, &touching, bad).is_some());
+    }
+    // An infinite margin reports every pair, with finite depths.
+    let far = Pose::from_translation(Vec3::new(100.0, 0.0, 0.0));
+    let c = contact(&cube, &Pose::IDENTITY, &cube, &far, f32::INFINITY).unwrap();
+    assert!((c.depth + 99.0).abs() < 1e-3);
+}
+
+/// Tiny, huge and flat shapes far from the origin: answers may be coarse at the limits
+/// of f32, but nothing panics and every reported number is finite.
+#[test]
+fn extreme_sizes_and_positions_do_not_panic() {
+    let extents = [1e-20f32, 1e-6, 1.0, 1e6, 1e18];
+    let mut shapes: Vec<Shape> = Vec::new();
+    for &e in &extents {
+        shapes.push(Shape::from(
+            sepax_geometry::Cuboid::try_from_half_extents(Vec3::new(e, 1.0, 1.0)).unwrap(),
+        ));
+        shapes.push(Shape::from(Sphere::try_new(e).unwrap()));
+        let points: Vec<Vec3> = [
+            Vec3::new(e, 0.0, 0.0),
+            Vec3::new(-e, 0.0, 0.0),
+            Vec3::new(0.0, e, 0.0),
+            Vec3::new(0.0, -e, 0.0),
+            Vec3::new(0.0, 0.0, e),
+            Vec3::new(0.0, 0.0, -e),
+        ]
+        .to_vec();
+        if let Ok(h) = sepax_geometry::ConvexHull::try_from_points(&points) {
+            shapes.push(Shape::from(h));
+        }
+    }
+    let poses = [
+        Pose::IDENTITY,
+        Pose::new(Vec3::splat(0.5), Quat::from_rotation_x(0.3)),
+        Pose::new(Vec3::splat(1e7), Quat::from_rotation_y(1.0)),
+        Pose::new(Vec3::new(1e30, -1e30, 0.0), Quat::IDENTITY),
+    ];
+    for a in &shapes {
+        for b in &shapes {
+            for pa in &poses {
+                for pb in &poses {
+                    let mut cache = PairCache::default();
+                    if let Some(m) = collide(a, pa, b, pb, 0.01, &mut cache) {
+                        assert!(!m.points.is_empty() && m.points.len() <= 4);
+                        assert!(!m.normal.is_nan());
+                        assert!(m.points.iter().all(|p| !p.depth.is_nan()));
+                    }
+                    if let Some(c) = contact(a, pa, b, pb, 0.0) {
+                        assert!(!c.depth.is_nan());
+                    }
+                    let _ = intersects(a, pa, b, pb);
+                }
+            }
+        }
+    }
 }
