@@ -210,27 +210,19 @@ fn resting_box_keeps_its_feature_ids_under_small_motion() {
 fn margin_gives_speculative_contacts_with_negative_depth() {
     let cube =
         Shape::from(sepax_geometry::Cuboid::try_from_half_extents(Vec3::splat(0.5)).unwrap());
-    let apart = Pose::from_translation(Vec3::new(1.05, 0.0, 0.0));
-    assert!(
+    let cold = |pose: &Pose, margin: f32| {
         collide(
             &cube,
             &Pose::IDENTITY,
             &cube,
-            &apart,
-            0.0,
-            &mut PairCache::default()
+            pose,
+            margin,
+            &mut PairCache::default(),
         )
-        .is_none()
-    );
-    let m = collide(
-        &cube,
-        &Pose::IDENTITY,
-        &cube,
-        &apart,
-        0.1,
-        &mut PairCache::default(),
-    )
-    .unwrap();
+    };
+    let apart = Pose::from_translation(Vec3::new(1.05, 0.0, 0.0));
+    assert!(cold(&apart, 0.0).is_none());
+    let m = cold(&apart, 0.1).unwrap();
     assert_eq!(m.points.len(), 4);
     for p in &m.points {
         assert!((p.depth + 0.05).abs() < 1e-5);
@@ -240,17 +232,7 @@ fn margin_gives_speculative_contacts_with_negative_depth() {
     assert!(intersects(&cube, &Pose::IDENTITY, &cube, &touching));
     // A negative, NaN or infinite margin behaves as documented: NaN and negative are 0.
     for bad in [-1.0, f32::NAN, f32::NEG_INFINITY] {
-        assert!(
-            collide(
-                &cube,
-                &Pose::IDENTITY,
-                &cube,
-                &apart,
-                bad,
-                &mut PairCache::default()
-            )
-            .is_none()
-        );
+        assert!(cold(&apart, bad).is_none());
         assert!(contact(&cube, &Pose::IDENTITY, &cube, &touching, bad).is_some());
     }
     // An infinite margin reports every pair, with finite depths.
