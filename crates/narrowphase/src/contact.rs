@@ -63,16 +63,38 @@ impl Contact {
 }
 
 /// One point of a contact manifold.
+///
+/// The point is given three ways: `position`, in the world, halfway between the two
+/// surfaces; `anchor_a`, the point on a's surface in **a's local frame**; `anchor_b`,
+/// the point on b's surface in **b's local frame**. With `n` the manifold normal (a → b)
+/// and `d` the depth, the world surface points are
+/// `pose_a · anchor_a = position + n·d/2` and `pose_b · anchor_b = position − n·d/2`
+/// (a's surface lies further along `n` than b's while they penetrate). Anchors are
+/// body-fixed, so a solver can recompute the separation after it moved the bodies:
+/// `n · (pose_b · anchor_b − pose_a · anchor_a) = −depth` at the time of the query.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ManifoldPoint {
     /// World position, halfway between the two surfaces along the normal.
     pub position: Vec3,
-    /// Penetration depth at this point along the manifold normal (negative: gap).
+    /// Penetration depth at this point along the manifold normal; negative for a gap
+    /// within the contact margin (a speculative point, see [`ManifoldPoint::is_speculative`]).
     pub depth: f32,
     /// A feature id that stays the same while the same features touch: the reference
     /// feature, the incident feature and the clipping event that made the point, packed.
     /// Match it with last frame's to warm-start a solver.
     pub id: u64,
+    /// The point on a's surface, in a's local frame.
+    pub anchor_a: Vec3,
+    /// The point on b's surface, in b's local frame.
+    pub anchor_b: Vec3,
+}
+
+impl ManifoldPoint {
+    /// True for a gap within the margin (`depth < 0`): the shapes do not touch at this
+    /// point yet; a solver treats it as a speculative contact.
+    pub fn is_speculative(&self) -> bool {
+        self.depth < 0.0
+    }
 }
 
 /// A contact manifold: a shared normal and up to 4 points.
@@ -98,8 +120,18 @@ impl Manifold {
             .fold(f32::NEG_INFINITY, f32::max)
     }
 
-    /// The same manifold seen from b: normal flipped, features swapped, points kept.
+    /// True when some point has `depth >= 0`: the shapes touch or penetrate. A manifold
+    /// whose points are all speculative (gaps within the margin) is not touching.
+    pub fn is_touching(&self) -> bool {
+        self.points.iter().any(|p| p.depth >= 0.0)
+    }
+
+    /// The same manifold seen from b: normal flipped, features swapped, anchors swapped,
+    /// positions, depths and ids kept.
     pub fn flipped(mut self) -> Manifold {
+        for p in &mut self.points {
+            std::mem::swap(&mut p.anchor_a, &mut p.anchor_b);
+        }
         let c = Contact {
             normal: self.normal,
             depth: 0.0,

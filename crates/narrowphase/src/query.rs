@@ -266,12 +266,17 @@ pub fn collide_with(
         points.push(support_point(&solid_a, &solid_b, &frame, &exact));
         axis = exact;
     }
+    // Anchors: a's surface point is `c + n·d/2` (already in a's frame), b's is
+    // `c − n·d/2`, taken to b's frame.
     let mut world_points: SmallVec<[ManifoldPoint; 4]> = SmallVec::new();
     for c in &points {
+        let half = axis.normal * (0.5 * c.depth);
         world_points.push(ManifoldPoint {
             position: pose_a.transform_point(c.point),
             depth: c.depth,
             id: c.id,
+            anchor_a: c.point + half,
+            anchor_b: frame.point_to_b(c.point - half),
         });
     }
     Some(Manifold {

@@ -28,10 +28,13 @@
 //!    Pairs whose two bodies did not change since the last step (a pose set again to
 //!    the same bits counts as no change) copy last step's answer instead: resting
 //!    piles cost almost nothing. Pairs whose bounding spheres are apart skip the SAT.
-//! 4. **Events**: `Started` when a pair begins to touch, `Ended` (with a cause:
-//!    separated, removed, filtered, quarantined) when it stops. Manifold points whose
-//!    feature id was in last step's manifold are flagged
-//!    [`persisted`](ContactPair::persisted) for warm starting.
+//! 4. **Contacts and events**: every pair in contact with its manifold (points with
+//!    anchors on both bodies); `Started` when a pair begins to touch (a point at
+//!    `depth >= 0`), `Ended` (with a cause: separated, removed, filtered, quarantined)
+//!    when it stops. Speculative pairs (all points within the margin but apart) are in
+//!    the contacts with [`touching`](ContactPair::touching) false and start no event.
+//!    Each contact names its index in last step's contacts and, per point, the point it
+//!    continues ([`ContactPair::previous_points`]), so a solver warm-starts without a map.
 //!
 //! ```
 //! use sepax_pipeline::{BodyDesc, CollisionWorld, Config, EventKind};
@@ -55,7 +58,7 @@
 //! world.set_pose(ball, Pose::from_translation(Vec3::Y * 0.44)).unwrap();
 //! let report = world.step();
 //! assert!(report.events.is_empty());
-//! assert!(report.contacts[0].persisted[0]); // same feature: warm-start it
+//! assert_eq!(report.contacts[0].previous_points[0], Some(0)); // warm-start from point 0
 //! ```
 
 mod body;
@@ -74,8 +77,8 @@ pub use config::Config;
 pub use error::WorldError;
 pub use query::RayHit;
 pub use report::{
-    ContactEvent, ContactPair, EndCause, EventKind, QuarantineReason, Quarantined, StepReport,
-    StepTimings,
+    ContactEvent, ContactPair, EndCause, EventKind, MATCH_DISTANCE, QuarantineReason, Quarantined,
+    StepReport, StepTimings,
 };
 pub use world::CollisionWorld;
 

@@ -8,6 +8,7 @@
 //! manifold points.
 
 use crate::BodyHandle;
+use glam::Vec3;
 use sepax_narrowphase::{Manifold, PairCache};
 
 /// The key of the pair of slots `a < b`.
@@ -30,8 +31,10 @@ pub(crate) struct PairState {
     pub b: BodyHandle,
     /// The narrow phase's memory of this pair.
     pub cache: PairCache,
-    /// Feature ids of the points of the last manifold (`prev_len` of them).
+    /// Feature ids and anchors on a of the points of the last manifold (`prev_len` of
+    /// them).
     pub prev_ids: [u64; 4],
+    pub prev_anchors: [Vec3; 4],
     pub prev_len: u8,
     /// The pair touched at the last step.
     pub was_touching: bool,
@@ -52,6 +55,7 @@ impl PairState {
             b,
             cache: PairCache::default(),
             prev_ids: [0; 4],
+            prev_anchors: [Vec3::ZERO; 4],
             prev_len: 0,
             was_touching: false,
             filtered: false,
@@ -60,21 +64,48 @@ impl PairState {
         }
     }
 
-    /// Flags each point of `manifold` whose feature id was in last step's manifold,
-    /// then remembers this manifold's ids for the next step.
-    pub(crate) fn match_points(&mut self, manifold: &Manifold) -> [bool; 4] {
-        let prev = &self.prev_ids[..self.prev_len as usize];
-        let mut persisted = [false; 4];
-        let mut ids = [0u64; 4];
-        let mut len = 0;
-        for (i, p) in manifold.points.iter().take(4).enumerate() {
-            persisted[i] = prev.contains(&p.id);
-            ids[i] = p.id;
-            len += 1;
+    /// For each point of `manifold`, the index of the point of last step's manifold it
+    /// continues, then remembers this manifold for the next step.
+    ///
+    /// Two passes, each previous point used once: first equal feature ids; then, for the
+    /// points still unmatched, the nearest unused previous point whose anchor on a is
+    /// within `tolerance` (points keep their place on the body while their id changes,
+    /// e.g. when the reference face switches). Deterministic: points in manifold order,
+    /// ties to the lower index.
+    pub(crate) fn match_points(&mut self, manifold: &Manifold, tolerance: f32) -> [Option<u8>; 4] {
+        let prev_len = self.prev_len as usize;
+        let mut matches = [None; 4];
+        let mut used = [false; 4];
+        let points = &manifold.points[..manifold.points.len().min(4)];
+        for (i, p) in points.iter().enumerate() {
+            if let Some(j) = (0..prev_len).find(|&j| !used[j] && self.prev_ids[j] == p.id) {
+                used[j] = true;
+                matches[i] = Some(j as u8);
+            }
         }
-        self.prev_ids = ids;
-        self.prev_len = len;
-        persisted
+        let limit = tolerance * tolerance;
+        for (i, p) in points.iter().enumerate() {
+            if matches[i].is_some() {
+                continue;
+            }
+            let mut best: Option<(usize, f32)> = None;
+            for j in (0..prev_len).filter(|&j| !used[j]) {
+                let d = p.anchor_a.distance_squared(self.prev_anchors[j]);
+                if d <= limit && best.is_none_or(|(_, b)| d < b) {
+                    best = Some((j, d));
+                }
+            }
+            if let Some((j, _)) = best {
+                used[j] = true;
+                matches[i] = Some(j as u8);
+            }
+        }
+        for (i, p) in points.iter().enumerate() {
+            self.prev_ids[i] = p.id;
+            self.prev_anchors[i] = p.anchor_a;
+        }
+        self.prev_len = points.len() as u8;
+        matches
     }
 
     pub(crate) fn forget_points(&mut self) {

@@ -4,30 +4,93 @@ use crate::BodyHandle;
 use sepax_narrowphase::Manifold;
 use std::time::Duration;
 
-/// A touching pair and its manifold.
+/// A pair in contact (touching, or within the margin) and its manifold.
 ///
 /// `a.index() < b.index()`; the manifold's normal points **from a to b** and
-/// `depth > 0` means penetrating. `persisted[i]` is true when point `i` of the
-/// manifold has the same feature id as a point of this pair's manifold in the previous
-/// step, so a solver can carry that point's impulse over (warm start).
+/// `depth > 0` means penetrating. Each point carries its anchors in a's and b's local
+/// frames (see [`ManifoldPoint`](sepax_narrowphase::ManifoldPoint)).
+///
+/// **Warm starting without a map.** `previous` is the index of this pair in the previous
+/// step's [`StepReport::contacts`] (when it was in contact then), and
+/// `previous_points[i]` the index, in that previous manifold, of the point that point
+/// `i` continues: the same feature id, or else the nearest previous point whose anchor
+/// on a lies within [`MATCH_DISTANCE`] × the smaller body's bounding radius. A solver
+/// that keeps its accumulated impulses in an array parallel to `contacts` copies them
+/// over with these two indices.
+///
+/// ```
+/// use sepax_pipeline::{BodyDesc, CollisionWorld, Config};
+/// use sepax_pipeline::geometry::{Cuboid, Pose};
+/// use glam::Vec3;
+///
+/// let mut world = CollisionWorld::new(Config::default()).unwrap();
+/// let cube = Cuboid::try_from_half_extents(Vec3::splat(0.5)).unwrap();
+/// world.insert(BodyDesc { user_data: 7, ..BodyDesc::fixed(cube, Pose::IDENTITY) }).unwrap();
+/// world.insert(BodyDesc::dynamic(cube, Pose::from_translation(Vec3::Y * 0.99))).unwrap();
+///
+/// // One impulse per manifold point, parallel to `contacts`.
+/// let mut impulses: Vec<[f32; 4]> = Vec::new();
+/// for frame in 0..3 {
+///     world.step();
+///     // Read the report through a shared borrow: the world's getters stay usable.
+///     let report = world.report();
+///     let mut next = vec![[0.0f32; 4]; report.contacts.len()];
+///     for (slot, pair) in next.iter_mut().zip(&report.contacts) {
+///         assert_eq!(pair.user_data[0], 7);
+///         assert!(world.pose(pair.b).is_ok());
+///         if let Some(prev) = pair.previous {
+///             for (i, matched) in pair.previous_points.iter().enumerate() {
+///                 if let Some(j) = matched {
+///                     slot[i] = impulses[prev as usize][*j as usize]; // warm start
+///                 }
+///             }
+///         }
+///         // ... the solver adds to slot[i] here ...
+///         slot.iter_mut().for_each(|v| *v += 1.0);
+///     }
+///     impulses = next;
+/// }
+/// assert_eq!(impulses[0][0], 3.0); // carried over two steps
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContactPair {
     /// The body with the smaller slot index.
     pub a: BodyHandle,
     /// The other body.
     pub b: BodyHandle,
-    /// Normal (a → b), up to 4 points with depths and feature ids.
+    /// The `user_data` of a and of b, as they were at this step.
+    pub user_data: [u64; 2],
+    /// Normal (a → b), up to 4 points with depths, feature ids and anchors.
     pub manifold: Manifold,
-    /// Per manifold point: matched with last step's point of the same feature id.
-    pub persisted: [bool; 4],
+    /// True when some point has `depth >= 0`; false when every point is a speculative
+    /// gap within [`Config::margin`](crate::Config::margin). Touch events follow this flag.
+    pub touching: bool,
+    /// Index of this pair in the previous step's `contacts`, if it was there.
+    pub previous: Option<u32>,
+    /// Per point of `manifold`: the index of the point it continues in the previous
+    /// step's manifold of this pair (`None`: a new point, start its impulse at 0).
+    pub previous_points: [Option<u8>; 4],
+}
+
+/// Points of consecutive manifolds with different feature ids are still matched when
+/// their anchors on a are closer than this fraction of the smaller bounding radius.
+pub const MATCH_DISTANCE: f32 = 0.02;
+
+impl ContactPair {
+    /// True when point `i` continues a point of the previous step's manifold.
+    pub fn persisted(&self, i: usize) -> bool {
+        self.previous_points.get(i).is_some_and(|m| m.is_some())
+    }
 }
 
 /// Whether a pair started or stopped touching.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EventKind {
-    /// Touching now, not touching (or not paired) at the previous step.
+    /// Touching now (some manifold point at `depth >= 0`), not touching (or not paired)
+    /// at the previous step. A pair that only comes within the margin (speculative
+    /// points) has no event until it touches.
     Started,
-    /// Touching at the previous step, not now.
+    /// Touching at the previous step, not now (apart, or only within the margin).
     Ended(EndCause),
 }
 
@@ -97,7 +160,8 @@ pub struct StepTimings {
 /// is bit-identical for any number of threads.
 #[derive(Clone, Debug, Default)]
 pub struct StepReport {
-    /// Every touching pair (within the margin) with its manifold.
+    /// Every pair in contact with its manifold: touching pairs and, with a margin,
+    /// speculative ones (see [`ContactPair::touching`]).
     pub contacts: Vec<ContactPair>,
     /// Pairs that started or stopped touching since the previous step.
     pub events: Vec<ContactEvent>,

@@ -18,10 +18,10 @@
 //! thread count.
 
 use crate::pairs::{PairState, pack, unpack};
-use crate::world::{Body, CollisionWorld, Slot};
+use crate::world::{Body, CollisionWorld, Hot, Slot};
 use crate::{
-    BodyHandle, BodyKind, ContactEvent, ContactPair, EndCause, EventKind, QuarantineReason,
-    Quarantined, StepReport,
+    BodyHandle, BodyKind, ContactEvent, ContactPair, EndCause, EventKind, MATCH_DISTANCE,
+    QuarantineReason, Quarantined, StepReport,
 };
 use rayon::prelude::*;
 use sepax_broadphase::ProxyKind;
@@ -92,7 +92,13 @@ impl CollisionWorld {
         self.narrow_phase(&mut manifolds);
         let t_narrow = Instant::now();
 
-        build_events(&mut self.pairs, &mut manifolds, &ended, &mut report);
+        build_events(
+            &mut self.pairs,
+            &mut manifolds,
+            &ended,
+            (&self.slots, &self.hot),
+            &mut report,
+        );
         self.manifolds = manifolds;
         self.release_pending();
         self.statics_changed = false;
@@ -302,19 +308,29 @@ fn place_proxy(
 }
 
 /// Contacts and events in key order: this step's pair states merged with the pairs that
-/// ended by leaving the candidate list (both sorted by key).
+/// ended by leaving the candidate list (both sorted by key). A pair's touch state follows
+/// [`Manifold::is_touching`](sepax_narrowphase::Manifold::is_touching): speculative
+/// contacts are reported but start no event.
 fn build_events(
     next: &mut [PairState],
     manifolds: &mut [Option<sepax_narrowphase::Manifold>],
     ended: &[(u64, ContactEvent)],
+    world: (&[Slot], &[Hot]),
     report: &mut StepReport,
 ) {
+    let (slots, hot) = world;
+    let user_data = |h: BodyHandle| {
+        slots[h.index() as usize]
+            .body
+            .as_ref()
+            .map_or(0, |b| b.user_data)
+    };
     let mut gone = ended.iter().peekable();
     for (st, manifold) in next.iter_mut().zip(manifolds) {
         while let Some((_, e)) = gone.next_if(|(k, _)| *k < st.key) {
             report.events.push(*e);
         }
-        let touching = manifold.is_some();
+        let touching = manifold.as_ref().is_some_and(|m| m.is_touching());
         if touching != st.was_touching {
             let kind = match (touching, st.filtered) {
                 (true, _) => EventKind::Started,
@@ -328,15 +344,28 @@ fn build_events(
             });
         }
         st.was_touching = touching;
+        let previous = (st.contact != u32::MAX).then_some(st.contact);
         match manifold.take() {
             Some(manifold) => {
                 st.contact = report.contacts.len() as u32;
-                let persisted = st.match_points(&manifold);
+                let radius = hot[st.a.index() as usize]
+                    .radius
+                    .min(hot[st.b.index() as usize].radius);
+                let previous_points = match previous {
+                    Some(_) => st.match_points(&manifold, MATCH_DISTANCE * radius),
+                    None => {
+                        st.forget_points();
+                        st.match_points(&manifold, 0.0)
+                    }
+                };
                 report.contacts.push(ContactPair {
                     a: st.a,
                     b: st.b,
+                    user_data: [user_data(st.a), user_data(st.b)],
                     manifold,
-                    persisted,
+                    touching,
+                    previous,
+                    previous_points,
                 });
             }
             None => {

@@ -31,7 +31,7 @@ fn start_persist_end() {
     assert_eq!(r.contacts.len(), 1);
     assert_eq!(r.contacts[0].manifold.points.len(), 4);
     assert_eq!(
-        r.contacts[0].persisted, [false; 4],
+        r.contacts[0].previous_points, [None; 4],
         "new contact: nothing to warm-start"
     );
 
@@ -39,7 +39,8 @@ fn start_persist_end() {
     let r = world.step();
     assert!(r.events.is_empty(), "still touching: no event");
     assert_eq!(
-        r.contacts[0].persisted, [true; 4],
+        r.contacts[0].previous_points,
+        [Some(0), Some(1), Some(2), Some(3)],
         "same face pair: same feature ids"
     );
 

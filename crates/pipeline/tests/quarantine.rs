@@ -3,7 +3,7 @@
 
 use glam::{Quat, Vec3};
 use sepax_pipeline::geometry::{Cuboid, Pose};
-use sepax_pipeline::{BodyHandle, CollisionWorld, Config, QuarantineReason, scenes};
+use sepax_pipeline::{BodyHandle, CollisionWorld, Config, ContactPair, QuarantineReason, scenes};
 
 fn world_of(n: usize) -> (CollisionWorld, Vec<BodyHandle>, scenes::Scene) {
     let scene = scenes::soup(n, 5);
@@ -70,7 +70,7 @@ fn bad_poses_are_quarantined_and_others_unchanged() {
             .contacts
             .iter()
             .filter(|c| !victims.contains(&c.a) && !victims.contains(&c.b))
-            .cloned()
+            .map(without_index)
             .collect();
         let r = world.step();
         let mut got_q: Vec<_> = r.quarantined.iter().map(|q| (q.body, q.reason)).collect();
@@ -83,11 +83,13 @@ fn bad_poses_are_quarantined_and_others_unchanged() {
         want_q.sort_by_key(|q| q.0);
         assert_eq!(got_q, want_q, "frame {frame}");
         assert!(!expected.is_empty());
-        // Persisted flags differ only for pairs of victims, which are gone; compare all.
+        // Everything but the index into last step's contacts, which shifts because the
+        // victims' pairs are missing from that list.
+        let got: Vec<_> = r.contacts.iter().map(without_index).collect();
         assert!(
-            r.contacts == expected,
+            got == expected,
             "frame {frame}: other bodies' contacts changed ({} vs {})",
-            r.contacts.len(),
+            got.len(),
             expected.len()
         );
     }
@@ -98,4 +100,12 @@ fn bad_poses_are_quarantined_and_others_unchanged() {
     let r = world.step();
     assert!(r.quarantined.iter().all(|q| q.body != victims[0]));
     assert!(world.aabb(victims[0]).unwrap().is_some());
+}
+
+/// A contact with its index into the previous step's contacts erased.
+fn without_index(c: &ContactPair) -> ContactPair {
+    ContactPair {
+        previous: None,
+        ..c.clone()
+    }
 }

@@ -73,7 +73,7 @@ fn reused_manifolds_equal_a_fresh_computation() {
     assert!(
         r.contacts
             .iter()
-            .all(|c| c.persisted[..c.manifold.points.len()].iter().all(|&p| p))
+            .all(|c| (0..c.manifold.points.len()).all(|i| c.persisted(i)))
     );
 }
 
@@ -88,8 +88,12 @@ fn same_pose_again_is_not_a_change_but_a_new_one_is() {
         world.step().contacts,
         first
             .iter()
-            .map(|c| ContactPair {
-                persisted: [true; 4],
+            .enumerate()
+            .map(|(k, c)| ContactPair {
+                previous: Some(k as u32),
+                previous_points: std::array::from_fn(|i| {
+                    (i < c.manifold.points.len()).then_some(i as u8)
+                }),
                 ..c.clone()
             })
             .collect::<Vec<_>>()
