@@ -13,18 +13,17 @@
 //!   `r_b = hb_{j1} |R[i][j2]| + hb_{j2} |R[i][j1]|`,
 //!   `s = (|t·L| − r_a − r_b) / |L|`.
 //!
-//! `|R|` carries a small epsilon so that round-off cannot make a radius too small.
-//! Edge axes with `|L| < 0.005` (near-parallel edges) are skipped: their direction is
-//! noise, and the face axes already cover that configuration. The first axis whose
-//! separation exceeds the margin ends the test.
+//! No epsilon is added to `|R|` (Ericson adds one to every entry against near-parallel
+//! edges; on the face axes it only biases the depth, by about 1e-6 of the size). The
+//! near-parallel case is handled where it arises instead: edge axes with `|L| < 0.005`
+//! are skipped, since their direction is mostly round-off and the face axes already
+//! cover that configuration. The first axis whose separation exceeds the margin ends
+//! the test.
 
 use super::{Axis, Frame, SatOutcome, fold_candidates};
 use crate::Feature;
 use crate::sat::{ABSOLUTE_PREFERENCE, PARALLEL_EDGES};
 use glam::Vec3;
-
-/// Added to `|R[i][j]|` against round-off (Ericson's epsilon).
-const ABS_R_EPSILON: f32 = 1e-6;
 
 /// The box-box axis numbering: 0..3 faces of a, 3..6 faces of b, 6 + 3i + j edges.
 pub(crate) fn axis_index(feature: Feature) -> Option<usize> {
@@ -57,7 +56,7 @@ impl BoxPair {
             frame.rot.z_axis.to_array(),
         ];
         let r: [[f32; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| cols[j][i]));
-        let abs_r = r.map(|row| row.map(|v| v.abs() + ABS_R_EPSILON));
+        let abs_r = r.map(|row| row.map(f32::abs));
         BoxPair {
             ha: ha.to_array(),
             hb: hb.to_array(),

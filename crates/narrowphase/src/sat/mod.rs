@@ -19,7 +19,7 @@ pub(crate) mod hull_hull;
 pub(crate) mod sphere;
 
 use crate::Feature;
-use glam::{Mat3, Vec3};
+use glam::{DMat3, Mat3, Vec3};
 use sepax_geometry::Pose;
 
 /// Relative tolerance of the feature preference.
@@ -43,13 +43,25 @@ pub(crate) struct Frame {
 }
 
 impl Frame {
+    /// b's pose relative to a's, computed in f64 and rounded once: with the unit
+    /// quaternions `q_a`, `q_b`, `R = mat(q̄_a q_b)` and `t = q̄_a (t_b − t_a) q_a`.
+    ///
+    /// Every axis, support point and depth of a query is derived from `R` and `t`, so
+    /// their round-off sets the accuracy of everything after: in f32 the product of
+    /// two quaternions and its matrix are off by a few ulps, which tilts an edge–edge
+    /// axis by up to `~4e-7 / |e_a × e_b|` radians and moves its depth by that times the
+    /// size. Rounded from f64, each entry is within half an ulp.
     pub fn new(pose_a: &Pose, pose_b: &Pose) -> Frame {
-        let rel = pose_b.relative_to(pose_a);
-        let rot = Mat3::from_quat(rel.rotation);
+        let qa = pose_a.rotation.as_dquat().normalize();
+        let qb = pose_b.rotation.as_dquat().normalize();
+        let inv = qa.conjugate();
+        let rot = DMat3::from_quat(inv * qb).as_mat3();
+        let trans =
+            (inv * (pose_b.translation.as_dvec3() - pose_a.translation.as_dvec3())).as_vec3();
         Frame {
             rot,
             rot_t: rot.transpose(),
-            trans: rel.translation,
+            trans,
         }
     }
 
