@@ -57,7 +57,9 @@ mod sat;
 
 pub use cache::{CachedAxis, PairCache};
 pub use contact::{Contact, Feature, Manifold, ManifoldPoint};
+pub use manifold::CLIP_TOLERANCE;
 pub use query::{
     DEFAULT_SUPPORT_MODE, collide, collide_with, contact, intersects, minimum_translation,
 };
+pub use sat::FEATURE_SLOP;
 pub use sat::hull_hull::SupportMode;

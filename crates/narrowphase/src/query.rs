@@ -6,6 +6,7 @@
 
 use crate::PairCache;
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
+use crate::manifold::CLIP_TOLERANCE;
 use crate::manifold::box_face::box_face_contact;
 use crate::manifold::edge::closest_points_on_segments;
 use crate::manifold::face::face_contact;
@@ -54,6 +55,16 @@ impl<'s> Solid<'s> {
             Solid::Sphere(_) => f(None),
             Solid::Box(h) => f(Some(&BoxPolytope::new(*h).view())),
             Solid::Hull(p) => f(Some(p)),
+        }
+    }
+
+    /// The radius of a ball about the shape's centre that lies inside it: sizes the
+    /// feature slop and the clip tolerance.
+    fn inner_radius(&self) -> f32 {
+        match self {
+            Solid::Sphere(r) => *r,
+            Solid::Box(h) => h.min_element(),
+            Solid::Hull(p) => p.inradius,
         }
     }
 
@@ -250,22 +261,27 @@ pub fn collide_with(
         }
         SatOutcome::Overlap { exact, preferred } => (exact, preferred),
     };
-    cache.remember(preferred.feature, false);
-    let mut points = manifold_points(&solid_a, &solid_b, &frame, &preferred, margin);
+    let clip_tolerance = CLIP_TOLERANCE * solid_a.inner_radius().min(solid_b.inner_radius());
+    let build =
+        |axis: &Axis| manifold_points(&solid_a, &solid_b, &frame, axis, margin, clip_tolerance);
+    let mut points = build(&preferred);
     let mut axis = preferred;
     if points.is_empty() && exact != preferred {
-        points = manifold_points(&solid_a, &solid_b, &frame, &exact, margin);
+        points = build(&exact);
         axis = exact;
     }
     if points.is_empty() {
         if exact.separation > 0.0 {
             // A gap within the margin along the axis, but the facing features do not
             // overlap side by side: nothing is within the margin after all.
+            cache.remember(exact.feature, false);
             return None;
         }
         points.push(support_point(&solid_a, &solid_b, &frame, &exact));
         axis = exact;
     }
+    // The reference feature the preference keeps next time (see `sat`).
+    cache.remember(axis.feature, false);
     // Anchors: a's surface point is `c + n·d/2` (already in a's frame), b's is
     // `c − n·d/2`, taken to b's frame.
     let mut world_points: SmallVec<[ManifoldPoint; 4]> = SmallVec::new();
@@ -293,6 +309,7 @@ fn manifold_points(
     frame: &Frame,
     axis: &Axis,
     margin: f32,
+    clip_tolerance: f32,
 ) -> SmallVec<[Candidate; 4]> {
     let n = axis.normal;
     let s = axis.separation;
@@ -320,21 +337,37 @@ fn manifold_points(
             )
         }
         (Solid::Box(ha), Solid::Box(hb), Feature::FaceA(i)) => {
-            box_face_contact(*ha, *hb, frame, i as usize, margin, false)
+            box_face_contact(*ha, *hb, frame, i as usize, margin, clip_tolerance, false)
         }
         (Solid::Box(ha), Solid::Box(hb), Feature::FaceB(j)) => {
-            let mut points = box_face_contact(*hb, *ha, &frame.inverse(), j as usize, margin, true);
+            let mut points = box_face_contact(
+                *hb,
+                *ha,
+                &frame.inverse(),
+                j as usize,
+                margin,
+                clip_tolerance,
+                true,
+            );
             for c in &mut points {
                 c.point = frame.point_to_a(c.point);
             }
             points
         }
         (_, _, Feature::FaceA(i)) => with_polytopes(a, b, |pa, pb| {
-            face_contact(pa, pb, frame, i as usize, margin, false)
+            face_contact(pa, pb, frame, i as usize, margin, clip_tolerance, false)
         })
         .unwrap_or_default(),
         (_, _, Feature::FaceB(j)) => with_polytopes(a, b, |pa, pb| {
-            let mut points = face_contact(pb, pa, &frame.inverse(), j as usize, margin, true);
+            let mut points = face_contact(
+                pb,
+                pa,
+                &frame.inverse(),
+                j as usize,
+                margin,
+                clip_tolerance,
+                true,
+            );
             for c in &mut points {
                 c.point = frame.point_to_a(c.point);
             }
@@ -381,23 +414,37 @@ fn manifold_points(
     }
 }
 
-/// Last resort when clipping leaves nothing: the incident shape's deepest vertex along
-/// the axis (b's along `−n` when a holds the reference feature, a's along `n` when b
-/// does), moved halfway towards the other surface.
+/// The incident shape's deepest vertex along the axis (b's along `−n` when a holds the
+/// reference feature, a's along `n` when b does), moved halfway towards the other
+/// surface, with the axis' depth. Its id names the vertex, so it stays the same while
+/// that vertex is the deepest.
 fn support_point(a: &Solid, b: &Solid, frame: &Frame, axis: &Axis) -> Candidate {
     let n = axis.normal;
     let depth = -axis.separation;
     let deepest = |solid: &Solid, dir: Vec3| {
-        solid.with_polytope(|poly| poly.map_or(Vec3::ZERO, |p| p.vertices[p.support_index(dir)]))
+        solid.with_polytope(|poly| {
+            poly.map_or((Vec3::ZERO, u32::MAX), |p| {
+                let i = p.support_index(dir);
+                (p.vertices[i], i as u32)
+            })
+        })
     };
-    let point = if matches!(axis.feature, Feature::FaceB(_)) {
-        deepest(a, n) - n * (0.5 * depth)
+    let reference_is_b = matches!(axis.feature, Feature::FaceB(_));
+    let (point, vertex) = if reference_is_b {
+        let (v, i) = deepest(a, n);
+        (v - n * (0.5 * depth), i)
     } else {
-        frame.point_to_a(deepest(b, frame.rot_t * -n)) + n * (0.5 * depth)
+        let (v, i) = deepest(b, frame.rot_t * -n);
+        (frame.point_to_a(v) + n * (0.5 * depth), i)
     };
     Candidate {
         point,
         depth,
-        id: pack_id(false, u32::MAX, u32::MAX, [u16::MAX, u16::MAX - 1]),
+        id: pack_id(
+            reference_is_b,
+            u32::MAX,
+            u32::MAX,
+            [u16::MAX - 1, vertex as u16],
+        ),
     }
 }

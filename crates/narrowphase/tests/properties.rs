@@ -1,7 +1,8 @@
 //! Properties every 3D query must have (issue 2, part 3), checked with proptest on
 //! seeded random pairs of boxes, boxes-as-hulls and mixed pairs:
 //! swap symmetry, rigid-motion invariance, separation after pushing apart by the depth,
-//! manifold points inside both shapes, at most 4 points, cache-independence.
+//! manifold points inside both shapes, at most 4 points, the deepest point kept, and a
+//! warm cache that repeats its answer and keeps the preference within the slop.
 
 mod common;
 
@@ -10,7 +11,7 @@ use glam::{Quat, Vec3};
 use proptest::prelude::*;
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape, Sphere};
-use sepax_narrowphase::{PairCache, collide, contact, intersects};
+use sepax_narrowphase::{CLIP_TOLERANCE, FEATURE_SLOP, PairCache, collide, contact, intersects};
 
 /// A pair: kind 0 box–box, 1 hull–hull (boxes as hulls), 2 box–hull, 3 sphere–box,
 /// 4 hull–sphere, 5 random hull–random hull, 6 sphere–random hull.
@@ -46,6 +47,11 @@ fn pair(seed: u64, kind: u8, placement: usize) -> (Shape, Pose, Shape, Pose) {
 
 fn size(a: &Shape, b: &Shape) -> f32 {
     a.bounding_radius() + b.bounding_radius()
+}
+
+/// An upper bound of the feature slop: the inner radius is below the bounding radius.
+fn slop(a: &Shape, b: &Shape) -> f32 {
+    FEATURE_SLOP * a.bounding_radius().min(b.bounding_radius())
 }
 
 proptest! {
@@ -123,15 +129,19 @@ proptest! {
             prop_assert!(!m.points.is_empty() && m.points.len() <= 4);
             prop_assert!((m.normal.length() - 1.0).abs() < 1e-4);
             for p in &m.points {
-                let slack = 0.5 * p.depth.abs() + tol;
+                // A corner within the clip tolerance of a side plane is kept whole.
+                let clip = CLIP_TOLERANCE * a.bounding_radius().min(b.bounding_radius());
+                let slack = 0.5 * p.depth.abs() + tol + clip;
                 prop_assert!(plane_distance(&a, &pa, p.position) <= slack, "{:?} outside a", p);
                 prop_assert!(plane_distance(&b, &pb, p.position) <= slack, "{:?} outside b", p);
                 prop_assert!(p.depth >= -margin - tol);
-                // The preferred axis may be up to 2% (twice: face b over face a, edge over
-                // faces) shallower than the exact one, plus the absolute tolerance.
-                prop_assert!(p.depth <= c.depth + 0.05 * c.depth.abs() + 1e-3 * size(&a, &b),
+                // The preferred axis is at most the slop deeper than the exact one.
+                prop_assert!(p.depth <= c.depth + slop(&a, &b) + tol,
                     "point depth {} beyond the pair's depth {}", p.depth, c.depth);
             }
+            // The deepest point is never lost (issue 8, item 4).
+            prop_assert!(m.depth() >= c.depth - tol,
+                "deepest point {} but the pair is {} deep", m.depth(), c.depth);
             let mut ids: Vec<u64> = m.points.iter().map(|p| p.id).collect();
             ids.sort_unstable();
             ids.dedup();
@@ -140,17 +150,35 @@ proptest! {
     }
 
     #[test]
-    fn a_cached_call_gives_the_cold_answer(seed: u64, other: u64, kind in 0u8..7, placement in 0usize..5) {
+    fn a_warm_call_is_repeatable_and_stays_within_the_slop(seed: u64, other: u64, kind in 0u8..7, placement in 0usize..5) {
         let (a, pa, b, pb) = pair(seed, kind, placement);
         let cold = collide(&a, &pa, &b, &pb, 0.01, &mut PairCache::default());
-        // Warm the cache on the same pair, and on an unrelated placement of the same shapes.
+        // The same input again, with the cache the cold call left: the same answer (the
+        // pipeline reuses last step's manifold for resting pairs on that ground).
         let mut same = PairCache::default();
         collide(&a, &pa, &b, &pb, 0.01, &mut same);
         prop_assert_eq!(&collide(&a, &pa, &b, &pb, 0.01, &mut same), &cold);
+        // A cache from an unrelated placement may keep another reference feature, but
+        // only one within the slop of the exact axis; the verdict of a touching pair
+        // does not change, and repeating the call repeats the answer.
         let (_, qa, _, qb) = pair(other, kind, placement + 1);
         let mut stale = PairCache::default();
         collide(&a, &qa, &b, &qb, 0.01, &mut stale);
-        prop_assert_eq!(&collide(&a, &pa, &b, &pb, 0.01, &mut stale), &cold);
+        let warm = collide(&a, &pa, &b, &pb, 0.01, &mut stale);
+        prop_assert_eq!(&collide(&a, &pa, &b, &pb, 0.01, &mut stale), &warm);
+        let exact = contact(&a, &pa, &b, &pb, 0.01);
+        if exact.is_some_and(|c| c.depth >= 0.0) {
+            prop_assert!(warm.is_some() && cold.is_some());
+        }
+        if let (Some(w), Some(c)) = (&warm, exact)
+            && !matches!(a, Shape::Sphere(_))
+            && !matches!(b, Shape::Sphere(_))
+        {
+            let along = -gap_along(&a, &pa, &b, &pb, w.normal.as_dvec3()) as f32;
+            let tol = 1e-4 * size(&a, &b);
+            prop_assert!(along >= c.depth - tol, "depth {} along the warm normal, exact {}", along, c.depth);
+            prop_assert!(along <= c.depth + slop(&a, &b) + tol, "depth {} along the warm normal, exact {}", along, c.depth);
+        }
     }
 
     #[test]

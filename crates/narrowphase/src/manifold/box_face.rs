@@ -83,12 +83,15 @@ fn clip(input: &Polygon8, output: &mut Polygon8, along_u: bool, sign: f32, limit
 
 /// Manifold points, in the reference box's frame; `frame` places the incident box there.
 /// `reference_face` is `2k` (−k) or `2k + 1` (+k).
+/// `clip_tolerance` widens the side planes (see [`super`]): corners within it of a side
+/// are kept whole.
 pub(crate) fn box_face_contact(
     reference_h: Vec3,
     incident_h: Vec3,
     frame: &Frame,
     reference_face: usize,
     margin: f32,
+    clip_tolerance: f32,
     reference_is_b: bool,
 ) -> SmallVec<[Candidate; 4]> {
     let k = reference_face / 2;
@@ -139,7 +142,10 @@ pub(crate) fn box_face_contact(
             lines: [before.min(corner as u16), before.max(corner as u16)],
         });
     }
-    let (h1, h2) = (reference_h[k1], reference_h[k2]);
+    let (h1, h2) = (
+        reference_h[k1] + clip_tolerance,
+        reference_h[k2] + clip_tolerance,
+    );
     let mut scratch = Polygon8::default();
     clip(
         &polygon,

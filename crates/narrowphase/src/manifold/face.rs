@@ -2,10 +2,14 @@
 //! face's side planes.
 //!
 //! In the reference shape's frame, with reference plane `n · x = d`:
-//! 1. incident face = the incident shape's face whose normal has the smallest `m · n`
-//!    (most anti-parallel);
+//! 1. incident face = among the faces around the incident shape's deepest vertex (its
+//!    support along `−n`), the one whose normal has the smallest `m · n` (most
+//!    anti-parallel). Around the deepest vertex, so that the deepest point is on the
+//!    polygon that gets clipped: the most anti-parallel face of the whole shape can lie
+//!    elsewhere on a hull with a sharp tip;
 //! 2. for each edge `v_k → v_{k+1}` of the reference loop (CCW about `n`), the side
-//!    plane has outward normal `(v_{k+1} − v_k) × n` and passes through `v_k`; clip;
+//!    plane has outward normal `(v_{k+1} − v_k) × n` and passes through `v_k`, pushed
+//!    out by the clip tolerance; clip;
 //! 3. each surviving point `p` has depth `d − n · p`; keep it when `depth ≥ −margin`
 //!    and place it at `p + n · depth / 2`, halfway between the surfaces;
 //! 4. reduce to at most four.
@@ -25,37 +29,30 @@ pub(crate) fn face_contact(
     frame: &Frame,
     reference_face: usize,
     margin: f32,
+    clip_tolerance: f32,
     reference_is_b: bool,
 ) -> SmallVec<[Candidate; 4]> {
     let plane = reference.planes[reference_face];
     let n = plane.normal;
     let n_in_incident = frame.rot_t * n;
-    let most_anti_parallel = |faces: &mut dyn Iterator<Item = usize>| {
-        let mut best = 0;
-        let mut best_dot = f32::INFINITY;
-        for j in faces {
-            let d = incident.planes[j].normal.dot(n_in_incident);
-            if d < best_dot {
-                best_dot = d;
-                best = j;
-            }
-        }
-        best
-    };
-    let mut incident_face = most_anti_parallel(&mut (0..incident.planes.len()));
-    let mut polygon = clip_incident(reference, incident, frame, reference_face, incident_face);
-    if polygon.is_empty() {
-        // The most anti-parallel face can miss a sharp deepest vertex: retry with the
-        // most anti-parallel face around that vertex.
-        let deepest = incident.support_index(-n_in_incident) as u32;
-        let around = most_anti_parallel(
-            &mut (0..incident.planes.len()).filter(|&j| incident.face(j).contains(&deepest)),
-        );
-        if around != incident_face {
-            incident_face = around;
-            polygon = clip_incident(reference, incident, frame, reference_face, incident_face);
+    let deepest = incident.support_index(-n_in_incident) as u32;
+    let mut incident_face = 0;
+    let mut best_dot = f32::INFINITY;
+    for j in 0..incident.planes.len() {
+        let d = incident.planes[j].normal.dot(n_in_incident);
+        if d < best_dot && incident.face(j).contains(&deepest) {
+            best_dot = d;
+            incident_face = j;
         }
     }
+    let polygon = clip_incident(
+        reference,
+        incident,
+        frame,
+        reference_face,
+        incident_face,
+        clip_tolerance,
+    );
     let candidates: SmallVec<[Candidate; 16]> = polygon
         .iter()
         .filter_map(|v| {
@@ -82,6 +79,7 @@ fn clip_incident(
     frame: &Frame,
     reference_face: usize,
     incident_face: usize,
+    clip_tolerance: f32,
 ) -> ClipPolygon {
     let n = reference.planes[reference_face].normal;
     let mut polygon = incident_polygon(
@@ -100,7 +98,13 @@ fn clip_incident(
         let Some(side) = (v1 - v0).cross(n).try_normalize() else {
             continue;
         };
-        clip_by_plane(from, side, side.dot(v0), SIDE | k as u16, to);
+        clip_by_plane(
+            from,
+            side,
+            side.dot(v0) + clip_tolerance,
+            SIDE | k as u16,
+            to,
+        );
         std::mem::swap(&mut from, &mut to);
         if from.is_empty() {
             break;

@@ -11,6 +11,10 @@
 //!
 //! Points are placed halfway between the two surfaces: `incident point + n · depth / 2`.
 
+/// The clip tolerance, as a fraction of the smaller shape's inner radius: side planes of
+/// the reference face are pushed out by it (see the module docs).
+pub const CLIP_TOLERANCE: f32 = 2e-3;
+
 pub(crate) mod box_face;
 pub(crate) mod clip;
 pub(crate) mod edge;

@@ -22,7 +22,7 @@
 
 use super::{Axis, Frame, SatOutcome, fold_candidates};
 use crate::Feature;
-use crate::sat::{ABSOLUTE_PREFERENCE, PARALLEL_EDGES};
+use crate::sat::{FEATURE_SLOP, PARALLEL_EDGES};
 use glam::Vec3;
 
 /// The box-box axis numbering: 0..3 faces of a, 3..6 faces of b, 6 + 3i + j edges.
@@ -233,12 +233,18 @@ pub(crate) fn box_box(
         best
     };
     let best = [best_of(0..3), best_of(3..6), best_of(6..15)];
-    let tolerance = ABSOLUTE_PREFERENCE * ha.min_element().min(hb.min_element());
+    let slop = FEATURE_SLOP * ha.min_element().min(hb.min_element());
+    // Last query's reference axis, measured now (a degenerate edge axis is not kept).
+    let kept = cached
+        .and_then(axis_index)
+        .filter(|&k| separations[k] > f32::NEG_INFINITY)
+        .map(|k| pair.axis(k, separations[k]));
     fold_candidates(
         pair.axis(best[0], separations[best[0]]),
         Some(pair.axis(best[1], separations[best[1]])),
         (separations[best[2]] > f32::NEG_INFINITY)
             .then(|| pair.axis(best[2], separations[best[2]])),
-        tolerance,
+        slop,
+        kept,
     )
 }

@@ -25,7 +25,7 @@
 //! pair); the scan is the default, see
 //! [`DEFAULT_SUPPORT_MODE`](crate::DEFAULT_SUPPORT_MODE) for the measurements.
 
-use super::{ABSOLUTE_PREFERENCE, Axis, Frame, PARALLEL_EDGES, SatOutcome, fold_candidates};
+use super::{Axis, FEATURE_SLOP, Frame, PARALLEL_EDGES, SatOutcome, fold_candidates};
 use crate::Feature;
 use crate::polytope::Polytope;
 use glam::Vec3;
@@ -278,11 +278,19 @@ pub(crate) fn hull_hull(
         last: 0,
     };
 
+    // Last query's feature: a separating axis ends the test at once; a face is also
+    // the candidate the preference may keep (an edge pair is kept only if it still
+    // forms a Minkowski face, checked in the edge query below).
+    let mut kept = None;
     if let Some(feature) = cached
         && let Some(axis) = query.cached_axis(feature, &mut support_a, &mut support_b)
-        && axis.separation > margin
     {
-        return SatOutcome::Separated(axis);
+        if axis.separation > margin {
+            return SatOutcome::Separated(axis);
+        }
+        if !matches!(feature, Feature::EdgeEdge(..)) {
+            kept = Some(axis);
+        }
     }
 
     // Face query of a: start from the face most facing b (or the cached one).
@@ -334,13 +342,14 @@ pub(crate) fn hull_hull(
         }
     }
 
-    // Edge query, on the edges whose arcs can reach the cone where the bound beats the
-    // best face: n·d ≥ T + r, i.e. n·d̂ ≥ c.
-    // An edge below the best face can change neither the exact nor the preferred axis
-    // (the preference asks edges to be clearly *better* than faces).
-    let tolerance = ABSOLUTE_PREFERENCE * a.inradius.min(b.inradius);
+    // Edge query, on the edges whose arcs can reach the cone where the bound comes
+    // within the slop of the best face: n·d ≥ T − slop + r, i.e. n·d̂ ≥ c. An edge pair
+    // further below the best face can change neither the exact axis nor the preferred
+    // one (a kept edge must be within the slop of the exact axis, a cold edge better
+    // than every face).
+    let slop = FEATURE_SLOP * a.inradius.min(b.inradius);
     let best_face = best_a.separation.max(best_b.separation);
-    let threshold = best_face + query.inner_radii;
+    let threshold = best_face - slop + query.inner_radii;
     let distance = d.length();
     let mut best_edge: Option<Axis> = None;
     if distance >= threshold || threshold <= 0.0 {
@@ -375,6 +384,9 @@ pub(crate) fn hull_hull(
                     if axis.separation > margin {
                         return SatOutcome::Separated(axis);
                     }
+                    if cached == Some(axis.feature) {
+                        kept = Some(axis);
+                    }
                     if best_edge.is_none_or(|best| axis.separation > best.separation) {
                         best_edge = Some(axis);
                     }
@@ -383,7 +395,7 @@ pub(crate) fn hull_hull(
         }
     }
 
-    fold_candidates(best_a, Some(best_b), best_edge, tolerance)
+    fold_candidates(best_a, Some(best_b), best_edge, slop, kept)
 }
 
 /// Index of the largest value (the first among ties).

@@ -8,11 +8,17 @@
 //!
 //! Each test reports two axes when the shapes are not separated beyond the margin:
 //! * `exact`: the largest separation over all candidates — the true penetration depth;
-//! * `preferred`: the axis the manifold is built on. After Gregorius (GDC 2013) and
-//!   Box2D, a face of a is kept unless a face of b is clearly better, and faces are kept
-//!   unless an edge pair is clearly better (`s_later > 0.98 · s_earlier + tolerance`).
-//!   This makes the reference feature stable from frame to frame when two axes are
-//!   nearly tied, which is what stops stacked boxes from jittering.
+//! * `preferred`: the axis the manifold is built on, chosen by a **bounded, hysteretic
+//!   preference**. With `slop = FEATURE_SLOP × (the smaller shape's inner radius)`:
+//!   1. *warm*: last query's reference feature (kept in the pair's cache) stays while
+//!      its separation is within `slop` of the exact one;
+//!   2. *cold*: otherwise a face of a is kept unless a face of b is better by more than
+//!      `slop`, and faces are kept unless an edge pair is better than both by more than
+//!      `slop` (after Gregorius, GDC 2013, and Box2D's `0.1 · linearSlop`);
+//!   so the manifold's depth is never more than `slop` above the exact depth, and a
+//!   pair at rest does not flip between a's and b's face (each flip renews every feature
+//!   id a solver warm-starts from). The slop is a length tied to the shapes' size, never
+//!   a fraction of the depth: a deep pair is pushed out along (nearly) the minimum axis.
 
 pub(crate) mod box_box;
 pub(crate) mod hull_hull;
@@ -22,11 +28,16 @@ use crate::Feature;
 use glam::{DMat3, Mat3, Vec3};
 use sepax_geometry::Pose;
 
-/// Relative tolerance of the feature preference.
-pub(crate) const RELATIVE_PREFERENCE: f32 = 0.98;
-/// Absolute tolerance of the feature preference, as a fraction of the smaller shape's
-/// inner radius.
-pub(crate) const ABSOLUTE_PREFERENCE: f32 = 1e-3;
+/// The feature slop of the preference (see the module docs), as a fraction of the
+/// smaller shape's inner radius (a box's smallest half extent, a hull's inradius).
+///
+/// 5e-3 of the inner radius is 2.5 mm on a 1 m cube. It must exceed how much the face
+/// separations of a resting pair move from frame to frame: a solver leaves stacked
+/// boxes tilted by ~1e-3 rad, which moves a face axis' separation by about
+/// `h · 1e-3 = 2e-3 × inner radius`. And it must stay below the penetration a solver
+/// tolerates (Box2D's linear slop is 5 mm on 1 m bodies): choosing an axis this much
+/// deeper than the minimum is then invisible to it.
+pub const FEATURE_SLOP: f32 = 5e-3;
 /// Edge pairs whose directions are closer to parallel than this (`|e1×e2| < k|e1||e2|`)
 /// give no axis: their cross product is mostly round-off.
 pub(crate) const PARALLEL_EDGES: f32 = 0.005;
@@ -105,21 +116,15 @@ pub(crate) enum SatOutcome {
     Overlap { exact: Axis, preferred: Axis },
 }
 
-/// Is `later` clearly better than `earlier`? `s_later > s_earlier + 0.02 |s_earlier| + tol`:
-/// for penetration (`s < 0`) this is Gregorius' `s_later > 0.98 s_earlier + tol`; for a
-/// gap inside the margin it stays a demand for a *larger* separation.
-#[inline]
-pub(crate) fn clearly_better(later: f32, earlier: f32, absolute_tolerance: f32) -> bool {
-    later > earlier + (1.0 - RELATIVE_PREFERENCE) * earlier.abs() + absolute_tolerance
-}
-
 /// Best candidates per kind, each the largest separation of its kind (lowest index on
-/// ties), folded into the exact and preferred axes.
+/// ties), folded into the exact and preferred axes. `kept` is last query's reference
+/// feature measured on this query's poses, when the test could measure it.
 pub(crate) fn fold_candidates(
     face_a: Axis,
     face_b: Option<Axis>,
     edge: Option<Axis>,
-    absolute_tolerance: f32,
+    slop: f32,
+    kept: Option<Axis>,
 ) -> SatOutcome {
     let mut exact = face_a;
     for candidate in [face_b, edge].into_iter().flatten() {
@@ -127,16 +132,24 @@ pub(crate) fn fold_candidates(
             exact = candidate;
         }
     }
+    if let Some(kept) = kept
+        && kept.separation >= exact.separation - slop
+    {
+        return SatOutcome::Overlap {
+            exact,
+            preferred: kept,
+        };
+    }
     let mut preferred = face_a;
     let mut best_face = face_a.separation;
     if let Some(fb) = face_b {
-        if clearly_better(fb.separation, face_a.separation, absolute_tolerance) {
+        if fb.separation > face_a.separation + slop {
             preferred = fb;
         }
         best_face = best_face.max(fb.separation);
     }
     if let Some(e) = edge
-        && clearly_better(e.separation, best_face, absolute_tolerance)
+        && e.separation > best_face + slop
     {
         preferred = e;
     }
