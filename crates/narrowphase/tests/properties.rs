@@ -140,7 +140,8 @@ proptest! {
                     "point depth {} beyond the pair's depth {}", p.depth, c.depth);
             }
             // The deepest point is never lost (issue 8, item 4).
-            prop_assert!(m.depth() >= c.depth - tol,
+            let clip = CLIP_TOLERANCE * a.bounding_radius().min(b.bounding_radius());
+            prop_assert!(m.depth() >= c.depth - clip - tol,
                 "deepest point {} but the pair is {} deep", m.depth(), c.depth);
             let mut ids: Vec<u64> = m.points.iter().map(|p| p.id).collect();
             ids.sort_unstable();

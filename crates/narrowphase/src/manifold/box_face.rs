@@ -208,5 +208,9 @@ pub(crate) fn box_face_contact(
     }
     let mut normal = [0.0; 3];
     normal[k] = sigma;
-    reduce(&candidates[..count], Vec3::from_array(normal))
+    reduce(
+        &candidates[..count],
+        Vec3::from_array(normal),
+        clip_tolerance,
+    )
 }

@@ -69,7 +69,7 @@ pub(crate) fn face_contact(
             })
         })
         .collect();
-    reduce(&candidates, n)
+    reduce(&candidates, n, clip_tolerance)
 }
 
 /// The incident face, in the reference frame, clipped by the reference face's side planes.

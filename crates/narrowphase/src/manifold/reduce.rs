@@ -8,8 +8,14 @@
 //! 3. `p2`, the largest signed area of triangle `(p0, p1, p)` about the normal;
 //! 4. `p3`, the most negative such area: the point furthest on the other side of `p0p1`.
 //!
-//! Ties go to the earlier candidate, so the choice is deterministic. Points that add no
-//! area (collinear sets) are dropped.
+//! **Ties within a tolerance go to the earlier candidate.** Each choice takes the first
+//! candidate (in the clipper's order, which follows the features) whose score is within
+//! `tolerance` (a length; areas within `tolerance · |p1 − p0|`) of the best. Without it,
+//! round-off picks among near-equal candidates: a cube turned on an equal cube clips to
+//! an octagon whose eight depths differ by the tilt only, and a 1e-5 jitter would pick
+//! another four points (four new ids) nearly every frame. The deepest point is thus
+//! kept within `tolerance` of the deepest candidate. Points that add no area (collinear
+//! sets) are dropped.
 
 use glam::Vec3;
 use smallvec::SmallVec;
@@ -22,52 +28,47 @@ pub(crate) struct Candidate {
     pub id: u64,
 }
 
-pub(crate) fn reduce(candidates: &[Candidate], normal: Vec3) -> SmallVec<[Candidate; 4]> {
+/// The first index whose score is within `slack` of the largest.
+fn first_near_best(scores: impl Iterator<Item = f32> + Clone, slack: f32) -> usize {
+    let best = scores.clone().fold(f32::NEG_INFINITY, f32::max);
+    scores.clone().position(|s| s >= best - slack).unwrap_or(0)
+}
+
+pub(crate) fn reduce(
+    candidates: &[Candidate],
+    normal: Vec3,
+    tolerance: f32,
+) -> SmallVec<[Candidate; 4]> {
     if candidates.len() <= 4 {
         return SmallVec::from_slice(candidates);
     }
-    // Plain loops: strict `>` keeps the first of equal candidates.
-    let mut i0 = 0;
-    for (i, c) in candidates.iter().enumerate() {
-        if c.depth > candidates[i0].depth {
-            i0 = i;
-        }
-    }
+    let i0 = first_near_best(candidates.iter().map(|c| c.depth), tolerance);
     let p0 = candidates[i0].point;
-    let (mut i1, mut span_squared) = (i0, 0.0f32);
-    for (i, c) in candidates.iter().enumerate() {
-        let d = (c.point - p0).length_squared();
-        if d > span_squared {
-            span_squared = d;
-            i1 = i;
-        }
-    }
+    let i1 = first_near_best(
+        candidates.iter().map(|c| (c.point - p0).length()),
+        tolerance,
+    );
+    let span = (candidates[i1].point - p0).length();
+    // (p1 − p0) × (p − p0) · n = (p − p0) · ((p1 − p0) × n) up to sign: same order.
     let edge = (candidates[i1].point - p0).cross(normal);
-    let (mut i2, mut max_area) = (i0, f32::NEG_INFINITY);
-    let (mut i3, mut min_area) = (i0, f32::INFINITY);
-    for (i, c) in candidates.iter().enumerate() {
-        // (p1 − p0) × (p − p0) · n = (p − p0) · ((p1 − p0) × n) up to sign: same order.
-        let area = -edge.dot(c.point - p0);
-        if area > max_area {
-            max_area = area;
-            i2 = i;
-        }
-        if area < min_area {
-            min_area = area;
-            i3 = i;
-        }
-    }
-    let negligible = 1e-6 * span_squared;
+    let areas = candidates.iter().map(|c| -edge.dot(c.point - p0));
+    let i2 = first_near_best(areas.clone(), tolerance * span);
+    let i3 = first_near_best(areas.clone().map(|a| -a), tolerance * span);
+    let (max_area, min_area) = (
+        -edge.dot(candidates[i2].point - p0),
+        -edge.dot(candidates[i3].point - p0),
+    );
+    let negligible = 1e-6 * span * span;
 
     let mut kept: SmallVec<[Candidate; 4]> = SmallVec::new();
     kept.push(candidates[i0]);
-    if i1 != i0 {
+    if i1 != i0 && span > 0.0 {
         kept.push(candidates[i1]);
     }
     if max_area > negligible {
         kept.push(candidates[i2]);
     }
-    if -min_area > negligible {
+    if -min_area > negligible && i3 != i2 {
         kept.push(candidates[i3]);
     }
     kept
@@ -89,12 +90,43 @@ mod tests {
                 }
             })
             .collect();
-        let kept = reduce(&candidates, Vec3::Z);
+        let kept = reduce(&candidates, Vec3::Z, 0.0);
         assert_eq!(kept.len(), 4);
         assert_eq!(kept[0].id, 3);
         assert_eq!(kept[1].id, 7); // opposite corner
         let ids: Vec<u64> = kept.iter().map(|c| c.id).collect();
         assert!(ids.contains(&1) && ids.contains(&5));
+    }
+
+    /// Near-equal depths (a jitter of 1e-6) do not decide: the same four points come
+    /// back whatever the noise, as long as it stays within the tolerance.
+    #[test]
+    fn near_ties_go_to_the_earlier_candidate() {
+        let octagon = |noise: [f32; 8]| -> Vec<Candidate> {
+            (0..8)
+                .map(|k| {
+                    let angle = k as f32 * std::f32::consts::TAU / 8.0 + 0.1;
+                    Candidate {
+                        point: Vec3::new(angle.cos(), angle.sin(), 0.0) * (1.0 + noise[k]),
+                        depth: 0.01 + noise[(k + 3) % 8],
+                        id: k as u64,
+                    }
+                })
+                .collect()
+        };
+        let ids = |c: &[Candidate]| -> Vec<u64> {
+            reduce(c, Vec3::Z, 1e-4).iter().map(|c| c.id).collect()
+        };
+        let reference = ids(&octagon([0.0; 8]));
+        assert_eq!(reference.len(), 4);
+        let mut state = 1u32;
+        for _ in 0..100 {
+            let noise = std::array::from_fn(|_| {
+                state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                (state >> 8) as f32 / (1u32 << 24) as f32 * 2e-6 - 1e-6
+            });
+            assert_eq!(ids(&octagon(noise)), reference);
+        }
     }
 
     #[test]
@@ -106,7 +138,7 @@ mod tests {
                 id: k,
             })
             .collect();
-        let kept = reduce(&candidates, Vec3::Z);
+        let kept = reduce(&candidates, Vec3::Z, 0.0);
         assert_eq!(kept.len(), 2);
     }
 }
