@@ -5,10 +5,17 @@ use crate::Feature;
 /// Per-pair memory between frames.
 ///
 /// After each query it holds the feature pair of the last separating axis (when the pair
-/// was apart) or of the contact normal. The next query tests that axis first: if it
-/// still separates, the query returns at once; otherwise the feature seeds the search,
-/// which lets more candidate axes be skipped. The answer is always the same as a cold
-/// query's; only the work differs.
+/// was apart) or of the manifold's reference feature. The next query tests that axis
+/// first: if it still separates, the query returns at once. Otherwise it is the
+/// feature the preference keeps while it stays within the slop of the exact axis
+/// ([`FEATURE_SLOP`](crate::FEATURE_SLOP)): this hysteresis is what keeps a resting
+/// pair on the same reference face, and so its feature ids, from frame to frame.
+///
+/// So a warm answer may differ from a cold one, within these bounds: the same verdict
+/// for touching pairs, a manifold depth at most the slop above the exact depth, and the
+/// same answer again when the same poses are queried with the cache the query left
+/// (the pipeline relies on that to reuse the manifolds of resting pairs). A default
+/// (empty) cache gives the cold answer.
 ///
 /// ```
 /// use sepax_narrowphase::PairCache;

@@ -205,9 +205,12 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
 /// separation is a lower bound on the distance, so two boxes whose parallel faces are
 /// offset corner to corner may pass the axis test and still have nothing within reach. Otherwise a [`Manifold`] with a normal
 /// from a to b and 1 to 4 points, each with a world position, a depth (negative: a gap
-/// within the margin, a speculative contact) and a feature id. The answer does not
-/// depend on the cache's content. An invalid pose gives `None` and leaves the cache as it
-/// was; a negative or NaN margin counts as 0.
+/// within the margin, a speculative contact), a feature id and the anchors on both
+/// shapes. The cache's remembered feature is kept as the reference while it is within
+/// the [`FEATURE_SLOP`](crate::FEATURE_SLOP) of the exact axis (see [`PairCache`] for
+/// what that guarantees); use one cache per pair, and a default cache for a cold answer.
+/// An invalid pose gives `None` and leaves the cache as it was; a negative or NaN margin
+/// counts as 0.
 ///
 /// ```
 /// use sepax_geometry::{Cuboid, Pose, Shape};

@@ -245,7 +245,8 @@ impl CollisionWorld {
                             continue;
                         }
                         // Neither body changed since last step's answer: same inputs, same
-                        // bits (the answer never depends on the cache), so copy it.
+                        // bits (a query repeated with the cache it left gives the same
+                        // answer, see `PairCache`), so copy it.
                         let resting = refreshed[ia as usize] < now && refreshed[ib as usize] < now;
                         if resting && st.has_result && !was_filtered {
                             *manifold = prev.get(st.contact as usize).map(|c| c.manifold.clone());

@@ -138,3 +138,43 @@ impl MulY for Pose {
         self
     }
 }
+
+/// Issue 8, item 6: with a margin, a pair within reach but apart is reported as a
+/// speculative contact (`touching` false, negative depths) and starts no event; touch
+/// events follow `depth >= 0` only.
+#[test]
+fn speculative_contacts_are_reported_but_start_no_event() {
+    let config = Config {
+        margin: 0.05,
+        ..Config::default()
+    };
+    let mut world = CollisionWorld::new(config).unwrap();
+    let a = world.insert(BodyDesc::dynamic(cube(), at(0.0))).unwrap();
+    let b = world.insert(BodyDesc::dynamic(cube(), at(1.02))).unwrap();
+    let r = world.step();
+    assert!(r.events.is_empty(), "a gap of 0.02 is not a touch");
+    assert_eq!(r.contacts.len(), 1, "but it is within the margin");
+    let c = &r.contacts[0];
+    assert!(!c.touching && !c.manifold.is_touching());
+    assert!(c.manifold.points.iter().all(|p| p.is_speculative()));
+    assert!((c.manifold.depth() + 0.02).abs() < 1e-5);
+
+    world.set_pose(b, at(0.99)).unwrap();
+    let r = world.step();
+    assert_eq!(r.events, vec![event(a, b, EventKind::Started)]);
+    assert!(r.contacts[0].touching);
+
+    world.set_pose(b, at(1.03)).unwrap();
+    let r = world.step();
+    assert_eq!(
+        r.events,
+        vec![event(a, b, EventKind::Ended(EndCause::Separated))]
+    );
+    assert_eq!(r.contacts.len(), 1, "still speculative");
+    assert!(!r.contacts[0].touching);
+
+    world.set_pose(b, at(1.2)).unwrap();
+    let r = world.step();
+    assert!(r.events.is_empty(), "no second end");
+    assert!(r.contacts.is_empty());
+}

@@ -3,7 +3,8 @@
 //! Two resting bodies with flush faces, their poses jittered by 1e-5 (translation and
 //! rotation) every frame around a fixed rest pose, nothing but `step()`: at least 99 %
 //! of the manifold points must keep their feature id from one frame to the next, and a
-//! point that keeps its id must not move more than 1 % of the box size on the body.
+//! point that keeps its id must not move more than 1 % of the box size on the body,
+//! and the reference feature must never change (item 2: no face-of-a/face-of-b flip).
 //! Equal flush faces are the most common stacking case and the hardest for clipping:
 //! every corner of the incident face lies on a side plane of the reference face, so
 //! without a clip tolerance round-off decides whether a corner is kept (vertex id) or
@@ -39,11 +40,19 @@ fn run(lower: Shape, upper: Shape, rest_a: Pose, rest_b: Pose, size: f32, seed: 
     let (mut kept, mut total) = (0usize, 0usize);
     let mut worst_move = 0.0f32;
     let mut previous: Option<Vec<(u64, Vec3)>> = None;
+    let mut reference = None;
     for _ in 0..FRAMES {
         world.set_pose(a, jittered(&mut rng, rest_a)).unwrap();
         world.set_pose(b, jittered(&mut rng, rest_b)).unwrap();
         let report = world.step();
         assert_eq!(report.contacts.len(), 1, "the bodies must stay in contact");
+        // Item 2: no flip between a's and b's face (or to an edge) at rest.
+        let feature = report.contacts[0].manifold.feature;
+        assert_eq!(
+            *reference.get_or_insert(feature),
+            feature,
+            "the reference feature flipped"
+        );
         let points: Vec<(u64, Vec3)> = report.contacts[0]
             .manifold
             .points

@@ -1,15 +1,43 @@
 //! Contact manifolds: from the preferred axis of a separating-axis test to at most four
-//! points with depths and feature ids.
+//! points with depths, feature ids and anchors a solver can use.
 //!
-//! * **Face contact** ([`face`]): the reference face is the face whose normal is the
-//!   axis; the incident face is the other shape's face most anti-parallel to it. The
-//!   incident polygon is clipped (Sutherland–Hodgman, [`clip`]) against the side planes
-//!   of the reference face; clipped points within the margin below the reference plane
-//!   are kept and [`reduce`]d to at most four.
+//! * **Face contact** ([`face`], [`box_face`] for two boxes): the reference face is the
+//!   face whose normal is the axis; the incident face is, among the other shape's faces
+//!   around its deepest vertex, the most anti-parallel one. The incident polygon is
+//!   clipped (Sutherland–Hodgman, [`clip`]) against the side planes of the reference
+//!   face; clipped points within the margin below the reference plane are kept and
+//!   [`reduce`]d to at most four.
 //! * **Edge contact** ([`edge`]): one point halfway between the closest points of the two
 //!   edge segments.
 //!
-//! Points are placed halfway between the two surfaces: `incident point + n · depth / 2`.
+//! Points are placed halfway between the two surfaces: `incident point + n · depth / 2`;
+//! the query adds the surface point of each shape in its own frame (the anchors).
+//!
+//! ## The rules that make a manifold solver-grade
+//! With `r` the smaller shape's inner radius (a box's smallest half extent, a hull's
+//! inradius):
+//! * **Preference** (in [`crate::sat`]): the reference feature is the exact
+//!   minimum-penetration axis, except that a face of a is kept over a face of b, and
+//!   faces over edge pairs, unless the other is better by more than the **slop**
+//!   `FEATURE_SLOP · r` (5e-3 · r); and last frame's reference feature (the pair's
+//!   cache) is kept while it is within the slop of the exact axis. So the manifold's
+//!   depth is at most `slop` above the exact depth, and a resting pair does not flip
+//!   between a's and b's face.
+//! * **Clip tolerance** `CLIP_TOLERANCE · r` (2e-3 · r): the side planes are pushed out
+//!   by it, so an incident vertex within it of a side plane is kept whole, with its
+//!   vertex id, instead of being cut into a crossing point whose id and place along an
+//!   edge lying in that plane are decided by round-off (equal flush faces: every corner
+//!   lies on a side plane). A point may thus lie up to the tolerance outside the
+//!   reference face.
+//! * **Stable reduction**: near ties (within the clip tolerance) go to the earlier
+//!   candidate in the clipper's feature order, so noise does not pick other points.
+//! * **Deepest point**: the incident face is taken around the incident shape's deepest
+//!   vertex, so the deepest point is among the clipped candidates whenever it lies over
+//!   the reference face, and the reduction keeps it within the clip tolerance. Tested
+//!   against the f64 oracle on random box, box–hull and hull pairs: the deepest point
+//!   is never shallower than the exact depth minus the clip tolerance.
+//! * **Ids** follow features: the reference feature, the incident feature and the two
+//!   lines (incident edges or reference side planes) a point lies on.
 
 /// The clip tolerance, as a fraction of the smaller shape's inner radius: side planes of
 /// the reference face are pushed out by it (see the module docs).
