@@ -6,7 +6,14 @@ use sepax_pipeline::geometry::{ConvexHull, Cuboid, Pose, Sphere};
 use sepax_pipeline::{BodyDesc, CollisionWorld, Config};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut world = CollisionWorld::new(Config::default())?;
+    // A margin of a few percent of the smallest body keeps resting contacts alive
+    // through the tiny gaps a solver leaves (they come back as speculative points with
+    // negative depth, `touching == false`, and start no event).
+    let config = Config {
+        margin: 0.02,
+        ..Config::default()
+    };
+    let mut world = CollisionWorld::new(config)?;
 
     // A static ground slab whose top face is y = 0.
     let ground = Cuboid::try_from_half_extents(Vec3::new(10.0, 0.5, 10.0))?;
@@ -18,7 +25,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // A tilted box, a ball and a tetrahedron, each sunk a little into the ground.
     let cube = Cuboid::try_from_size(Vec3::splat(1.0))?;
     let tilted = Pose::new(Vec3::new(-2.0, 0.55, 0.0), Quat::from_rotation_z(0.3));
-    world.insert(BodyDesc::dynamic(cube, tilted))?;
+    world.insert(BodyDesc {
+        user_data: 42, // your entity id, say
+        ..BodyDesc::dynamic(cube, tilted)
+    })?;
     let ball = Sphere::try_new(0.5)?;
     world.insert(BodyDesc::dynamic(
         ball,
@@ -35,7 +45,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Pose::from_translation(Vec3::new(2.0, 0.49, 0.0)),
     ))?;
 
-    let report = world.step();
+    world.step();
+    // Read the report through `report()`: a shared borrow, so the world's getters
+    // (poses, shapes, user data) stay usable while you walk the contacts.
+    let report = world.report();
     println!(
         "{} contacts, {} events",
         report.contacts.len(),
@@ -43,15 +56,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     for c in &report.contacts {
         println!(
-            "bodies {} and {}: normal {:.3} (from the first to the second)",
+            "bodies {} and {} (user data {:?}, b at {:.2}): normal {:.3} (from the first to the second), touching {}",
             c.a.index(),
             c.b.index(),
-            c.manifold.normal
+            c.user_data,
+            world.pose(c.b)?.translation,
+            c.manifold.normal,
+            c.touching
         );
         for p in &c.manifold.points {
             println!(
-                "  point {:.3}  depth {:.4}  feature {:#x}",
-                p.position, p.depth, p.id
+                "  point {:.3}  depth {:.4}  feature {:#x}  on a {:.3}  on b {:.3}",
+                p.position, p.depth, p.id, p.anchor_a, p.anchor_b
             );
         }
     }
