@@ -48,7 +48,7 @@ fn check_pairs(seed: u64, count: usize, as_hulls: bool) {
             });
             let depth_error = (c.depth as f64 + truth.separation).abs();
             assert!(
-                depth_error <= 1e-4 * size,
+                depth_error <= 5e-7 * size,
                 "case {i} ({placement:?}): depth {} vs oracle {}",
                 c.depth,
                 -truth.separation
@@ -56,7 +56,7 @@ fn check_pairs(seed: u64, count: usize, as_hulls: bool) {
             // The normal must be a real witness: the gap along it is minus the depth.
             let gap = gap_along(&a, &pa, &b, &pb, c.normal.as_dvec3());
             assert!(
-                (gap + c.depth as f64).abs() <= 1e-4 * size,
+                (gap + c.depth as f64).abs() <= 5e-7 * size,
                 "case {i} ({placement:?}): gap along our normal {gap} vs depth {}",
                 c.depth
             );

@@ -53,14 +53,14 @@ fn check(i: usize, a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> Option<bool> {
         let c =
             ours.unwrap_or_else(|| panic!("case {i}: oracle depth {} missed", -truth.separation));
         assert!(
-            (c.depth as f64 + truth.separation).abs() <= 1e-4 * size,
+            (c.depth as f64 + truth.separation).abs() <= 5e-7 * size,
             "case {i}: depth {} vs oracle {}",
             c.depth,
             -truth.separation
         );
         let gap = gap_along(a, pa, b, pb, c.normal.as_dvec3());
         assert!(
-            (gap + c.depth as f64).abs() <= 1e-4 * size,
+            (gap + c.depth as f64).abs() <= 5e-7 * size,
             "case {i}: normal is no witness"
         );
         Some(true)

@@ -19,6 +19,10 @@ use crate::HullError;
 use glam::{DVec3, Vec3};
 
 /// An oriented plane `normal · x = offset`, `normal` unit length and pointing outward.
+///
+/// A hull's face plane is its supporting plane: `offset` is the largest `normal · v`
+/// over the hull's vertices (in f64, rounded once), so no vertex lies outside it and the
+/// face's own vertices lie on it within the hull's flatness tolerance.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plane {
     /// Outward unit normal.
@@ -153,7 +157,15 @@ impl ConvexHull {
             if face.len() < 3 || face.iter().any(|&i| i as usize >= n) {
                 return Err(HullError::InvalidTopology);
             }
-            let plane = newell_plane(&vertices, face).ok_or(HullError::InvalidTopology)?;
+            let mut plane = newell_plane(&vertices, face).ok_or(HullError::InvalidTopology)?;
+            // The supporting plane: pushed out to the hull's furthest vertex along the
+            // (rounded) normal, so that a face axis measures exactly what projecting
+            // every vertex would, even when merged coplanar faces are not quite flat.
+            let normal = plane.normal.as_dvec3();
+            plane.offset = vertices
+                .iter()
+                .map(|v| normal.dot(v.as_dvec3()))
+                .fold(f64::NEG_INFINITY, f64::max) as f32;
             planes.push(plane);
             face_vertices.extend_from_slice(face);
             face_starts.push(face_vertices.len() as u32);
