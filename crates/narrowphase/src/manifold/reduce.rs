@@ -28,12 +28,6 @@ pub(crate) struct Candidate {
     pub id: u64,
 }
 
-/// The first index whose score is within `slack` of the largest.
-fn first_near_best(scores: impl Iterator<Item = f32> + Clone, slack: f32) -> usize {
-    let best = scores.clone().fold(f32::NEG_INFINITY, f32::max);
-    scores.clone().position(|s| s >= best - slack).unwrap_or(0)
-}
-
 pub(crate) fn reduce(
     candidates: &[Candidate],
     normal: Vec3,
@@ -42,22 +36,46 @@ pub(crate) fn reduce(
     if candidates.len() <= 4 {
         return SmallVec::from_slice(candidates);
     }
-    let i0 = first_near_best(candidates.iter().map(|c| c.depth), tolerance);
+    // Plain loops (two passes per choice: the best score, then the first near it).
+    let mut deepest = f32::NEG_INFINITY;
+    for c in candidates {
+        deepest = deepest.max(c.depth);
+    }
+    let i0 = candidates
+        .iter()
+        .position(|c| c.depth >= deepest - tolerance)
+        .unwrap_or(0);
     let p0 = candidates[i0].point;
-    let i1 = first_near_best(
-        candidates.iter().map(|c| (c.point - p0).length()),
-        tolerance,
-    );
+    // Furthest from p0, compared squared: `|p − p0| ≥ far − tol` ⇔ `|p − p0|² ≥ (far − tol)²`.
+    let mut far_squared = 0.0f32;
+    for c in candidates {
+        far_squared = far_squared.max((c.point - p0).length_squared());
+    }
+    let near = (far_squared.sqrt() - tolerance).max(0.0);
+    let i1 = candidates
+        .iter()
+        .position(|c| (c.point - p0).length_squared() >= near * near)
+        .unwrap_or(i0);
     let span = (candidates[i1].point - p0).length();
     // (p1 − p0) × (p − p0) · n = (p − p0) · ((p1 − p0) × n) up to sign: same order.
     let edge = (candidates[i1].point - p0).cross(normal);
-    let areas = candidates.iter().map(|c| -edge.dot(c.point - p0));
-    let i2 = first_near_best(areas.clone(), tolerance * span);
-    let i3 = first_near_best(areas.clone().map(|a| -a), tolerance * span);
-    let (max_area, min_area) = (
-        -edge.dot(candidates[i2].point - p0),
-        -edge.dot(candidates[i3].point - p0),
-    );
+    let area = |c: &Candidate| -edge.dot(c.point - p0);
+    let (mut max_area, mut min_area) = (f32::NEG_INFINITY, f32::INFINITY);
+    for c in candidates {
+        let a = area(c);
+        max_area = max_area.max(a);
+        min_area = min_area.min(a);
+    }
+    let slack = tolerance * span;
+    let i2 = candidates
+        .iter()
+        .position(|c| area(c) >= max_area - slack)
+        .unwrap_or(i0);
+    let i3 = candidates
+        .iter()
+        .position(|c| area(c) <= min_area + slack)
+        .unwrap_or(i0);
+    let (max_area, min_area) = (area(&candidates[i2]), area(&candidates[i3]));
     let negligible = 1e-6 * span * span;
 
     let mut kept: SmallVec<[Candidate; 4]> = SmallVec::new();
