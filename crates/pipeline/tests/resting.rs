@@ -15,51 +15,44 @@ fn strip(c: &[ContactPair]) -> Vec<(u32, u32, sepax_pipeline::narrowphase::Manif
 #[test]
 fn reused_manifolds_equal_a_fresh_computation() {
     let scene = scenes::soup(1200, 8);
-    let mut world = CollisionWorld::new(Config {
+    let config = Config {
         threads: 2,
         ..Config::default()
-    })
-    .unwrap();
+    };
+    let mut world = CollisionWorld::new(config).unwrap();
     let handles = scene.populate(&mut world).unwrap();
+    // The twin lives through the same frames, but every body is marked changed every
+    // frame (its shape set again), so every pair is computed afresh, with its own
+    // cache: a reused manifold must equal that computation (a warm cache keeps its
+    // reference feature, so a cold world is not the right twin).
+    let mut twin = CollisionWorld::new(config).unwrap();
+    let twin_handles = scene.populate(&mut twin).unwrap();
     let mut poses: Vec<Pose> = (0..scene.len()).map(|i| scene.pose(i, 0)).collect();
     for frame in 1..8u32 {
         // Every third body moves; the others get their unchanged pose set again.
-        for (i, h) in handles.iter().enumerate() {
+        for (i, (h, t)) in handles.iter().zip(&twin_handles).enumerate() {
             if i % 3 == 0 {
                 poses[i] = scene.pose(i, frame);
             }
             world.set_pose(*h, poses[i]).unwrap();
+            twin.set_pose(*t, poses[i]).unwrap();
+            twin.set_shape(*t, scene.bodies[i].shape.clone()).unwrap();
         }
+        let filtered = Groups {
+            memberships: 1,
+            filter: 0,
+        };
         if frame == 4 {
             // A group change on a resting body must still filter its pairs.
-            world
-                .set_groups(
-                    handles[1],
-                    Groups {
-                        memberships: 1,
-                        filter: 0,
-                    },
-                )
-                .unwrap();
+            world.set_groups(handles[1], filtered).unwrap();
+            twin.set_groups(twin_handles[1], filtered).unwrap();
         }
         if frame == 6 {
             world.set_groups(handles[1], Groups::ALL).unwrap();
+            twin.set_groups(twin_handles[1], Groups::ALL).unwrap();
         }
         let got = strip(&world.step().contacts);
-
-        let mut fresh = CollisionWorld::new(Config::default()).unwrap();
-        for (i, b) in scene.bodies.iter().enumerate() {
-            let mut desc = b.clone();
-            desc.pose = poses[i];
-            if (4..6).contains(&frame) && i == 1 {
-                desc.groups = Groups {
-                    memberships: 1,
-                    filter: 0,
-                };
-            }
-            fresh.insert(desc).unwrap();
-        }
-        let want = strip(&fresh.step().contacts);
+        let want = strip(&twin.step().contacts);
         assert!(want.len() > 300);
         assert!(
             got == want,
@@ -68,6 +61,33 @@ fn reused_manifolds_equal_a_fresh_computation() {
             want.len()
         );
     }
+    // And a cold world agrees on which pairs touch (the warm preference changes the
+    // reference feature within the slop, never the verdict of a touching pair).
+    let mut fresh = CollisionWorld::new(Config::default()).unwrap();
+    for (i, b) in scene.bodies.iter().enumerate() {
+        let mut desc = b.clone();
+        desc.pose = poses[i];
+        fresh.insert(desc).unwrap();
+    }
+    let pairs = |c: &[ContactPair]| -> Vec<(u32, u32)> {
+        c.iter()
+            .filter(|c| c.manifold.depth() > 1e-4)
+            .map(|c| (c.a.index(), c.b.index()))
+            .collect()
+    };
+    let cold = fresh.step().contacts.clone();
+    let warm = world.report().contacts.clone();
+    let (cold_pairs, warm_pairs) = (pairs(&cold), pairs(&warm));
+    assert!(
+        cold_pairs
+            .iter()
+            .all(|p| warm.iter().any(|c| (c.a.index(), c.b.index()) == *p))
+    );
+    assert!(
+        warm_pairs
+            .iter()
+            .all(|p| cold.iter().any(|c| (c.a.index(), c.b.index()) == *p))
+    );
     // Resting pairs keep their feature ids: all points persisted.
     let r = world.step();
     assert!(
