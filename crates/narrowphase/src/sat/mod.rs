@@ -15,10 +15,11 @@
 //!   2. *cold*: otherwise a face of a is kept unless a face of b is better by more than
 //!      `slop`, and faces are kept unless an edge pair is better than both by more than
 //!      `slop` (after Gregorius, GDC 2013, and Box2D's `0.1 · linearSlop`);
-//!   so the manifold's depth is never more than `slop` above the exact depth, and a
-//!   pair at rest does not flip between a's and b's face (each flip renews every feature
-//!   id a solver warm-starts from). The slop is a length tied to the shapes' size, never
-//!   a fraction of the depth: a deep pair is pushed out along (nearly) the minimum axis.
+//!
+//! So the manifold's depth is never more than `slop` above the exact depth, and a pair
+//! at rest does not flip between a's and b's face (each flip renews every feature id a
+//! solver warm-starts from). The slop is a length tied to the shapes' size, never a
+//! fraction of the depth: a deep pair is pushed out along (nearly) the minimum axis.
 
 pub(crate) mod box_box;
 pub(crate) mod hull_hull;
