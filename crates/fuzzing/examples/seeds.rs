@@ -1,4 +1,5 @@
-//! Writes the hand-made seeds of `fuzz/corpus/<target>/hand-*`: degenerate and
+//! Writes the hand-made seeds of `fuzz/corpus/<target>/hand-*` (and the hand-made
+//! inputs of open bugs in `fuzz/artifacts-found/`): degenerate and
 //! extreme inputs a fuzzer would take long to build from nothing (duplicate,
 //! collinear, coplanar and nearly coplanar points, needles and slabs, huge and tiny
 //! values, NaN, stale handles, quarantined poses, ...).
@@ -305,6 +306,32 @@ fn world_seeds() -> Vec<(&'static str, Enc)> {
     ]
 }
 
+/// Inputs of open bugs (`fuzz/artifacts-found/`): each breaks a check until its bug
+/// is fixed, so none of them may go into a corpus.
+#[rustfmt::skip]
+fn open_bug_inputs() -> Vec<(&'static str, &'static str, Enc)> {
+    // Issue 9, item 2: a needle box against a thin hull (the issue's repro).
+    let hull = [
+        [0.0, 0.002, 2.0], [3e-45, 0.002, -7.5403705e-7], [0.001, -1.0000005, 0.002],
+        [1.0, 2.0000007, 0.0], [0.001, 1.0, -2.0], [0.0, -0.002, 2.0000002],
+    ];
+    let thin = |e: Enc| hull.iter().fold(e.byte(1).byte(0).byte(6), |e, p| e.raw3(p[0], p[1], p[2]));
+    let needle = |e: Enc| e.byte(0).raw3(0.001, 0.001, 1.0);
+    let p1 = |e: Enc| e.raw3(1.0, -2.0000002, 0.0).raw_quat(-0.0008944267, 0.8944267, 0.4472134, 0.00044721336);
+    let p2 = |e: Enc| e.raw3(0.5406529, -2.2417085, -0.2937697).raw_quat(0.0, -0.70710677, 1e-45, 0.70710677);
+    let start = || Enc::default().byte(3);
+    // Issue 9, item 1: a box of half extent 2e38 and a unit box, one step.
+    let huge = Enc::default().byte(1).byte(1).byte(1)
+        .byte(0).byte(1).raw3(2e38, 2e38, 2e38).q3(0.0, 0.0, 0.0).id().byte(1).byte(0).byte(0)
+        .byte(0).cuboid(0.5, 0.5, 0.5).q3(0.0, 0.0, 0.0).id().byte(1).byte(0).byte(0)
+        .byte(9);
+    vec![
+        ("narrow_phase", "issue9-needle-thin-hull", p2(thin(p1(needle(start()))))),
+        ("narrow_phase", "near-unit-rotation-normal-length", Enc::default().byte(1).cuboid(0.5, 0.5, 0.5).q3(0.0, 0.0, 0.0).raw_quat(0.0, 0.0, 0.0, 1.0005).cuboid(0.5, 0.5, 0.5).q3(0.5, 0.5, 0.0).id()),
+        ("world_script", "issue9-huge-box-step", huge),
+    ]
+}
+
 fn main() {
     let root = std::env::args()
         .nth(1)
@@ -314,6 +341,14 @@ fn main() {
         ("narrow_phase", narrow_seeds()),
         ("world_script", world_seeds()),
     ];
+    let found = Path::new(&root).join("../artifacts-found");
+    for (target, name, enc) in open_bug_inputs() {
+        let dir = found.join(target);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(name), &enc.0).unwrap();
+        let code = sepax_fuzzing::describe(target, &enc.0).unwrap();
+        println!("// artifacts-found/{target}/{name}\n{code}\n");
+    }
     for (target, seeds) in sets {
         let dir = Path::new(&root).join(target);
         std::fs::create_dir_all(&dir).unwrap();

@@ -38,6 +38,10 @@ pub enum OpenBug {
     /// or makes the step miss other bodies' contacts. Condition: a finite value
     /// above [`HUGE`] in the world script.
     HugeWorld,
+    /// Issue 9, item 1, in the hull builder: points near `f32::MAX` give a hull whose
+    /// face planes have an infinite offset (`n · v` rounds past `f32::MAX`), accepted
+    /// without an error. Condition: a coordinate above [`HUGE_HULL`] in magnitude.
+    HugeHull,
     /// Found here: box–box edge–edge manifolds have NaN positions and anchors (finite
     /// depth) when a box extent is above about 1e13. Condition: a shape of bounding
     /// radius above [`LONG`].
@@ -57,15 +61,18 @@ pub const THIN: f32 = 0.05;
 pub const KNIFE: f32 = 1e-3;
 /// Values above this in a world script are "near `f32::MAX`" for [`OpenBug::HugeWorld`].
 pub const HUGE: f32 = 1e30;
+/// Hull points beyond this trip [`OpenBug::HugeHull`] (`f32::MAX / 3.4`).
+pub const HUGE_HULL: f32 = 1e38;
 /// Shapes larger than this trip [`OpenBug::LongBoxEdgeNan`].
 pub const LONG: f32 = 1e11;
 
 impl OpenBug {
     /// Every open bug.
-    pub const ALL: [OpenBug; 5] = [
+    pub const ALL: [OpenBug; 6] = [
         OpenBug::ThinHullOrder,
         OpenBug::GaussArcKnifeEdge,
         OpenBug::HugeWorld,
+        OpenBug::HugeHull,
         OpenBug::LongBoxEdgeNan,
         OpenBug::NearUnitRotation,
     ];
@@ -76,6 +83,7 @@ impl OpenBug {
             OpenBug::ThinHullOrder => "thin-hull-order",
             OpenBug::GaussArcKnifeEdge => "gauss-arc-knife-edge",
             OpenBug::HugeWorld => "huge-world",
+            OpenBug::HugeHull => "huge-hull",
             OpenBug::LongBoxEdgeNan => "long-box-edge-nan",
             OpenBug::NearUnitRotation => "near-unit-rotation",
         }
