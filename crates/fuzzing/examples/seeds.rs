@@ -325,7 +325,32 @@ fn open_bug_inputs() -> Vec<(&'static str, &'static str, Enc)> {
         .byte(0).byte(1).raw3(2e38, 2e38, 2e38).q3(0.0, 0.0, 0.0).id().byte(1).byte(0).byte(0)
         .byte(0).cuboid(0.5, 0.5, 0.5).q3(0.0, 0.0, 0.0).id().byte(1).byte(0).byte(0)
         .byte(9);
+    // A static box of half extent 1e20 far away: the box–sphere contact at the origin
+    // is not reported.
+    let ground = Enc::default().byte(1).byte(1).byte(1)
+        .byte(0).cuboid(1.0, 1.0, 1.0).q3(0.0, 0.0, 0.0).id().byte(0).byte(0).byte(0)
+        .byte(0).sphere(1.0).q3(1.5, 0.0, 0.0).id().byte(1).byte(0).byte(0)
+        .byte(0).byte(1).raw(1e20).q(1.0).q(1.0).q3(0.0, 30.0, 0.0).id().byte(0).byte(0).byte(0)
+        .byte(9);
+    let cloud = |points: &[[f32; 3]]| {
+        points.iter().fold(Enc::default().byte(1).byte(0).byte(points.len() as u8), |e, p| e.raw3(p[0], p[1], p[2]))
+    };
+    // A flat tetrahedron: two faces meet at a knife edge; its Gauss arc misses them.
+    let knife = cloud(&[[-26.137695, -26.75, 1.7783203], [-4.75, 2.0249024e-14, 1e-45], [26.75, 0.06738281, 0.0], [0.0, 0.0, 0.0]]);
+    // Points near f32::MAX: a plane offset rounds to infinity.
+    let near_max = cloud(&[
+        [-0.25, 3e38, 5.5214844], [-3.4028235e38, 21.25, 21.25], [21.25, 21.25, -1e-45], [3e38, 5.5, 3e38],
+        [3e38, 3e38, 0.0], [1e-7, 3e38, 3e38], [3e38, 0.0, 0.0], [0.0, 0.0, 0.0],
+    ]);
+    // Box–box edge–edge with one box 2e13 long: NaN manifold point, finite depth.
+    let long_edge = Enc::default().byte(1)
+        .byte(1).raw3(27.0, 9.75, 0.05274572).raw3(-1.1048459e-7, -3.7500048, 12.0).turn(1, 2, 2, 70)
+        .byte(1).raw3(1e13, 11.25, 21.93457).raw3(31.75, -5.899414, -2.3671875).id();
     vec![
+        ("hull_builder", "gauss-arc-knife-edge", knife),
+        ("hull_builder", "huge-hull-infinite-offset", near_max),
+        ("narrow_phase", "long-box-edge-nan", long_edge),
+        ("world_script", "huge-static-box-hides-contacts", ground),
         ("narrow_phase", "issue9-needle-thin-hull", p2(thin(p1(needle(start()))))),
         ("narrow_phase", "near-unit-rotation-normal-length", Enc::default().byte(1).cuboid(0.5, 0.5, 0.5).q3(0.0, 0.0, 0.0).raw_quat(0.0, 0.0, 0.0, 1.0005).cuboid(0.5, 0.5, 0.5).q3(0.5, 0.5, 0.0).id()),
         ("world_script", "issue9-huge-box-step", huge),

@@ -25,7 +25,9 @@ use std::sync::OnceLock;
 pub enum OpenBug {
     /// Issue 9, item 2: on thin or nearly flat hulls `contact(a, b)` and
     /// `contact(b, a)` disagree, and one of them disagrees with the f64 oracle.
-    /// Condition: a hull of the pair with inradius below [`THIN`] × its radius.
+    /// Condition: a near-degenerate hull in the pair: inradius below [`THIN`] × its
+    /// radius, or an edge whose faces are within [`FOLD`] of coplanar (the issue's
+    /// repro has three such folds, `1 − n0·n1` about 1e-6) or of opposite ([`KNIFE`]).
     ThinHullOrder,
     /// Found here (the same family): a hull edge between two nearly opposite faces (a
     /// knife edge) gets a Gauss arc computed in f32 from `n0 + n1`, which is mostly
@@ -33,10 +35,12 @@ pub enum OpenBug {
     /// times the narrow phase's `ARC_SLACK`. Condition: any hull (the check is
     /// skipped for edges whose faces are within [`KNIFE`] of opposite).
     GaussArcKnifeEdge,
-    /// Issue 9, item 1: a body whose coordinates or extent come near `f32::MAX`
-    /// panics in the sweep (`sweep.rs:71`) or in the static BVH (`bvh_node.rs:216`),
-    /// or makes the step miss other bodies' contacts. Condition: a finite value
-    /// above [`HUGE`] in the world script.
+    /// Issue 9, item 1, and more of it: a body whose coordinates or extent come near
+    /// `f32::MAX` panics in the sweep (`sweep.rs:71`) or in the static BVH
+    /// (`bvh_node.rs:216`); and a *static* body with an extent between 1e18 and 1e20
+    /// (a "ground" box of half extent 1e20, say) makes the step silently miss the
+    /// contacts of other static–dynamic pairs. Condition: a finite value above
+    /// [`HUGE`] in the world script.
     HugeWorld,
     /// Issue 9, item 1, in the hull builder: points near `f32::MAX` give a hull whose
     /// face planes have an infinite offset (`n · v` rounds past `f32::MAX`), accepted
@@ -57,10 +61,14 @@ pub enum OpenBug {
 
 /// A hull is thin when its inradius is below this fraction of its radius.
 pub const THIN: f32 = 0.05;
+/// An edge is a fold when its faces' normals satisfy `n0 · n1 > 1 − FOLD` (under a
+/// degree between the faces' planes).
+pub const FOLD: f32 = 1e-4;
 /// An edge is a knife edge when its faces' normals satisfy `n0 · n1 < KNIFE − 1`.
 pub const KNIFE: f32 = 1e-3;
-/// Values above this in a world script are "near `f32::MAX`" for [`OpenBug::HugeWorld`].
-pub const HUGE: f32 = 1e30;
+/// Values above this in a world script are "huge" for [`OpenBug::HugeWorld`]: beyond
+/// it squared lengths overflow f32.
+pub const HUGE: f32 = 1e18;
 /// Hull points beyond this trip [`OpenBug::HugeHull`] (`f32::MAX / 3.4`).
 pub const HUGE_HULL: f32 = 1e38;
 /// Shapes larger than this trip [`OpenBug::LongBoxEdgeNan`].

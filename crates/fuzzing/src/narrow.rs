@@ -25,7 +25,7 @@
 
 use crate::bytes::{Bytes, Mode};
 use crate::decode::{self, ShapeSpec, rust_f32, rust_pose};
-use crate::known::{LONG, OpenBug, THIN, Tolerance};
+use crate::known::{FOLD, KNIFE, LONG, OpenBug, THIN, Tolerance};
 use glam::{DVec3, Vec3};
 use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::oracle::vertex_projection_sat;
@@ -40,19 +40,23 @@ pub fn run(data: &[u8], allowed: Tolerance) {
     }
 }
 
-/// A hull whose inradius is below [`THIN`] × its radius ([`OpenBug::ThinHullOrder`]).
-pub fn is_thin(shape: &Shape) -> bool {
-    match shape {
-        Shape::ConvexHull(h) => {
-            let radius = h
-                .vertices()
-                .iter()
-                .map(|v| v.distance(h.centroid()))
-                .fold(0.0, f32::max);
-            h.inradius() < THIN * radius
-        }
-        _ => false,
-    }
+/// A hull with inradius below [`THIN`] × its radius, or with a fold or a knife edge
+/// (the condition of [`OpenBug::ThinHullOrder`]).
+pub fn is_near_degenerate(shape: &Shape) -> bool {
+    let Shape::ConvexHull(h) = shape else {
+        return false;
+    };
+    let radius = h
+        .vertices()
+        .iter()
+        .map(|v| v.distance(h.centroid()))
+        .fold(0.0, f32::max);
+    let sharp = h.edges().iter().any(|e| {
+        let [n0, n1] = e.faces.map(|f| h.planes()[f as usize].normal);
+        let c = n0.dot(n1);
+        !(KNIFE - 1.0..=1.0 - FOLD).contains(&c)
+    });
+    sharp || h.inradius() < THIN * radius
 }
 
 /// One decoded pair query.
@@ -152,7 +156,9 @@ impl NarrowCase {
         let long = a.bounding_radius().max(b.bounding_radius()) > LONG;
         let nan_points_ok = long && allowed.allows(OpenBug::LongBoxEdgeNan);
         self.check_manifold(a, b, &manifold, ab, &mut cache, &t, nan_points_ok);
-        if (is_thin(a) || is_thin(b)) && allowed.allows(OpenBug::ThinHullOrder) {
+        if (is_near_degenerate(a) || is_near_degenerate(b))
+            && allowed.allows(OpenBug::ThinHullOrder)
+        {
             return;
         }
         let m = if margin > 0.0 { margin } else { 0.0 };
@@ -330,7 +336,9 @@ fn check_symmetry(
                 ba.depth
             );
             let sphere = matches!(a, Shape::Sphere(_)) || matches!(b, Shape::Sphere(_));
-            let mirrored = (ab.normal + ba.normal).length() < if sphere { 5e-3 } else { 1e-3 };
+            // A normal may be off unit by `t.unit`, the sum by twice that.
+            let slack = if sphere { 5e-3 } else { 1e-3 } + 2.0 * (t.unit - 1e-3);
+            let mirrored = (ab.normal + ba.normal).length() < slack;
             let minimum =
                 |n: Vec3, depth: f32| (gap_along(a, pa, b, pb, n) + depth as f64).abs() <= tol;
             let tie = minimum(ab.normal, ab.depth) && minimum(-ba.normal, ba.depth);
