@@ -30,6 +30,7 @@ pub mod decode;
 pub mod hull;
 pub mod known;
 pub mod narrow;
+mod pair;
 pub(crate) mod report;
 pub mod script;
 pub mod world;

@@ -25,11 +25,12 @@
 
 use crate::bytes::{Bytes, Mode};
 use crate::decode::{self, ShapeSpec, rust_f32, rust_pose};
-use crate::known::{FOLD, KNIFE, LONG, OpenBug, THIN, Tolerance};
-use glam::{DVec3, Vec3};
+use crate::known::{Skips, Tolerance};
+use crate::pair::{Tolerances, check_contact_finite, check_oracle, check_symmetry};
 use sepax_geometry::{Pose, Shape};
-use sepax_narrowphase::oracle::vertex_projection_sat;
 use sepax_narrowphase::{Contact, Manifold, PairCache, collide, contact, intersects};
+
+pub use crate::pair::REPRESENTABLE;
 
 /// Runs the target on one input; panics only on a broken invariant (except those of
 /// the open bugs `allowed` tolerates, on their conditions).
@@ -38,25 +39,6 @@ pub fn run(data: &[u8], allowed: Tolerance) {
     if let Some((a, b)) = case.shapes() {
         case.check(&a, &b, allowed);
     }
-}
-
-/// A hull with inradius below [`THIN`] × its radius, or with a fold or a knife edge
-/// (the condition of [`OpenBug::ThinHullOrder`]).
-pub fn is_near_degenerate(shape: &Shape) -> bool {
-    let Shape::ConvexHull(h) = shape else {
-        return false;
-    };
-    let radius = h
-        .vertices()
-        .iter()
-        .map(|v| v.distance(h.centroid()))
-        .fold(0.0, f32::max);
-    let sharp = h.edges().iter().any(|e| {
-        let [n0, n1] = e.faces.map(|f| h.planes()[f as usize].normal);
-        let c = n0.dot(n1);
-        !(KNIFE - 1.0..=1.0 - FOLD).contains(&c)
-    });
-    sharp || h.inradius() < THIN * radius
 }
 
 /// One decoded pair query.
@@ -144,26 +126,20 @@ impl NarrowCase {
             return;
         }
         let mut t = Tolerances::new(a, pa, b, pb, margin);
-        let skewed = |p: &Pose| (p.rotation.length_squared() - 1.0).abs() > 1e-6;
-        if (skewed(pa) || skewed(pb)) && allowed.allows(OpenBug::NearUnitRotation) {
-            t.unit = 3e-3;
-        }
-        if t.representable {
+        let skip = Skips::narrow(allowed, a, pa, b, pb, [ab0, ba0], t.band());
+        t.unit = skip.unit;
+        if t.representable && !skip.finite {
             for c in [ab, ba, ab0, ba0].iter().flatten() {
                 check_contact_finite(c, &t);
             }
         }
-        let long = a.bounding_radius().max(b.bounding_radius()) > LONG;
-        let nan_points_ok = long && allowed.allows(OpenBug::LongBoxEdgeNan);
-        self.check_manifold(a, b, &manifold, ab, &mut cache, &t, nan_points_ok);
-        if (is_near_degenerate(a) || is_near_degenerate(b))
-            && allowed.allows(OpenBug::ThinHullOrder)
-        {
+        self.check_manifold(a, b, &manifold, ab, &mut cache, &t, &skip);
+        if skip.symmetry {
             return;
         }
         let m = if margin > 0.0 { margin } else { 0.0 };
-        check_symmetry(a, pa, b, pb, ab, ba, m, &t);
-        check_symmetry(a, pa, b, pb, ab0, ba0, 0.0, &t);
+        check_symmetry(a, pa, b, pb, ab, ba, m, &t, skip.normals);
+        check_symmetry(a, pa, b, pb, ab0, ba0, 0.0, &t, skip.normals);
         check_oracle(a, pa, b, pb, ab0, &t);
     }
 
@@ -176,7 +152,7 @@ impl NarrowCase {
         exact: Option<Contact>,
         cache: &mut PairCache,
         t: &Tolerances,
-        nan_points_ok: bool,
+        skip: &Skips,
     ) {
         let (pa, pb) = (&self.pose_a, &self.pose_b);
         assert!(
@@ -193,14 +169,14 @@ impl NarrowCase {
                 "{} points",
                 m.points.len()
             );
-            if t.representable {
+            if t.representable && !skip.finite {
                 assert!(
                     m.normal.is_finite() && (m.normal.length() - 1.0).abs() < t.unit,
                     "manifold normal {} is not unit",
                     m.normal
                 );
             }
-            if t.representable && !nan_points_ok {
+            if t.representable && !skip.finite {
                 for p in &m.points {
                     let finite = p.position.is_finite()
                         && p.depth.is_finite()
@@ -212,173 +188,13 @@ impl NarrowCase {
         }
         // Compared as printed, so that NaN equals NaN (out of the representable range).
         let again = collide(a, pa, b, pb, self.margin, cache);
+        if skip.warm {
+            return;
+        }
         assert_eq!(
             format!("{again:?}"),
             format!("{manifold:?}"),
             "the warm query differs from the one before"
-        );
-    }
-}
-
-/// Below this, squared lengths fit in f32 (`1e36 < f32::MAX`), so every answer is
-/// expected finite; above it the queries' f32 arithmetic may overflow, and only
-/// "no panic" and the f64-free checks apply.
-pub const REPRESENTABLE: f64 = 1e18;
-
-/// The scales every comparison is relative to.
-struct Tolerances {
-    /// Sum of the bounding radii.
-    size: f64,
-    /// `4 ε |t_b − t_a|`.
-    round: f64,
-    /// Sizes, the centres' distance and the margin are below [`REPRESENTABLE`].
-    representable: bool,
-    /// How far a normal's length may be from 1.
-    unit: f32,
-}
-
-impl Tolerances {
-    fn new(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, margin: f32) -> Tolerances {
-        let size = (a.bounding_radius() as f64) + (b.bounding_radius() as f64);
-        let distance = (pb.translation.as_dvec3() - pa.translation.as_dvec3()).length();
-        Tolerances {
-            size,
-            round: 4.0 * f32::EPSILON as f64 * distance,
-            representable: size < REPRESENTABLE
-                && distance < REPRESENTABLE
-                && (margin as f64) < REPRESENTABLE,
-            unit: 1e-3,
-        }
-    }
-
-    /// Half-width of the band around a verdict's boundary where either verdict is right.
-    fn band(&self) -> f64 {
-        1e-5 * self.size + self.round
-    }
-
-    /// How far two depths of one pair may differ.
-    fn depth(&self) -> f64 {
-        1e-4 * self.size + self.round
-    }
-}
-
-fn check_contact_finite(c: &Contact, t: &Tolerances) {
-    assert!(
-        c.normal.is_finite() && (c.normal.length() - 1.0).abs() < t.unit && c.depth.is_finite(),
-        "non-finite or non-unit contact {c:?}"
-    );
-}
-
-/// `(min, max)` of `n · x` over a shape at a pose, in f64 (vertices, or centre ± radius).
-fn extent(s: &Shape, p: &Pose, n: DVec3) -> (f64, f64) {
-    let q = p.rotation.as_dquat().normalize();
-    let to_world = |v: Vec3| q * v.as_dvec3() + p.translation.as_dvec3();
-    let vertices: Vec<Vec3> = match s {
-        Shape::Cuboid(c) => c.vertices().to_vec(),
-        Shape::ConvexHull(h) => h.vertices().to_vec(),
-        Shape::Sphere(sphere) => {
-            let c = to_world(Vec3::ZERO).dot(n);
-            let r = sphere.radius() as f64 * n.length();
-            return (c - r, c + r);
-        }
-    };
-    vertices
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-            let d = to_world(*v).dot(n);
-            (lo.min(d), hi.max(d))
-        })
-}
-
-/// The gap of the pair along `normal` (a → b): `min_b − max_a`.
-fn gap_along(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, normal: Vec3) -> f64 {
-    let n = normal.as_dvec3();
-    extent(b, pb, n).0 - extent(a, pa, n).1
-}
-
-/// Same verdict, same depth, mirrored normal (or a tie of two minimum axes).
-#[allow(clippy::too_many_arguments)]
-fn check_symmetry(
-    a: &Shape,
-    pa: &Pose,
-    b: &Shape,
-    pb: &Pose,
-    ab: Option<Contact>,
-    ba: Option<Contact>,
-    margin: f32,
-    t: &Tolerances,
-) {
-    if !t.representable {
-        return;
-    }
-    match (ab, ba) {
-        (None, None) => {}
-        (Some(c), None) | (None, Some(c)) => {
-            let from_boundary = (c.depth as f64 + margin as f64).abs();
-            assert!(
-                from_boundary <= t.band(),
-                "order symmetry: only {} sees a contact, depth {} (margin {margin}, band {})",
-                if ab.is_some() {
-                    "contact(a, b)"
-                } else {
-                    "contact(b, a)"
-                },
-                c.depth,
-                t.band()
-            );
-        }
-        (Some(ab), Some(ba)) => {
-            let tol = t.depth();
-            assert!(
-                ((ab.depth - ba.depth) as f64).abs() <= tol,
-                "order symmetry: depth {} for (a, b) but {} for (b, a) (tolerance {tol})",
-                ab.depth,
-                ba.depth
-            );
-            let sphere = matches!(a, Shape::Sphere(_)) || matches!(b, Shape::Sphere(_));
-            // A normal may be off unit by `t.unit`, the sum by twice that.
-            let slack = if sphere { 5e-3 } else { 1e-3 } + 2.0 * (t.unit - 1e-3);
-            let mirrored = (ab.normal + ba.normal).length() < slack;
-            let minimum =
-                |n: Vec3, depth: f32| (gap_along(a, pa, b, pb, n) + depth as f64).abs() <= tol;
-            let tie = minimum(ab.normal, ab.depth) && minimum(-ba.normal, ba.depth);
-            assert!(
-                mirrored || tie,
-                "order symmetry: normal {} for (a, b) but {} for (b, a), and not a tie",
-                ab.normal,
-                ba.normal
-            );
-        }
-    }
-}
-
-/// The f64 vertex-projection oracle: verdict outside the band, depth within tolerance.
-fn check_oracle(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, c: Option<Contact>, t: &Tolerances) {
-    let unit = |p: &Pose| (p.rotation.length_squared() - 1.0).abs() < 1e-5;
-    if !(t.representable && unit(pa) && unit(pb)) {
-        return;
-    }
-    let Some(o) = vertex_projection_sat(a, pa, b, pb) else {
-        return;
-    };
-    let separation = o.separation;
-    if separation > t.band() {
-        assert!(
-            c.is_none(),
-            "oracle: apart by {separation}, but a contact {c:?} (band {})",
-            t.band()
-        );
-    } else if separation < -t.band() {
-        assert!(c.is_some(), "oracle: {} deep, but no contact", -separation);
-    }
-    if let Some(c) = c {
-        let error = (c.depth as f64 + separation).abs();
-        assert!(
-            error <= t.depth(),
-            "oracle: depth {} but the oracle says {} (tolerance {})",
-            c.depth,
-            -separation,
-            t.depth()
         );
     }
 }

@@ -97,7 +97,7 @@ pub(crate) fn check_report(model: &Model, margin: f32, report: &StepReport) {
         );
         assert_eq!(c.touching, m.is_touching(), "{pair}: touching flag");
         let long = a.shape.bounding_radius().max(b.shape.bounding_radius()) > LONG;
-        let nan_points_ok = long && model.allowed.allows(OpenBug::LongBoxEdgeNan);
+        let nan_points_ok = long && model.allowed.allows(OpenBug::LongBox);
         if representable(a, b, margin) && !nan_points_ok {
             let finite = m.normal.is_finite()
                 && m.points.iter().all(|p| {
