@@ -45,7 +45,8 @@ pub enum OpenBug {
     /// (`bvh_node.rs:216`); and a *static* body with an extent between 1e18 and 1e20
     /// (a "ground" box of half extent 1e20, say) makes the step silently miss the
     /// contacts of other static–dynamic pairs. Condition: a finite value above
-    /// [`HUGE`] in the world script.
+    /// [`HUGE`] in the world script. Skips: the whole script (a panic inside the step
+    /// cannot be stepped around).
     HugeWorld,
     /// Issue 9, item 1, in the hull builder: points near `f32::MAX` give a hull whose
     /// face planes have an infinite offset (`n · v` rounds past `f32::MAX`), accepted
@@ -86,8 +87,8 @@ pub enum OpenBug {
 
 /// A hull is thin when its inradius is below this fraction of its radius.
 pub const THIN: f32 = 0.05;
-/// An edge is a fold when its faces' normals satisfy `n0 · n1 > 1 − FOLD` (under a
-/// degree between the faces' planes).
+/// An edge is a fold when its faces' normals satisfy `n0 · n1 > 1 − FOLD` (the faces'
+/// planes less than 0.8° apart).
 pub const FOLD: f32 = 1e-4;
 /// An edge is a knife edge when its faces' normals satisfy `n0 · n1 < KNIFE − 1`.
 pub const KNIFE: f32 = 1e-3;
