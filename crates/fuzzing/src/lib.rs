@@ -33,6 +33,7 @@ pub mod narrow;
 mod pair;
 pub(crate) mod report;
 pub mod script;
+mod twin;
 pub mod world;
 
 use known::Tolerance;

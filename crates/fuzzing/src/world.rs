@@ -9,7 +9,9 @@
 //! * every `step()` report passes the report checks (`report.rs`):
 //!   sorted contacts and events with live handles, the right bodies quarantined for the
 //!   right reasons, events that follow the touching pairs, every deep pair reported;
-//! * queries succeed on valid arguments and name only live bodies.
+//! * queries succeed on valid arguments and name only live bodies;
+//! * a twin world with two threads and chunks of one gives the same reports, bit for
+//!   bit (`twin.rs`).
 //!
 //! Nothing may panic, whatever the values: NaN, infinite and huge poses and margins,
 //! degenerate shapes (refused by their constructors, so never inserted), stale handles.
@@ -17,6 +19,7 @@
 use crate::known::{OpenBug, Tolerance};
 use crate::report::{ModelBody, check_report};
 use crate::script::{Handle, Op, Script};
+use crate::twin::{Twin, fingerprint};
 use sepax_geometry::{Aabb, Pose};
 use sepax_pipeline::{BodyDesc, BodyHandle, CollisionWorld, WorldError};
 use std::collections::{BTreeMap, BTreeSet};
@@ -39,10 +42,17 @@ pub fn run_script(script: &Script, allowed: Tolerance) {
         allowed,
         ..Model::default()
     };
-    for op in &script.ops {
+    let mut twin = Twin::new(script.config);
+    for op in script.ops.iter().chain([&Op::Step]) {
         model.apply(&mut world, op);
+        if let Some(theirs) = twin.apply(op) {
+            assert_eq!(
+                fingerprint(world.report()),
+                theirs,
+                "the report depends on the thread count or the chunk sizes"
+            );
+        }
     }
-    model.apply(&mut world, &Op::Step);
 }
 
 /// What the world should hold.
