@@ -55,10 +55,12 @@ pub(crate) fn check_contact_finite(c: &Contact, t: &Tolerances) {
     );
 }
 
-/// `(min, max)` of `n · x` over a shape at a pose, in f64 (vertices, or centre ± radius).
-fn extent(s: &Shape, p: &Pose, n: DVec3) -> (f64, f64) {
+/// `(min, max)` of `n · (x − origin)` over a shape at a pose, in f64 (vertices, or
+/// centre ± radius).
+fn extent(s: &Shape, p: &Pose, n: DVec3, origin: DVec3) -> (f64, f64) {
     let q = p.rotation.as_dquat().normalize();
-    let to_world = |v: Vec3| q * v.as_dvec3() + p.translation.as_dvec3();
+    let shift = p.translation.as_dvec3() - origin;
+    let to_world = |v: Vec3| q * v.as_dvec3() + shift;
     let vertices: Vec<Vec3> = match s {
         Shape::Cuboid(c) => c.vertices().to_vec(),
         Shape::ConvexHull(h) => h.vertices().to_vec(),
@@ -76,10 +78,11 @@ fn extent(s: &Shape, p: &Pose, n: DVec3) -> (f64, f64) {
         })
 }
 
-/// The gap of the pair along `normal` (a → b): `min_b − max_a`.
+/// The gap of the pair along `normal` (a → b): `min_b − max_a`, measured about a's
+/// position (so that bodies far from the origin keep f64's precision).
 pub(crate) fn gap_along(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, normal: Vec3) -> f64 {
-    let n = normal.as_dvec3();
-    extent(b, pb, n).0 - extent(a, pa, n).1
+    let (n, origin) = (normal.as_dvec3(), pa.translation.as_dvec3());
+    extent(b, pb, n, origin).0 - extent(a, pa, n, origin).1
 }
 
 /// Same verdict, same depth, mirrored normal (or a tie of two minimum axes).
@@ -152,7 +155,14 @@ pub(crate) fn check_oracle(
     if !(t.representable && unit(pa) && unit(pb)) {
         return;
     }
-    let Some(o) = vertex_projection_sat(a, pa, b, pb) else {
+    // About a's position: the oracle's f64 keeps its precision far from the origin
+    // (b's offset rounds to f32 within `t.round`).
+    let offset = (pb.translation.as_dvec3() - pa.translation.as_dvec3()).as_vec3();
+    let (qa, qb) = (
+        Pose::new(Vec3::ZERO, pa.rotation),
+        Pose::new(offset, pb.rotation),
+    );
+    let Some(o) = vertex_projection_sat(a, &qa, b, &qb) else {
         return;
     };
     let separation = o.separation;
