@@ -18,10 +18,13 @@
 //!   whose normal carries the centre's round-off) — or, when the normals differ, both
 //!   are minimum axes: the f64 gap along each is the depth within the same tolerance
 //!   (two faces of a box can tie exactly);
-//! * **the f64 oracle** ([`vertex_projection_sat`](sepax_narrowphase::oracle::vertex_projection_sat)) for box and hull pairs with unit
+//! * **the f64 oracle** ([`vertex_projection_sat`]) for box and hull pairs with unit
 //!   rotations: apart by more than the band means no contact, overlapping by more than
 //!   the band means a contact, and the depth is the oracle's within
-//!   `1e-4 · size + round`.
+//!   `1e-4 · size + round`. Measured about a's position, so that far from the origin
+//!   f64 keeps its precision.
+//!
+//! [`vertex_projection_sat`]: sepax_narrowphase::oracle::vertex_projection_sat
 
 use crate::bytes::{Bytes, Mode};
 use crate::decode::{self, ShapeSpec, rust_f32, rust_pose};
