@@ -50,7 +50,10 @@ pub enum OpenBug {
     HugeWorld,
     /// Issue 9, item 1, in the hull builder: points near `f32::MAX` give a hull whose
     /// face planes have an infinite offset (`n · v` rounds past `f32::MAX`), accepted
-    /// without an error. Condition: a coordinate above [`HUGE_HULL`] in magnitude.
+    /// without an error; and `try_from_faces` with such a vertex computes its
+    /// tolerance as `1e-4 × inf` (the radius rounds to f32 infinity), so it accepts
+    /// faces whose vertices lie 2.8e38 off their planes. Condition: a coordinate
+    /// above [`HUGE_HULL`] in magnitude. Skips: the plane checks.
     HugeHull,
     /// Found here: with a box extent above about 3e12, edge–edge manifolds have NaN
     /// positions and anchors (finite depth), and above 1e15 edge–edge contacts come
