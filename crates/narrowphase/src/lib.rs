@@ -56,7 +56,7 @@ mod query;
 mod sat;
 
 pub use cache::{CachedAxis, PairCache};
-pub use contact::{Contact, Feature, Manifold, ManifoldPoint};
+pub use contact::{Contact, Feature, Manifold, ManifoldPoint, flipped_id};
 pub use manifold::CLIP_TOLERANCE;
 pub use query::{
     DEFAULT_SUPPORT_MODE, collide, collide_with, contact, intersects, minimum_translation,

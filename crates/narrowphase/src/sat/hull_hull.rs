@@ -41,6 +41,15 @@ pub enum SupportMode {
     Walk,
 }
 
+/// Below this `|n · (n0 + n1)|` an edge's arc is too close to a half circle to orient
+/// an edge axis by (see `Query::edge_axis`).
+const KNIFE_EDGE: f32 = 1e-3;
+
+/// An edge pair whose edge-to-edge value exceeds the true separation along its axis by
+/// more than this fraction of the pair's extent does not support the axis: it gives the
+/// depth but no manifold (see the edge query).
+const SUPPORT_SLACK: f32 = 1e-3;
+
 /// Slack on the arc pruning test, against round-off in the precomputed arcs.
 const ARC_SLACK: f32 = 1e-5;
 
@@ -179,8 +188,17 @@ impl Query<'_> {
         }
     }
 
-    /// The axis of an edge pair, oriented away from a's centroid; `None` when the edges
-    /// are near-parallel.
+    /// The axis of an edge pair, oriented into a's Gauss arc of the edge; `None` when
+    /// the edges are near-parallel.
+    ///
+    /// The edge pair passed the Minkowski-face test, so the axis direction lies on a's
+    /// arc `n0 → n1` (shorter than a half circle), where `n · (n0 + n1) > 0`. Only on an
+    /// arc close to a half circle (a knife edge) is that product too small to trust;
+    /// there the edge is far from a's centroid along the arc's middle and the sign of
+    /// `n · (p_a − c_a)` decides. (Orienting by the centroid alone fails on thin shapes:
+    /// on a 0.002 × 0.002 × 2 needle an end edge lies 0.0014 off the long axis, and an
+    /// axis tilted by 0.0016 towards that axis flipped, turning a 0.6 deep contact into
+    /// a 2.5 gap.)
     #[inline]
     fn edge_axis(&self, ea: &EdgeData, eb: &EdgeData) -> Option<Axis> {
         let axis = ea.direction.cross(eb.direction);
@@ -193,7 +211,13 @@ impl Query<'_> {
             return None;
         }
         let mut n = axis / length_squared.sqrt();
-        if n.dot(ea.point - self.a.centroid) < 0.0 {
+        let toward_arc = n.dot(ea.n0 + ea.n1);
+        let flip = if toward_arc.abs() > KNIFE_EDGE {
+            toward_arc < 0.0
+        } else {
+            n.dot(ea.point - self.a.centroid) < 0.0
+        };
+        if flip {
             n = -n;
         }
         Some(Axis {
@@ -201,6 +225,13 @@ impl Query<'_> {
             normal: n,
             feature: Feature::EdgeEdge(ea.index, eb.index),
         })
+    }
+
+    /// The true separation along a unit direction `n` (a→b, a's frame), from both
+    /// support functions: `n·t − h_b(−Rᵀn) − h_a(n)`. Valid for any direction.
+    #[inline]
+    fn separation_along(&self, n: Vec3, sa: &mut Support, sb: &mut Support) -> f32 {
+        n.dot(self.frame.trans) - sb.distance(self.frame.rot_t * -n) - sa.distance(n)
     }
 
     /// Separation along the axis of a remembered feature (any axis is a valid witness of
@@ -351,7 +382,10 @@ pub(crate) fn hull_hull(
     let best_face = best_a.separation.max(best_b.separation);
     let threshold = best_face - slop + query.inner_radii;
     let distance = d.length();
+    // The best edge pair whose edges support its axis (it may carry a manifold), and
+    // the best edge axis of any pair by its true separation (it may set the depth).
     let mut best_edge: Option<Axis> = None;
+    let mut any_edge: Option<Axis> = None;
     if distance >= threshold || threshold <= 0.0 {
         let (u, c) = if distance > 0.0 {
             (d / distance, threshold / distance)
@@ -381,8 +415,45 @@ pub(crate) fn hull_hull(
                     let Some(axis) = query.edge_axis(ea, eb) else {
                         continue;
                     };
-                    if axis.separation > margin {
+                    let matters = axis.separation > margin
+                        || cached == Some(axis.feature)
+                        || best_edge.is_none_or(|best| axis.separation > best.separation);
+                    if !matters {
+                        continue;
+                    }
+                    // A value that can end the test or win must be a true separation.
+                    // The edge-to-edge value `n·(p_b − p_a)` bounds the true one from
+                    // above (p_a, p_b lie in the shapes) and equals it when the edges
+                    // support the axis; on nearly coplanar faces of a thin hull, a pair
+                    // can pass the Minkowski test without supporting it, and the value
+                    // means nothing. Both senses of the axis are valid SAT directions:
+                    // a true gap above the margin in either ends the test, and the larger
+                    // true value counts for the exact axis (so depths stay exact).
+                    let n = axis.normal;
+                    let forward = query.separation_along(n, &mut support_a, &mut support_b);
+                    let backward = query.separation_along(-n, &mut support_a, &mut support_b);
+                    let (normal, separation, deviation) = if forward >= backward {
+                        (n, forward, axis.separation - forward)
+                    } else {
+                        (-n, backward, -axis.separation - backward)
+                    };
+                    let axis = Axis {
+                        separation,
+                        normal,
+                        ..axis
+                    };
+                    if separation > margin {
                         return SatOutcome::Separated(axis);
+                    }
+                    if any_edge.is_none_or(|best| separation > best.separation) {
+                        any_edge = Some(axis);
+                    }
+                    // Only a pair that (nearly) supports the axis may carry a manifold.
+                    let scale = frame.trans.length()
+                        + ea.point.length()
+                        + (eb.point - frame.trans).length();
+                    if deviation > SUPPORT_SLACK * scale {
+                        continue;
                     }
                     if cached == Some(axis.feature) {
                         kept = Some(axis);
@@ -395,7 +466,7 @@ pub(crate) fn hull_hull(
         }
     }
 
-    fold_candidates(best_a, Some(best_b), best_edge, slop, kept)
+    fold_candidates(best_a, Some(best_b), best_edge, any_edge, slop, kept)
 }
 
 /// Index of the largest value (the first among ties).

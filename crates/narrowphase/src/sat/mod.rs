@@ -118,17 +118,21 @@ pub(crate) enum SatOutcome {
 }
 
 /// Best candidates per kind, each the largest separation of its kind (lowest index on
-/// ties), folded into the exact and preferred axes. `kept` is last query's reference
-/// feature measured on this query's poses, when the test could measure it.
+/// ties), folded into the exact and preferred axes. `edge` is the best edge pair that
+/// may carry a manifold; `any_edge`, when given, the best edge axis of any pair by its
+/// true separation, which only sets the exact axis (see `hull_hull`). `kept` is last
+/// query's reference feature measured on this query's poses, when the test could
+/// measure it.
 pub(crate) fn fold_candidates(
     face_a: Axis,
     face_b: Option<Axis>,
     edge: Option<Axis>,
+    any_edge: Option<Axis>,
     slop: f32,
     kept: Option<Axis>,
 ) -> SatOutcome {
     let mut exact = face_a;
-    for candidate in [face_b, edge].into_iter().flatten() {
+    for candidate in [face_b, edge, any_edge].into_iter().flatten() {
         if candidate.separation > exact.separation {
             exact = candidate;
         }
