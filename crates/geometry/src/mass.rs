@@ -134,11 +134,7 @@ impl MassProperties {
     pub fn inverse_inertia_world(&self, rotation: Quat) -> Mat3 {
         let r = Mat3::from_quat(rotation);
         let world = r * self.inverse_inertia() * r.transpose();
-        if world.is_finite() {
-            world
-        } else {
-            Mat3::ZERO
-        }
+        if world.is_finite() { world } else { Mat3::ZERO }
     }
 }
 
