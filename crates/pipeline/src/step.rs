@@ -4,6 +4,7 @@
 //! dirty bodies ─► world AABBs (parallel, fixed chunks, collected in order)
 //!              ─► bad poses quarantined (proxy removed), others update the broad phase
 //!              ─► sweep-and-prune pairs (proxy ids) ─► slot-index keys, sorted
+//!                 (kind rule: pairs without a dynamic body dropped)
 //!              ─► merge with last step's pair states (linear, both sorted)
 //!              ─► per pair, in parallel over fixed chunks: group filter, last step's
 //!                 answer if both bodies rest, bounding-sphere test, SAT and manifold
@@ -133,7 +134,14 @@ impl CollisionWorld {
                     hot.radius = body.shape.bounding_radius();
                     body.aabb = Some(aabb);
                     let kind = self.kinds[index as usize];
-                    place_proxy(body, kind, aabb, index, &mut self.broad, &mut self.proxy_body);
+                    place_proxy(
+                        body,
+                        kind,
+                        aabb,
+                        index,
+                        &mut self.broad,
+                        &mut self.proxy_body,
+                    );
                 }
                 AabbOutcome::Bad(reason) => {
                     if let Some(p) = body.proxy.take() {
