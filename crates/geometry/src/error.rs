@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-/// Why a sphere, box or AABB could not be built from the given values.
+/// Why a sphere, box or AABB could not be built from the given values, or why mass
+/// properties could not be computed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ShapeError {
     /// A value was NaN or infinite.
@@ -15,6 +16,13 @@ pub enum ShapeError {
     Inverted,
     /// A rotation quaternion was zero-length or could not be normalized.
     InvalidRotation,
+    /// A density was zero, negative, NaN or infinite (the offending value): mass
+    /// properties need a finite, positive density.
+    InvalidDensity(f32),
+    /// The mass or a moment of inertia does not fit in an `f32` as a positive normal
+    /// number (finite and at least `f32::MIN_POSITIVE`): the shape is too large or too
+    /// small for the density.
+    MassOutOfRange,
 }
 
 impl fmt::Display for ShapeError {
@@ -28,6 +36,12 @@ impl fmt::Display for ShapeError {
             ShapeError::Inverted => write!(f, "an AABB has min > max on some axis"),
             ShapeError::InvalidRotation => {
                 write!(f, "the rotation quaternion is zero or not finite")
+            }
+            ShapeError::InvalidDensity(v) => {
+                write!(f, "a density must be finite and positive, got {v}")
+            }
+            ShapeError::MassOutOfRange => {
+                write!(f, "the mass or inertia does not fit in an f32")
             }
         }
     }

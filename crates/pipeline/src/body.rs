@@ -31,14 +31,48 @@ impl BodyHandle {
     }
 }
 
-/// Whether a body moves.
+/// How a body moves, and so which bodies it is paired with.
+///
+/// A pair needs at least one **dynamic** body ([`BodyKind::pairs_with`]):
+///
+/// | | Static | Kinematic | Dynamic |
+/// |---|---|---|---|
+/// | **Static** | never | never | paired |
+/// | **Kinematic** | never | never | paired |
+/// | **Dynamic** | paired | paired | paired |
+///
+/// As in Box2D and rapier, a kinematic body is moved by the user (a platform, a door,
+/// an animated character) and pushes dynamic bodies without being pushed back, so the
+/// solver has nothing to do between it and a static or another kinematic body: those
+/// pairs are never generated, never reach the narrow phase and give no contact and no
+/// event. Like a static pair, they are not even [candidates](crate::CollisionWorld::candidate_pairs).
+/// The [`Groups`] filter applies on top of this rule.
+///
+/// ```
+/// use sepax_pipeline::BodyKind::{Dynamic, Kinematic, Static};
+/// assert!(Kinematic.pairs_with(Dynamic));
+/// assert!(!Kinematic.pairs_with(Static) && !Kinematic.pairs_with(Kinematic));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BodyKind {
-    /// Does not move (moving one is allowed but rebuilds the static BVH). Two static
-    /// bodies are never paired.
+    /// Does not move (moving one is allowed but rebuilds the static BVH). Paired with
+    /// dynamic bodies only.
     Static,
-    /// Expected to move every frame.
+    /// Expected to move every frame; paired with every body it overlaps.
     Dynamic,
+    /// Moved by the user every frame, like a dynamic body (it sits among the dynamic
+    /// proxies of the broad phase), but paired with dynamic bodies only: never with a
+    /// static or another kinematic body.
+    Kinematic,
+}
+
+impl BodyKind {
+    /// True when bodies of these two kinds may form a pair: at least one is dynamic.
+    /// (Symmetric.)
+    #[inline]
+    pub fn pairs_with(self, other: BodyKind) -> bool {
+        self == BodyKind::Dynamic || other == BodyKind::Dynamic
+    }
 }
 
 /// Collision groups: two bodies are paired only when each one's `memberships` has a
@@ -88,7 +122,7 @@ pub struct BodyDesc {
     /// Where the body is. A pose that is not [`Pose::is_valid`] is accepted here and
     /// quarantined at each step until it is fixed.
     pub pose: Pose,
-    /// Static or dynamic.
+    /// Static, dynamic or kinematic.
     pub kind: BodyKind,
     /// Collision groups.
     pub groups: Groups,
@@ -112,6 +146,34 @@ impl BodyDesc {
     pub fn fixed(shape: impl Into<Shape>, pose: Pose) -> BodyDesc {
         BodyDesc {
             kind: BodyKind::Static,
+            ..BodyDesc::dynamic(shape, pose)
+        }
+    }
+
+    /// A kinematic body (moved by the user, paired with dynamic bodies only; see
+    /// [`BodyKind`]) in every group with `user_data` 0.
+    ///
+    /// ```
+    /// use sepax_pipeline::{BodyDesc, CollisionWorld, Config};
+    /// use sepax_pipeline::geometry::{Cuboid, Pose};
+    /// use glam::Vec3;
+    ///
+    /// let mut world = CollisionWorld::new(Config::default()).unwrap();
+    /// let slab = Cuboid::try_from_half_extents(Vec3::new(2.0, 0.25, 2.0)).unwrap();
+    /// world.insert(BodyDesc::fixed(slab, Pose::IDENTITY)).unwrap();
+    /// // A platform sunk into the floor: a kinematic–static pair, never reported.
+    /// let lift = world.insert(BodyDesc::kinematic(slab, Pose::from_translation(Vec3::Y * 0.3))).unwrap();
+    /// assert!(world.step().contacts.is_empty());
+    /// // A dynamic crate resting on it is.
+    /// let cube = Cuboid::try_from_half_extents(Vec3::splat(0.5)).unwrap();
+    /// world.insert(BodyDesc::dynamic(cube, Pose::from_translation(Vec3::Y * 1.04))).unwrap();
+    /// let report = world.step();
+    /// assert_eq!(report.contacts.len(), 1);
+    /// assert_eq!(report.contacts[0].a, lift);
+    /// ```
+    pub fn kinematic(shape: impl Into<Shape>, pose: Pose) -> BodyDesc {
+        BodyDesc {
+            kind: BodyKind::Kinematic,
             ..BodyDesc::dynamic(shape, pose)
         }
     }

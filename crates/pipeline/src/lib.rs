@@ -21,7 +21,10 @@
 //!    [`StepReport::quarantined`]; no other body's result changes.
 //! 2. **Broad phase**: incremental sweep-and-prune
 //!    ([`SweepAndPrune`](broadphase::SweepAndPrune)); static–static pairs are never
-//!    looked at. Candidate pairs are filtered by [`Groups`].
+//!    looked at. A pair needs a dynamic body ([`BodyKind`]): kinematic bodies (moved
+//!    by the user, like platforms) are dynamic proxies in the broad phase, and their
+//!    pairs with static and other kinematic bodies are dropped before they become
+//!    candidates. Candidate pairs are filtered by [`Groups`].
 //! 3. **Narrow phase** in parallel: [`collide`](narrowphase::collide) with the pair's
 //!    own [`PairCache`](narrowphase::PairCache), which lives as long as the pair stays a
 //!    candidate, so last frame's separating axis or contact feature is tried first.

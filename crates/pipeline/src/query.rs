@@ -48,7 +48,7 @@ impl CollisionWorld {
     fn for_each_unindexed(&self, bvh: bool, mut f: impl FnMut(u32, &Body)) {
         for (i, slot) in self.slots.iter().enumerate() {
             if let Some(body) = &slot.body {
-                let in_bvh = bvh && body.kind == BodyKind::Static && body.proxy.is_some();
+                let in_bvh = bvh && self.kinds[i] == BodyKind::Static && body.proxy.is_some();
                 if !in_bvh {
                     f(i as u32, body);
                 }

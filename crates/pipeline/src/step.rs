@@ -4,6 +4,7 @@
 //! dirty bodies ─► world AABBs (parallel, fixed chunks, collected in order)
 //!              ─► bad poses quarantined (proxy removed), others update the broad phase
 //!              ─► sweep-and-prune pairs (proxy ids) ─► slot-index keys, sorted
+//!                 (kind rule: pairs without a dynamic body dropped)
 //!              ─► merge with last step's pair states (linear, both sorted)
 //!              ─► per pair, in parallel over fixed chunks: group filter, last step's
 //!                 answer if both bodies rest, bounding-sphere test, SAT and manifold
@@ -138,7 +139,15 @@ impl CollisionWorld {
                     hot.shape.clone_from(&body.shape);
                     hot.radius = body.shape.bounding_radius();
                     body.aabb = Some(aabb);
-                    place_proxy(body, aabb, index, &mut self.broad, &mut self.proxy_body);
+                    let kind = self.kinds[index as usize];
+                    place_proxy(
+                        body,
+                        kind,
+                        aabb,
+                        index,
+                        &mut self.broad,
+                        &mut self.proxy_body,
+                    );
                 }
                 AabbOutcome::Bad(reason) => {
                     if let Some(p) = body.proxy.take() {
@@ -156,14 +165,26 @@ impl CollisionWorld {
     }
 
     /// Sweep-and-prune (in the world's pool), then the pairs as sorted slot keys.
+    ///
+    /// Kind rule: a pair needs a dynamic body ([`BodyKind::pairs_with`]). The broad
+    /// phase never pairs two statics; kinematic bodies are dynamic proxies there, so
+    /// their pairs with statics and with each other are dropped here, before they become
+    /// candidates: never a pair, no state, no event. With no kinematic body alive the
+    /// test is skipped.
     fn find_candidates(&mut self) {
         self.broad.update_pairs();
         self.candidates.clear();
+        let kinds = (self.kinematic_bodies > 0).then_some(&self.kinds[..]);
         for &(pa, pb) in self.broad.pairs() {
             let (a, b) = (
                 self.proxy_body[pa.0 as usize],
                 self.proxy_body[pb.0 as usize],
             );
+            if let Some(kinds) = kinds
+                && !kinds[a as usize].pairs_with(kinds[b as usize])
+            {
+                continue;
+            }
             self.candidates.push(pack(a.min(b), a.max(b)));
         }
         // Proxy ids usually follow slot indices, so this is nearly sorted already.
@@ -278,8 +299,11 @@ fn ended_event(st: &PairState, cause: EndCause) -> ContactEvent {
 }
 
 /// Puts a body's AABB into the broad phase (inserting its proxy if it has none).
+/// Kinematic bodies move every frame, so they are dynamic proxies; the kind rule of
+/// `find_candidates` keeps them from pairing with statics and each other.
 fn place_proxy(
     body: &mut Body,
+    kind: BodyKind,
     aabb: Aabb,
     index: u32,
     broad: &mut sepax_broadphase::SweepAndPrune,
@@ -292,9 +316,9 @@ fn place_proxy(
         let _ = broad.remove(p);
         body.proxy = None;
     }
-    let kind = match body.kind {
+    let kind = match kind {
         BodyKind::Static => ProxyKind::Static,
-        BodyKind::Dynamic => ProxyKind::Dynamic,
+        BodyKind::Dynamic | BodyKind::Kinematic => ProxyKind::Dynamic,
     };
     // The box was validated above, so insert fails only past u32::MAX proxies; the body
     // then stays out of the broad phase (and so out of every pair).

@@ -11,7 +11,6 @@ use sepax_geometry::{Aabb, Pose, Shape};
 pub(crate) struct Body {
     pub shape: Shape,
     pub pose: Pose,
-    pub kind: BodyKind,
     pub groups: Groups,
     pub user_data: u64,
     /// The broad-phase proxy; `None` before the first step and while quarantined.
@@ -81,6 +80,11 @@ pub struct CollisionWorld {
     pub(crate) slots: Vec<Slot>,
     /// Per slot, the data the step reads per pair (see [`Hot`]).
     pub(crate) hot: Vec<Hot>,
+    /// Per slot, the kind of the body living there (stored only here, densely, for the
+    /// kind rule the step applies to every broad-phase pair).
+    pub(crate) kinds: Vec<BodyKind>,
+    /// Live kinematic bodies; while there are none the step skips the kind rule.
+    pub(crate) kinematic_bodies: usize,
     /// Slots free for reuse now.
     free: Vec<u32>,
     /// Slots freed since the last step: reused only after the step has ended their pairs.
@@ -144,6 +148,8 @@ impl CollisionWorld {
             pool: std::sync::Arc::new(pool),
             slots: Vec::new(),
             hot: Vec::new(),
+            kinds: Vec::new(),
+            kinematic_bodies: 0,
             free: Vec::new(),
             pending_free: Vec::new(),
             live: 0,
@@ -185,15 +191,16 @@ impl CollisionWorld {
         let body = Body {
             shape: desc.shape,
             pose: desc.pose,
-            kind: desc.kind,
             groups: desc.groups,
             user_data: desc.user_data,
             proxy: None,
             aabb: None,
             dirty: true,
         };
-        if body.kind == BodyKind::Static {
-            self.statics_changed = true;
+        match desc.kind {
+            BodyKind::Static => self.statics_changed = true,
+            BodyKind::Kinematic => self.kinematic_bodies += 1,
+            BodyKind::Dynamic => {}
         }
         let index = match self.free.pop() {
             Some(i) => i,
@@ -204,10 +211,12 @@ impl CollisionWorld {
                     .ok_or(WorldError::TooManyBodies)?;
                 self.slots.push(Slot::default());
                 self.hot.push(hot.clone());
+                self.kinds.push(desc.kind);
                 self.refreshed_at.push(0);
                 i
             }
         };
+        self.kinds[index as usize] = desc.kind;
         let slot = &mut self.slots[index as usize];
         slot.body = Some(body);
         self.hot[index as usize] = Hot {
@@ -231,8 +240,10 @@ impl CollisionWorld {
             // only means there is nothing to remove.
             let _ = self.broad.remove(p);
         }
-        if body.kind == BodyKind::Static {
-            self.statics_changed = true;
+        match self.kinds[handle.index() as usize] {
+            BodyKind::Static => self.statics_changed = true,
+            BodyKind::Kinematic => self.kinematic_bodies -= 1,
+            BodyKind::Dynamic => {}
         }
         self.pending_free.push(handle.index());
         self.live -= 1;
@@ -284,9 +295,9 @@ impl CollisionWorld {
     /// Marks a body changed so the next step recomputes its AABB.
     fn touch(&mut self, handle: BodyHandle) -> Result<&mut Body, WorldError> {
         let index = handle.index();
+        let is_static = self.kinds.get(index as usize) == Some(&BodyKind::Static);
         let body = self.body_mut(handle)?;
         let was_dirty = std::mem::replace(&mut body.dirty, true);
-        let is_static = body.kind == BodyKind::Static;
         if !was_dirty {
             self.dirty.push(index);
         }
@@ -342,9 +353,10 @@ impl CollisionWorld {
         Ok(&self.body(handle)?.shape)
     }
 
-    /// Static or dynamic. Errors: `StaleHandle`.
+    /// Static, dynamic or kinematic. Errors: `StaleHandle`.
     pub fn kind(&self, handle: BodyHandle) -> Result<BodyKind, WorldError> {
-        Ok(self.body(handle)?.kind)
+        self.body(handle)?;
+        Ok(self.kinds[handle.index() as usize])
     }
 
     /// The body's collision groups. Errors: `StaleHandle`.
@@ -370,7 +382,8 @@ impl CollisionWorld {
     }
 
     /// The candidate pairs of the last step: every pair whose AABBs overlap, at least one
-    /// body dynamic, before the group filter; sorted by `(a.index(), b.index())`.
+    /// body dynamic (so no static–static, kinematic–static or kinematic–kinematic pair,
+    /// see [`BodyKind`]), before the group filter; sorted by `(a.index(), b.index())`.
     /// Pairs with a body removed since the step are left out.
     pub fn candidate_pairs(&self) -> Vec<(BodyHandle, BodyHandle)> {
         self.candidates

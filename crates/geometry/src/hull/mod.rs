@@ -12,8 +12,13 @@
 //!
 //! Build one from points with [`ConvexHull::try_from_points`], from known faces with
 //! [`ConvexHull::try_from_faces`], or a box with [`ConvexHull::cuboid`].
+//!
+//! Volume, centre of mass and inertia come from exact polyhedral integration
+//! ([`mass`]: [`ConvexHull::mass_properties`]); [`ConvexHull::recentered`] and
+//! [`ConvexHull::try_from_points_centered`] put the centre of mass at the local origin.
 
 mod build;
+pub mod mass;
 
 use crate::HullError;
 use glam::{DVec3, Vec3};
@@ -354,7 +359,13 @@ impl ConvexHull {
         &self.neighbors[self.neighbor_starts[v] as usize..self.neighbor_starts[v + 1] as usize]
     }
 
-    /// The mean of the vertices: a point strictly inside the hull.
+    /// The mean of the vertices: a point strictly inside the hull, used as the centre
+    /// of the SAT's pruning (see [`inradius`](ConvexHull::inradius)).
+    ///
+    /// This is **not** the centre of mass: vertices crowded on one side pull it there.
+    /// For the centre of mass use [`center_of_mass`](ConvexHull::center_of_mass) or
+    /// [`mass_properties`](ConvexHull::mass_properties), and
+    /// [`recentered`](ConvexHull::recentered) to put it at the local origin.
     #[inline]
     pub fn centroid(&self) -> Vec3 {
         self.centroid
