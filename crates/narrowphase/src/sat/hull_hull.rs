@@ -50,6 +50,10 @@ const KNIFE_EDGE: f32 = 1e-3;
 /// depth but no manifold (see the edge query).
 const SUPPORT_SLACK: f32 = 1e-3;
 
+/// Winners of the edge query that fail the support check before the query gives up
+/// on a manifold-grade edge (the faces and the true values still give the depth).
+const MAX_REJECTED: usize = 64;
+
 /// Slack on the arc pruning test, against round-off in the precomputed arcs.
 const ARC_SLACK: f32 = 1e-5;
 
@@ -225,6 +229,36 @@ impl Query<'_> {
             normal: n,
             feature: Feature::EdgeEdge(ea.index, eb.index),
         })
+    }
+
+    /// The true separation of an edge axis, and whether the pair's edges support it:
+    /// its edge-to-edge value is the true one within `SUPPORT_SLACK · scale`. A pair
+    /// that supports its axis is done; otherwise both senses of the axis are measured
+    /// (both are valid SAT directions, and an axis mis-oriented on a knife edge may
+    /// separate the other way) and the larger counts.
+    fn verify(&self, axis: &Axis, scale: f32, sa: &mut Support, sb: &mut Support) -> (Axis, bool) {
+        let n = axis.normal;
+        let slack = SUPPORT_SLACK * scale;
+        let forward = self.separation_along(n, sa, sb);
+        if axis.separation - forward <= slack {
+            let true_axis = Axis {
+                separation: forward,
+                ..*axis
+            };
+            return (true_axis, true);
+        }
+        let backward = self.separation_along(-n, sa, sb);
+        let (normal, separation, deviation) = if forward >= backward {
+            (n, forward, axis.separation - forward)
+        } else {
+            (-n, backward, -axis.separation - backward)
+        };
+        let true_axis = Axis {
+            separation,
+            normal,
+            ..*axis
+        };
+        (true_axis, deviation <= slack)
     }
 
     /// The true separation along a unit direction `n` (a→b, a's frame), from both
@@ -407,66 +441,90 @@ pub(crate) fn hull_hull(
                     edges_b.push(query.edge_b(j));
                 }
             }
-            for ea in &edges_a {
-                for eb in &edges_b {
-                    if !arcs_cross(ea.n0, ea.n1, ea.cross, eb.n0, eb.n1, eb.cross) {
-                        continue;
+            // The edge-to-edge value `n·(p_b − p_a)` bounds the true separation along
+            // `n` from above (p_a, p_b lie in the shapes) and equals it when the edges
+            // support the axis. On nearly coplanar faces of a thin hull a pair can pass
+            // the Minkowski test without supporting its axis, and then the value means
+            // nothing. So every value that would end the test, and the winner, are
+            // checked against the true separation ([`Query::verify`]); a winner that
+            // fails gives its true value to the exact axis only, and the scan runs
+            // again without it (rare: a few pairs at most, so a handful of reruns).
+            let mut rejected: SmallVec<[Feature; 4]> = SmallVec::new();
+            loop {
+                let mut best: Option<(Axis, f32)> = None;
+                let mut cached_raw: Option<(Axis, f32)> = None;
+                for ea in &edges_a {
+                    for eb in &edges_b {
+                        if !arcs_cross(ea.n0, ea.n1, ea.cross, eb.n0, eb.n1, eb.cross) {
+                            continue;
+                        }
+                        let Some(axis) = query.edge_axis(ea, eb) else {
+                            continue;
+                        };
+                        if rejected.contains(&axis.feature) {
+                            continue;
+                        }
+                        // The pair's extent, for the support check (only when needed).
+                        let scale = || {
+                            frame.trans.length()
+                                + ea.point.length()
+                                + (eb.point - frame.trans).length()
+                        };
+                        if axis.separation > margin {
+                            let (true_axis, _) =
+                                query.verify(&axis, scale(), &mut support_a, &mut support_b);
+                            if true_axis.separation > margin {
+                                return SatOutcome::Separated(true_axis);
+                            }
+                            // The gap was an artefact: the pair counts by its true value.
+                            any_edge = better_of(any_edge, true_axis);
+                            rejected.push(axis.feature);
+                            continue;
+                        }
+                        if cached == Some(axis.feature) {
+                            cached_raw = Some((axis, scale()));
+                        }
+                        if best.is_none_or(|(b, _)| axis.separation > b.separation) {
+                            best = Some((axis, scale()));
+                        }
                     }
-                    let Some(axis) = query.edge_axis(ea, eb) else {
-                        continue;
-                    };
-                    let matters = axis.separation > margin
-                        || cached == Some(axis.feature)
-                        || best_edge.is_none_or(|best| axis.separation > best.separation);
-                    if !matters {
-                        continue;
+                }
+                if let Some((axis, scale)) = cached_raw
+                    && kept.is_none()
+                {
+                    let (true_axis, supports) =
+                        query.verify(&axis, scale, &mut support_a, &mut support_b);
+                    if supports {
+                        kept = Some(true_axis);
                     }
-                    // A value that can end the test or win must be a true separation.
-                    // The edge-to-edge value `n·(p_b − p_a)` bounds the true one from
-                    // above (p_a, p_b lie in the shapes) and equals it when the edges
-                    // support the axis; on nearly coplanar faces of a thin hull, a pair
-                    // can pass the Minkowski test without supporting it, and the value
-                    // means nothing. Both senses of the axis are valid SAT directions:
-                    // a true gap above the margin in either ends the test, and the larger
-                    // true value counts for the exact axis (so depths stay exact).
-                    let n = axis.normal;
-                    let forward = query.separation_along(n, &mut support_a, &mut support_b);
-                    let backward = query.separation_along(-n, &mut support_a, &mut support_b);
-                    let (normal, separation, deviation) = if forward >= backward {
-                        (n, forward, axis.separation - forward)
-                    } else {
-                        (-n, backward, -axis.separation - backward)
-                    };
-                    let axis = Axis {
-                        separation,
-                        normal,
-                        ..axis
-                    };
-                    if separation > margin {
-                        return SatOutcome::Separated(axis);
-                    }
-                    if any_edge.is_none_or(|best| separation > best.separation) {
-                        any_edge = Some(axis);
-                    }
-                    // Only a pair that (nearly) supports the axis may carry a manifold.
-                    let scale = frame.trans.length()
-                        + ea.point.length()
-                        + (eb.point - frame.trans).length();
-                    if deviation > SUPPORT_SLACK * scale {
-                        continue;
-                    }
-                    if cached == Some(axis.feature) {
-                        kept = Some(axis);
-                    }
-                    if best_edge.is_none_or(|best| axis.separation > best.separation) {
-                        best_edge = Some(axis);
-                    }
+                }
+                let Some((axis, scale)) = best else {
+                    break;
+                };
+                let (true_axis, supports) =
+                    query.verify(&axis, scale, &mut support_a, &mut support_b);
+                any_edge = better_of(any_edge, true_axis);
+                if supports {
+                    best_edge = Some(true_axis);
+                    break;
+                }
+                rejected.push(axis.feature);
+                if rejected.len() >= MAX_REJECTED {
+                    break;
                 }
             }
         }
     }
 
     fold_candidates(best_a, Some(best_b), best_edge, any_edge, slop, kept)
+}
+
+/// The candidate with the larger separation (the earlier on a tie).
+fn better_of(best: Option<Axis>, candidate: Axis) -> Option<Axis> {
+    match best {
+        Some(b) if b.separation >= candidate.separation => Some(b),
+        _ => Some(candidate),
+    }
 }
 
 /// Index of the largest value (the first among ties).
