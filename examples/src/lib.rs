@@ -1,5 +1,5 @@
 //! Helpers shared by the sepax examples: command-line parsing for `stress` and
-//! `render`, and the `--check` oracle comparison.
+//! `render`, the `--check` oracle comparison, and body outlines for pictures.
 //!
 //! * `cargo run --release --example quickstart`
 //! * `cargo run --release --example stress -- --scene soup --bodies 10000 --frames 60 --threads 2 --check`
@@ -7,3 +7,4 @@
 
 pub mod args;
 pub mod check;
+pub mod outline;
