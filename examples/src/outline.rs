@@ -71,7 +71,8 @@ pub fn convex_hull_2d(mut pts: Vec<Vec2>) -> Vec<Vec2> {
     for pass in 0..2 {
         let start = hull.len();
         let mut push = |p: Vec2| {
-            while hull.len() >= start + 2 && cross(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0
+            while hull.len() >= start + 2
+                && cross(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0
             {
                 hull.pop();
             }
