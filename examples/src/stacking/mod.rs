@@ -6,14 +6,16 @@
 //!
 //! * [`body`]: pose, velocities, inverse mass and inertia (`I_world⁻¹ = R I⁻¹ Rᵀ`),
 //!   semi-implicit Euler at 60 Hz; [`mass`]: mass and inertia of a shape.
-//! * [`constraint`]: per manifold point, a normal row (accumulated impulse ≥ 0,
-//!   Baumgarte correction beyond a 5 mm slop, speculative points allowed to close
-//!   their gap) and two Coulomb friction rows (μ = 0.6), lever arms from the
-//!   manifold's anchors.
-//! * [`solver`]: 10 Gauss–Seidel iterations, warm-started with the report's
-//!   `previous` / `previous_points` indices and a `Vec` parallel to `contacts`.
+//! * [`constraint`]: per manifold point, a normal row (accumulated impulse ≥ 0, a
+//!   soft push-out beyond a 5 mm slop, speculative points allowed to close their
+//!   gap) and two Coulomb friction rows (μ = 0.6), lever arms from the manifold's
+//!   anchors, separations recomputed from the anchors at the current poses.
+//! * [`solver`]: one step: gravity, 10 Gauss–Seidel iterations warm-started with the
+//!   report's `previous` / `previous_points` indices and a `Vec` parallel to
+//!   `contacts`, positions integrated, 2 relax passes (Box2D v3's soft step, one
+//!   substep).
 //! * [`simulation`]: one frame: poses into the [`CollisionWorld`](sepax_pipeline::CollisionWorld),
-//!   `step`, the report into the solver, positions integrated.
+//!   `step`, the report into the solver.
 //! * [`scenes`]: tower, alternating tower, pyramid, pile, mixed; [`stats`]: point
 //!   persistence, id persistence, normal turn; [`picture`]: side-view PNG frames.
 //!

@@ -22,10 +22,11 @@ use std::time::{Duration, Instant};
 pub const DENSITY: f32 = 1000.0;
 
 /// The contact margin of the stacking world, m. Pairs closer than this get
-/// speculative points, so a contact that opens by a hair for a frame stays in the
-/// report with its ids and warm-start impulses, and a body falling one frame's worth
-/// (g·dt² ≈ 2.7 mm at rest, up to 2 cm, i.e. 1.2 m/s) is caught before it
-/// penetrates. Much larger margins add speculative pairs that do nothing.
+/// speculative points: a contact that opens by a hair for a frame keeps its pair, its
+/// ids and its warm-start impulses, and a body approaching at up to
+/// `margin/dt = 1.2 m/s` is stopped at the surface instead of after it sank in (a
+/// resting body falls `g·dt² = 2.7 mm` per frame before its contacts act). A much
+/// larger margin only adds speculative pairs that do nothing.
 pub const MARGIN: f32 = 0.02;
 
 /// What one frame cost and what its manifolds looked like.

@@ -21,10 +21,12 @@
 //! starts from zero, which at that point is the same as no warm starting.
 //!
 //! **Why soft contacts.** With rigid rows and Baumgarte (β = 0.2, 5 mm slop) this
-//! solver lets a 10-box tower rock, by the friction impulses warm-started from a
-//! step that moved the other way, until it falls within 10 s, even at 100 passes.
-//! The soft normal row (30 Hz, ζ = 10, Box2D v3's default) leaks 1.4 % of the
-//! impulse per pass and holds it within millimetres at 10 passes.
+//! solver lets even the alternating tower (no equal faces, 100 % of points
+//! persisting) rock, driven by friction impulses warm-started from a step that moved
+//! the other way, until its top box has moved half a metre after 10 s; at 100
+//! passes it still rocks at 0.2 m/s. The soft normal row (30 Hz, ζ = 10, Box2D v3's
+//! defaults) leaks 1.4 % of the impulse per pass and holds it within millimetres at
+//! 10 passes.
 
 use super::body::Body;
 use super::constraint::{ContactConstraint, PointImpulse, RowParams, Softness};
