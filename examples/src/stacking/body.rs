@@ -28,14 +28,13 @@ pub struct Body {
 }
 
 impl Body {
-    /// A body at `pose`, at rest. `density` 0 (or a static body) gives an immovable
-    /// body; otherwise the mass and inertia come from [`mass_properties`].
+    /// A body at `pose`, at rest. `density` 0 (or a static body), or a shape whose
+    /// mass cannot be represented, gives an immovable body; otherwise the mass and
+    /// inertia come from [`mass_properties`].
     pub fn new(handle: BodyHandle, shape: &Shape, pose: Pose, density: f32) -> Body {
-        let (inv_mass, inv_inertia_local) = if density > 0.0 {
-            let (m, inertia) = mass_properties(shape, density);
-            (1.0 / m, inertia.inverse())
-        } else {
-            (0.0, Mat3::ZERO)
+        let (inv_mass, inv_inertia_local) = match mass_properties(shape, density) {
+            Some((m, inertia)) if density > 0.0 => (1.0 / m, inertia.inverse()),
+            _ => (0.0, Mat3::ZERO),
         };
         Body {
             handle,

@@ -193,21 +193,14 @@ fn grid(n: usize) -> impl Iterator<Item = Vec3> {
     })
 }
 
-/// The hull of 12 random points within 0.6 m of the origin, then moved so that the
-/// centre of its bounding box is the origin: the centre of mass the solver assumes
-/// for a hull (see [`mass_properties`](super::mass::mass_properties)).
+/// The hull of 12 random points within 0.6 m of the origin, moved so that its centre
+/// of mass is the origin (the body origin the solver takes lever arms from).
 fn random_hull(rng: &mut Rng) -> Shape {
     let points: Vec<Vec3> = (0..12)
         .map(|_| rng.unit_vec3() * rng.range(0.35, 0.6))
         .collect();
-    let (lo, hi) = points
-        .iter()
-        .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), &v| {
-            (lo.min(v), hi.max(v))
-        });
-    let centre = 0.5 * (lo + hi);
-    let centred: Vec<Vec3> = points.iter().map(|&p| p - centre).collect();
-    let hull = ConvexHull::try_from_points(&centred)
+    let hull = ConvexHull::try_from_points_centered(&points)
+        .map(|(hull, _offset)| hull)
         .unwrap_or_else(|_| ConvexHull::cuboid(Vec3::splat(0.4)).expect("positive half extents"));
     Shape::from(hull)
 }
