@@ -11,7 +11,9 @@
 //!   g·dt = 0.16 m/s in a frame whose contacts fail to hold, and a body creeping at
 //!   0.05 m/s moves 5 cm a second, a visible slide;
 //! * **≥ 99 % of points persist** over the last 5 s: among points of pairs that were
-//!   in contact the frame before, those with `previous_points[i]` set;
+//!   in contact the frame before, those with `previous_points[i]` set; and ≥ 99 % of
+//!   those keep their feature id (not only a nearby anchor: a solver that matches by
+//!   id alone must keep its warm start too);
 //! * **no point deeper than 2 cm** over the last 5 s: slop (5 mm) plus the soft
 //!   contact's static give (≈ n·g/ω² = 2.8 mm under 10 boxes) is ≈ 1 cm.
 //!
@@ -85,6 +87,7 @@ fn assert_stands(name: &str, o: &Outcome) {
     println!("{summary}");
     assert!(m.continuing > 0, "{summary}: no resting contacts counted");
     assert!(m.persistence() >= 0.99, "points renew: {summary}");
+    assert!(m.id_persistence() >= 0.99, "feature ids renew: {summary}");
     assert!(o.drift < 0.02, "the top body drifted: {summary}");
     assert!(o.max_speed < 0.05, "a body keeps moving: {summary}");
     assert!(
