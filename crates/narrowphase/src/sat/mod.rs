@@ -64,12 +64,13 @@ impl Frame {
     /// axis by up to `~4e-7 / |e_a × e_b|` radians and moves its depth by that times the
     /// size. Rounded from f64, each entry is within half an ulp.
     pub fn new(pose_a: &Pose, pose_b: &Pose) -> Frame {
-        let qa = pose_a.rotation.as_dquat().normalize();
-        let qb = pose_b.rotation.as_dquat().normalize();
+        // Accepted rotations are unit within 1e-3: rotating by the conjugate of `q_a`
+        // scales by `|q_a|²`, which the division undoes; the product is normalised once.
+        let qa = pose_a.rotation.as_dquat();
         let inv = qa.conjugate();
-        let rot = DMat3::from_quat(inv * qb).as_mat3();
-        let trans =
-            (inv * (pose_b.translation.as_dvec3() - pose_a.translation.as_dvec3())).as_vec3();
+        let rot = DMat3::from_quat((inv * pose_b.rotation.as_dquat()).normalize()).as_mat3();
+        let offset = pose_b.translation.as_dvec3() - pose_a.translation.as_dvec3();
+        let trans = ((inv * offset) / qa.length_squared()).as_vec3();
         Frame {
             rot,
             rot_t: rot.transpose(),
