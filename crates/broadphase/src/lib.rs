@@ -183,7 +183,9 @@
 //! ```
 
 mod brute_force;
+mod budget;
 mod error;
+mod fat;
 mod grid;
 mod order;
 mod pairs;
@@ -196,7 +198,7 @@ pub use brute_force::BruteForce;
 pub use error::BroadPhaseError;
 pub use proxy::{ProxyId, ProxyKind};
 pub use sap::{
-    DYNAMIC_FAT_MARGIN, FAT_MARGIN, FrameStats, GRID_MIN_CANDIDATES, GRID_MIN_PROXIES,
-    MAX_PATCHED_ESCAPES, PARALLEL_MIN_PROXIES, SweepAndPrune,
+    DEFAULT_PAIR_BUDGET, DYNAMIC_FAT_MARGIN, FAT_MARGIN, FrameStats, GRID_MIN_CANDIDATES,
+    GRID_MIN_PROXIES, MAX_PATCHED_ESCAPES, PARALLEL_MIN_PROXIES, SweepAndPrune,
 };
 pub use static_bvh::{RayHit, StaticBvh};
