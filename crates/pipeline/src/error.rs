@@ -7,8 +7,9 @@ use std::fmt;
 /// Nothing in this crate panics on user data.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WorldError {
-    /// The handle was never issued by this world, or its body was removed (the slot
-    /// may since hold another body with a newer generation).
+    /// The handle was never issued by this world (it comes from another world), or
+    /// its body was removed (the slot may since hold another body with a newer
+    /// generation).
     StaleHandle(BodyHandle),
     /// More than `u32::MAX - 1` bodies would be alive at once.
     TooManyBodies,
@@ -18,6 +19,11 @@ pub enum WorldError {
     InvalidRay,
     /// The rayon thread pool could not be built (the message says why).
     ThreadPool(String),
+    /// [`Config::threads`](crate::Config::threads) was above
+    /// [`Config::MAX_THREADS`](crate::Config::MAX_THREADS) (the requested count).
+    TooManyThreads(usize),
+    /// [`Config::margin`](crate::Config::margin) was NaN or infinite.
+    NonFiniteMargin,
 }
 
 impl fmt::Display for WorldError {
@@ -25,9 +31,10 @@ impl fmt::Display for WorldError {
         match self {
             WorldError::StaleHandle(h) => write!(
                 f,
-                "body handle {}:{} is stale (removed or never issued)",
+                "body handle {}:{} of world {} is stale (removed, or issued by another world)",
                 h.index(),
-                h.generation()
+                h.generation(),
+                h.world()
             ),
             WorldError::TooManyBodies => write!(f, "more than u32::MAX - 1 bodies"),
             WorldError::InvalidRegion => {
@@ -38,6 +45,12 @@ impl fmt::Display for WorldError {
                 "a ray needs a finite origin, a finite non-zero direction and max_t >= 0"
             ),
             WorldError::ThreadPool(m) => write!(f, "could not build the thread pool: {m}"),
+            WorldError::TooManyThreads(n) => write!(
+                f,
+                "{n} threads requested, at most {} allowed",
+                crate::Config::MAX_THREADS
+            ),
+            WorldError::NonFiniteMargin => write!(f, "the contact margin is NaN or infinite"),
         }
     }
 }
