@@ -42,11 +42,16 @@ pub struct Config {
     /// with a margin near `f32::MAX`, that is every body more than about `1e31` from
     /// the origin. A useful margin is a small fraction of the bodies' size.
     pub margin: f32,
-    /// Most candidate pairs (AABBs overlapping, at least one body dynamic) a step
-    /// keeps, and so a bound on the memory of the pair lists: about
-    /// [`Config::BYTES_PER_PAIR`] bytes per kept pair at most (the broad phase's key
-    /// lists and diffs, the pair states carried between steps, this and last step's
-    /// contacts), so the default bounds them near 2 GB.
+    /// Most candidate pairs a step keeps, and so a bound on the memory of the pair
+    /// lists: at most about [`Config::BYTES_PER_PAIR`] bytes per kept pair (the broad
+    /// phase's key lists and diffs, the pair states carried between steps, this and
+    /// last step's contacts), about 5.5 GB at the default, half that in practice.
+    ///
+    /// The budget counts the broad phase's candidates: pairs whose *fat* boxes overlap
+    /// (each AABB grown by a quarter of its size, see
+    /// [`DYNAMIC_FAT_MARGIN`](crate::broadphase::DYNAMIC_FAT_MARGIN)), then the static
+    /// bodies cached near each dynamic one; that is about 6 per body in the test
+    /// soups and 12 in a pile, a few times the pairs whose AABBs overlap.
     ///
     /// When a step would find more, the broad phase stops collecting at the budget and
     /// the step goes on with the pairs found so far (the first ones in the broad
@@ -68,13 +73,16 @@ pub struct Config {
 impl Config {
     /// The largest [`threads`](Self::threads) a world accepts.
     pub const MAX_THREADS: usize = 512;
-    /// The default [`pair_budget`](Self::pair_budget): 4,194,304 pairs. Ordinary
-    /// scenes stay far below it (300,000 resting bodies give about 1M pairs).
-    pub const DEFAULT_PAIR_BUDGET: usize = 1 << 22;
+    /// The default [`pair_budget`](Self::pair_budget): 4,194,304 candidate pairs,
+    /// reached by a pile of about 350,000 boxes or a soup of about 700,000 (the test
+    /// scenes), while 200,000 bodies at one point would need 20 billion.
+    pub const DEFAULT_PAIR_BUDGET: usize = sepax_broadphase::DEFAULT_PAIR_BUDGET;
     /// An upper estimate of the memory one kept candidate pair costs, in bytes, over
-    /// the world's buffers (measured from the sizes of the types involved, see
-    /// `tests/pair_budget.rs`).
-    pub const BYTES_PER_PAIR: usize = 512;
+    /// the world's buffers, from the sizes of the types involved: 8-byte keys in about
+    /// ten lists, two pair states (136 B), a manifold slot (224 B), this and last
+    /// step's contact (288 B each), events. Most of it is only spent on pairs whose
+    /// AABBs overlap and touch; 12.5M pairs at one point measured about 650 B each.
+    pub const BYTES_PER_PAIR: usize = 1_300;
 }
 
 impl Default for Config {
@@ -86,5 +94,27 @@ impl Default for Config {
             narrow_chunk: 128,
             aabb_chunk: 1024,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::size_of;
+
+    /// Issue 9: the documented memory per kept pair covers every per-pair buffer.
+    #[test]
+    fn issue_9_bytes_per_pair_covers_the_buffers() {
+        // Broad phase: candidates, pair keys, sort scratch, the task output copied
+        // into the kept list, this and last frame's pairs, added, removed.
+        let broad = 9 * size_of::<u64>();
+        // World: candidate keys, pair states (and their spare buffer), one manifold
+        // slot, this and last step's contacts, and up to two events.
+        let world = size_of::<u64>()
+            + 2 * size_of::<crate::pairs::PairState>()
+            + size_of::<Option<sepax_narrowphase::Manifold>>()
+            + 2 * size_of::<crate::ContactPair>()
+            + 2 * size_of::<crate::ContactEvent>();
+        assert!(broad + world <= Config::BYTES_PER_PAIR, "{}", broad + world);
     }
 }
