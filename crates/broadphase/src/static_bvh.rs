@@ -271,7 +271,8 @@ impl StaticBvh {
     /// Every box hit by the ray `origin + t * dir`, `t` in `[0, max_t]`, sorted by
     /// entry `t`, then id. `dir` need not be unit length; `t` is in its units.
     ///
-    /// Errors: `InvalidRay` for a non-finite origin or direction, a zero direction,
+    /// Errors: `InvalidRay` for a non-finite origin, a direction whose squared length
+    /// is not a normal `f32` (zero, denormal, above about `1.8e19` long, non-finite),
     /// or a NaN or negative `max_t` (`max_t = inf` is allowed).
     pub fn cast_ray(
         &self,
@@ -371,7 +372,9 @@ impl StaticBvh {
 }
 
 fn check_ray(origin: Vec3, dir: Vec3, max_t: f32) -> Result<(), BroadPhaseError> {
-    let ok = origin.is_finite() && dir.is_finite() && dir != Vec3::ZERO && max_t >= 0.0;
+    // |dir|² must be a normal f32: a denormal direction makes the slab parameters
+    // overflow to ±inf (and 0 · inf = NaN), a huge one overflows |dir|² (issue 9).
+    let ok = origin.is_finite() && dir.length_squared().is_normal() && max_t >= 0.0;
     if ok {
         Ok(())
     } else {

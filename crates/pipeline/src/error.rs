@@ -15,7 +15,9 @@ pub enum WorldError {
     TooManyBodies,
     /// A query got a region with a NaN or infinite value, or `min > max`.
     InvalidRegion,
-    /// A ray needs a finite origin, a finite non-zero direction and `max_t >= 0`.
+    /// A ray needs a finite origin, a direction whose squared length is a normal
+    /// `f32` (not zero, denormal or overflowing) and `max_t >= 0`; see
+    /// [`is_valid_ray`](crate::ray::is_valid_ray).
     InvalidRay,
     /// The rayon thread pool could not be built (the message says why).
     ThreadPool(String),
@@ -42,7 +44,7 @@ impl fmt::Display for WorldError {
             }
             WorldError::InvalidRay => write!(
                 f,
-                "a ray needs a finite origin, a finite non-zero direction and max_t >= 0"
+                "a ray needs a finite origin, a direction of normal squared length and max_t >= 0"
             ),
             WorldError::ThreadPool(m) => write!(f, "could not build the thread pool: {m}"),
             WorldError::TooManyThreads(n) => write!(
