@@ -161,7 +161,16 @@
 //! NaN or infinite values give [`BroadPhaseError::NonFiniteAabb`], `min > max` gives
 //! [`BroadPhaseError::InvertedAabb`], and nothing is stored, so a NaN never reaches a
 //! sort. Unknown or removed ids give [`BroadPhaseError::UnknownProxy`]. Zero-size,
-//! flat and exactly touching boxes are valid and pair exactly as the oracle says.
+//! flat and exactly touching boxes are valid and pair exactly as the oracle says, and
+//! so are boxes as wide as `±f32::MAX`: fat boxes are clamped to `±f32::MAX` so the
+//! sweep's `+inf` sentinel always ends a run, the static BVH is built from clamped
+//! boxes and refit with the real ones, and the grid's estimates leave out boxes more
+//! than 64 times the median size (issue 9).
+//!
+//! **Pair budget.** [`SweepAndPrune::set_pair_budget`] (default
+//! [`DEFAULT_PAIR_BUDGET`]) bounds the candidate pairs a frame collects, and so every
+//! pair list: past it the frame keeps the first pairs in sweep order (the same for any
+//! thread count), stops early, and reports [`FrameStats::pair_budget_exceeded`].
 //!
 //! ```
 //! use sepax_broadphase::{BruteForce, ProxyKind, SweepAndPrune};
