@@ -61,7 +61,9 @@ impl CollisionWorld {
     /// See [`StepReport`] for the order of contacts and events. A body whose pose is
     /// not finite, whose rotation is not unit length, or whose AABB overflows is left
     /// out of this step (its touching pairs end with `Ended(Quarantined)`) and listed in
-    /// `quarantined`; it comes back at the first step after its pose is fixed. Nothing
+    /// `quarantined`; it comes back at the first step after its pose is fixed. A step
+    /// that finds more than [`Config::pair_budget`](crate::Config::pair_budget)
+    /// candidate pairs keeps the first ones and sets `pair_budget_exceeded`. Nothing
     /// here panics on user data.
     pub fn step(&mut self) -> &StepReport {
         // One hand-over to the world's pool per step: every parallel stage inside runs
