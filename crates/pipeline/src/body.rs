@@ -3,21 +3,81 @@
 
 use sepax_geometry::{Pose, Shape};
 
-/// A generational index: the slot of a body and the generation of that slot when the
-/// body was inserted. Removing a body bumps the slot's generation, so an old handle
-/// can never reach the body that later reuses the slot: it gets
+/// A generational index tagged with its world: the slot of a body, the generation of
+/// that slot when the body was inserted, and the identity of the world that issued it.
+///
+/// Removing a body bumps the slot's generation, so an old handle can never reach the
+/// body that later reuses the slot; a handle from another [`CollisionWorld`] never
+/// reaches this world's bodies, whatever its index. Both get
 /// [`WorldError::StaleHandle`](crate::WorldError::StaleHandle).
 ///
-/// Handles order by slot index first; the step reports pairs in that order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// World identities come from a process-wide counter, one per
+/// [`CollisionWorld::new`]; they repeat only after 2³² worlds have been created.
+///
+/// **Equality, order and hashing use the slot index and generation only**, not the
+/// world: two worlds fed the same calls issue equal handles and produce reports that
+/// compare (and hash) equal, which is what the determinism promise needs (world
+/// identities depend on how many worlds the process created before). Within one world
+/// the world identity never differs. Use [`world`](Self::world) to tell handles of two
+/// worlds apart; every lookup of a world checks it. Handles order by slot index first;
+/// the step reports pairs in that order.
+///
+/// ```
+/// use sepax_pipeline::{BodyDesc, CollisionWorld, Config, WorldError};
+/// use sepax_pipeline::geometry::{Pose, Sphere};
+///
+/// let ball = Sphere::try_new(1.0).unwrap();
+/// let mut a = CollisionWorld::new(Config::default()).unwrap();
+/// let mut b = CollisionWorld::new(Config::default()).unwrap();
+/// let in_a = a.insert(BodyDesc::dynamic(ball, Pose::IDENTITY)).unwrap();
+/// let in_b = b.insert(BodyDesc::dynamic(ball, Pose::IDENTITY)).unwrap();
+/// assert_eq!(in_a, in_b); // the same slot and generation...
+/// assert_ne!(in_a.world(), in_b.world()); // ...issued by two worlds
+/// assert_eq!(a.pose(in_b), Err(WorldError::StaleHandle(in_b)));
+/// ```
+///
+/// [`CollisionWorld`]: crate::CollisionWorld
+/// [`CollisionWorld::new`]: crate::CollisionWorld::new
+#[derive(Clone, Copy, Debug)]
 pub struct BodyHandle {
     index: u32,
     generation: u32,
+    world: u32,
+}
+
+impl PartialEq for BodyHandle {
+    fn eq(&self, other: &Self) -> bool {
+        (self.index, self.generation) == (other.index, other.generation)
+    }
+}
+
+impl Eq for BodyHandle {}
+
+impl PartialOrd for BodyHandle {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for BodyHandle {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.index, self.generation).cmp(&(other.index, other.generation))
+    }
+}
+
+impl std::hash::Hash for BodyHandle {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.index, self.generation).hash(state);
+    }
 }
 
 impl BodyHandle {
-    pub(crate) fn new(index: u32, generation: u32) -> BodyHandle {
-        BodyHandle { index, generation }
+    pub(crate) fn new(index: u32, generation: u32, world: u32) -> BodyHandle {
+        BodyHandle {
+            index,
+            generation,
+            world,
+        }
     }
 
     /// The slot index (dense, reused after a removal once a step has run).
@@ -28,6 +88,11 @@ impl BodyHandle {
     /// The generation of the slot when this body was inserted.
     pub fn generation(&self) -> u32 {
         self.generation
+    }
+
+    /// The identity of the world that issued this handle.
+    pub fn world(&self) -> u32 {
+        self.world
     }
 }
 

@@ -62,7 +62,9 @@ impl CollisionWorld {
     /// See [`StepReport`] for the order of contacts and events. A body whose pose is
     /// not finite, whose rotation is not unit length, or whose AABB overflows is left
     /// out of this step (its touching pairs end with `Ended(Quarantined)`) and listed in
-    /// `quarantined`; it comes back at the first step after its pose is fixed. Nothing
+    /// `quarantined`; it comes back at the first step after its pose is fixed. A step
+    /// that finds more than [`Config::pair_budget`](crate::Config::pair_budget)
+    /// candidate pairs keeps the first ones and sets `pair_budget_exceeded`. Nothing
     /// here panics on user data.
     pub fn step(&mut self) -> &StepReport {
         // One hand-over to the world's pool per step: every parallel stage inside runs
@@ -85,8 +87,9 @@ impl CollisionWorld {
 
         self.find_candidates();
         report.candidate_pairs = self.candidates.len();
+        report.pair_budget_exceeded = self.broad.stats().pair_budget_exceeded;
         let mut ended = Vec::new();
-        self.merge_pairs(&mut ended);
+        self.merge_pairs(&mut ended, report.pair_budget_exceeded);
         let t_broad = Instant::now();
 
         let mut manifolds = std::mem::take(&mut self.manifolds);
@@ -155,7 +158,7 @@ impl CollisionWorld {
                     }
                     self.dirty.push(index);
                     report.quarantined.push(Quarantined {
-                        body: BodyHandle::new(index, generation),
+                        body: BodyHandle::new(index, generation, self.id),
                         reason,
                     });
                 }
@@ -192,9 +195,10 @@ impl CollisionWorld {
     }
 
     /// Carries last step's pair states over to this step's candidates (both sorted by
-    /// key) and lists the touching pairs that are gone.
+    /// key) and lists the touching pairs that are gone (`over_budget`: the candidates
+    /// were cut at the pair budget, so a missing pair may have been dropped).
     /// The new states replace `self.pairs`; the old buffer is kept, empty, for reuse.
-    fn merge_pairs(&mut self, ended: &mut Vec<(u64, ContactEvent)>) {
+    fn merge_pairs(&mut self, ended: &mut Vec<(u64, ContactEvent)>, over_budget: bool) {
         let mut old = std::mem::take(&mut self.pairs);
         let mut next = std::mem::take(&mut self.pair_spare);
         next.clear();
@@ -205,26 +209,26 @@ impl CollisionWorld {
                 if st.key == key {
                     carried = Some(st);
                 } else {
-                    self.end_gone(st, ended);
+                    self.end_gone(st, ended, over_budget);
                 }
             }
             // Candidates come from live proxies only: both slots hold live bodies. A
             // carried pair already knows its handles, so only new pairs read `hot` here.
             next.push(carried.unwrap_or_else(|| {
                 let (ia, ib) = unpack(key);
-                let handle = |i: u32| BodyHandle::new(i, self.hot[i as usize].generation);
+                let handle = |i: u32| BodyHandle::new(i, self.hot[i as usize].generation, self.id);
                 PairState::new(key, handle(ia), handle(ib))
             }));
         }
         for st in old_iter {
-            self.end_gone(st, ended);
+            self.end_gone(st, ended, over_budget);
         }
         self.pairs = next;
         self.pair_spare = old;
     }
 
     /// A pair that is no longer a candidate: an `Ended` event if it was touching.
-    fn end_gone(&self, st: PairState, ended: &mut Vec<(u64, ContactEvent)>) {
+    fn end_gone(&self, st: PairState, ended: &mut Vec<(u64, ContactEvent)>, over_budget: bool) {
         if !st.was_touching {
             return;
         }
@@ -233,7 +237,13 @@ impl CollisionWorld {
             (s.generation == h.generation()).then_some(s.body.as_ref()?)
         };
         let cause = match (live(st.a), live(st.b)) {
-            (Some(a), Some(b)) if a.proxy.is_some() && b.proxy.is_some() => EndCause::Separated,
+            (Some(a), Some(b)) if a.proxy.is_some() && b.proxy.is_some() => {
+                if over_budget {
+                    EndCause::PairBudget
+                } else {
+                    EndCause::Separated
+                }
+            }
             (Some(_), Some(_)) => EndCause::Quarantined,
             _ => EndCause::Removed,
         };

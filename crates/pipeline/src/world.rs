@@ -5,6 +5,11 @@ use crate::pairs::PairState;
 use crate::{BodyDesc, BodyHandle, BodyKind, Config, Groups, StepReport, WorldError};
 use sepax_broadphase::{ProxyId, SweepAndPrune};
 use sepax_geometry::{Aabb, Pose, Shape};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// The identity of the next world: each world stamps its own on its handles, so a
+/// handle from another world is refused (wrapping after 2³² worlds).
+static NEXT_WORLD_ID: AtomicU32 = AtomicU32::new(0);
 
 /// One body as the world keeps it.
 #[derive(Clone, Debug)]
@@ -74,6 +79,8 @@ pub(crate) struct Slot {
 /// assert!(world.pose(b).is_err()); // stale handle
 /// ```
 pub struct CollisionWorld {
+    /// This world's identity, stamped on every handle it issues.
+    pub(crate) id: u32,
     pub(crate) config: Config,
     /// Shared so that `step` can enter it once while borrowing the world mutably.
     pub(crate) pool: std::sync::Arc<rayon::ThreadPool>,
@@ -118,6 +125,7 @@ pub struct CollisionWorld {
 impl std::fmt::Debug for CollisionWorld {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CollisionWorld")
+            .field("id", &self.id)
             .field("config", &self.config)
             .field("bodies", &self.live)
             .field("pairs", &self.pairs.len())
@@ -127,23 +135,34 @@ impl std::fmt::Debug for CollisionWorld {
 
 impl CollisionWorld {
     /// An empty world with its own rayon pool of `config.threads` threads (0: one per
-    /// core). Errors: [`WorldError::ThreadPool`] when the pool cannot be built.
+    /// core), and a fresh world identity (handles of other worlds are stale here).
+    ///
+    /// Extreme values (see [`Config`]): `threads` above [`Config::MAX_THREADS`] gives
+    /// [`WorldError::TooManyThreads`]; a NaN or infinite `margin` gives
+    /// [`WorldError::NonFiniteMargin`]; a negative margin counts as 0, zero chunk sizes
+    /// as 1; every `pair_budget` is accepted. Errors: [`WorldError::ThreadPool`] when
+    /// the pool cannot be built.
     pub fn new(config: Config) -> Result<CollisionWorld, WorldError> {
+        if config.threads > Config::MAX_THREADS {
+            return Err(WorldError::TooManyThreads(config.threads));
+        }
+        if !config.margin.is_finite() {
+            return Err(WorldError::NonFiniteMargin);
+        }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(config.threads)
             .build()
             .map_err(|e| WorldError::ThreadPool(e.to_string()))?;
         let config = Config {
-            margin: if config.margin > 0.0 {
-                config.margin
-            } else {
-                0.0
-            },
+            margin: config.margin.max(0.0),
             narrow_chunk: config.narrow_chunk.max(1),
             aabb_chunk: config.aabb_chunk.max(1),
             ..config
         };
+        let mut broad = SweepAndPrune::new();
+        broad.set_pair_budget(config.pair_budget);
         Ok(CollisionWorld {
+            id: NEXT_WORLD_ID.fetch_add(1, Ordering::Relaxed),
             config,
             pool: std::sync::Arc::new(pool),
             slots: Vec::new(),
@@ -154,7 +173,7 @@ impl CollisionWorld {
             pending_free: Vec::new(),
             live: 0,
             dirty: Vec::new(),
-            broad: SweepAndPrune::new(),
+            broad,
             proxy_body: Vec::new(),
             pairs: Vec::new(),
             pair_spare: Vec::new(),
@@ -225,7 +244,7 @@ impl CollisionWorld {
         };
         self.dirty.push(index);
         self.live += 1;
-        Ok(BodyHandle::new(index, slot.generation))
+        Ok(BodyHandle::new(index, slot.generation, self.id))
     }
 
     /// Removes a body. Its touching pairs get an `Ended(Removed)` event at the next
@@ -270,13 +289,13 @@ impl CollisionWorld {
         self.slots.iter().enumerate().filter_map(|(i, s)| {
             s.body
                 .as_ref()
-                .map(|_| BodyHandle::new(i as u32, s.generation))
+                .map(|_| BodyHandle::new(i as u32, s.generation, self.id))
         })
     }
 
     pub(crate) fn body(&self, handle: BodyHandle) -> Result<&Body, WorldError> {
         match self.slots.get(handle.index() as usize) {
-            Some(s) if s.generation == handle.generation() => {
+            Some(s) if s.generation == handle.generation() && handle.world() == self.id => {
                 s.body.as_ref().ok_or(WorldError::StaleHandle(handle))
             }
             _ => Err(WorldError::StaleHandle(handle)),
@@ -284,6 +303,9 @@ impl CollisionWorld {
     }
 
     fn body_mut(&mut self, handle: BodyHandle) -> Result<&mut Body, WorldError> {
+        if handle.world() != self.id {
+            return Err(WorldError::StaleHandle(handle));
+        }
         match self.slots.get_mut(handle.index() as usize) {
             Some(s) if s.generation == handle.generation() => {
                 s.body.as_mut().ok_or(WorldError::StaleHandle(handle))
@@ -400,7 +422,7 @@ impl CollisionWorld {
         let s = self.slots.get(index as usize)?;
         s.body
             .as_ref()
-            .map(|_| BodyHandle::new(index, s.generation))
+            .map(|_| BodyHandle::new(index, s.generation, self.id))
     }
 
     /// Slots freed before the step may be reused after it.

@@ -153,17 +153,21 @@ fn kinematic_world_reports_the_dynamic_world_minus_never_pairs() {
     let mut kin = CollisionWorld::new(Config::default()).unwrap();
     let mut dyn_ = CollisionWorld::new(Config::default()).unwrap();
     let mut handles: Vec<BodyHandle> = Vec::new();
+    // Handles carry their world: each world is moved through its own.
+    let mut dyn_handles: Vec<BodyHandle> = Vec::new();
     for desc in &descs {
         handles.push(kin.insert(desc.clone()).unwrap());
         let kind = match desc.kind {
             BodyKind::Kinematic => BodyKind::Dynamic,
             k => k,
         };
-        dyn_.insert(BodyDesc {
-            kind,
-            ..desc.clone()
-        })
-        .unwrap();
+        dyn_handles.push(
+            dyn_.insert(BodyDesc {
+                kind,
+                ..desc.clone()
+            })
+            .unwrap(),
+        );
     }
     let pairs_by_kind = |a: BodyHandle, b: BodyHandle| {
         kinds[a.index() as usize].pairs_with(kinds[b.index() as usize])
@@ -177,7 +181,7 @@ fn kinematic_world_reports_the_dynamic_world_minus_never_pairs() {
                 let step = rng.vec3(Vec3::splat(-0.05), Vec3::splat(0.05));
                 let moved = Pose::new(pose.translation + step, pose.rotation);
                 kin.set_pose(*h, moved).unwrap();
-                dyn_.set_pose(handles[i], moved).unwrap();
+                dyn_.set_pose(dyn_handles[i], moved).unwrap();
             }
         }
         let all = dyn_.step().clone();

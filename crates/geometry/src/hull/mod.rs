@@ -87,7 +87,12 @@ pub struct ConvexHull {
 impl ConvexHull {
     /// A box with the given half extents as a hull: 8 vertices, 6 faces, 12 edges.
     /// Vertex `i` has sign `+` on axis `k` when bit `k` of `i` is set, as
-    /// [`Cuboid::vertices`](crate::Cuboid::vertices).
+    /// [`Cuboid::vertices`](crate::Cuboid::vertices). Errors: `NonFinite(0)` for a
+    /// non-finite extent, `Coplanar` for a non-positive one; any finite positive extent
+    /// up to `f32::MAX` is accepted (see [`Cuboid::try_from_half_extents`] for what a
+    /// world does with huge shapes).
+    ///
+    /// [`Cuboid::try_from_half_extents`]: crate::Cuboid::try_from_half_extents
     ///
     /// ```
     /// use sepax_geometry::ConvexHull;
@@ -130,6 +135,8 @@ impl ConvexHull {
     /// once, every vertex is used and lies on or behind every face plane, and
     /// `V − E + F = 2`. Tolerances are relative to the hull's size. Any failure is
     /// [`HullError::InvalidTopology`]; a non-finite vertex is [`HullError::NonFinite`].
+    /// Any finite coordinates are accepted, up to `±f32::MAX` (sums and lengths are
+    /// taken in `f64`).
     pub fn try_from_faces<F: AsRef<[u32]>>(
         vertices: Vec<Vec3>,
         faces: &[F],
