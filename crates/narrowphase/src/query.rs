@@ -16,7 +16,7 @@ use crate::polytope::{BoxPolytope, Polytope};
 use crate::sat::box_box::{box_box, box_edge_segment};
 use crate::sat::hull_hull::{SupportMode, hull_hull};
 use crate::sat::sphere::{point_box, point_polytope, shape_sphere, sphere_shape, sphere_sphere};
-use crate::sat::{Axis, Frame, SatOutcome};
+use crate::sat::{Axis, Frame, SatOutcome, length_and_direction};
 use glam::Vec3;
 use sepax_geometry::{OrientedBox, Pose, Shape};
 use smallvec::SmallVec;
@@ -72,8 +72,8 @@ impl<'s> Solid<'s> {
     fn point_query(&self, p: Vec3) -> (Vec3, f32) {
         match self {
             Solid::Sphere(r) => {
-                let l = p.length();
-                (if l > 0.0 { p / l } else { Vec3::Z }, l - r)
+                let (l, n) = length_and_direction(p).unwrap_or((0.0, Vec3::Z));
+                (n, l - r)
             }
             Solid::Box(h) => point_box(*h, p),
             Solid::Hull(poly) => point_polytope(poly, p),

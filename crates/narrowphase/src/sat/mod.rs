@@ -43,6 +43,21 @@ pub const FEATURE_SLOP: f32 = 5e-3;
 /// give no axis: their cross product is mostly round-off.
 pub(crate) const PARALLEL_EDGES: f32 = 0.005;
 
+/// The length and direction of `v`, computed on `v` scaled by its largest component so
+/// that neither the squares of tiny vectors (below ~1e-19, whose squares are denormal
+/// or zero) nor of huge ones (above ~1e19) lose the unit length: `None` for a zero or
+/// non-finite vector.
+#[inline]
+pub(crate) fn length_and_direction(v: Vec3) -> Option<(f32, Vec3)> {
+    let scale = v.abs().max_element();
+    if !(scale > 0.0 && scale.is_finite()) {
+        return None;
+    }
+    let w = v / scale;
+    let l = w.length();
+    Some((l * scale, w / l))
+}
+
 /// Shape b's pose in shape a's frame, as a matrix and its transpose.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Frame {
