@@ -32,7 +32,9 @@ impl Fnv {
         self.u64(v.to_bits() as u64);
     }
     fn vec3(&mut self, v: Vec3) {
-        v.to_array().map(|c| self.f32(c));
+        for c in v.to_array() {
+            self.f32(c);
+        }
     }
     fn report(&mut self, r: &StepReport) {
         self.u64(r.candidate_pairs as u64);
