@@ -134,12 +134,19 @@ impl Manifold {
     }
 
     /// The same manifold seen from b: normal flipped, features swapped, anchors swapped,
-    /// ids re-labelled for the other order (see [`flipped_id`]); positions, depths and
-    /// the order of the points kept. `collide(b, a)` equals `collide(a, b).flipped()`.
+    /// ids re-labelled for the other order (see [`flipped_id`]; a sphere's id stays);
+    /// positions, depths and the order of the points kept. `collide(b, a, cache)` equals
+    /// `collide(a, b, cache')` flipped when `cache'` is the same memory seen from a, so
+    /// with default caches; two identical shapes at the same pose are the exception
+    /// (see the pair order in `collide`'s docs).
     pub fn flipped(mut self) -> Manifold {
+        // A sphere's single point has one id whatever the order.
+        let relabel = self.feature != Feature::Sphere;
         for p in &mut self.points {
             std::mem::swap(&mut p.anchor_a, &mut p.anchor_b);
-            p.id = flipped_id(p.id);
+            if relabel {
+                p.id = flipped_id(p.id);
+            }
         }
         self.normal = -self.normal;
         self.feature = self.feature.flipped();

@@ -86,6 +86,13 @@ fn with_polytopes<R>(a: &Solid, b: &Solid, f: impl FnOnce(&Polytope, &Polytope) 
     a.with_polytope(|pa| b.with_polytope(|pb| Some(f(pa?, pb?))))
 }
 
+/// `pose` with its rotation normalised: accepted rotations are unit within 1e-3, and
+/// glam's rotation scales by `|q|²`, which would leave world normals that far off unit.
+#[inline]
+fn unit_rotation(pose: &Pose) -> Pose {
+    Pose::new(pose.translation, pose.rotation.normalize())
+}
+
 /// The canonical order of a pair: true when `(b, pose_b)` comes before `(a, pose_a)`.
 ///
 /// Every query computes in this order and mirrors the answer when the caller's order
@@ -207,7 +214,7 @@ fn contact_in_order(
     match outcome {
         SatOutcome::Separated(_) => None,
         SatOutcome::Overlap { exact, .. } => Some(Contact {
-            normal: pose_a.transform_vector(exact.normal),
+            normal: unit_rotation(pose_a).transform_vector(exact.normal),
             depth: -exact.separation,
             feature: exact.feature,
         }),
@@ -362,14 +369,16 @@ fn collide_in_order(
         if exact.separation > 0.0 {
             // A gap within the margin along the axis, but the facing features do not
             // overlap side by side: nothing is within the margin after all.
-            cache.remember(exact.feature, false);
+            cache.remember(preferred.feature, false);
             return None;
         }
         points.push(support_point(&solid_a, &solid_b, &frame, &exact));
         axis = exact;
     }
-    // The reference feature the preference keeps next time (see `sat`).
-    cache.remember(axis.feature, false);
+    // The reference feature the preference keeps next time (see `sat`): the preferred
+    // one even when it gave no points, so that the same poses with this cache take the
+    // same path again (the pipeline reuses the answers of resting pairs on that ground).
+    cache.remember(preferred.feature, false);
     keep_deepest(
         &mut points,
         &solid_a,
@@ -379,13 +388,14 @@ fn collide_in_order(
         &exact,
         clip_tolerance,
     );
+    let world = unit_rotation(pose_a);
     // Anchors: a's surface point is `c + n·d/2` (already in a's frame), b's is
     // `c − n·d/2`, taken to b's frame.
     let mut world_points: SmallVec<[ManifoldPoint; 4]> = SmallVec::new();
     for c in &points {
         let half = axis.normal * (0.5 * c.depth);
         world_points.push(ManifoldPoint {
-            position: pose_a.transform_point(c.point),
+            position: world.transform_point(c.point),
             depth: c.depth,
             id: c.id,
             anchor_a: c.point + half,
@@ -393,7 +403,7 @@ fn collide_in_order(
         });
     }
     Some(Manifold {
-        normal: pose_a.transform_vector(axis.normal),
+        normal: world.transform_vector(axis.normal),
         points: world_points,
         feature: axis.feature,
     })

@@ -344,8 +344,10 @@ impl CollisionWorld {
         Ok(())
     }
 
-    /// Replaces a body's shape. Its pair caches stay (they only speed up the next query).
-    /// Errors: `StaleHandle`.
+    /// Replaces a body's shape. Its pair caches stay: a remembered separating axis is
+    /// only tried first, and a remembered reference feature (a face index of the old
+    /// shape, read as one of the new) is kept only while it is within the narrow phase's
+    /// slop of the exact axis, so the answer stays right. Errors: `StaleHandle`.
     pub fn set_shape(&mut self, handle: BodyHandle, shape: Shape) -> Result<(), WorldError> {
         self.touch(handle)?.shape = shape;
         Ok(())

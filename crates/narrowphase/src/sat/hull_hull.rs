@@ -7,8 +7,9 @@
 //! * **face query of b**: each face normal `m_j` of b gives the axis `n = −R m_j` and
 //!   `s_j = n·t − e_j − h_a(n)`;
 //! * **edge query**: `n = ±(e_a × e_b)` for the edge pairs whose Gauss-map arcs cross
-//!   (a Minkowski face of `a − b`; seed 003): `s = n·(p_b − p_a)`, `n` oriented away
-//!   from a's centroid.
+//!   (a Minkowski face of `a − b`; seed 003): `s = n·(p_b − p_a)`, `n` oriented into
+//!   a's arc of the edge; the values that decide (a gap, the winner) are checked
+//!   against the true separation from both support functions.
 //!
 //! **Pruning** (exact, so it never changes the answer). With `c_a`, `c_b` the centroids
 //! and `r_a`, `r_b` the inner radii about them, every direction obeys
@@ -50,9 +51,9 @@ const KNIFE_EDGE: f32 = 1e-3;
 /// depth but no manifold (see the edge query).
 const SUPPORT_SLACK: f32 = 1e-3;
 
-/// Winners of the edge query that fail the support check before the query gives up
-/// on a manifold-grade edge (the faces and the true values still give the depth).
-const MAX_REJECTED: usize = 64;
+/// How many of the best edge-pair values the edge query keeps for the support check
+/// (the faces and the true values still give the depth if every one fails).
+const CONTENDERS: usize = 16;
 
 /// Slack on the arc pruning test, against round-off in the precomputed arcs.
 const ARC_SLACK: f32 = 1e-5;
@@ -445,71 +446,65 @@ pub(crate) fn hull_hull(
             // `n` from above (p_a, p_b lie in the shapes) and equals it when the edges
             // support the axis. On nearly coplanar faces of a thin hull a pair can pass
             // the Minkowski test without supporting its axis, and then the value means
-            // nothing. So every value that would end the test, and the winner, are
-            // checked against the true separation ([`Query::verify`]); a winner that
-            // fails gives its true value to the exact axis only, and the scan runs
-            // again without it (rare: a few pairs at most, so a handful of reruns).
-            let mut rejected: SmallVec<[Feature; 4]> = SmallVec::new();
-            loop {
-                let mut best: Option<(Axis, f32)> = None;
-                let mut cached_raw: Option<(Axis, f32)> = None;
-                for ea in &edges_a {
-                    for eb in &edges_b {
-                        if !arcs_cross(ea.n0, ea.n1, ea.cross, eb.n0, eb.n1, eb.cross) {
-                            continue;
-                        }
-                        let Some(axis) = query.edge_axis(ea, eb) else {
-                            continue;
-                        };
-                        if rejected.contains(&axis.feature) {
-                            continue;
-                        }
-                        // The pair's extent, for the support check (only when needed).
-                        let scale = || {
-                            frame.trans.length()
-                                + ea.point.length()
-                                + (eb.point - frame.trans).length()
-                        };
-                        if axis.separation > margin {
-                            let (true_axis, _) =
-                                query.verify(&axis, scale(), &mut support_a, &mut support_b);
-                            if true_axis.separation > margin {
-                                return SatOutcome::Separated(true_axis);
-                            }
-                            // The gap was an artefact: the pair counts by its true value.
-                            any_edge = better_of(any_edge, true_axis);
-                            rejected.push(axis.feature);
-                            continue;
-                        }
-                        if cached == Some(axis.feature) {
-                            cached_raw = Some((axis, scale()));
-                        }
-                        if best.is_none_or(|(b, _)| axis.separation > b.separation) {
-                            best = Some((axis, scale()));
-                        }
+            // nothing. So every value that would end the test is checked against the
+            // true separation ([`Query::verify`]), and so is the winner: one scan keeps
+            // the `CONTENDERS` best values (ties in scan order), which are verified best
+            // first until one supports its axis. One that fails gives its true value to
+            // the exact axis only (a valid SAT direction all the same).
+            let mut contenders: SmallVec<[(Axis, f32); CONTENDERS]> = SmallVec::new();
+            let mut cached_raw: Option<(Axis, f32)> = None;
+            for ea in &edges_a {
+                for eb in &edges_b {
+                    if !arcs_cross(ea.n0, ea.n1, ea.cross, eb.n0, eb.n1, eb.cross) {
+                        continue;
                     }
-                }
-                if let Some((axis, scale)) = cached_raw
-                    && kept.is_none()
-                {
-                    let (true_axis, supports) =
-                        query.verify(&axis, scale, &mut support_a, &mut support_b);
-                    if supports {
-                        kept = Some(true_axis);
+                    let Some(axis) = query.edge_axis(ea, eb) else {
+                        continue;
+                    };
+                    // The pair's extent, for the support check (only when needed).
+                    let scale = || {
+                        frame.trans.length() + ea.point.length() + (eb.point - frame.trans).length()
+                    };
+                    if axis.separation > margin {
+                        let (true_axis, _) =
+                            query.verify(&axis, scale(), &mut support_a, &mut support_b);
+                        if true_axis.separation > margin {
+                            return SatOutcome::Separated(true_axis);
+                        }
+                        // The gap was an artefact: the pair counts by its true value.
+                        any_edge = better_of(any_edge, true_axis);
+                        continue;
                     }
+                    if cached == Some(axis.feature) {
+                        cached_raw = Some((axis, scale()));
+                    }
+                    let full = contenders.len() == CONTENDERS;
+                    if full && contenders[CONTENDERS - 1].0.separation >= axis.separation {
+                        continue;
+                    }
+                    let at = contenders
+                        .iter()
+                        .position(|(c, _)| axis.separation > c.separation)
+                        .unwrap_or(contenders.len());
+                    if full {
+                        contenders.pop();
+                    }
+                    contenders.insert(at, (axis, scale()));
                 }
-                let Some((axis, scale)) = best else {
-                    break;
-                };
+            }
+            if let Some((axis, scale)) = cached_raw {
                 let (true_axis, supports) =
                     query.verify(&axis, scale, &mut support_a, &mut support_b);
+                if supports {
+                    kept = Some(true_axis);
+                }
+            }
+            for (axis, scale) in &contenders {
+                let (true_axis, supports) =
+                    query.verify(axis, *scale, &mut support_a, &mut support_b);
                 any_edge = better_of(any_edge, true_axis);
                 if supports {
                     best_edge = Some(true_axis);
-                    break;
-                }
-                rejected.push(axis.feature);
-                if rejected.len() >= MAX_REJECTED {
                     break;
                 }
             }

@@ -13,10 +13,12 @@
 //!   1. *warm*: last query's reference feature (kept in the pair's cache) stays while
 //!      its separation is within `slop` of the exact one;
 //!   2. *cold*: otherwise a face of a is kept unless a face of b is better by more than
-//!      `slop`, and faces are kept unless an edge pair is better than both by more than
-//!      `slop` (after Gregorius, GDC 2013, and Box2D's `0.1 · linearSlop`);
+//!      `slop`, and that face unless an edge pair is better than it by more than `slop`
+//!      (after Gregorius, GDC 2013, and Box2D's `0.1 · linearSlop`);
 //!
-//! So the manifold's depth is never more than `slop` above the exact depth, and a pair
+//! So the manifold's depth is never more than `slop` above the exact depth (one
+//! exception: on a degenerate hull the exact axis can come from an edge pair that does
+//! not support it, which sets the depth but cannot carry a manifold), and a pair
 //! at rest does not flip between a's and b's face (each flip renews every feature id a
 //! solver warm-starts from). The slop is a length tied to the shapes' size, never a
 //! fraction of the depth: a deep pair is pushed out along (nearly) the minimum axis.
@@ -161,16 +163,16 @@ pub(crate) fn fold_candidates(
             preferred: kept,
         };
     }
+    // Each rival is compared with the choice so far, so the choice ends within one
+    // slop of every candidate: of the exact axis too.
     let mut preferred = face_a;
-    let mut best_face = face_a.separation;
-    if let Some(fb) = face_b {
-        if fb.separation > face_a.separation + slop {
-            preferred = fb;
-        }
-        best_face = best_face.max(fb.separation);
+    if let Some(fb) = face_b
+        && fb.separation > preferred.separation + slop
+    {
+        preferred = fb;
     }
     if let Some(e) = edge
-        && e.separation > best_face + slop
+        && e.separation > preferred.separation + slop
     {
         preferred = e;
     }
