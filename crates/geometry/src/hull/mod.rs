@@ -265,17 +265,19 @@ impl ConvexHull {
             fill[b as usize] += 1;
         }
 
+        // In f64: on a knife edge (nearly opposite faces) `n0 + n1` is short, and in f32
+        // its direction would be mostly round-off, so the arc would miss its own ends.
         let arcs = edges
             .iter()
             .map(|e| {
-                let n0 = planes[e.faces[0] as usize].normal;
-                let n1 = planes[e.faces[1] as usize].normal;
+                let n0 = planes[e.faces[0] as usize].normal.as_dvec3();
+                let n1 = planes[e.faces[1] as usize].normal.as_dvec3();
                 let mid = (n0 + n1).try_normalize().unwrap_or(n0);
-                let cos_half = n0.dot(mid).clamp(-1.0, 1.0);
+                let cos_half = n0.dot(mid).min(n1.dot(mid)).clamp(-1.0, 1.0);
                 GaussArc {
-                    mid,
-                    cos_half,
-                    sin_half: (1.0 - cos_half * cos_half).max(0.0).sqrt(),
+                    mid: mid.as_vec3(),
+                    cos_half: cos_half as f32,
+                    sin_half: (1.0 - cos_half * cos_half).max(0.0).sqrt() as f32,
                 }
             })
             .collect();
