@@ -1,0 +1,200 @@
+//! Shapes, point clouds and poses decoded from fuzzer bytes, and printed back as Rust.
+//!
+//! Every target decodes its input into *specs* first ([`ShapeSpec`], `Vec<Vec3>`,
+//! [`Pose`]) and builds the sepax values from them. A spec keeps what the caller
+//! passed (a hull's input points, not the vertices it ended up with), so a failing
+//! input can be printed as the Rust code that reproduces it ([`ShapeSpec::rust`],
+//! [`rust_pose`]).
+
+use crate::bytes::{Bytes, Mode};
+use glam::{Quat, Vec3};
+use sepax_geometry::{ConvexHull, Cuboid, Pose, Shape, Sphere};
+
+/// Most points a decoded cloud has.
+pub const MAX_POINTS: usize = 40;
+
+/// A point cloud. One byte picks its kind:
+/// * free points, each coordinate a [`Bytes::value`];
+/// * a lattice: integer points in `[-2, 2]³` scaled per axis (a scale near zero gives a
+///   slab, a needle or a flat cloud), rotated and moved, so duplicates, collinear and
+///   coplanar subsets come up often, and their f32 rounding after the rotation too;
+/// * a round cloud: lattice directions normalised and scaled per axis (many faces).
+///
+/// The count is one byte (0 to [`MAX_POINTS`]), so too few points happen as well.
+pub fn points(b: &mut Bytes, mode: Mode) -> Vec<Vec3> {
+    let kind = b.below(3);
+    let n = b.below(MAX_POINTS + 1);
+    match kind {
+        0 => (0..n).map(|_| b.vec3(mode)).collect(),
+        _ => {
+            let scale = Vec3::new(b.magnitude(mode), b.magnitude(mode), b.magnitude(mode));
+            let rotation = b.rotation(mode);
+            let shift = b.vec3(mode);
+            (0..n)
+                .map(|_| {
+                    let k = Vec3::new(
+                        b.below(5) as f32 - 2.0,
+                        b.below(5) as f32 - 2.0,
+                        b.below(5) as f32 - 2.0,
+                    );
+                    let local = if kind == 1 {
+                        k
+                    } else {
+                        k.try_normalize().unwrap_or(Vec3::X)
+                    };
+                    rotation * (local * scale) + shift
+                })
+                .collect()
+        }
+    }
+}
+
+/// What a caller passes to a shape constructor.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ShapeSpec {
+    /// `Sphere::try_new(radius)`.
+    Sphere(f32),
+    /// `Cuboid::try_from_half_extents(half_extents)`.
+    Cuboid(Vec3),
+    /// `ConvexHull::try_from_points(points)`.
+    Hull(Vec<Vec3>),
+}
+
+impl ShapeSpec {
+    /// A sphere, a box or a hull, by one byte.
+    pub fn decode(b: &mut Bytes, mode: Mode) -> ShapeSpec {
+        match b.below(3) {
+            0 => ShapeSpec::Sphere(b.magnitude(mode)),
+            1 => ShapeSpec::Cuboid(Vec3::new(
+                b.magnitude(mode),
+                b.magnitude(mode),
+                b.magnitude(mode),
+            )),
+            _ => ShapeSpec::Hull(points(b, mode)),
+        }
+    }
+
+    /// A box or a hull (for the oracle, which does not cover spheres).
+    pub fn decode_polytope(b: &mut Bytes, mode: Mode) -> ShapeSpec {
+        match b.below(2) {
+            0 => ShapeSpec::Cuboid(Vec3::new(
+                b.magnitude(mode),
+                b.magnitude(mode),
+                b.magnitude(mode),
+            )),
+            _ => ShapeSpec::Hull(points(b, mode)),
+        }
+    }
+
+    /// The shape, or `None` when its constructor refuses the values (with a named
+    /// error: that is all a constructor owes bad input).
+    pub fn build(&self) -> Option<Shape> {
+        match self {
+            ShapeSpec::Sphere(r) => Sphere::try_new(*r).ok().map(Shape::from),
+            ShapeSpec::Cuboid(h) => Cuboid::try_from_half_extents(*h).ok().map(Shape::from),
+            ShapeSpec::Hull(p) => ConvexHull::try_from_points(p).ok().map(Shape::from),
+        }
+    }
+
+    /// Rust code that builds the shape (`let {name}: Shape = ...;`).
+    pub fn rust(&self, name: &str) -> String {
+        match self {
+            ShapeSpec::Sphere(r) => format!(
+                "let {name}: Shape = Sphere::try_new({}).unwrap().into();",
+                rust_f32(*r)
+            ),
+            ShapeSpec::Cuboid(h) => format!(
+                "let {name}: Shape = Cuboid::try_from_half_extents({}).unwrap().into();",
+                rust_vec3(*h)
+            ),
+            ShapeSpec::Hull(p) => format!(
+                "let {name}: Shape = ConvexHull::try_from_points(&{}).unwrap().into();",
+                rust_points(p)
+            ),
+        }
+    }
+}
+
+/// A pose: a translation and a [`Bytes::rotation`].
+pub fn pose(b: &mut Bytes, mode: Mode) -> Pose {
+    Pose::new(b.vec3(mode), b.rotation(mode))
+}
+
+/// A float as a Rust expression that gives the same bits (`{:?}` is the shortest
+/// round-trip form).
+pub fn rust_f32(v: f32) -> String {
+    if v.is_nan() {
+        "f32::NAN".into()
+    } else if v.is_infinite() {
+        if v > 0.0 {
+            "f32::INFINITY"
+        } else {
+            "f32::NEG_INFINITY"
+        }
+        .into()
+    } else {
+        format!("{v:?}")
+    }
+}
+
+/// `Vec3::new(x, y, z)`.
+pub fn rust_vec3(v: Vec3) -> String {
+    format!(
+        "Vec3::new({}, {}, {})",
+        rust_f32(v.x),
+        rust_f32(v.y),
+        rust_f32(v.z)
+    )
+}
+
+/// `Quat::from_xyzw(x, y, z, w)`.
+pub fn rust_quat(q: Quat) -> String {
+    format!(
+        "Quat::from_xyzw({}, {}, {}, {})",
+        rust_f32(q.x),
+        rust_f32(q.y),
+        rust_f32(q.z),
+        rust_f32(q.w)
+    )
+}
+
+/// `Pose::new(translation, rotation)`.
+pub fn rust_pose(p: &Pose) -> String {
+    format!(
+        "Pose::new({}, {})",
+        rust_vec3(p.translation),
+        rust_quat(p.rotation)
+    )
+}
+
+/// `[Vec3::new(..), ...]`, one point per line.
+pub fn rust_points(points: &[Vec3]) -> String {
+    let mut s = String::from("[\n");
+    for p in points {
+        s += &format!("    {},\n", rust_vec3(*p));
+    }
+    s + "]"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printed_floats_round_trip() {
+        for v in [0.1f32, -3e-45, 1.7e38, 1.0 + f32::EPSILON] {
+            assert_eq!(rust_f32(v).parse::<f32>().unwrap().to_bits(), v.to_bits());
+        }
+        assert_eq!(rust_f32(f32::NEG_INFINITY), "f32::NEG_INFINITY");
+    }
+
+    #[test]
+    fn lattice_clouds_hold_duplicates() {
+        // Kind 1, 30 points, unit scale: 30 draws from 125 lattice points.
+        let mut data = vec![1, 30, 0, 4, 0, 4, 0, 4, 0];
+        data.extend((0..90u8).map(|i| i % 3));
+        let p = points(&mut Bytes::new(&data), Mode::Ordinary);
+        assert_eq!(p.len(), 30);
+        assert!((1..p.len()).any(|i| p[..i].contains(&p[i])));
+    }
+}

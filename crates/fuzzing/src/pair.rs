@@ -1,0 +1,188 @@
+//! The pair checks of the `narrow_phase` target: tolerances, order symmetry and the
+//! f64 oracle (see [`narrow`](crate::narrow) for what each one states).
+
+use glam::{DVec3, Vec3};
+use sepax_geometry::{Pose, Shape};
+use sepax_narrowphase::Contact;
+use sepax_narrowphase::oracle::vertex_projection_sat;
+
+/// Below this, squared lengths fit in f32 (`1e36 < f32::MAX`), so every answer is
+/// expected finite; above it the queries' f32 arithmetic may overflow, and only
+/// "no panic" and the f64-free checks apply.
+pub const REPRESENTABLE: f64 = 1e18;
+
+/// The scales every comparison is relative to.
+pub(crate) struct Tolerances {
+    /// Sum of the bounding radii.
+    pub size: f64,
+    /// `4 ε |t_b − t_a|`.
+    pub round: f64,
+    /// Sizes, the centres' distance and the margin are below [`REPRESENTABLE`].
+    pub representable: bool,
+    /// How far a normal's length may be from 1.
+    pub unit: f32,
+}
+
+impl Tolerances {
+    pub fn new(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, margin: f32) -> Tolerances {
+        let size = (a.bounding_radius() as f64) + (b.bounding_radius() as f64);
+        let distance = (pb.translation.as_dvec3() - pa.translation.as_dvec3()).length();
+        Tolerances {
+            size,
+            round: 4.0 * f32::EPSILON as f64 * distance,
+            representable: size < REPRESENTABLE
+                && distance < REPRESENTABLE
+                && (margin as f64) < REPRESENTABLE,
+            unit: 1e-3,
+        }
+    }
+
+    /// Half-width of the band around a verdict's boundary where either verdict is right.
+    pub fn band(&self) -> f64 {
+        1e-5 * self.size + self.round
+    }
+
+    /// How far two depths of one pair may differ.
+    pub fn depth(&self) -> f64 {
+        1e-4 * self.size + self.round
+    }
+}
+
+pub(crate) fn check_contact_finite(c: &Contact, t: &Tolerances) {
+    assert!(
+        c.normal.is_finite() && (c.normal.length() - 1.0).abs() < t.unit && c.depth.is_finite(),
+        "non-finite or non-unit contact {c:?}"
+    );
+}
+
+/// `(min, max)` of `n · (x − origin)` over a shape at a pose, in f64 (vertices, or
+/// centre ± radius).
+fn extent(s: &Shape, p: &Pose, n: DVec3, origin: DVec3) -> (f64, f64) {
+    let q = p.rotation.as_dquat().normalize();
+    let shift = p.translation.as_dvec3() - origin;
+    let to_world = |v: Vec3| q * v.as_dvec3() + shift;
+    let vertices: Vec<Vec3> = match s {
+        Shape::Cuboid(c) => c.vertices().to_vec(),
+        Shape::ConvexHull(h) => h.vertices().to_vec(),
+        Shape::Sphere(sphere) => {
+            let c = to_world(Vec3::ZERO).dot(n);
+            let r = sphere.radius() as f64 * n.length();
+            return (c - r, c + r);
+        }
+    };
+    vertices
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            let d = to_world(*v).dot(n);
+            (lo.min(d), hi.max(d))
+        })
+}
+
+/// The gap of the pair along `normal` (a → b): `min_b − max_a`, measured about a's
+/// position (so that bodies far from the origin keep f64's precision).
+pub(crate) fn gap_along(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, normal: Vec3) -> f64 {
+    let (n, origin) = (normal.as_dvec3(), pa.translation.as_dvec3());
+    extent(b, pb, n, origin).0 - extent(a, pa, n, origin).1
+}
+
+/// Same verdict, same depth, mirrored normal (or a tie of two minimum axes).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn check_symmetry(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    ab: Option<Contact>,
+    ba: Option<Contact>,
+    margin: f32,
+    t: &Tolerances,
+    skip_normals: bool,
+) {
+    if !t.representable {
+        return;
+    }
+    match (ab, ba) {
+        (None, None) => {}
+        (Some(c), None) | (None, Some(c)) => {
+            let from_boundary = (c.depth as f64 + margin as f64).abs();
+            assert!(
+                from_boundary <= t.band(),
+                "order symmetry: only {} sees a contact, depth {} (margin {margin}, band {})",
+                if ab.is_some() {
+                    "contact(a, b)"
+                } else {
+                    "contact(b, a)"
+                },
+                c.depth,
+                t.band()
+            );
+        }
+        (Some(ab), Some(ba)) => {
+            let tol = t.depth();
+            assert!(
+                ((ab.depth - ba.depth) as f64).abs() <= tol,
+                "order symmetry: depth {} for (a, b) but {} for (b, a) (tolerance {tol})",
+                ab.depth,
+                ba.depth
+            );
+            let sphere = matches!(a, Shape::Sphere(_)) || matches!(b, Shape::Sphere(_));
+            // A normal may be off unit by `t.unit`, the sum by twice that.
+            let slack = if sphere { 5e-3 } else { 1e-3 } + 2.0 * (t.unit - 1e-3);
+            let mirrored = (ab.normal + ba.normal).length() < slack;
+            let minimum =
+                |n: Vec3, depth: f32| (gap_along(a, pa, b, pb, n) + depth as f64).abs() <= tol;
+            let tie = minimum(ab.normal, ab.depth) && minimum(-ba.normal, ba.depth);
+            assert!(
+                mirrored || tie || skip_normals,
+                "order symmetry: normal {} for (a, b) but {} for (b, a), and not a tie",
+                ab.normal,
+                ba.normal
+            );
+        }
+    }
+}
+
+/// The f64 vertex-projection oracle: verdict outside the band, depth within tolerance.
+pub(crate) fn check_oracle(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    c: Option<Contact>,
+    t: &Tolerances,
+) {
+    let unit = |p: &Pose| (p.rotation.length_squared() - 1.0).abs() < 1e-5;
+    if !(t.representable && unit(pa) && unit(pb)) {
+        return;
+    }
+    // About a's position: the oracle's f64 keeps its precision far from the origin
+    // (b's offset rounds to f32 within `t.round`).
+    let offset = (pb.translation.as_dvec3() - pa.translation.as_dvec3()).as_vec3();
+    let (qa, qb) = (
+        Pose::new(Vec3::ZERO, pa.rotation),
+        Pose::new(offset, pb.rotation),
+    );
+    let Some(o) = vertex_projection_sat(a, &qa, b, &qb) else {
+        return;
+    };
+    let separation = o.separation;
+    if separation > t.band() {
+        assert!(
+            c.is_none(),
+            "oracle: apart by {separation}, but a contact {c:?} (band {})",
+            t.band()
+        );
+    } else if separation < -t.band() {
+        assert!(c.is_some(), "oracle: {} deep, but no contact", -separation);
+    }
+    if let Some(c) = c {
+        let error = (c.depth as f64 + separation).abs();
+        assert!(
+            error <= t.depth(),
+            "oracle: depth {} but the oracle says {} (tolerance {})",
+            c.depth,
+            -separation,
+            t.depth()
+        );
+    }
+}
