@@ -190,8 +190,7 @@ impl Model {
             Op::CastRay(origin, dir, max_t) => {
                 // The documented rule: a finite origin, a direction whose squared
                 // length is a normal f32 (neither denormal nor overflowing), max_t ≥ 0.
-                let valid =
-                    origin.is_finite() && dir.length_squared().is_normal() && *max_t >= 0.0;
+                let valid = origin.is_finite() && dir.length_squared().is_normal() && *max_t >= 0.0;
                 let result = world.cast_ray(*origin, *dir, *max_t);
                 assert_eq!(result.is_ok(), valid, "cast_ray({origin}, {dir}, {max_t})");
                 if let Ok(Some(hit)) = result {

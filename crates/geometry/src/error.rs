@@ -80,6 +80,9 @@ pub enum HullError {
         /// The limit they passed.
         limit: usize,
     },
+    /// The hull lies so far out (coordinates near `f32::MAX`) that a face plane's
+    /// offset is not a finite f32.
+    TooLarge,
 }
 
 impl fmt::Display for HullError {
@@ -96,6 +99,7 @@ impl fmt::Display for HullError {
             HullError::NumericalFailure => {
                 write!(f, "no hull consistent within tolerance could be built")
             }
+            HullError::TooLarge => write!(f, "a face plane of the hull lies beyond f32::MAX"),
             HullError::TooManyPoints { count, limit } => {
                 write!(f, "{count} points for a hull, at most {limit} allowed")
             }

@@ -134,9 +134,11 @@ impl ConvexHull {
     /// vertices and lies in its plane, every directed edge appears once and its reverse
     /// once, every vertex is used and lies on or behind every face plane, and
     /// `V − E + F = 2`. Tolerances are relative to the hull's size. Any failure is
-    /// [`HullError::InvalidTopology`]; a non-finite vertex is [`HullError::NonFinite`].
-    /// Any finite coordinates are accepted, up to `±f32::MAX` (sums and lengths are
-    /// taken in `f64`).
+    /// [`HullError::InvalidTopology`]; a non-finite vertex is [`HullError::NonFinite`]; a
+    /// face plane whose offset overflows f32 (coordinates near `f32::MAX`) is
+    /// [`HullError::TooLarge`].
+    /// Finite coordinates are accepted as long as every face plane's offset fits in an
+    /// f32 (sums and lengths are taken in `f64`).
     pub fn try_from_faces<F: AsRef<[u32]>>(
         vertices: Vec<Vec3>,
         faces: &[F],
@@ -178,6 +180,9 @@ impl ConvexHull {
                 .iter()
                 .map(|v| normal.dot(v.as_dvec3()))
                 .fold(f64::NEG_INFINITY, f64::max) as f32;
+            if !plane.offset.is_finite() {
+                return Err(HullError::TooLarge);
+            }
             planes.push(plane);
             face_vertices.extend_from_slice(face);
             face_starts.push(face_vertices.len() as u32);

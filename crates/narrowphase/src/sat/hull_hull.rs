@@ -26,7 +26,9 @@
 //! pair); the scan is the default, see
 //! [`DEFAULT_SUPPORT_MODE`](crate::DEFAULT_SUPPORT_MODE) for the measurements.
 
-use super::{Axis, FEATURE_SLOP, Frame, PARALLEL_EDGES, SatOutcome, fold_candidates};
+use super::{
+    Axis, FEATURE_SLOP, Frame, PARALLEL_EDGES, SatOutcome, fold_candidates, length_and_direction,
+};
 use crate::Feature;
 use crate::polytope::Polytope;
 use glam::Vec3;
@@ -206,16 +208,13 @@ impl Query<'_> {
     /// a 2.5 gap.)
     #[inline]
     fn edge_axis(&self, ea: &EdgeData, eb: &EdgeData) -> Option<Axis> {
-        let axis = ea.direction.cross(eb.direction);
-        let limit = PARALLEL_EDGES
-            * PARALLEL_EDGES
-            * ea.direction.length_squared()
-            * eb.direction.length_squared();
-        let length_squared = axis.length_squared();
-        if length_squared <= limit || length_squared == 0.0 {
+        // Lengths on scaled vectors: the squares of a 1e16-long box edge's cross
+        // products overflow f32 (and gave a zero normal).
+        let length = |v: Vec3| length_and_direction(v).map_or(0.0, |(l, _)| l);
+        let (length_axis, mut n) = length_and_direction(ea.direction.cross(eb.direction))?;
+        if length_axis <= PARALLEL_EDGES * length(ea.direction) * length(eb.direction) {
             return None;
         }
-        let mut n = axis / length_squared.sqrt();
         let toward_arc = n.dot(ea.n0 + ea.n1);
         let flip = if toward_arc.abs() > KNIFE_EDGE {
             toward_arc < 0.0
