@@ -7,58 +7,15 @@
 //! ```
 //! Defaults: soup, 300 bodies, frame 0, 640 pixels, `render.png`.
 
-use glam::{Vec2, Vec3};
+use glam::Vec2;
 use sepax_examples::args::Args;
-use sepax_pipeline::geometry::{Pose, Shape};
+use sepax_examples::outline::{TOP, outline};
 use sepax_pipeline::{CollisionWorld, Config, scenes};
 use std::collections::HashSet;
 use std::process::ExitCode;
 use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform};
 
 const USAGE: &str = "usage: render [--scene soup|hulls|static-heavy|pile] [--bodies N] [--frame N] [--size PIXELS] [--out FILE]";
-
-/// The outline of a body seen from above: its world vertices projected on (x, z),
-/// wrapped in their 2D convex hull (Andrew's monotone chain).
-fn outline(shape: &Shape, pose: &Pose) -> Vec<Vec2> {
-    let local: Vec<Vec3> = match shape {
-        Shape::Sphere(s) => (0..32)
-            .map(|k| {
-                let a = k as f32 / 32.0 * std::f32::consts::TAU;
-                Vec3::new(a.cos(), 0.0, a.sin()) * s.radius()
-            })
-            .collect(),
-        Shape::Cuboid(c) => c.vertices().to_vec(),
-        Shape::ConvexHull(h) => h.vertices().to_vec(),
-    };
-    let mut pts: Vec<Vec2> = local
-        .iter()
-        .map(|&v| {
-            let w = pose.transform_point(v);
-            Vec2::new(w.x, w.z)
-        })
-        .collect();
-    pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
-    let cross = |o: Vec2, a: Vec2, b: Vec2| (a - o).perp_dot(b - o);
-    let mut hull: Vec<Vec2> = Vec::new();
-    for pass in 0..2 {
-        let start = hull.len();
-        let iter: Box<dyn Iterator<Item = &Vec2>> = if pass == 0 {
-            Box::new(pts.iter())
-        } else {
-            Box::new(pts.iter().rev())
-        };
-        for &p in iter {
-            while hull.len() >= start + 2
-                && cross(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0
-            {
-                hull.pop();
-            }
-            hull.push(p);
-        }
-        hull.pop();
-    }
-    hull
-}
 
 /// An anti-aliased solid colour.
 fn paint(r: u8, g: u8, b: u8, a: u8) -> Paint<'static> {
@@ -95,7 +52,7 @@ fn run() -> Result<(), String> {
 
     let outlines: Vec<Vec<Vec2>> = handles
         .iter()
-        .map(|&h| outline(world.shape(h).unwrap(), &world.pose(h).unwrap()))
+        .map(|&h| outline(world.shape(h).unwrap(), &world.pose(h).unwrap(), TOP))
         .collect();
     let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
     for p in outlines.iter().flatten() {

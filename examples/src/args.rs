@@ -52,6 +52,18 @@ impl Args {
         }
     }
 
+    /// `--name` parsed as a finite real number, or `default`; an error names the flag.
+    pub fn real(&self, name: &str, default: f32) -> Result<f32, String> {
+        match self.value(name) {
+            None => Ok(default),
+            Some(v) => v
+                .parse::<f32>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| format!("`--{name}` wants a number, got `{v}`")),
+        }
+    }
+
     /// True when the switch `--name` was given.
     pub fn switch(&self, name: &str) -> bool {
         self.switches.iter().any(|s| s == name)
@@ -86,5 +98,8 @@ mod tests {
         );
         let bad = parse(&["--bodies", "-3"]).unwrap();
         assert!(bad.number("bodies", 1).is_err());
+        assert_eq!(bad.real("bodies", 0.5), Ok(-3.0));
+        assert_eq!(a.real("frames", 0.5), Ok(0.5));
+        assert!(a.real("scene", 0.5).is_err());
     }
 }

@@ -91,7 +91,7 @@ impl Checker {
                 (None, Some(b)) => {
                     let kind = match world.kind(h).map_err(|e| e.to_string())? {
                         BodyKind::Static => ProxyKind::Static,
-                        BodyKind::Dynamic => ProxyKind::Dynamic,
+                        BodyKind::Dynamic | BodyKind::Kinematic => ProxyKind::Dynamic,
                     };
                     let p = self.brute.insert(b, kind).map_err(|e| e.to_string())?;
                     if self.owners.len() <= p.0 as usize {
@@ -108,6 +108,12 @@ impl Checker {
             }
         }
         self.brute.update_pairs();
+        // The world's kind rule: a pair needs a dynamic body (no kinematic–static or
+        // kinematic–kinematic pairs; brute force only leaves out static–static ones).
+        let pairs_by_kind = |a: BodyHandle, b: BodyHandle| match (world.kind(a), world.kind(b)) {
+            (Ok(ka), Ok(kb)) => ka.pairs_with(kb),
+            _ => false,
+        };
         let mut expected: Vec<(BodyHandle, BodyHandle)> = self
             .brute
             .pairs()
@@ -120,6 +126,7 @@ impl Checker {
                     (b, a)
                 }
             })
+            .filter(|&(a, b)| pairs_by_kind(a, b))
             .collect();
         expected.sort_unstable();
         let got = world.candidate_pairs();

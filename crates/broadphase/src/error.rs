@@ -15,8 +15,9 @@ pub enum BroadPhaseError {
     UnknownProxy(ProxyId),
     /// More than `u32::MAX` proxies would be alive at once.
     TooManyProxies,
-    /// A ray had a non-finite origin or direction, a zero direction, or a negative
-    /// or NaN maximum parameter.
+    /// A ray had a non-finite origin, a direction whose squared length is not a
+    /// normal `f32` (zero, denormal or overflowing), or a negative or NaN maximum
+    /// parameter.
     InvalidRay,
 }
 
@@ -44,7 +45,7 @@ impl fmt::Display for BroadPhaseError {
             BroadPhaseError::TooManyProxies => write!(f, "more than u32::MAX proxies"),
             BroadPhaseError::InvalidRay => write!(
                 f,
-                "a ray needs a finite origin, a finite non-zero direction and max_t >= 0"
+                "a ray needs a finite origin, a direction of normal squared length and max_t >= 0"
             ),
         }
     }

@@ -161,7 +161,16 @@
 //! NaN or infinite values give [`BroadPhaseError::NonFiniteAabb`], `min > max` gives
 //! [`BroadPhaseError::InvertedAabb`], and nothing is stored, so a NaN never reaches a
 //! sort. Unknown or removed ids give [`BroadPhaseError::UnknownProxy`]. Zero-size,
-//! flat and exactly touching boxes are valid and pair exactly as the oracle says.
+//! flat and exactly touching boxes are valid and pair exactly as the oracle says, and
+//! so are boxes as wide as `±f32::MAX`: fat boxes are clamped to `±f32::MAX` so the
+//! sweep's `+inf` sentinel always ends a run, the static BVH is built from clamped
+//! boxes and refit with the real ones, and the grid's estimates leave out boxes more
+//! than 64 times the median size (issue 9).
+//!
+//! **Pair budget.** [`SweepAndPrune::set_pair_budget`] (default
+//! [`DEFAULT_PAIR_BUDGET`]) bounds the candidate pairs a frame collects, and so every
+//! pair list: past it the frame keeps the first pairs in sweep order (the same for any
+//! thread count), stops early, and reports [`FrameStats::pair_budget_exceeded`].
 //!
 //! ```
 //! use sepax_broadphase::{BruteForce, ProxyKind, SweepAndPrune};
@@ -183,7 +192,9 @@
 //! ```
 
 mod brute_force;
+mod budget;
 mod error;
+mod fat;
 mod grid;
 mod order;
 mod pairs;
@@ -196,7 +207,7 @@ pub use brute_force::BruteForce;
 pub use error::BroadPhaseError;
 pub use proxy::{ProxyId, ProxyKind};
 pub use sap::{
-    DYNAMIC_FAT_MARGIN, FAT_MARGIN, FrameStats, GRID_MIN_CANDIDATES, GRID_MIN_PROXIES,
-    MAX_PATCHED_ESCAPES, PARALLEL_MIN_PROXIES, SweepAndPrune,
+    DEFAULT_PAIR_BUDGET, DYNAMIC_FAT_MARGIN, FAT_MARGIN, FrameStats, GRID_MIN_CANDIDATES,
+    GRID_MIN_PROXIES, MAX_PATCHED_ESCAPES, PARALLEL_MIN_PROXIES, SweepAndPrune,
 };
 pub use static_bvh::{RayHit, StaticBvh};

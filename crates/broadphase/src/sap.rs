@@ -1,5 +1,7 @@
 //! [`SweepAndPrune`]: the persistent broad phase.
 
+use crate::budget::{self, Budget, PairLimit, Sink};
+use crate::fat::fat_box;
 use crate::grid::{AxisStats, Buckets, GridSpec};
 use crate::order::{choose_axis, order_bits, repair_or_sort};
 use crate::pairs::{PairFrame, pack, sort_pair_keys};
@@ -29,6 +31,12 @@ pub const DYNAMIC_FAT_MARGIN: f32 = 0.25;
 /// `4 · MAX_PATCHED_ESCAPES + n / 64` since the last full sweep); more trigger a
 /// full sweep.
 pub const MAX_PATCHED_ESCAPES: usize = 16;
+/// The pair budget of a new broad phase: 4,194,304 candidate pairs (32 MiB per pair
+/// list). See [`SweepAndPrune::set_pair_budget`].
+pub const DEFAULT_PAIR_BUDGET: usize = 1 << 22;
+/// Boxes larger than this many times the median box are left out of the grid's
+/// estimates (they are tested as big boxes).
+const OUTLIER_SIZE: f32 = 64.0;
 /// Entries (box–cell incidences) per parallel task in the sweep.
 const TASK_ENTRIES: usize = 2048;
 
@@ -53,6 +61,10 @@ pub struct FrameStats {
     pub full_sweep: bool,
     /// Dynamic proxies that left their fat box this frame.
     pub escaped: usize,
+    /// True when this frame found more candidate pairs than the pair budget allows,
+    /// so [`SweepAndPrune::pairs`] holds only the first ones (see
+    /// [`SweepAndPrune::set_pair_budget`]).
+    pub pair_budget_exceeded: bool,
 }
 
 /// Cached static candidates of one dynamic proxy.
@@ -139,12 +151,57 @@ pub struct SweepAndPrune {
     pair_scratch: Vec<u64>,
     frame: PairFrame,
     stats: FrameStats,
+    /// Most candidate pairs a frame keeps.
+    pair_limit: PairLimit,
 }
 
 impl SweepAndPrune {
-    /// An empty broad phase.
+    /// An empty broad phase with the [`DEFAULT_PAIR_BUDGET`].
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Sets the most candidate pairs one [`update_pairs`](Self::update_pairs) may
+    /// collect, which bounds the memory of every pair list of the broad phase (8 bytes
+    /// per pair and list: the candidates, the pairs, their sort scratch, last frame's
+    /// pairs and the diffs).
+    ///
+    /// Counted against it: the dynamic–dynamic candidates (fat boxes overlapping), and
+    /// then, against what is left, the cached static candidates of each dynamic proxy
+    /// (statics overlapping its static fat box). When a frame would find more, it keeps
+    /// the first ones in the sweep's order (the same for any thread count, see the
+    /// crate's `budget` module), sets [`FrameStats::pair_budget_exceeded`], and runs a
+    /// full sweep again at the next frame. The time spent is then about that of finding
+    /// the budget's worth of pairs (boxes all at one point stop early).
+    ///
+    /// Extreme values: 0 keeps no pair; `usize::MAX` means no limit. The brute-force
+    /// oracle [`BruteForce`](crate::BruteForce) has no budget.
+    ///
+    /// ```
+    /// use sepax_broadphase::{ProxyKind, SweepAndPrune};
+    /// use sepax_geometry::Aabb;
+    /// use glam::Vec3;
+    ///
+    /// let mut sap = SweepAndPrune::new();
+    /// sap.set_pair_budget(10);
+    /// for _ in 0..100 {
+    ///     sap.insert(Aabb::new(Vec3::ZERO, Vec3::ONE), ProxyKind::Dynamic).unwrap();
+    /// }
+    /// sap.update_pairs(); // 4,950 overlapping pairs
+    /// assert!(sap.stats().pair_budget_exceeded);
+    /// assert_eq!(sap.pairs().len(), 10);
+    /// ```
+    pub fn set_pair_budget(&mut self, pairs: usize) {
+        if pairs != self.pair_limit.0 {
+            // The cached candidates were collected under the old budget.
+            self.candidates_valid = false;
+        }
+        self.pair_limit = PairLimit(pairs);
+    }
+
+    /// The most candidate pairs a frame keeps (see [`set_pair_budget`](Self::set_pair_budget)).
+    pub fn pair_budget(&self) -> usize {
+        self.pair_limit.0
     }
 
     /// Adds a proxy and returns its id (a removed id may be reused).
@@ -264,22 +321,25 @@ impl SweepAndPrune {
     /// 4. pair each dynamic proxy with its cached static candidates;
     /// 5. sort the pairs and diff them against the last frame.
     ///
-    /// Steps run on the rayon pool from [`PARALLEL_MIN_PROXIES`] dynamic proxies on.
-    /// Never fails: every stored box was validated on the way in.
+    /// Steps 2 and 4 stop at the pair budget (see
+    /// [`set_pair_budget`](Self::set_pair_budget)); a patch that would pass it turns
+    /// into a full sweep. Steps run on the rayon pool from [`PARALLEL_MIN_PROXIES`]
+    /// dynamic proxies on. Never fails and never panics: every stored box was
+    /// validated on the way in, and fat boxes are kept finite.
     pub fn update_pairs(&mut self) {
         self.stats = FrameStats::default();
         self.rebuild_statics();
         let parallel = self.dense.len() >= PARALLEL_MIN_PROXIES;
         let n = self.dense.len();
+        let limit = self.pair_limit.0;
         let full = !self.candidates_valid || {
             self.find_escaped();
             self.escaped.len() > MAX_PATCHED_ESCAPES + n / 256
                 || self.stale_ids.len() + self.escaped.len() > 4 * MAX_PATCHED_ESCAPES + n / 64
         };
-        if full {
-            self.full_sweep();
-        } else if !self.escaped.is_empty() {
-            self.patch_candidates();
+        let mut exceeded = false;
+        if full || (!self.escaped.is_empty() && !self.patch_candidates(limit)) {
+            exceeded = self.full_sweep(limit);
         }
         // Exact test of the candidates: every overlapping dynamic pair is one, since
         // each box lies inside its fat box.
@@ -296,15 +356,19 @@ impl SweepAndPrune {
             self.pair_keys
                 .extend(self.candidates.iter().copied().filter(exact));
         }
-        self.pair_statics(parallel);
+        let room = limit.saturating_sub(self.pair_keys.len());
+        exceeded |= self.pair_statics(parallel, room);
+        self.stats.pair_budget_exceeded = exceeded;
 
         let id_bound = self.store.slots.len() as u32;
         sort_pair_keys(&mut self.pair_keys, &mut self.pair_scratch, id_bound);
         self.frame.publish(&self.pair_keys);
     }
 
-    /// Sort-and-sweep of every dynamic fat box into `candidates`.
-    fn full_sweep(&mut self) {
+    /// Sort-and-sweep of every dynamic fat box into `candidates`, at most `limit` of
+    /// them. Returns true when the budget was exceeded: `candidates` then misses pairs,
+    /// so it is marked invalid and the next frame sweeps again.
+    fn full_sweep(&mut self, limit: usize) -> bool {
         self.stats.full_sweep = true;
         self.stats.escaped = self.escaped.len();
         let force_full = self.refresh_keys();
@@ -313,9 +377,8 @@ impl SweepAndPrune {
         self.stats.full_sort = repair_or_sort(&mut self.keys, &mut self.key_scratch, force_full);
         self.stats.axis = self.axis;
         let (b_stats, c_stats) = self.gather();
-        let mut candidates = std::mem::take(&mut self.candidates);
-        candidates.clear();
-        self.sweep_dynamic(b_stats, c_stats, parallel, &mut candidates);
+        self.candidates = Vec::new(); // freed before the sweep fills the new list
+        let (mut candidates, exceeded) = self.sweep_dynamic(b_stats, c_stats, parallel, limit);
         let id_bound = self.store.slots.len() as u32;
         sort_pair_keys(&mut candidates, &mut self.pair_scratch, id_bound);
         self.candidates = candidates;
@@ -331,7 +394,8 @@ impl SweepAndPrune {
             self.stale[id as usize] = false;
         }
         self.stale_ids.clear();
-        self.candidates_valid = true;
+        self.candidates_valid = !exceeded;
+        exceeded
     }
 
     /// Dense indices of the dynamic proxies whose box left its fat box.
@@ -354,8 +418,9 @@ impl SweepAndPrune {
     /// * among the re-fattened ones (`stale_ids`, few): every one, directly.
     ///
     /// A pair of two proxies escaping in the same frame is added once, from the
-    /// smaller id.
-    fn patch_candidates(&mut self) {
+    /// smaller id. Returns false, leaving the candidates for a full sweep to rebuild,
+    /// when the candidates would pass `limit`.
+    fn patch_candidates(&mut self, limit: usize) -> bool {
         self.stats.escaped = self.escaped.len();
         let slots = &self.store.slots;
         let mut ids: Vec<u32> = self
@@ -376,6 +441,7 @@ impl SweepAndPrune {
             ids.binary_search(&((k >> 32) as u32)).is_ok() || ids.binary_search(&(k as u32)).is_ok()
         };
         self.candidates.retain(|&k| !touches(k));
+        let room = limit.saturating_sub(self.candidates.len());
         let (a, b, c) = (self.axis, (self.axis + 1) % 3, (self.axis + 2) % 3);
         let entries = &self.sorted[..self.sorted.len() - 1];
         let mut fresh = Vec::new();
@@ -397,18 +463,25 @@ impl SweepAndPrune {
                     && keep(e.id)
                 {
                     fresh.push(pack(id, e.id));
+                    if fresh.len() > room {
+                        return false;
+                    }
                 }
             }
             for &other in &self.stale_ids {
                 let other_fat = &self.dyn_fat[self.dense_index[other as usize] as usize];
                 if keep(other) && fat.overlaps(other_fat) {
                     fresh.push(pack(id, other));
+                    if fresh.len() > room {
+                        return false;
+                    }
                 }
             }
         }
         fresh.sort_unstable();
         let old = std::mem::take(&mut self.candidates);
         self.candidates = merge_sorted(&old, &fresh);
+        true
     }
 
     fn rebuild_statics(&mut self) {
@@ -523,13 +596,19 @@ impl SweepAndPrune {
 
         // The axis choice and the grid size only need estimates: sample at most
         // about 1,024 boxes at a fixed stride (deterministic, and exact bounds are not
-        // needed because cell indices are clamped).
+        // needed because cell indices are clamped). Boxes more than `OUTLIER_SIZE`
+        // times the median sampled size are left out: they are "big" boxes for the
+        // grid anyway, and one box as wide as f32::MAX would otherwise stretch the
+        // grid over ±f32::MAX and leave every other box in one cell (issue 9).
         let stride = (n / 1024).max(1);
+        let cap = outlier_cap(&self.frame_boxes, stride);
         let mut m = Moments::default();
         let mut samples = 0usize;
         for aabb in self.frame_boxes.iter().step_by(stride) {
-            m.add(aabb);
-            samples += 1;
+            if aabb.size().max_element() <= cap {
+                m.add(aabb);
+                samples += 1;
+            }
         }
         let inv_n = 1.0 / samples.max(1) as f64;
         let variance: [f64; 3] =
@@ -544,29 +623,40 @@ impl SweepAndPrune {
     }
 
     /// Expected candidates per box of a single sorted list: a box meets the boxes
-    /// whose `min_a` lies within its own extent, about `n · mean extent / range`.
+    /// whose `min_a` lies within its own extent, about `density · extent`. Both are
+    /// taken so that a few huge or far boxes do not skew them (issue 9): the density
+    /// of `min_a` between the sorted positions `n/64` and `n − 1 − n/64`, and the
+    /// median extent of about 64 boxes at a fixed stride.
     fn sweep_candidates(&self, n: usize) -> f32 {
-        let first = self.sorted[0].min_a;
-        let last = self.sorted[n - 1].min_a;
+        let (lo, hi) = (n / 64, n - 1 - n / 64);
+        let range = self.sorted[hi].min_a - self.sorted[lo].min_a;
         let step = (n / 64).max(1);
-        let (mut ext, mut k) = (0.0f32, 0usize);
-        for e in self.sorted[..n].iter().step_by(step) {
-            ext += e.max_a - e.min_a;
-            k += 1;
-        }
-        let range = last - first;
+        let mut ext: Vec<f32> = self.sorted[..n]
+            .iter()
+            .step_by(step)
+            .map(|e| e.max_a - e.min_a)
+            .collect();
+        let mid = ext.len() / 2;
+        let (_, median, _) = ext.select_nth_unstable_by(mid, f32::total_cmp);
         if range > 0.0 {
-            n as f32 * (ext / k as f32) / range
+            (hi - lo) as f32 * *median / range
         } else {
             n as f32
         }
     }
 
-    /// Dynamic–dynamic pairs of the gathered boxes: bucket, then sweep every bucket.
-    fn sweep_dynamic(&mut self, b: AxisStats, c: AxisStats, parallel: bool, pairs: &mut Vec<u64>) {
+    /// Dynamic–dynamic pairs of the gathered boxes: bucket, then sweep every bucket;
+    /// at most `limit` of them, and true when there were more (see [`budget`]).
+    fn sweep_dynamic(
+        &mut self,
+        b: AxisStats,
+        c: AxisStats,
+        parallel: bool,
+        limit: usize,
+    ) -> (Vec<u64>, bool) {
         let n = self.keys.len();
         if n < 2 {
-            return;
+            return (Vec::new(), false);
         }
         let spec = if n >= GRID_MIN_PROXIES && self.sweep_candidates(n) > GRID_MIN_CANDIDATES {
             GridSpec::fit(n, b, c)
@@ -578,13 +668,9 @@ impl SweepAndPrune {
             // One cell: sweep the sorted arrays in place, no reporting rule.
             let view = &self.sorted[..];
             let tasks = split_evenly(n, if parallel { TASK_ENTRIES } else { n });
-            let out = run_tasks(&tasks, parallel, |r| {
-                let mut out = Vec::new();
-                sweep(view, r.clone(), &mut out);
-                out
+            return budget::collect(&tasks, parallel, limit, |r, sink| {
+                sweep(view, r.clone(), sink);
             });
-            pairs.extend(out.into_iter().flatten());
-            return;
         }
         self.buckets.fill(&spec, &mut self.sorted);
         self.stats.big = self.buckets.big.len();
@@ -604,8 +690,7 @@ impl SweepAndPrune {
         if start < offsets.len() - 1 {
             tasks.push(start..offsets.len() - 1);
         }
-        let out = run_tasks(&tasks, parallel, |r| {
-            let mut out = Vec::new();
+        let (mut pairs, exceeded) = budget::collect(&tasks, parallel, limit, |r, sink| {
             for k in r.clone() {
                 let seg = offsets[k] as usize..offsets[k + 1] as usize;
                 // Each run ends with its sentinel: fewer than 2 boxes, no pair.
@@ -613,48 +698,53 @@ impl SweepAndPrune {
                     continue;
                 }
                 let cell = [(k as u32 % gb) as u16, (k as u32 / gb) as u16];
-                sweep_cell(all, &cells[seg], cell, &mut out);
+                if !sweep_cell(all, &cells[seg], cell, sink) {
+                    return;
+                }
             }
-            out
         });
-        pairs.extend(out.into_iter().flatten());
+        if exceeded {
+            return (pairs, true);
+        }
         let is_big = &self.buckets.is_big;
-        let big_tasks: Vec<_> = self
-            .buckets
-            .big
-            .iter()
-            .map(|&p| p as usize..p as usize + 1)
-            .collect();
-        let out = run_tasks(&big_tasks, parallel, |r| {
-            let mut out = Vec::new();
-            big_against_all(all, is_big, r.start, &mut out);
-            out
-        });
-        pairs.extend(out.into_iter().flatten());
+        let big = &self.buckets.big;
+        let (big_pairs, exceeded) =
+            budget::collect(big, parallel, limit - pairs.len(), |&p, sink| {
+                big_against_all(all, is_big, p as usize, sink);
+            });
+        pairs.extend(big_pairs);
+        (pairs, exceeded)
     }
 
-    /// Dynamic–static pairs through each dynamic proxy's cached candidates.
+    /// Dynamic–static pairs through each dynamic proxy's cached candidates; true when
+    /// the cached candidates would pass `limit` (see [`budget`]).
     ///
     /// Invariant: `candidates` = statics overlapping `fat`, and the current box lies
     /// in `fat`, so every static overlapping the box is a candidate. When the box
     /// leaves `fat` (or statics changed), `fat` is regrown around the box by
     /// [`FAT_MARGIN`] of its largest extent and the BVH is queried again.
-    fn pair_statics(&mut self, parallel: bool) {
+    ///
+    /// Budget: each proxy's cached candidates are counted, in dense order. The proxy
+    /// at which the count passes `limit` and every later one lose their cache (freed,
+    /// so it is queried again next frame) and give no pair this frame.
+    fn pair_statics(&mut self, parallel: bool, limit: usize) -> bool {
         let Some(bvh) = self.statics.as_ref() else {
-            return;
+            return false;
         };
         let slots = &self.store.slots;
-        let work = |entries: &mut [DynEntry]| -> (Vec<u64>, usize) {
+        let work = |entries: &mut [DynEntry], budget: &Budget| -> (Vec<u64>, usize) {
+            let mut meter = Sink::new(budget);
             let mut out = Vec::new();
             let mut queries = 0;
             let mut found = Vec::new();
             let mut stack = Vec::new();
-            for e in entries {
+            for i in 0..entries.len() {
+                let e = &mut entries[i];
                 let aabb = slots[e.id as usize].aabb;
-                if !e.fat.is_some_and(|f| f.contains(&aabb)) {
-                    let fat = aabb.expanded(FAT_MARGIN * aabb.size().max_element());
+                if !meter.over() && !e.fat.is_some_and(|f| f.contains(&aabb)) {
+                    let fat = fat_box(&aabb, FAT_MARGIN);
                     found.clear();
-                    bvh.query_unchecked(&fat, &mut found, &mut stack);
+                    bvh.query_unchecked(&fat, &mut found, &mut stack, meter.room());
                     found.sort_unstable();
                     e.candidates.clear();
                     e.candidates
@@ -662,26 +752,43 @@ impl SweepAndPrune {
                     e.fat = Some(fat);
                     queries += 1;
                 }
+                if meter.over() || !meter.charge(e.candidates.len()) {
+                    for e in &mut entries[i..] {
+                        e.fat = None;
+                        e.candidates = SmallVec::new();
+                    }
+                    break;
+                }
                 for &(s, ref sbox) in &e.candidates {
                     if sbox.overlaps(&aabb) {
                         out.push(pack(e.id, s));
                     }
                 }
             }
+            meter.finish();
             (out, queries)
         };
-        let results: Vec<(Vec<u64>, usize)> = if parallel {
+        let budget = Budget::new(limit);
+        let mut results: Vec<(Vec<u64>, usize)> = if parallel {
             self.dense
                 .par_chunks_mut(TASK_ENTRIES / 4)
-                .map(work)
+                .map(|chunk| work(chunk, &budget))
                 .collect()
         } else {
-            vec![work(&mut self.dense)]
+            vec![work(&mut self.dense, &budget)]
         };
+        let mut exceeded = budget.exceeded();
+        if exceeded && parallel {
+            // Where each chunk stopped depended on timing: redo it in order.
+            let budget = Budget::new(limit);
+            results = vec![work(&mut self.dense, &budget)];
+            exceeded = budget.exceeded();
+        }
         for (out, q) in results {
             self.pair_keys.extend(out);
             self.stats.static_queries += q;
         }
+        exceeded
     }
 }
 
@@ -720,9 +827,30 @@ impl Moments {
     }
 }
 
+/// Size above which a sampled box is an outlier for the grid's estimates:
+/// [`OUTLIER_SIZE`] times the median of the sampled boxes' largest extents (no limit
+/// when that median is 0, e.g. mostly points).
+fn outlier_cap(boxes: &[Aabb], stride: usize) -> f32 {
+    let mut sizes: Vec<f32> = boxes
+        .iter()
+        .step_by(stride)
+        .map(|b| b.size().max_element())
+        .collect();
+    if sizes.is_empty() {
+        return f32::INFINITY;
+    }
+    let mid = sizes.len() / 2;
+    let (_, median, _) = sizes.select_nth_unstable_by(mid, f32::total_cmp);
+    if *median > 0.0 {
+        OUTLIER_SIZE * *median
+    } else {
+        f32::INFINITY
+    }
+}
+
 /// The fat box of a dynamic proxy for the dynamic–dynamic candidates.
 fn dynamic_fat(aabb: &Aabb) -> Aabb {
-    aabb.expanded(DYNAMIC_FAT_MARGIN * aabb.size().max_element())
+    fat_box(aabb, DYNAMIC_FAT_MARGIN)
 }
 
 /// Merge of two sorted, disjoint key lists.
@@ -749,19 +877,6 @@ fn split_evenly(n: usize, chunk: usize) -> Vec<std::ops::Range<usize>> {
     (0..n.div_ceil(chunk))
         .map(|i| i * chunk..((i + 1) * chunk).min(n))
         .collect()
-}
-
-/// Runs `f` on every task, in parallel or not; results in task order either way.
-fn run_tasks<T: Send>(
-    tasks: &[std::ops::Range<usize>],
-    parallel: bool,
-    f: impl Fn(&std::ops::Range<usize>) -> T + Sync + Send,
-) -> Vec<T> {
-    if parallel {
-        tasks.par_iter().map(f).collect()
-    } else {
-        tasks.iter().map(f).collect()
-    }
 }
 
 /// Variance of the box centres on each axis (f64 sums).

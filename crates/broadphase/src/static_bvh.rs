@@ -14,6 +14,14 @@
 //! conservative (a union box contains its children) so no hit is lost, and leaves are
 //! tested exactly as [`Aabb::overlaps`] and [`Aabb::ray_entry`] do, so the answers
 //! equal a brute-force scan bit for bit.
+//!
+//! **Huge boxes.** The crate's builder takes box centres and bins them by
+//! `(centre − min) / size`; a box near `±f32::MAX` has an infinite centre, the bin
+//! index becomes NaN and the build panics (issue 9). So the builder is given the boxes
+//! clamped to `±f32::MAX / 4` (finite centres and sizes; clamping is monotonic, so it
+//! only shapes the tree), and then every inner node's boxes are recomputed from the
+//! real boxes, bottom-up ([`refit`]): the walk tests exactly the unions of the real
+//! boxes, whatever the builder saw.
 
 use crate::{BroadPhaseError, ProxyId};
 use bvh::aabb::{Aabb as BvhAabb, Bounded};
@@ -91,6 +99,40 @@ impl std::fmt::Debug for StaticBvh {
     }
 }
 
+/// What the builder sees of a box: clamped to `±f32::MAX / 4`, so that its centre and
+/// the binning arithmetic stay finite (see the module docs).
+fn to_build_box(aabb: &Aabb) -> BvhAabb<f32, 3> {
+    let limit = Vec3::splat(f32::MAX / 4.0);
+    to_bvh(&Aabb::new(
+        aabb.min.clamp(-limit, limit),
+        aabb.max.clamp(-limit, limit),
+    ))
+}
+
+/// Sets every inner node's child boxes to the unions of the real boxes below them.
+/// Children come after their parent in `nodes` (the builder lays the tree out
+/// depth-first), so one pass from the back sees every child before its parent.
+fn refit(nodes: &mut [BvhNode<f32, 3>], boxes: &[Aabb]) {
+    let mut union = vec![Aabb::new(Vec3::ZERO, Vec3::ZERO); nodes.len()];
+    for i in (0..nodes.len()).rev() {
+        union[i] = match &mut nodes[i] {
+            BvhNode::Leaf { shape_index, .. } => boxes[*shape_index],
+            BvhNode::Node {
+                child_l_index,
+                child_l_aabb,
+                child_r_index,
+                child_r_aabb,
+                ..
+            } => {
+                let (l, r) = (union[*child_l_index], union[*child_r_index]);
+                *child_l_aabb = to_bvh(&l);
+                *child_r_aabb = to_bvh(&r);
+                l.union(&r)
+            }
+        };
+    }
+}
+
 fn to_bvh(aabb: &Aabb) -> BvhAabb<f32, 3> {
     BvhAabb::with_bounds(
         Point3::new(aabb.min.x, aabb.min.y, aabb.min.z),
@@ -117,15 +159,17 @@ impl StaticBvh {
         let mut shapes: Vec<Item> = items
             .iter()
             .map(|(_, aabb)| Item {
-                aabb: to_bvh(aabb),
+                aabb: to_build_box(aabb),
                 node: 0,
             })
             .collect();
-        let bvh = Bvh::build_par(&mut shapes);
+        let mut bvh = Bvh::build_par(&mut shapes);
+        let boxes: Vec<Aabb> = items.iter().map(|(_, aabb)| *aabb).collect();
+        refit(&mut bvh.nodes, &boxes);
         Ok(StaticBvh {
             bvh,
             ids: items.iter().map(|(id, _)| *id).collect(),
-            boxes: items.iter().map(|(_, aabb)| *aabb).collect(),
+            boxes,
         })
     }
 
@@ -169,13 +213,15 @@ impl StaticBvh {
     pub fn query_aabb(&self, region: &Aabb, out: &mut Vec<ProxyId>) -> Result<(), BroadPhaseError> {
         out.clear();
         region.validate()?;
-        self.query_unchecked(region, out, &mut Vec::new());
+        self.query_unchecked(region, out, &mut Vec::new(), usize::MAX);
         out.sort_unstable();
         Ok(())
     }
 
     /// Region query for a box already validated; hits appended unsorted. `stack` is
-    /// scratch space, reused across calls to avoid an allocation per query.
+    /// scratch space, reused across calls to avoid an allocation per query. The walk
+    /// stops once `out` holds more than `cap` ids (the pair budget's bound on one
+    /// query; `usize::MAX` for all hits).
     ///
     /// Walks the nodes depth-first with an explicit stack: a child is entered when
     /// its box overlaps the region (closed test); a leaf is reported when its own box
@@ -186,6 +232,7 @@ impl StaticBvh {
         region: &Aabb,
         out: &mut Vec<ProxyId>,
         stack: &mut Vec<usize>,
+        cap: usize,
     ) {
         let nodes = &self.bvh.nodes;
         if nodes.is_empty() {
@@ -212,6 +259,9 @@ impl StaticBvh {
                 BvhNode::Leaf { shape_index, .. } => {
                     if self.boxes[*shape_index].overlaps(region) {
                         out.push(self.ids[*shape_index]);
+                        if out.len() > cap {
+                            return;
+                        }
                     }
                 }
             }
@@ -221,7 +271,8 @@ impl StaticBvh {
     /// Every box hit by the ray `origin + t * dir`, `t` in `[0, max_t]`, sorted by
     /// entry `t`, then id. `dir` need not be unit length; `t` is in its units.
     ///
-    /// Errors: `InvalidRay` for a non-finite origin or direction, a zero direction,
+    /// Errors: `InvalidRay` for a non-finite origin, a direction whose squared length
+    /// is not a normal `f32` (zero, denormal, above about `1.8e19` long, non-finite),
     /// or a NaN or negative `max_t` (`max_t = inf` is allowed).
     pub fn cast_ray(
         &self,
@@ -321,7 +372,9 @@ impl StaticBvh {
 }
 
 fn check_ray(origin: Vec3, dir: Vec3, max_t: f32) -> Result<(), BroadPhaseError> {
-    let ok = origin.is_finite() && dir.is_finite() && dir != Vec3::ZERO && max_t >= 0.0;
+    // |dir|² must be a normal f32: a denormal direction makes the slab parameters
+    // overflow to ±inf (and 0 · inf = NaN), a huge one overflows |dir|² (issue 9).
+    let ok = origin.is_finite() && dir.length_squared().is_normal() && max_t >= 0.0;
     if ok {
         Ok(())
     } else {

@@ -20,6 +20,7 @@
 //! (checked in the disassembly, see the crate docs). Negation is exact in floating
 //! point, so the test is bit-for-bit the closed-interval test of the oracle.
 
+use crate::budget::Sink;
 use crate::pairs::pack;
 use glam::Vec4;
 
@@ -60,33 +61,45 @@ pub(crate) fn probe(bc: Vec4) -> Vec4 {
 }
 
 /// Complete box pruning of the boxes `starts` of the sorted, sentinel-terminated run
-/// `s` against every later box of `s`, appending packed pairs to `out`.
-pub(crate) fn sweep(s: &[Entry], starts: std::ops::Range<usize>, out: &mut Vec<u64>) {
+/// `s` against every later box of `s`, appending packed pairs to `out`. Returns false
+/// when it stopped early because the pair budget ran out (see [`crate::budget`]).
+///
+/// Every box of `s` but the sentinel is finite (fat boxes are clamped, see
+/// [`crate::fat`]), so `s[q].min_a <= ep.max_a` is false at the sentinel.
+pub(crate) fn sweep(s: &[Entry], starts: std::ops::Range<usize>, out: &mut Sink) -> bool {
     debug_assert!(s.last().is_some_and(|e| e.min_a == f32::INFINITY));
     for p in starts {
+        if out.over() {
+            return false;
+        }
         let ep = s[p];
         let pr = probe(ep.bc);
         // The sentinel (min_a = +inf) ends the loop without a bounds test.
         let mut q = p + 1;
         while s[q].min_a <= ep.max_a {
             let eq = &s[q];
-            if eq.bc.cmple(pr).all() {
-                out.push(pack(ep.id, eq.id));
+            if eq.bc.cmple(pr).all() && !out.push(pack(ep.id, eq.id)) {
+                return false;
             }
             q += 1;
         }
     }
+    true
 }
 
 /// [`sweep`] over the boxes `all[idx[..]]` of one grid cell: `idx` is increasing
 /// and ends with the position of `all`'s sentinel. Pairs are kept only if the lower
-/// corner of their overlap lies in `cell` (see [`crate::grid`]).
-pub(crate) fn sweep_cell(all: &[Entry], idx: &[u32], cell: [u16; 2], out: &mut Vec<u64>) {
+/// corner of their overlap lies in `cell` (see [`crate::grid`]). Returns false when
+/// the pair budget ran out.
+pub(crate) fn sweep_cell(all: &[Entry], idx: &[u32], cell: [u16; 2], out: &mut Sink) -> bool {
     debug_assert!(
         idx.last()
             .is_some_and(|&i| all[i as usize].min_a == f32::INFINITY)
     );
     for (j, &p) in idx[..idx.len() - 1].iter().enumerate() {
+        if out.over() {
+            return false;
+        }
         let ep = all[p as usize];
         let pr = probe(ep.bc);
         for &q in &idx[j + 1..] {
@@ -97,27 +110,30 @@ pub(crate) fn sweep_cell(all: &[Entry], idx: &[u32], cell: [u16; 2], out: &mut V
             if eq.bc.cmple(pr).all()
                 && eq.cell[0].max(ep.cell[0]) == cell[0]
                 && eq.cell[1].max(ep.cell[1]) == cell[1]
+                && !out.push(pack(ep.id, eq.id))
             {
-                out.push(pack(ep.id, eq.id));
+                return false;
             }
         }
     }
+    true
 }
 
 /// Pairs of the "big" box at sorted position `p` (one spanning too many grid cells
 /// to be bucketed) with every box of the full sorted run `s` (sentinel-terminated)
 /// that overlaps it on all three axes. Another big box is paired only when it comes
 /// later (`j > p`), so each big–big pair is reported once; big–small pairs are only
-/// ever found here.
-pub(crate) fn big_against_all(s: &[Entry], is_big: &[bool], p: usize, out: &mut Vec<u64>) {
+/// ever found here. Returns false when the pair budget ran out.
+pub(crate) fn big_against_all(s: &[Entry], is_big: &[bool], p: usize, out: &mut Sink) -> bool {
     let ep = s[p];
     let pr = probe(ep.bc);
     // Sorted on a: boxes after the first min_a > max_a[p] cannot overlap.
     let end = s.partition_point(|e| e.min_a <= ep.max_a);
     for (j, (eq, &big_j)) in s[..end].iter().zip(is_big).enumerate() {
         let ok = (ep.min_a <= eq.max_a) & eq.bc.cmple(pr).all() & (!big_j | (j > p));
-        if ok & (j != p) {
-            out.push(pack(ep.id, eq.id));
+        if ok & (j != p) && !out.push(pack(ep.id, eq.id)) {
+            return false;
         }
     }
+    true
 }

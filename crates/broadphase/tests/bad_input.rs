@@ -102,6 +102,24 @@ fn bvh_refuses_bad_boxes_and_rays() {
         bvh.cast_ray_first(o, Vec3::X, f32::NAN),
         Err(BroadPhaseError::InvalidRay)
     );
+    // Issue 9: a denormal direction made the slab parameters ±inf or NaN; a
+    // direction too long for |dir|² overflows it. Both are refused.
+    for dir in [Vec3::X * 1e-45, Vec3::X * 1e-20, Vec3::X * 1e20] {
+        assert_eq!(
+            bvh.cast_ray(o, dir, f32::INFINITY),
+            Err(BroadPhaseError::InvalidRay)
+        );
+        assert_eq!(
+            bvh.cast_ray_first(o, dir, f32::INFINITY),
+            Err(BroadPhaseError::InvalidRay)
+        );
+    }
+    assert!(
+        bvh.cast_ray(o, Vec3::ONE * 1e-18, f32::INFINITY)
+            .unwrap()
+            .len()
+            == 1
+    );
     assert!(bvh.cast_ray(o, Vec3::ONE, f32::INFINITY).unwrap().len() == 1);
     let empty = StaticBvh::build(&[]).unwrap();
     assert!(empty.is_empty());

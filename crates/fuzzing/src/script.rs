@@ -92,6 +92,7 @@ impl Script {
             margin,
             narrow_chunk: b.below(4),
             aabb_chunk: b.below(4),
+            ..Config::default()
         };
         let mut ops = Vec::new();
         let mut inserted = 0;

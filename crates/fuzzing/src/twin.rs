@@ -18,10 +18,26 @@ pub(crate) struct Twin {
 
 /// Everything of a report but its timings, printed.
 pub(crate) fn fingerprint(r: &StepReport) -> String {
-    format!(
+    let text = format!(
         "{:?}\n{:?}\n{:?}\n{}",
         r.contacts, r.events, r.quarantined, r.candidate_pairs
-    )
+    );
+    without_world_ids(&text)
+}
+
+/// The text with every `, world: N` of a printed handle removed: handles name the
+/// world that issued them, and the twin is another world.
+fn without_world_ids(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(", world: ") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + ", world: ".len()..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        rest = &after[digits..];
+    }
+    out.push_str(rest);
+    out
 }
 
 impl Twin {

@@ -3,12 +3,12 @@
 //! * Every file of `fuzz/corpus/<target>/` (the seeds and what local fuzzing kept) is
 //!   run through the target's function.
 //! * Each target also runs on a fixed number of inputs drawn from the seeded
-//!   [`Rng`], so CI fuzzes a little on every run, reproducibly. These tolerate the
-//!   open bugs of `sepax_fuzzing::known`, each on its own narrow condition only.
+//!   [`Rng`], so CI fuzzes a little on every run, reproducibly, with nothing
+//!   tolerated (every bug of `sepax_fuzzing::known` is fixed; its tolerances remain
+//!   for fuzzing runs that want to look past a new one).
 //! * `fuzz/artifacts-found/<target>/` holds inputs that broke an invariant and are
-//!   not fixed yet (see `fuzz/README.md`); they are replayed by the ignored test
-//!   `known_findings_are_fixed` (`cargo test -p sepax-fuzzing -- --ignored`), which
-//!   passes once they are fixed. Such inputs never go into `corpus/`.
+//!   since fixed (see `fuzz/README.md`); they are replayed by the test
+//!   `known_findings_are_fixed`, with nothing tolerated.
 //!
 //! A failure names the input; `cargo run -p sepax-fuzzing --example describe --
 //! <target> <file>` prints it as Rust code.
@@ -113,7 +113,7 @@ fn random_batch(target: &str, seed: u64) {
             random_input(&mut rng),
         )
     });
-    let failed = failures(target, *f, Tolerance::OPEN_BUGS, inputs);
+    let failed = failures(target, *f, Tolerance::NONE, inputs);
     assert!(
         failed.is_empty(),
         "broken invariants on:\n{}",
@@ -152,8 +152,9 @@ fn open_bug_inputs_are_tolerated() {
     );
 }
 
+/// Every input in `fuzz/artifacts-found` showed a bug that is now fixed (each is named
+/// in that folder's README): they stay fixed, with nothing tolerated.
 #[test]
-#[ignore = "inputs of open bugs (fuzz/artifacts-found); passes once they are fixed"]
 fn known_findings_are_fixed() {
     let mut failed = Vec::new();
     for (target, f) in TARGETS {

@@ -21,7 +21,13 @@ pub struct Cuboid {
 }
 
 impl Cuboid {
-    /// A box with the given half extents.
+    /// A box with the given half extents; [`ShapeError::NonFinite`] or
+    /// [`ShapeError::NonPositiveExtent`] for a bad one.
+    ///
+    /// **Extreme values.** Every finite positive value is accepted, from the smallest
+    /// denormal up to `f32::MAX`. A shape that large is stepped without a panic: the
+    /// broad phase keeps its fat boxes finite, and a collision world quarantines a
+    /// body whose world AABB passes `±f32::MAX` (`NonFiniteAabb`) until it fits again.
     pub fn try_from_half_extents(half_extents: Vec3) -> Result<Cuboid, ShapeError> {
         if !half_extents.is_finite() {
             return Err(ShapeError::NonFinite);
@@ -33,7 +39,9 @@ impl Cuboid {
         Ok(Cuboid { half_extents })
     }
 
-    /// A box with the given full size (twice the half extents).
+    /// A box with the given full size (twice the half extents). Errors and extreme
+    /// values as [`Cuboid::try_from_half_extents`] on `size / 2` (so a size up to
+    /// `f32::MAX` is accepted; `+inf` is not finite).
     pub fn try_from_size(size: Vec3) -> Result<Cuboid, ShapeError> {
         Cuboid::try_from_half_extents(size * 0.5)
     }
@@ -83,6 +91,7 @@ pub struct OrientedBox {
 impl OrientedBox {
     /// A box from center, full size and rotation. The rotation is normalized; a zero
     /// or non-finite quaternion, a non-finite center or a non-positive size is an error.
+    /// Any finite center and any size [`Cuboid::try_from_size`] accepts are accepted.
     pub fn try_new(center: Vec3, size: Vec3, rotation: Quat) -> Result<OrientedBox, ShapeError> {
         if !center.is_finite() {
             return Err(ShapeError::NonFinite);

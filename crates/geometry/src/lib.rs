@@ -9,6 +9,9 @@
 //!   gathered in [`Shape`], which knows its tight world AABB and bounding sphere.
 //!   [`ConvexHull::try_from_points`] builds a hull from a point cloud (coplanar
 //!   triangles merged into polygon faces, points on faces and edges left out).
+//! * [`MassProperties`] ([`mass`]): mass, centre of mass and inertia of each shape at
+//!   a density (`Sphere::mass_properties`, …, [`Shape::mass_properties`]), exact
+//!   polyhedral integration for hulls, plus the inverses a solver needs.
 //! * [`dim2`]: the plane — `Pose2`, `Obb2` (seed 002), `ConvexPolygon`, `Circle`, `Aabb2`.
 //! * [`OrientedBox`]: the box of the seed documents, given by a **center**, a full
 //!   **size** (width, height, depth) and a rotation quaternion.
@@ -34,6 +37,7 @@ mod cuboid;
 pub mod dim2;
 mod error;
 pub mod hull;
+pub mod mass;
 mod pose;
 pub mod rng;
 mod shape;
@@ -43,6 +47,7 @@ pub use aabb::Aabb;
 pub use cuboid::{Cuboid, OrientedBox};
 pub use error::{HullError, ShapeError};
 pub use hull::{ConvexHull, GaussArc, HullEdge, Plane};
+pub use mass::MassProperties;
 pub use pose::Pose;
 pub use shape::Shape;
 pub use sphere::Sphere;

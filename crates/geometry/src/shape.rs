@@ -75,7 +75,18 @@ impl Shape {
     pub fn bounding_radius(&self) -> f32 {
         match self {
             Shape::Sphere(s) => s.radius(),
-            Shape::Cuboid(c) => c.half_extents().length(),
+            // In f64: the squares of half extents below ~1e-19 underflow in f32 (a radius
+            // of 0), and above ~1e19 overflow (infinity); rounded up so that the box
+            // always fits.
+            Shape::Cuboid(c) => {
+                let r = c.half_extents().as_dvec3().length();
+                let rounded = r as f32;
+                if (rounded as f64) < r {
+                    rounded.next_up()
+                } else {
+                    rounded
+                }
+            }
             Shape::ConvexHull(h) => h.bounding_radius(),
         }
     }

@@ -17,6 +17,11 @@ pub struct Sphere {
 
 impl Sphere {
     /// A sphere of the given radius; an error for a non-finite or non-positive radius.
+    ///
+    /// **Extreme values.** Every finite positive value is accepted, from the smallest
+    /// denormal up to `f32::MAX`. A shape that large is stepped without a panic: the
+    /// broad phase keeps its fat boxes finite, and a collision world quarantines a
+    /// body whose world AABB passes `±f32::MAX` (`NonFiniteAabb`) until it fits again.
     pub fn try_new(radius: f32) -> Result<Sphere, ShapeError> {
         if !radius.is_finite() {
             return Err(ShapeError::NonFinite);

@@ -47,6 +47,16 @@ impl PairCache {
         self.last = None;
     }
 
+    /// The same memory for the pair in the other order.
+    pub(crate) fn flipped(&self) -> PairCache {
+        PairCache {
+            last: self.last.map(|c| CachedAxis {
+                feature: c.feature.flipped(),
+                separated: c.separated,
+            }),
+        }
+    }
+
     pub(crate) fn remember(&mut self, feature: Feature, separated: bool) {
         self.last = Some(CachedAxis { feature, separated });
     }

@@ -21,6 +21,18 @@ pub enum Feature {
     Sphere,
 }
 
+impl Feature {
+    /// The same feature pair seen from b: faces of a and b swapped, edge pair reversed.
+    pub fn flipped(self) -> Feature {
+        match self {
+            Feature::FaceA(i) => Feature::FaceB(i),
+            Feature::FaceB(i) => Feature::FaceA(i),
+            Feature::EdgeEdge(i, j) => Feature::EdgeEdge(j, i),
+            Feature::Sphere => Feature::Sphere,
+        }
+    }
+}
+
 /// Normal and depth of a pair: the minimum-penetration axis of the separating-axis test.
 ///
 /// `normal` is a unit world vector pointing **from a to b**. `depth > 0` means the shapes
@@ -52,12 +64,7 @@ impl Contact {
         Contact {
             normal: -self.normal,
             depth: self.depth,
-            feature: match self.feature {
-                Feature::FaceA(i) => Feature::FaceB(i),
-                Feature::FaceB(i) => Feature::FaceA(i),
-                Feature::EdgeEdge(i, j) => Feature::EdgeEdge(j, i),
-                Feature::Sphere => Feature::Sphere,
-            },
+            feature: self.feature.flipped(),
         }
     }
 }
@@ -127,19 +134,36 @@ impl Manifold {
     }
 
     /// The same manifold seen from b: normal flipped, features swapped, anchors swapped,
-    /// positions, depths and ids kept.
+    /// ids re-labelled for the other order (see [`flipped_id`]; a sphere's id stays);
+    /// positions, depths and the order of the points kept. `collide(b, a, cache)` equals
+    /// `collide(a, b, cache')` flipped when `cache'` is the same memory seen from a, so
+    /// with default caches; two identical shapes at the same pose are the exception
+    /// (see the pair order in `collide`'s docs).
     pub fn flipped(mut self) -> Manifold {
+        // A sphere's single point has one id whatever the order.
+        let relabel = self.feature != Feature::Sphere;
         for p in &mut self.points {
             std::mem::swap(&mut p.anchor_a, &mut p.anchor_b);
+            if relabel {
+                p.id = flipped_id(p.id);
+            }
         }
-        let c = Contact {
-            normal: self.normal,
-            depth: 0.0,
-            feature: self.feature,
-        }
-        .flipped();
-        self.normal = c.normal;
-        self.feature = c.feature;
+        self.normal = -self.normal;
+        self.feature = self.feature.flipped();
         self
+    }
+}
+
+/// A manifold point's feature id for the pair in the other order. Ids pack (see
+/// [`ManifoldPoint::id`]) the side of the reference feature in bit 63, the reference
+/// feature, the incident feature and two lines; an edge–edge point (its two lines both
+/// `0xffff`) packs a's edge and b's edge instead, which swap. So an id names the same
+/// features whichever order the pair is queried in.
+pub fn flipped_id(id: u64) -> u64 {
+    if id & 0xffff_ffff == 0xffff_ffff {
+        let (first, second) = ((id >> 48) & 0x7fff, (id >> 32) & 0xffff);
+        (id & (1 << 63)) | ((second & 0x7fff) << 48) | (first << 32) | 0xffff_ffff
+    } else {
+        id ^ (1 << 63)
     }
 }

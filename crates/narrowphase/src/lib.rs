@@ -12,7 +12,11 @@
 //! * A manifold has **at most 4 points** in 3D, each with a world position (halfway
 //!   between the surfaces), a depth and a feature id that stays the same while the same
 //!   features touch.
-//! * Queries run in a's frame (b's pose relative to a) to keep round-off small.
+//! * Queries run in the frame of one of the shapes (the other's pose relative to it,
+//!   computed in f64) to keep round-off small. Which one is fixed by a canonical order
+//!   of the pair (kind, size, pose bits), and the answer is mirrored when the caller's
+//!   order is the other: the same pair gives the same answer, mirrored bit for bit, in
+//!   both argument orders.
 //!
 //! ## What runs for which pair
 //! * box–box: the 15-axis test in Ericson's projected-radius form, then clipping;
@@ -56,7 +60,7 @@ mod query;
 mod sat;
 
 pub use cache::{CachedAxis, PairCache};
-pub use contact::{Contact, Feature, Manifold, ManifoldPoint};
+pub use contact::{Contact, Feature, Manifold, ManifoldPoint, flipped_id};
 pub use manifold::CLIP_TOLERANCE;
 pub use query::{
     DEFAULT_SUPPORT_MODE, collide, collide_with, contact, intersects, minimum_translation,

@@ -11,12 +11,12 @@ use crate::manifold::box_face::box_face_contact;
 use crate::manifold::edge::closest_points_on_segments;
 use crate::manifold::face::face_contact;
 use crate::manifold::pack_id;
-use crate::manifold::reduce::Candidate;
+use crate::manifold::reduce::{Candidate, reduce};
 use crate::polytope::{BoxPolytope, Polytope};
 use crate::sat::box_box::{box_box, box_edge_segment};
 use crate::sat::hull_hull::{SupportMode, hull_hull};
 use crate::sat::sphere::{point_box, point_polytope, shape_sphere, sphere_shape, sphere_sphere};
-use crate::sat::{Axis, Frame, SatOutcome};
+use crate::sat::{Axis, Frame, SatOutcome, length_and_direction};
 use glam::Vec3;
 use sepax_geometry::{OrientedBox, Pose, Shape};
 use smallvec::SmallVec;
@@ -72,8 +72,8 @@ impl<'s> Solid<'s> {
     fn point_query(&self, p: Vec3) -> (Vec3, f32) {
         match self {
             Solid::Sphere(r) => {
-                let l = p.length();
-                (if l > 0.0 { p / l } else { Vec3::Z }, l - r)
+                let (l, n) = length_and_direction(p).unwrap_or((0.0, Vec3::Z));
+                (n, l - r)
             }
             Solid::Box(h) => point_box(*h, p),
             Solid::Hull(poly) => point_polytope(poly, p),
@@ -84,6 +84,59 @@ impl<'s> Solid<'s> {
 /// Runs `f` on both solids as polytopes; `None` if either is a sphere.
 fn with_polytopes<R>(a: &Solid, b: &Solid, f: impl FnOnce(&Polytope, &Polytope) -> R) -> Option<R> {
     a.with_polytope(|pa| b.with_polytope(|pb| Some(f(pa?, pb?))))
+}
+
+/// `pose` with its rotation normalised: accepted rotations are unit within 1e-3, and
+/// glam's rotation scales by `|q|²`, which would leave world normals that far off unit.
+#[inline]
+fn unit_rotation(pose: &Pose) -> Pose {
+    Pose::new(pose.translation, pose.rotation.normalize())
+}
+
+/// The canonical order of a pair: true when `(b, pose_b)` comes before `(a, pose_a)`.
+///
+/// Every query computes in this order and mirrors the answer when the caller's order
+/// is the other one, so `contact(b, a)` is `contact(a, b)` mirrored bit for bit (the
+/// same depth, the normal negated, the features swapped), and likewise `collide` and
+/// `intersects`. The order compares, as plain bit patterns: the shape kind, the
+/// shape's size (radius, half extents, a hull's vertex count and first vertex), then
+/// the pose. It depends only on the inputs, so it is deterministic; two identical
+/// shapes at the same pose are the one case left in the caller's order.
+fn canonical_swap(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
+    order_key(b, pose_b) < order_key(a, pose_a)
+}
+
+fn order_key(shape: &Shape, pose: &Pose) -> [u32; 12] {
+    let bits = |v: f32| v.to_bits();
+    let (kind, size) = match shape {
+        Shape::Sphere(s) => (0, [bits(s.radius()), 0, 0, 0]),
+        Shape::Cuboid(c) => {
+            let h = c.half_extents();
+            (1, [bits(h.x), bits(h.y), bits(h.z), 0])
+        }
+        Shape::ConvexHull(h) => {
+            let v = h.vertices()[0];
+            (
+                2,
+                [h.vertices().len() as u32, bits(v.x), bits(v.y), bits(v.z)],
+            )
+        }
+    };
+    let (t, q) = (pose.translation, pose.rotation);
+    [
+        kind,
+        size[0],
+        size[1],
+        size[2],
+        size[3],
+        bits(t.x),
+        bits(t.y),
+        bits(t.z),
+        bits(q.x),
+        bits(q.y),
+        bits(q.z),
+        bits(q.w),
+    ]
 }
 
 fn run_sat(
@@ -135,6 +188,20 @@ pub fn contact(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: f32) 
     if !(pose_a.is_valid() && pose_b.is_valid()) {
         return None;
     }
+    if canonical_swap(a, pose_a, b, pose_b) {
+        return contact_in_order(b, pose_b, a, pose_a, margin).map(|c| c.flipped());
+    }
+    contact_in_order(a, pose_a, b, pose_b, margin)
+}
+
+/// [`contact`] with the pair in the given order.
+fn contact_in_order(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: f32,
+) -> Option<Contact> {
     let frame = Frame::new(pose_a, pose_b);
     let outcome = run_sat(
         &Solid::new(a),
@@ -147,7 +214,7 @@ pub fn contact(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: f32) 
     match outcome {
         SatOutcome::Separated(_) => None,
         SatOutcome::Overlap { exact, .. } => Some(Contact {
-            normal: pose_a.transform_vector(exact.normal),
+            normal: unit_rotation(pose_a).transform_vector(exact.normal),
             depth: -exact.separation,
             feature: exact.feature,
         }),
@@ -183,6 +250,11 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
     if !(pose_a.is_valid() && pose_b.is_valid()) {
         return false;
     }
+    let ((a, pose_a), (b, pose_b)) = if canonical_swap(a, pose_a, b, pose_b) {
+        ((b, pose_b), (a, pose_a))
+    } else {
+        ((a, pose_a), (b, pose_b))
+    };
     let frame = Frame::new(pose_a, pose_b);
     matches!(
         run_sat(
@@ -253,6 +325,26 @@ pub fn collide_with(
     if !(pose_a.is_valid() && pose_b.is_valid()) {
         return None;
     }
+    if canonical_swap(a, pose_a, b, pose_b) {
+        // The cache speaks the caller's order; the computation runs in the other.
+        let mut inner = cache.flipped();
+        let manifold = collide_in_order(b, pose_b, a, pose_a, margin, &mut inner, mode);
+        *cache = inner.flipped();
+        return manifold.map(Manifold::flipped);
+    }
+    collide_in_order(a, pose_a, b, pose_b, margin, cache, mode)
+}
+
+/// [`collide_with`] with the pair in the given order (poses already checked).
+fn collide_in_order(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: f32,
+    cache: &mut PairCache,
+    mode: SupportMode,
+) -> Option<Manifold> {
     let margin = sanitize_margin(margin);
     let frame = Frame::new(pose_a, pose_b);
     let (solid_a, solid_b) = (Solid::new(a), Solid::new(b));
@@ -277,21 +369,33 @@ pub fn collide_with(
         if exact.separation > 0.0 {
             // A gap within the margin along the axis, but the facing features do not
             // overlap side by side: nothing is within the margin after all.
-            cache.remember(exact.feature, false);
+            cache.remember(preferred.feature, false);
             return None;
         }
         points.push(support_point(&solid_a, &solid_b, &frame, &exact));
         axis = exact;
     }
-    // The reference feature the preference keeps next time (see `sat`).
-    cache.remember(axis.feature, false);
+    // The reference feature the preference keeps next time (see `sat`): the preferred
+    // one even when it gave no points, so that the same poses with this cache take the
+    // same path again (the pipeline reuses the answers of resting pairs on that ground).
+    cache.remember(preferred.feature, false);
+    keep_deepest(
+        &mut points,
+        &solid_a,
+        &solid_b,
+        &frame,
+        &axis,
+        &exact,
+        clip_tolerance,
+    );
+    let world = unit_rotation(pose_a);
     // Anchors: a's surface point is `c + n·d/2` (already in a's frame), b's is
     // `c − n·d/2`, taken to b's frame.
     let mut world_points: SmallVec<[ManifoldPoint; 4]> = SmallVec::new();
     for c in &points {
         let half = axis.normal * (0.5 * c.depth);
         world_points.push(ManifoldPoint {
-            position: pose_a.transform_point(c.point),
+            position: world.transform_point(c.point),
             depth: c.depth,
             id: c.id,
             anchor_a: c.point + half,
@@ -299,7 +403,7 @@ pub fn collide_with(
         });
     }
     Some(Manifold {
-        normal: pose_a.transform_vector(axis.normal),
+        normal: world.transform_vector(axis.normal),
         points: world_points,
         feature: axis.feature,
     })
@@ -404,6 +508,14 @@ fn manifold_points(
             if depth < -margin {
                 return SmallVec::new();
             }
+            // Penetrating edges that support the axis cross it face to face: their
+            // closest points are `s` apart along `n`. Otherwise (an axis from a pair
+            // that only sets the depth, see `hull_hull`) the segments say nothing about
+            // where the contact is, and the caller falls back to the deepest vertex.
+            let reach = (a1 - a0).length() + (b1 - b0).length();
+            if s <= 0.0 && ((on_b - on_a).dot(n) - s).abs() > 1e-3 * reach {
+                return SmallVec::new();
+            }
             SmallVec::from_elem(
                 Candidate {
                     point: (on_a + on_b) * 0.5,
@@ -450,4 +562,32 @@ fn support_point(a: &Solid, b: &Solid, frame: &Frame, axis: &Axis) -> Candidate 
             [u16::MAX - 1, vertex as u16],
         ),
     }
+}
+
+/// The deepest-point rule (see the `manifold` module docs): when clipping a penetrating
+/// face contact left no point within the clip tolerance of the exact depth (the
+/// incident shape's deepest vertex lies beyond the reference face's side planes, as
+/// happens deep inside), that vertex joins the candidates with the depth of the axis and
+/// the four are chosen again (the reduction keeps the deepest first).
+fn keep_deepest(
+    points: &mut SmallVec<[Candidate; 4]>,
+    a: &Solid,
+    b: &Solid,
+    frame: &Frame,
+    axis: &Axis,
+    exact: &Axis,
+    clip_tolerance: f32,
+) {
+    let deepest = points
+        .iter()
+        .map(|c| c.depth)
+        .fold(f32::NEG_INFINITY, f32::max);
+    let wanted = -exact.separation;
+    let face = matches!(axis.feature, Feature::FaceA(_) | Feature::FaceB(_));
+    if !face || wanted <= 0.0 || deepest >= wanted - clip_tolerance {
+        return;
+    }
+    let mut candidates: SmallVec<[Candidate; 5]> = SmallVec::from_slice(points);
+    candidates.push(support_point(a, b, frame, axis));
+    *points = reduce(&candidates, axis.normal, clip_tolerance);
 }

@@ -113,3 +113,30 @@ fn sphere_sphere_matches_the_centre_distance() {
         Shape::from(Sphere::try_new(rng.range(0.05, 2.0)).unwrap())
     });
 }
+
+/// Issue 9, item 4: spheres of radius 1e-20 once got normals of length 1.03 (the squared
+/// centre distance underflows to a denormal). Normals are unit at any scale.
+#[test]
+fn tiny_and_huge_spheres_get_unit_normals() {
+    use glam::Vec3;
+    use sepax_geometry::{Pose, Shape, Sphere};
+    use sepax_narrowphase::{PairCache, collide, contact};
+    for r in [1e-20f32, 1e-12, 1.0, 1e12, 1e18] {
+        let ball = Shape::from(Sphere::try_new(r).unwrap());
+        let other = Pose::from_translation(Vec3::new(1.2, 0.7, -0.4) * r);
+        let c = contact(&ball, &Pose::IDENTITY, &ball, &other, 0.0).expect("overlapping");
+        assert!((c.normal.length() - 1.0).abs() < 1e-6, "radius {r}: {c:?}");
+        let expected = 2.0 - Vec3::new(1.2, 0.7, -0.4).length();
+        assert!((c.depth / r - expected).abs() < 1e-4, "radius {r}: {c:?}");
+        let m = collide(
+            &ball,
+            &Pose::IDENTITY,
+            &ball,
+            &other,
+            0.0,
+            &mut PairCache::default(),
+        )
+        .unwrap();
+        assert!((m.normal.length() - 1.0).abs() < 1e-6, "radius {r}: {m:?}");
+    }
+}

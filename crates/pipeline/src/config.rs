@@ -1,26 +1,88 @@
-//! World configuration.
+//! World configuration, and what [`CollisionWorld::new`](crate::CollisionWorld::new)
+//! does with extreme values.
 
 /// How a [`CollisionWorld`](crate::CollisionWorld) runs.
 ///
+/// Every field has a documented meaning for every value: [`CollisionWorld::new`]
+/// either uses it, sanitises it (said below), or refuses it with a named
+/// [`WorldError`](crate::WorldError).
+///
+/// [`CollisionWorld::new`]: crate::CollisionWorld::new
+///
 /// ```
-/// use sepax_pipeline::Config;
+/// use sepax_pipeline::{CollisionWorld, Config, WorldError};
 /// let config = Config { threads: 2, ..Config::default() };
 /// assert_eq!(config.margin, 0.0);
+/// assert_eq!(config.pair_budget, Config::DEFAULT_PAIR_BUDGET);
+///
+/// let too_many = Config { threads: Config::MAX_THREADS + 1, ..Config::default() };
+/// assert_eq!(CollisionWorld::new(too_many).unwrap_err(), WorldError::TooManyThreads(513));
+/// let no_margin = Config { margin: f32::INFINITY, ..Config::default() };
+/// assert_eq!(CollisionWorld::new(no_margin).unwrap_err(), WorldError::NonFiniteMargin);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Config {
     /// Worker threads of the world's own rayon pool; 0 means one per core.
     /// The output does not depend on this number.
+    ///
+    /// Above [`Config::MAX_THREADS`] the world is refused with
+    /// [`WorldError::TooManyThreads`](crate::WorldError::TooManyThreads): every thread
+    /// is spawned up front (5,000 of them took 9 s), and the work of a step is cut into
+    /// chunks by size, so threads beyond the cores only add wake-ups.
     pub threads: usize,
     /// Contact margin: AABBs grow by it and pairs apart by less than it get
     /// speculative contacts (negative depth). 0 reports touching and penetrating
-    /// pairs only. A negative or NaN margin counts as 0.
+    /// pairs only. A negative margin counts as 0; a NaN or infinite one is refused with
+    /// [`WorldError::NonFiniteMargin`](crate::WorldError::NonFiniteMargin) (an infinite
+    /// margin would make every AABB infinite and quarantine every body).
+    ///
+    /// Any finite margin is stepped without a panic, but a body whose AABB grown by
+    /// the margin passes `±f32::MAX` is quarantined
+    /// ([`QuarantineReason::NonFiniteAabb`](crate::QuarantineReason::NonFiniteAabb)):
+    /// with a margin near `f32::MAX`, that is every body more than about `1e31` from
+    /// the origin. A useful margin is a small fraction of the bodies' size.
     pub margin: f32,
+    /// Most candidate pairs a step keeps, and so a bound on the memory of the pair
+    /// lists: at most about [`Config::BYTES_PER_PAIR`] bytes per kept pair (the broad
+    /// phase's key lists and diffs, the pair states carried between steps, this and
+    /// last step's contacts), about 5.5 GB at the default, half that in practice.
+    ///
+    /// The budget counts the broad phase's candidates: pairs whose *fat* boxes overlap
+    /// (each AABB grown by a quarter of its size, see
+    /// [`DYNAMIC_FAT_MARGIN`](crate::broadphase::DYNAMIC_FAT_MARGIN)), then the static
+    /// bodies cached near each dynamic one; that is about 6 per body in the test
+    /// soups and 12 in a pile, a few times the pairs whose AABBs overlap.
+    ///
+    /// When a step would find more, the broad phase stops collecting at the budget and
+    /// the step goes on with the pairs found so far (the first ones in the broad
+    /// phase's sweep order: deterministic and the same for any thread count), sets
+    /// [`StepReport::pair_budget_exceeded`](crate::StepReport::pair_budget_exceeded),
+    /// and ends the touching pairs it dropped with
+    /// [`EndCause::PairBudget`](crate::EndCause::PairBudget). Nothing aborts and
+    /// nothing allocates past the budget. Extreme values: 0 keeps no pair at all
+    /// (every step with an overlap is over budget); `usize::MAX` means no limit
+    /// (memory then grows with the pairs: 5,000 bodies at one point are 12.5M pairs).
+    pub pair_budget: usize,
     /// Pairs per parallel task in the narrow phase. The chunking is fixed by this
-    /// number, not by the thread count.
+    /// number, not by the thread count. 0 counts as 1.
     pub narrow_chunk: usize,
-    /// Bodies per parallel task in the AABB update.
+    /// Bodies per parallel task in the AABB update. 0 counts as 1.
     pub aabb_chunk: usize,
+}
+
+impl Config {
+    /// The largest [`threads`](Self::threads) a world accepts.
+    pub const MAX_THREADS: usize = 512;
+    /// The default [`pair_budget`](Self::pair_budget): 4,194,304 candidate pairs,
+    /// reached by a pile of about 350,000 boxes or a soup of about 700,000 (the test
+    /// scenes), while 200,000 bodies at one point would need 20 billion.
+    pub const DEFAULT_PAIR_BUDGET: usize = sepax_broadphase::DEFAULT_PAIR_BUDGET;
+    /// An upper estimate of the memory one kept candidate pair costs, in bytes, over
+    /// the world's buffers, from the sizes of the types involved: 8-byte keys in about
+    /// ten lists, two pair states (136 B), a manifold slot (224 B), this and last
+    /// step's contact (288 B each), events. Most of it is only spent on pairs whose
+    /// AABBs overlap and touch; 12.5M pairs at one point measured about 650 B each.
+    pub const BYTES_PER_PAIR: usize = 1_300;
 }
 
 impl Default for Config {
@@ -28,8 +90,31 @@ impl Default for Config {
         Config {
             threads: 0,
             margin: 0.0,
+            pair_budget: Config::DEFAULT_PAIR_BUDGET,
             narrow_chunk: 128,
             aabb_chunk: 1024,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::size_of;
+
+    /// Issue 9: the documented memory per kept pair covers every per-pair buffer.
+    #[test]
+    fn issue_9_bytes_per_pair_covers_the_buffers() {
+        // Broad phase: candidates, pair keys, sort scratch, the task output copied
+        // into the kept list, this and last frame's pairs, added, removed.
+        let broad = 9 * size_of::<u64>();
+        // World: candidate keys, pair states (and their spare buffer), one manifold
+        // slot, this and last step's contacts, and up to two events.
+        let world = size_of::<u64>()
+            + 2 * size_of::<crate::pairs::PairState>()
+            + size_of::<Option<sepax_narrowphase::Manifold>>()
+            + 2 * size_of::<crate::ContactPair>()
+            + 2 * size_of::<crate::ContactEvent>();
+        assert!(broad + world <= Config::BYTES_PER_PAIR, "{}", broad + world);
     }
 }

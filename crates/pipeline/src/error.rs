@@ -7,17 +7,25 @@ use std::fmt;
 /// Nothing in this crate panics on user data.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WorldError {
-    /// The handle was never issued by this world, or its body was removed (the slot
-    /// may since hold another body with a newer generation).
+    /// The handle was never issued by this world (it comes from another world), or
+    /// its body was removed (the slot may since hold another body with a newer
+    /// generation).
     StaleHandle(BodyHandle),
     /// More than `u32::MAX - 1` bodies would be alive at once.
     TooManyBodies,
     /// A query got a region with a NaN or infinite value, or `min > max`.
     InvalidRegion,
-    /// A ray needs a finite origin, a finite non-zero direction and `max_t >= 0`.
+    /// A ray needs a finite origin, a direction whose squared length is a normal
+    /// `f32` (not zero, denormal or overflowing) and `max_t >= 0`; see
+    /// [`is_valid_ray`](crate::ray::is_valid_ray).
     InvalidRay,
     /// The rayon thread pool could not be built (the message says why).
     ThreadPool(String),
+    /// [`Config::threads`](crate::Config::threads) was above
+    /// [`Config::MAX_THREADS`](crate::Config::MAX_THREADS) (the requested count).
+    TooManyThreads(usize),
+    /// [`Config::margin`](crate::Config::margin) was NaN or infinite.
+    NonFiniteMargin,
 }
 
 impl fmt::Display for WorldError {
@@ -25,9 +33,10 @@ impl fmt::Display for WorldError {
         match self {
             WorldError::StaleHandle(h) => write!(
                 f,
-                "body handle {}:{} is stale (removed or never issued)",
+                "body handle {}:{} of world {} is stale (removed, or issued by another world)",
                 h.index(),
-                h.generation()
+                h.generation(),
+                h.world()
             ),
             WorldError::TooManyBodies => write!(f, "more than u32::MAX - 1 bodies"),
             WorldError::InvalidRegion => {
@@ -35,9 +44,15 @@ impl fmt::Display for WorldError {
             }
             WorldError::InvalidRay => write!(
                 f,
-                "a ray needs a finite origin, a finite non-zero direction and max_t >= 0"
+                "a ray needs a finite origin, a direction of normal squared length and max_t >= 0"
             ),
             WorldError::ThreadPool(m) => write!(f, "could not build the thread pool: {m}"),
+            WorldError::TooManyThreads(n) => write!(
+                f,
+                "{n} threads requested, at most {} allowed",
+                crate::Config::MAX_THREADS
+            ),
+            WorldError::NonFiniteMargin => write!(f, "the contact margin is NaN or infinite"),
         }
     }
 }

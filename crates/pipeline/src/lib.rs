@@ -13,6 +13,9 @@
 //! * Contacts and events come sorted by `(a.index(), b.index())`.
 //! * The output is bit-identical for any thread count: parallel stages compute one
 //!   result per item in fixed chunks and collect them in order.
+//! * Nothing panics on user data: every shape, pose and [`Config`] a constructor
+//!   accepts can be stepped, down to shapes as wide as `f32::MAX`; a
+//!   [`BodyHandle`] works only in the world that issued it.
 //!
 //! ## One step
 //! 1. **AABBs** of the bodies moved since the last step, in parallel. A body with a
@@ -21,7 +24,13 @@
 //!    [`StepReport::quarantined`]; no other body's result changes.
 //! 2. **Broad phase**: incremental sweep-and-prune
 //!    ([`SweepAndPrune`](broadphase::SweepAndPrune)); static–static pairs are never
-//!    looked at. Candidate pairs are filtered by [`Groups`].
+//!    looked at. A pair needs a dynamic body ([`BodyKind`]): kinematic bodies (moved
+//!    by the user, like platforms) are dynamic proxies in the broad phase, and their
+//!    pairs with static and other kinematic bodies are dropped before they become
+//!    candidates. Candidate pairs are filtered by [`Groups`]. At most
+//!    [`Config::pair_budget`] candidates are kept; a step that finds more says so in
+//!    [`StepReport::pair_budget_exceeded`] and goes on with the first ones (the same
+//!    for any thread count).
 //! 3. **Narrow phase** in parallel: [`collide`](narrowphase::collide) with the pair's
 //!    own [`PairCache`](narrowphase::PairCache), which lives as long as the pair stays a
 //!    candidate, so last frame's separating axis or contact feature is tried first.

@@ -5,7 +5,7 @@
 //! the AABBs of the last step for dynamic ones; a body moved since the last step gets a
 //! fresh AABB. Quarantined bodies (bad poses) are never reported.
 
-use crate::ray::ray_shape;
+use crate::ray::{is_valid_ray, ray_shape};
 use crate::world::Body;
 use crate::{BodyHandle, BodyKind, CollisionWorld, WorldError};
 use glam::Vec3;
@@ -48,7 +48,7 @@ impl CollisionWorld {
     fn for_each_unindexed(&self, bvh: bool, mut f: impl FnMut(u32, &Body)) {
         for (i, slot) in self.slots.iter().enumerate() {
             if let Some(body) = &slot.body {
-                let in_bvh = bvh && body.kind == BodyKind::Static && body.proxy.is_some();
+                let in_bvh = bvh && self.kinds[i] == BodyKind::Static && body.proxy.is_some();
                 if !in_bvh {
                     f(i as u32, body);
                 }
@@ -108,8 +108,11 @@ impl CollisionWorld {
     /// smaller slot index. A ray starting inside a body hits it at `t = 0` with normal
     /// `−dir / |dir|`. `dir` need not be unit length.
     ///
-    /// Errors: `InvalidRay` for a non-finite origin or direction, a zero direction or a
-    /// NaN or negative `max_t` (`f32::INFINITY` is allowed).
+    /// Errors: `InvalidRay` for a non-finite origin, a NaN or negative `max_t`
+    /// (`f32::INFINITY` is allowed), or a direction whose squared length is not a
+    /// normal `f32` (zero, denormal, longer than about `1.8e19`, non-finite; see
+    /// [`is_valid_ray`](crate::ray::is_valid_ray)). A hit always has a finite `t` and a
+    /// finite point: a hit whose point would pass `±f32::MAX` is not reported.
     ///
     /// ```
     /// use sepax_pipeline::{BodyDesc, CollisionWorld, Config};
@@ -129,17 +132,15 @@ impl CollisionWorld {
         dir: Vec3,
         max_t: f32,
     ) -> Result<Option<RayHit>, WorldError> {
-        if !(origin.is_finite() && dir.is_finite())
-            || dir == Vec3::ZERO
-            || max_t.is_nan()
-            || max_t < 0.0
-        {
+        if !is_valid_ray(origin, dir, max_t) {
             return Err(WorldError::InvalidRay);
         }
         let mut best: Option<(f32, u32, Vec3)> = None;
         let consider = |index: u32, body: &Body, best: &mut Option<(f32, u32, Vec3)>| {
             let bound = best.map_or(max_t, |b| b.0);
-            if let Some(hit) = ray_shape(&body.shape, &body.pose, origin, dir, bound) {
+            if let Some(hit) = ray_shape(&body.shape, &body.pose, origin, dir, bound)
+                && (origin + hit.t * dir).is_finite()
+            {
                 let better = match best {
                     None => true,
                     Some((t, i, _)) => hit.t < *t || (hit.t == *t && index < *i),

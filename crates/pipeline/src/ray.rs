@@ -5,6 +5,15 @@
 //! and `t` is in its units. Each test runs in the shape's local frame: a rigid motion
 //! keeps `t`, so the local `t` is the world `t`. A ray that starts inside (or on) the
 //! shape hits at `t = 0` with the normal `−dir / |dir|`.
+//!
+//! **Valid rays** ([`is_valid_ray`]): a finite origin, `max_t` not NaN and `>= 0`
+//! (`+inf` allowed), and a direction whose squared length is a normal `f32`, so
+//! `|dir|` lies between about `1.1e-19` and `1.8e19`. Shorter directions (a denormal
+//! one, say) underflow `|dir|²` to 0 or a denormal, and the entry parameter
+//! `distance / |dir|` overflows: such a ray used to hit at `t = inf` with NaN
+//! coordinates (issue 9). Longer ones overflow `|dir|²` and made the sphere test miss.
+//! A hit is only ever reported with a finite `t`: a valid ray whose entry lies beyond
+//! `f32::MAX` (a very short `dir` and a far shape) misses.
 
 use glam::Vec3;
 use sepax_geometry::{ConvexHull, Pose, Shape};
@@ -19,8 +28,25 @@ pub struct ShapeHit {
     pub normal: Vec3,
 }
 
+/// True when the ray `origin + t * dir`, `t` in `[0, max_t]`, can be cast: a finite
+/// origin, a direction whose squared length is a normal `f32` (see the
+/// [module docs](self)), and `max_t >= 0` (`+inf` allowed, NaN not).
+///
+/// ```
+/// use sepax_pipeline::ray::is_valid_ray;
+/// use glam::Vec3;
+/// assert!(is_valid_ray(Vec3::ZERO, Vec3::X * 1e-10, f32::INFINITY));
+/// assert!(!is_valid_ray(Vec3::ZERO, Vec3::X * 1e-45, 1.0)); // denormal direction
+/// assert!(!is_valid_ray(Vec3::ZERO, Vec3::ZERO, 1.0));
+/// assert!(!is_valid_ray(Vec3::ZERO, Vec3::X, f32::NAN));
+/// ```
+pub fn is_valid_ray(origin: Vec3, dir: Vec3, max_t: f32) -> bool {
+    origin.is_finite() && dir.length_squared().is_normal() && max_t >= 0.0
+}
+
 /// The entry of the ray into `shape` at `pose`, or `None` when it misses within
-/// `[0, max_t]`. Returns `None` for an invalid pose, a zero or non-finite ray.
+/// `[0, max_t]`. Returns `None` for an invalid pose or an invalid ray
+/// ([`is_valid_ray`]); a hit always has a finite `t` and a unit normal.
 ///
 /// ```
 /// use sepax_pipeline::ray::ray_shape;
@@ -40,10 +66,7 @@ pub fn ray_shape(
     dir: Vec3,
     max_t: f32,
 ) -> Option<ShapeHit> {
-    if !(pose.is_valid() && origin.is_finite() && dir.is_finite() && dir != Vec3::ZERO)
-        || max_t.is_nan()
-        || max_t < 0.0
-    {
+    if !(pose.is_valid() && is_valid_ray(origin, dir, max_t)) {
         return None;
     }
     let o = pose.inverse_transform_point(origin);
@@ -53,7 +76,7 @@ pub fn ray_shape(
         Shape::Cuboid(c) => ray_box(c.half_extents(), o, d)?,
         Shape::ConvexHull(h) => ray_hull(h, o, d)?,
     };
-    (t <= max_t).then(|| ShapeHit {
+    (t <= max_t && t.is_finite()).then(|| ShapeHit {
         t,
         normal: pose.transform_vector(local_normal).normalize(),
     })

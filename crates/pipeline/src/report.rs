@@ -105,6 +105,11 @@ pub enum EndCause {
     Filtered,
     /// One of the bodies has a non-finite pose this step.
     Quarantined,
+    /// The step found more candidate pairs than
+    /// [`Config::pair_budget`](crate::Config::pair_budget) and this pair was not among
+    /// the ones kept (it may still touch: it comes back with `Started` at a step within
+    /// the budget).
+    PairBudget,
 }
 
 /// A contact event of a pair `(a, b)`, `a.index() < b.index()`.
@@ -167,8 +172,15 @@ pub struct StepReport {
     pub events: Vec<ContactEvent>,
     /// Bodies left out of this step because of a bad pose.
     pub quarantined: Vec<Quarantined>,
-    /// Pairs whose AABBs overlap (before the group filter).
+    /// Pairs whose AABBs overlap (before the group filter); at most
+    /// [`Config::pair_budget`](crate::Config::pair_budget).
     pub candidate_pairs: usize,
+    /// True when this step found more candidate pairs than
+    /// [`Config::pair_budget`](crate::Config::pair_budget): only the first ones (in the
+    /// broad phase's order, the same for any thread count) were kept and tested, and
+    /// the touching pairs that were dropped ended with
+    /// [`EndCause::PairBudget`].
+    pub pair_budget_exceeded: bool,
     /// Timings of the stages.
     pub timings: StepTimings,
 }
@@ -184,6 +196,7 @@ impl StepReport {
         self.events.clear();
         self.quarantined.clear();
         self.candidate_pairs = 0;
+        self.pair_budget_exceeded = false;
         self.timings = StepTimings::default();
     }
 }

@@ -4,6 +4,7 @@
 //! dirty bodies ─► world AABBs (parallel, fixed chunks, collected in order)
 //!              ─► bad poses quarantined (proxy removed), others update the broad phase
 //!              ─► sweep-and-prune pairs (proxy ids) ─► slot-index keys, sorted
+//!                 (kind rule: pairs without a dynamic body dropped)
 //!              ─► merge with last step's pair states (linear, both sorted)
 //!              ─► per pair, in parallel over fixed chunks: group filter, last step's
 //!                 answer if both bodies rest, bounding-sphere test, SAT and manifold
@@ -61,7 +62,9 @@ impl CollisionWorld {
     /// See [`StepReport`] for the order of contacts and events. A body whose pose is
     /// not finite, whose rotation is not unit length, or whose AABB overflows is left
     /// out of this step (its touching pairs end with `Ended(Quarantined)`) and listed in
-    /// `quarantined`; it comes back at the first step after its pose is fixed. Nothing
+    /// `quarantined`; it comes back at the first step after its pose is fixed. A step
+    /// that finds more than [`Config::pair_budget`](crate::Config::pair_budget)
+    /// candidate pairs keeps the first ones and sets `pair_budget_exceeded`. Nothing
     /// here panics on user data.
     pub fn step(&mut self) -> &StepReport {
         // One hand-over to the world's pool per step: every parallel stage inside runs
@@ -84,8 +87,9 @@ impl CollisionWorld {
 
         self.find_candidates();
         report.candidate_pairs = self.candidates.len();
+        report.pair_budget_exceeded = self.broad.stats().pair_budget_exceeded;
         let mut ended = Vec::new();
-        self.merge_pairs(&mut ended);
+        self.merge_pairs(&mut ended, report.pair_budget_exceeded);
         let t_broad = Instant::now();
 
         let mut manifolds = std::mem::take(&mut self.manifolds);
@@ -138,7 +142,15 @@ impl CollisionWorld {
                     hot.shape.clone_from(&body.shape);
                     hot.radius = body.shape.bounding_radius();
                     body.aabb = Some(aabb);
-                    place_proxy(body, aabb, index, &mut self.broad, &mut self.proxy_body);
+                    let kind = self.kinds[index as usize];
+                    place_proxy(
+                        body,
+                        kind,
+                        aabb,
+                        index,
+                        &mut self.broad,
+                        &mut self.proxy_body,
+                    );
                 }
                 AabbOutcome::Bad(reason) => {
                     if let Some(p) = body.proxy.take() {
@@ -146,7 +158,7 @@ impl CollisionWorld {
                     }
                     self.dirty.push(index);
                     report.quarantined.push(Quarantined {
-                        body: BodyHandle::new(index, generation),
+                        body: BodyHandle::new(index, generation, self.id),
                         reason,
                     });
                 }
@@ -156,14 +168,26 @@ impl CollisionWorld {
     }
 
     /// Sweep-and-prune (in the world's pool), then the pairs as sorted slot keys.
+    ///
+    /// Kind rule: a pair needs a dynamic body ([`BodyKind::pairs_with`]). The broad
+    /// phase never pairs two statics; kinematic bodies are dynamic proxies there, so
+    /// their pairs with statics and with each other are dropped here, before they become
+    /// candidates: never a pair, no state, no event. With no kinematic body alive the
+    /// test is skipped.
     fn find_candidates(&mut self) {
         self.broad.update_pairs();
         self.candidates.clear();
+        let kinds = (self.kinematic_bodies > 0).then_some(&self.kinds[..]);
         for &(pa, pb) in self.broad.pairs() {
             let (a, b) = (
                 self.proxy_body[pa.0 as usize],
                 self.proxy_body[pb.0 as usize],
             );
+            if let Some(kinds) = kinds
+                && !kinds[a as usize].pairs_with(kinds[b as usize])
+            {
+                continue;
+            }
             self.candidates.push(pack(a.min(b), a.max(b)));
         }
         // Proxy ids usually follow slot indices, so this is nearly sorted already.
@@ -171,9 +195,10 @@ impl CollisionWorld {
     }
 
     /// Carries last step's pair states over to this step's candidates (both sorted by
-    /// key) and lists the touching pairs that are gone.
+    /// key) and lists the touching pairs that are gone (`over_budget`: the candidates
+    /// were cut at the pair budget, so a missing pair may have been dropped).
     /// The new states replace `self.pairs`; the old buffer is kept, empty, for reuse.
-    fn merge_pairs(&mut self, ended: &mut Vec<(u64, ContactEvent)>) {
+    fn merge_pairs(&mut self, ended: &mut Vec<(u64, ContactEvent)>, over_budget: bool) {
         let mut old = std::mem::take(&mut self.pairs);
         let mut next = std::mem::take(&mut self.pair_spare);
         next.clear();
@@ -184,26 +209,26 @@ impl CollisionWorld {
                 if st.key == key {
                     carried = Some(st);
                 } else {
-                    self.end_gone(st, ended);
+                    self.end_gone(st, ended, over_budget);
                 }
             }
             // Candidates come from live proxies only: both slots hold live bodies. A
             // carried pair already knows its handles, so only new pairs read `hot` here.
             next.push(carried.unwrap_or_else(|| {
                 let (ia, ib) = unpack(key);
-                let handle = |i: u32| BodyHandle::new(i, self.hot[i as usize].generation);
+                let handle = |i: u32| BodyHandle::new(i, self.hot[i as usize].generation, self.id);
                 PairState::new(key, handle(ia), handle(ib))
             }));
         }
         for st in old_iter {
-            self.end_gone(st, ended);
+            self.end_gone(st, ended, over_budget);
         }
         self.pairs = next;
         self.pair_spare = old;
     }
 
     /// A pair that is no longer a candidate: an `Ended` event if it was touching.
-    fn end_gone(&self, st: PairState, ended: &mut Vec<(u64, ContactEvent)>) {
+    fn end_gone(&self, st: PairState, ended: &mut Vec<(u64, ContactEvent)>, over_budget: bool) {
         if !st.was_touching {
             return;
         }
@@ -212,7 +237,13 @@ impl CollisionWorld {
             (s.generation == h.generation()).then_some(s.body.as_ref()?)
         };
         let cause = match (live(st.a), live(st.b)) {
-            (Some(a), Some(b)) if a.proxy.is_some() && b.proxy.is_some() => EndCause::Separated,
+            (Some(a), Some(b)) if a.proxy.is_some() && b.proxy.is_some() => {
+                if over_budget {
+                    EndCause::PairBudget
+                } else {
+                    EndCause::Separated
+                }
+            }
             (Some(_), Some(_)) => EndCause::Quarantined,
             _ => EndCause::Removed,
         };
@@ -278,8 +309,11 @@ fn ended_event(st: &PairState, cause: EndCause) -> ContactEvent {
 }
 
 /// Puts a body's AABB into the broad phase (inserting its proxy if it has none).
+/// Kinematic bodies move every frame, so they are dynamic proxies; the kind rule of
+/// `find_candidates` keeps them from pairing with statics and each other.
 fn place_proxy(
     body: &mut Body,
+    kind: BodyKind,
     aabb: Aabb,
     index: u32,
     broad: &mut sepax_broadphase::SweepAndPrune,
@@ -292,9 +326,9 @@ fn place_proxy(
         let _ = broad.remove(p);
         body.proxy = None;
     }
-    let kind = match body.kind {
+    let kind = match kind {
         BodyKind::Static => ProxyKind::Static,
-        BodyKind::Dynamic => ProxyKind::Dynamic,
+        BodyKind::Dynamic | BodyKind::Kinematic => ProxyKind::Dynamic,
     };
     // The box was validated above, so insert fails only past u32::MAX proxies; the body
     // then stays out of the broad phase (and so out of every pair).

@@ -5,13 +5,17 @@ use crate::pairs::PairState;
 use crate::{BodyDesc, BodyHandle, BodyKind, Config, Groups, StepReport, WorldError};
 use sepax_broadphase::{ProxyId, SweepAndPrune};
 use sepax_geometry::{Aabb, Pose, Shape};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// The identity of the next world: each world stamps its own on its handles, so a
+/// handle from another world is refused (wrapping after 2³² worlds).
+static NEXT_WORLD_ID: AtomicU32 = AtomicU32::new(0);
 
 /// One body as the world keeps it.
 #[derive(Clone, Debug)]
 pub(crate) struct Body {
     pub shape: Shape,
     pub pose: Pose,
-    pub kind: BodyKind,
     pub groups: Groups,
     pub user_data: u64,
     /// The broad-phase proxy; `None` before the first step and while quarantined.
@@ -75,12 +79,19 @@ pub(crate) struct Slot {
 /// assert!(world.pose(b).is_err()); // stale handle
 /// ```
 pub struct CollisionWorld {
+    /// This world's identity, stamped on every handle it issues.
+    pub(crate) id: u32,
     pub(crate) config: Config,
     /// Shared so that `step` can enter it once while borrowing the world mutably.
     pub(crate) pool: std::sync::Arc<rayon::ThreadPool>,
     pub(crate) slots: Vec<Slot>,
     /// Per slot, the data the step reads per pair (see [`Hot`]).
     pub(crate) hot: Vec<Hot>,
+    /// Per slot, the kind of the body living there (stored only here, densely, for the
+    /// kind rule the step applies to every broad-phase pair).
+    pub(crate) kinds: Vec<BodyKind>,
+    /// Live kinematic bodies; while there are none the step skips the kind rule.
+    pub(crate) kinematic_bodies: usize,
     /// Slots free for reuse now.
     free: Vec<u32>,
     /// Slots freed since the last step: reused only after the step has ended their pairs.
@@ -114,6 +125,7 @@ pub struct CollisionWorld {
 impl std::fmt::Debug for CollisionWorld {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CollisionWorld")
+            .field("id", &self.id)
             .field("config", &self.config)
             .field("bodies", &self.live)
             .field("pairs", &self.pairs.len())
@@ -123,32 +135,45 @@ impl std::fmt::Debug for CollisionWorld {
 
 impl CollisionWorld {
     /// An empty world with its own rayon pool of `config.threads` threads (0: one per
-    /// core). Errors: [`WorldError::ThreadPool`] when the pool cannot be built.
+    /// core), and a fresh world identity (handles of other worlds are stale here).
+    ///
+    /// Extreme values (see [`Config`]): `threads` above [`Config::MAX_THREADS`] gives
+    /// [`WorldError::TooManyThreads`]; a NaN or infinite `margin` gives
+    /// [`WorldError::NonFiniteMargin`]; a negative margin counts as 0, zero chunk sizes
+    /// as 1; every `pair_budget` is accepted. Errors: [`WorldError::ThreadPool`] when
+    /// the pool cannot be built.
     pub fn new(config: Config) -> Result<CollisionWorld, WorldError> {
+        if config.threads > Config::MAX_THREADS {
+            return Err(WorldError::TooManyThreads(config.threads));
+        }
+        if !config.margin.is_finite() {
+            return Err(WorldError::NonFiniteMargin);
+        }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(config.threads)
             .build()
             .map_err(|e| WorldError::ThreadPool(e.to_string()))?;
         let config = Config {
-            margin: if config.margin > 0.0 {
-                config.margin
-            } else {
-                0.0
-            },
+            margin: config.margin.max(0.0),
             narrow_chunk: config.narrow_chunk.max(1),
             aabb_chunk: config.aabb_chunk.max(1),
             ..config
         };
+        let mut broad = SweepAndPrune::new();
+        broad.set_pair_budget(config.pair_budget);
         Ok(CollisionWorld {
+            id: NEXT_WORLD_ID.fetch_add(1, Ordering::Relaxed),
             config,
             pool: std::sync::Arc::new(pool),
             slots: Vec::new(),
             hot: Vec::new(),
+            kinds: Vec::new(),
+            kinematic_bodies: 0,
             free: Vec::new(),
             pending_free: Vec::new(),
             live: 0,
             dirty: Vec::new(),
-            broad: SweepAndPrune::new(),
+            broad,
             proxy_body: Vec::new(),
             pairs: Vec::new(),
             pair_spare: Vec::new(),
@@ -185,15 +210,16 @@ impl CollisionWorld {
         let body = Body {
             shape: desc.shape,
             pose: desc.pose,
-            kind: desc.kind,
             groups: desc.groups,
             user_data: desc.user_data,
             proxy: None,
             aabb: None,
             dirty: true,
         };
-        if body.kind == BodyKind::Static {
-            self.statics_changed = true;
+        match desc.kind {
+            BodyKind::Static => self.statics_changed = true,
+            BodyKind::Kinematic => self.kinematic_bodies += 1,
+            BodyKind::Dynamic => {}
         }
         let index = match self.free.pop() {
             Some(i) => i,
@@ -204,10 +230,12 @@ impl CollisionWorld {
                     .ok_or(WorldError::TooManyBodies)?;
                 self.slots.push(Slot::default());
                 self.hot.push(hot.clone());
+                self.kinds.push(desc.kind);
                 self.refreshed_at.push(0);
                 i
             }
         };
+        self.kinds[index as usize] = desc.kind;
         let slot = &mut self.slots[index as usize];
         slot.body = Some(body);
         self.hot[index as usize] = Hot {
@@ -216,7 +244,7 @@ impl CollisionWorld {
         };
         self.dirty.push(index);
         self.live += 1;
-        Ok(BodyHandle::new(index, slot.generation))
+        Ok(BodyHandle::new(index, slot.generation, self.id))
     }
 
     /// Removes a body. Its touching pairs get an `Ended(Removed)` event at the next
@@ -231,8 +259,10 @@ impl CollisionWorld {
             // only means there is nothing to remove.
             let _ = self.broad.remove(p);
         }
-        if body.kind == BodyKind::Static {
-            self.statics_changed = true;
+        match self.kinds[handle.index() as usize] {
+            BodyKind::Static => self.statics_changed = true,
+            BodyKind::Kinematic => self.kinematic_bodies -= 1,
+            BodyKind::Dynamic => {}
         }
         self.pending_free.push(handle.index());
         self.live -= 1;
@@ -259,13 +289,13 @@ impl CollisionWorld {
         self.slots.iter().enumerate().filter_map(|(i, s)| {
             s.body
                 .as_ref()
-                .map(|_| BodyHandle::new(i as u32, s.generation))
+                .map(|_| BodyHandle::new(i as u32, s.generation, self.id))
         })
     }
 
     pub(crate) fn body(&self, handle: BodyHandle) -> Result<&Body, WorldError> {
         match self.slots.get(handle.index() as usize) {
-            Some(s) if s.generation == handle.generation() => {
+            Some(s) if s.generation == handle.generation() && handle.world() == self.id => {
                 s.body.as_ref().ok_or(WorldError::StaleHandle(handle))
             }
             _ => Err(WorldError::StaleHandle(handle)),
@@ -273,6 +303,9 @@ impl CollisionWorld {
     }
 
     fn body_mut(&mut self, handle: BodyHandle) -> Result<&mut Body, WorldError> {
+        if handle.world() != self.id {
+            return Err(WorldError::StaleHandle(handle));
+        }
         match self.slots.get_mut(handle.index() as usize) {
             Some(s) if s.generation == handle.generation() => {
                 s.body.as_mut().ok_or(WorldError::StaleHandle(handle))
@@ -284,9 +317,9 @@ impl CollisionWorld {
     /// Marks a body changed so the next step recomputes its AABB.
     fn touch(&mut self, handle: BodyHandle) -> Result<&mut Body, WorldError> {
         let index = handle.index();
+        let is_static = self.kinds.get(index as usize) == Some(&BodyKind::Static);
         let body = self.body_mut(handle)?;
         let was_dirty = std::mem::replace(&mut body.dirty, true);
-        let is_static = body.kind == BodyKind::Static;
         if !was_dirty {
             self.dirty.push(index);
         }
@@ -311,8 +344,10 @@ impl CollisionWorld {
         Ok(())
     }
 
-    /// Replaces a body's shape. Its pair caches stay (they only speed up the next query).
-    /// Errors: `StaleHandle`.
+    /// Replaces a body's shape. Its pair caches stay: a remembered separating axis is
+    /// only tried first, and a remembered reference feature (a face index of the old
+    /// shape, read as one of the new) is kept only while it is within the narrow phase's
+    /// slop of the exact axis, so the answer stays right. Errors: `StaleHandle`.
     pub fn set_shape(&mut self, handle: BodyHandle, shape: Shape) -> Result<(), WorldError> {
         self.touch(handle)?.shape = shape;
         Ok(())
@@ -342,9 +377,10 @@ impl CollisionWorld {
         Ok(&self.body(handle)?.shape)
     }
 
-    /// Static or dynamic. Errors: `StaleHandle`.
+    /// Static, dynamic or kinematic. Errors: `StaleHandle`.
     pub fn kind(&self, handle: BodyHandle) -> Result<BodyKind, WorldError> {
-        Ok(self.body(handle)?.kind)
+        self.body(handle)?;
+        Ok(self.kinds[handle.index() as usize])
     }
 
     /// The body's collision groups. Errors: `StaleHandle`.
@@ -370,7 +406,8 @@ impl CollisionWorld {
     }
 
     /// The candidate pairs of the last step: every pair whose AABBs overlap, at least one
-    /// body dynamic, before the group filter; sorted by `(a.index(), b.index())`.
+    /// body dynamic (so no static–static, kinematic–static or kinematic–kinematic pair,
+    /// see [`BodyKind`]), before the group filter; sorted by `(a.index(), b.index())`.
     /// Pairs with a body removed since the step are left out.
     pub fn candidate_pairs(&self) -> Vec<(BodyHandle, BodyHandle)> {
         self.candidates
@@ -387,7 +424,7 @@ impl CollisionWorld {
         let s = self.slots.get(index as usize)?;
         s.body
             .as_ref()
-            .map(|_| BodyHandle::new(index, s.generation))
+            .map(|_| BodyHandle::new(index, s.generation, self.id))
     }
 
     /// Slots freed before the step may be reused after it.

@@ -225,3 +225,56 @@ fn world_ray_and_region_queries_match_a_scan() {
         Err(WorldError::InvalidRegion)
     );
 }
+
+#[test]
+fn issue_9_tiny_and_huge_ray_directions_never_hit_at_infinity() {
+    // A denormal direction used to give a hit at t = inf with NaN coordinates.
+    let mut world = CollisionWorld::new(Config::default()).unwrap();
+    let wall = Cuboid::try_from_half_extents(Vec3::new(0.5, 5.0, 5.0)).unwrap();
+    let ball = Shape::from(Sphere::try_new(1.0).unwrap());
+    world
+        .insert(BodyDesc::fixed(wall, Pose::from_translation(Vec3::X * 3.0)))
+        .unwrap();
+    world
+        .insert(BodyDesc::dynamic(
+            ball.clone(),
+            Pose::from_translation(Vec3::Y * 20.0),
+        ))
+        .unwrap();
+    world.step();
+    let at = |x: f32| Pose::from_translation(Vec3::X * x);
+    for dir in [
+        Vec3::X * 1e-45,
+        Vec3::new(1e-40, 1e-41, 0.0),
+        Vec3::X * 1e-20,
+        Vec3::X * 1e20,
+        Vec3::ZERO,
+    ] {
+        for origin in [Vec3::ZERO, Vec3::X * 3.0, Vec3::Y * 20.0] {
+            assert_eq!(
+                world.cast_ray(origin, dir, f32::INFINITY),
+                Err(WorldError::InvalidRay),
+                "{dir}"
+            );
+        }
+        assert!(ray_shape(&ball, &at(5.0), Vec3::ZERO, dir, f32::INFINITY).is_none());
+        assert!(ray_shape(&ball, &at(0.0), Vec3::ZERO, dir, f32::INFINITY).is_none());
+    }
+    // Valid but short: the entry parameter is large and exact, or, past f32::MAX, a
+    // miss (never a hit at t = inf).
+    let short = Vec3::X * 1e-18;
+    let hit = world
+        .cast_ray(Vec3::ZERO, short, f32::INFINITY)
+        .unwrap()
+        .unwrap();
+    assert_eq!(hit.t, 2.5e18);
+    assert!(hit.point.is_finite() && hit.normal == -Vec3::X);
+    let far = Pose::from_translation(Vec3::X * 1e30);
+    assert!(ray_shape(&ball, &far, Vec3::ZERO, short, f32::INFINITY).is_none());
+    let inside = ray_shape(&ball, &at(0.0), Vec3::ZERO, short, 1.0).unwrap();
+    assert_eq!((inside.t, inside.normal), (0.0, -Vec3::X));
+    // Long but valid: still the right entry.
+    let long = Vec3::X * 1e18;
+    let hit = ray_shape(&ball, &at(5.0), Vec3::ZERO, long, f32::INFINITY).unwrap();
+    assert!((hit.t * 1e18 - 4.0).abs() < 1e-5);
+}

@@ -12,8 +12,13 @@
 //!
 //! Build one from points with [`ConvexHull::try_from_points`], from known faces with
 //! [`ConvexHull::try_from_faces`], or a box with [`ConvexHull::cuboid`].
+//!
+//! Volume, centre of mass and inertia come from exact polyhedral integration
+//! ([`mass`]: [`ConvexHull::mass_properties`]); [`ConvexHull::recentered`] and
+//! [`ConvexHull::try_from_points_centered`] put the centre of mass at the local origin.
 
 mod build;
+pub mod mass;
 
 use crate::HullError;
 use glam::{DVec3, Vec3};
@@ -82,7 +87,12 @@ pub struct ConvexHull {
 impl ConvexHull {
     /// A box with the given half extents as a hull: 8 vertices, 6 faces, 12 edges.
     /// Vertex `i` has sign `+` on axis `k` when bit `k` of `i` is set, as
-    /// [`Cuboid::vertices`](crate::Cuboid::vertices).
+    /// [`Cuboid::vertices`](crate::Cuboid::vertices). Errors: `NonFinite(0)` for a
+    /// non-finite extent, `Coplanar` for a non-positive one; any finite positive extent
+    /// up to `f32::MAX` is accepted (see [`Cuboid::try_from_half_extents`] for what a
+    /// world does with huge shapes).
+    ///
+    /// [`Cuboid::try_from_half_extents`]: crate::Cuboid::try_from_half_extents
     ///
     /// ```
     /// use sepax_geometry::ConvexHull;
@@ -124,7 +134,11 @@ impl ConvexHull {
     /// vertices and lies in its plane, every directed edge appears once and its reverse
     /// once, every vertex is used and lies on or behind every face plane, and
     /// `V − E + F = 2`. Tolerances are relative to the hull's size. Any failure is
-    /// [`HullError::InvalidTopology`]; a non-finite vertex is [`HullError::NonFinite`].
+    /// [`HullError::InvalidTopology`]; a non-finite vertex is [`HullError::NonFinite`]; a
+    /// face plane whose offset overflows f32 (coordinates near `f32::MAX`) is
+    /// [`HullError::TooLarge`].
+    /// Finite coordinates are accepted as long as every face plane's offset fits in an
+    /// f32 (sums and lengths are taken in `f64`).
     pub fn try_from_faces<F: AsRef<[u32]>>(
         vertices: Vec<Vec3>,
         faces: &[F],
@@ -166,6 +180,9 @@ impl ConvexHull {
                 .iter()
                 .map(|v| normal.dot(v.as_dvec3()))
                 .fold(f64::NEG_INFINITY, f64::max) as f32;
+            if !plane.offset.is_finite() {
+                return Err(HullError::TooLarge);
+            }
             planes.push(plane);
             face_vertices.extend_from_slice(face);
             face_starts.push(face_vertices.len() as u32);
@@ -253,17 +270,19 @@ impl ConvexHull {
             fill[b as usize] += 1;
         }
 
+        // In f64: on a knife edge (nearly opposite faces) `n0 + n1` is short, and in f32
+        // its direction would be mostly round-off, so the arc would miss its own ends.
         let arcs = edges
             .iter()
             .map(|e| {
-                let n0 = planes[e.faces[0] as usize].normal;
-                let n1 = planes[e.faces[1] as usize].normal;
+                let n0 = planes[e.faces[0] as usize].normal.as_dvec3();
+                let n1 = planes[e.faces[1] as usize].normal.as_dvec3();
                 let mid = (n0 + n1).try_normalize().unwrap_or(n0);
-                let cos_half = n0.dot(mid).clamp(-1.0, 1.0);
+                let cos_half = n0.dot(mid).min(n1.dot(mid)).clamp(-1.0, 1.0);
                 GaussArc {
-                    mid,
-                    cos_half,
-                    sin_half: (1.0 - cos_half * cos_half).max(0.0).sqrt(),
+                    mid: mid.as_vec3(),
+                    cos_half: cos_half as f32,
+                    sin_half: (1.0 - cos_half * cos_half).max(0.0).sqrt() as f32,
                 }
             })
             .collect();
@@ -354,7 +373,13 @@ impl ConvexHull {
         &self.neighbors[self.neighbor_starts[v] as usize..self.neighbor_starts[v + 1] as usize]
     }
 
-    /// The mean of the vertices: a point strictly inside the hull.
+    /// The mean of the vertices: a point strictly inside the hull, used as the centre
+    /// of the SAT's pruning (see [`inradius`](ConvexHull::inradius)).
+    ///
+    /// This is **not** the centre of mass: vertices crowded on one side pull it there.
+    /// For the centre of mass use [`center_of_mass`](ConvexHull::center_of_mass) or
+    /// [`mass_properties`](ConvexHull::mass_properties), and
+    /// [`recentered`](ConvexHull::recentered) to put it at the local origin.
     #[inline]
     pub fn centroid(&self) -> Vec3 {
         self.centroid

@@ -6,21 +6,26 @@ use glam::Vec3;
 /// (Ericson, *Real-Time Collision Detection* §5.1.9): minimise
 /// `|p1 + s d1 − p2 − t d2|²`, first over the infinite lines, then clamp `s`, recompute
 /// `t` for it, clamp `t` and recompute `s` once more.
+///
+/// In f64: the determinant `|d1|²|d2|² − (d1·d2)²` of two edges 1e15 long overflows f32
+/// (and cancels badly well before), which gave NaN points on long boxes.
 pub(crate) fn closest_points_on_segments(p1: Vec3, d1: Vec3, p2: Vec3, d2: Vec3) -> (Vec3, Vec3) {
+    let (p1, d1, p2, d2) = (p1.as_dvec3(), d1.as_dvec3(), p2.as_dvec3(), d2.as_dvec3());
     let r = p1 - p2;
     let a = d1.length_squared();
     let e = d2.length_squared();
     let f = d2.dot(r);
+    let tiny = f64::EPSILON * (a + e);
     let (s, t);
-    if a <= f32::EPSILON && e <= f32::EPSILON {
-        return (p1, p2);
+    if a <= tiny && e <= tiny {
+        return (p1.as_vec3(), p2.as_vec3());
     }
-    if a <= f32::EPSILON {
+    if a <= tiny {
         s = 0.0;
         t = (f / e).clamp(0.0, 1.0);
     } else {
         let c = d1.dot(r);
-        if e <= f32::EPSILON {
+        if e <= tiny {
             t = 0.0;
             s = (-c / a).clamp(0.0, 1.0);
         } else {
@@ -43,7 +48,7 @@ pub(crate) fn closest_points_on_segments(p1: Vec3, d1: Vec3, p2: Vec3, d2: Vec3)
             t = t0;
         }
     }
-    (p1 + d1 * s, p2 + d2 * t)
+    ((p1 + d1 * s).as_vec3(), (p2 + d2 * t).as_vec3())
 }
 
 #[cfg(test)]

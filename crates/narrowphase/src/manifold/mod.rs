@@ -33,9 +33,12 @@
 //!   candidate in the clipper's feature order, so noise does not pick other points.
 //! * **Deepest point**: the incident face is taken around the incident shape's deepest
 //!   vertex, so the deepest point is among the clipped candidates whenever it lies over
-//!   the reference face, and the reduction keeps it within the clip tolerance. Tested
-//!   against the f64 oracle on random box, box–hull and hull pairs: the deepest point
-//!   is never shallower than the exact depth minus the clip tolerance.
+//!   the reference face, and the reduction keeps it within the clip tolerance. When it
+//!   does not lie over the face (deep inside, coincident centres) and no clipped point
+//!   comes within the clip tolerance of the exact depth, that vertex is added with the
+//!   axis' depth before the reduction. Tested against the f64 oracle on random box,
+//!   box–hull and hull pairs: the deepest point is never shallower than the exact depth
+//!   minus the clip tolerance.
 //! * **Ids** follow features: the reference feature, the incident feature and the two
 //!   lines (incident edges or reference side planes) a point lies on.
 

@@ -8,9 +8,10 @@
 //! 3. `p2`, the largest signed area of triangle `(p0, p1, p)` about the normal;
 //! 4. `p3`, the most negative such area: the point furthest on the other side of `p0p1`.
 //!
-//! **Ties within a tolerance go to the earlier candidate.** Each choice takes the first
-//! candidate (in the clipper's order, which follows the features) whose score is within
-//! `tolerance` (a length; areas within `tolerance · |p1 − p0|`) of the best. Without it,
+//! **Ties within a tolerance go to the earlier candidate.** Each choice scans the
+//! candidates in the clipper's order (which follows the features) and moves to a later
+//! one only when its score is better by more than `tolerance` (a length; areas by
+//! `tolerance · |p1 − p0|`), so the choice is within the tolerance of the best. Without it,
 //! round-off picks among near-equal candidates: a cube turned on an equal cube clips to
 //! an octagon whose eight depths differ by the tilt only, and a 1e-5 jitter would pick
 //! another four points (four new ids) nearly every frame. The deepest point is thus
@@ -28,6 +29,21 @@ pub(crate) struct Candidate {
     pub id: u64,
 }
 
+/// The index of the best score, where a later candidate replaces the current best only
+/// when it is better by more than `slack`: one pass, the earliest candidate among near
+/// ties, and the chosen score within `slack` of the largest.
+#[inline]
+fn best_with_slack(scores: impl Iterator<Item = f32>, slack: f32) -> usize {
+    let (mut best, mut best_score) = (0, f32::NEG_INFINITY);
+    for (i, score) in scores.enumerate() {
+        if score > best_score + slack {
+            best = i;
+            best_score = score;
+        }
+    }
+    best
+}
+
 pub(crate) fn reduce(
     candidates: &[Candidate],
     normal: Vec3,
@@ -36,45 +52,19 @@ pub(crate) fn reduce(
     if candidates.len() <= 4 {
         return SmallVec::from_slice(candidates);
     }
-    // Plain loops (two passes per choice: the best score, then the first near it).
-    let mut deepest = f32::NEG_INFINITY;
-    for c in candidates {
-        deepest = deepest.max(c.depth);
-    }
-    let i0 = candidates
-        .iter()
-        .position(|c| c.depth >= deepest - tolerance)
-        .unwrap_or(0);
+    let i0 = best_with_slack(candidates.iter().map(|c| c.depth), tolerance);
     let p0 = candidates[i0].point;
-    // Furthest from p0, compared squared: `|p − p0| ≥ far − tol` ⇔ `|p − p0|² ≥ (far − tol)²`.
-    let mut far_squared = 0.0f32;
-    for c in candidates {
-        far_squared = far_squared.max((c.point - p0).length_squared());
-    }
-    let near = (far_squared.sqrt() - tolerance).max(0.0);
-    let i1 = candidates
-        .iter()
-        .position(|c| (c.point - p0).length_squared() >= near * near)
-        .unwrap_or(i0);
+    let i1 = best_with_slack(
+        candidates.iter().map(|c| (c.point - p0).length()),
+        tolerance,
+    );
     let span = (candidates[i1].point - p0).length();
     // (p1 − p0) × (p − p0) · n = (p − p0) · ((p1 − p0) × n) up to sign: same order.
     let edge = (candidates[i1].point - p0).cross(normal);
     let area = |c: &Candidate| -edge.dot(c.point - p0);
-    let (mut max_area, mut min_area) = (f32::NEG_INFINITY, f32::INFINITY);
-    for c in candidates {
-        let a = area(c);
-        max_area = max_area.max(a);
-        min_area = min_area.min(a);
-    }
     let slack = tolerance * span;
-    let i2 = candidates
-        .iter()
-        .position(|c| area(c) >= max_area - slack)
-        .unwrap_or(i0);
-    let i3 = candidates
-        .iter()
-        .position(|c| area(c) <= min_area + slack)
-        .unwrap_or(i0);
+    let i2 = best_with_slack(candidates.iter().map(area), slack);
+    let i3 = best_with_slack(candidates.iter().map(|c| -area(c)), slack);
     let (max_area, min_area) = (area(&candidates[i2]), area(&candidates[i3]));
     let negligible = 1e-6 * span * span;
 

@@ -244,6 +244,7 @@ pub(crate) fn box_box(
         Some(pair.axis(best[1], separations[best[1]])),
         (separations[best[2]] > f32::NEG_INFINITY)
             .then(|| pair.axis(best[2], separations[best[2]])),
+        None,
         slop,
         kept,
     )

@@ -7,8 +7,9 @@
 //! * **face query of b**: each face normal `m_j` of b gives the axis `n = −R m_j` and
 //!   `s_j = n·t − e_j − h_a(n)`;
 //! * **edge query**: `n = ±(e_a × e_b)` for the edge pairs whose Gauss-map arcs cross
-//!   (a Minkowski face of `a − b`; seed 003): `s = n·(p_b − p_a)`, `n` oriented away
-//!   from a's centroid.
+//!   (a Minkowski face of `a − b`; seed 003): `s = n·(p_b − p_a)`, `n` oriented into
+//!   a's arc of the edge; the values that decide (a gap, the winner) are checked
+//!   against the true separation from both support functions.
 //!
 //! **Pruning** (exact, so it never changes the answer). With `c_a`, `c_b` the centroids
 //! and `r_a`, `r_b` the inner radii about them, every direction obeys
@@ -25,7 +26,9 @@
 //! pair); the scan is the default, see
 //! [`DEFAULT_SUPPORT_MODE`](crate::DEFAULT_SUPPORT_MODE) for the measurements.
 
-use super::{Axis, FEATURE_SLOP, Frame, PARALLEL_EDGES, SatOutcome, fold_candidates};
+use super::{
+    Axis, FEATURE_SLOP, Frame, PARALLEL_EDGES, SatOutcome, fold_candidates, length_and_direction,
+};
 use crate::Feature;
 use crate::polytope::Polytope;
 use glam::Vec3;
@@ -40,6 +43,19 @@ pub enum SupportMode {
     /// Hill-climb along the vertex adjacency from the previous support vertex.
     Walk,
 }
+
+/// Below this `|n · (n0 + n1)|` an edge's arc is too close to a half circle to orient
+/// an edge axis by (see `Query::edge_axis`).
+const KNIFE_EDGE: f32 = 1e-3;
+
+/// An edge pair whose edge-to-edge value exceeds the true separation along its axis by
+/// more than this fraction of the pair's extent does not support the axis: it gives the
+/// depth but no manifold (see the edge query).
+const SUPPORT_SLACK: f32 = 1e-3;
+
+/// How many of the best edge-pair values the edge query keeps for the support check
+/// (the faces and the true values still give the depth if every one fails).
+const CONTENDERS: usize = 16;
 
 /// Slack on the arc pruning test, against round-off in the precomputed arcs.
 const ARC_SLACK: f32 = 1e-5;
@@ -179,21 +195,33 @@ impl Query<'_> {
         }
     }
 
-    /// The axis of an edge pair, oriented away from a's centroid; `None` when the edges
-    /// are near-parallel.
+    /// The axis of an edge pair, oriented into a's Gauss arc of the edge; `None` when
+    /// the edges are near-parallel.
+    ///
+    /// The edge pair passed the Minkowski-face test, so the axis direction lies on a's
+    /// arc `n0 → n1` (shorter than a half circle), where `n · (n0 + n1) > 0`. Only on an
+    /// arc close to a half circle (a knife edge) is that product too small to trust;
+    /// there the edge is far from a's centroid along the arc's middle and the sign of
+    /// `n · (p_a − c_a)` decides. (Orienting by the centroid alone fails on thin shapes:
+    /// on a 0.002 × 0.002 × 2 needle an end edge lies 0.0014 off the long axis, and an
+    /// axis tilted by 0.0016 towards that axis flipped, turning a 0.6 deep contact into
+    /// a 2.5 gap.)
     #[inline]
     fn edge_axis(&self, ea: &EdgeData, eb: &EdgeData) -> Option<Axis> {
-        let axis = ea.direction.cross(eb.direction);
-        let limit = PARALLEL_EDGES
-            * PARALLEL_EDGES
-            * ea.direction.length_squared()
-            * eb.direction.length_squared();
-        let length_squared = axis.length_squared();
-        if length_squared <= limit || length_squared == 0.0 {
+        // Lengths on scaled vectors: the squares of a 1e16-long box edge's cross
+        // products overflow f32 (and gave a zero normal).
+        let length = |v: Vec3| length_and_direction(v).map_or(0.0, |(l, _)| l);
+        let (length_axis, mut n) = length_and_direction(ea.direction.cross(eb.direction))?;
+        if length_axis <= PARALLEL_EDGES * length(ea.direction) * length(eb.direction) {
             return None;
         }
-        let mut n = axis / length_squared.sqrt();
-        if n.dot(ea.point - self.a.centroid) < 0.0 {
+        let toward_arc = n.dot(ea.n0 + ea.n1);
+        let flip = if toward_arc.abs() > KNIFE_EDGE {
+            toward_arc < 0.0
+        } else {
+            n.dot(ea.point - self.a.centroid) < 0.0
+        };
+        if flip {
             n = -n;
         }
         Some(Axis {
@@ -201,6 +229,43 @@ impl Query<'_> {
             normal: n,
             feature: Feature::EdgeEdge(ea.index, eb.index),
         })
+    }
+
+    /// The true separation of an edge axis, and whether the pair's edges support it:
+    /// its edge-to-edge value is the true one within `SUPPORT_SLACK · scale`. A pair
+    /// that supports its axis is done; otherwise both senses of the axis are measured
+    /// (both are valid SAT directions, and an axis mis-oriented on a knife edge may
+    /// separate the other way) and the larger counts.
+    fn verify(&self, axis: &Axis, scale: f32, sa: &mut Support, sb: &mut Support) -> (Axis, bool) {
+        let n = axis.normal;
+        let slack = SUPPORT_SLACK * scale;
+        let forward = self.separation_along(n, sa, sb);
+        if axis.separation - forward <= slack {
+            let true_axis = Axis {
+                separation: forward,
+                ..*axis
+            };
+            return (true_axis, true);
+        }
+        let backward = self.separation_along(-n, sa, sb);
+        let (normal, separation, deviation) = if forward >= backward {
+            (n, forward, axis.separation - forward)
+        } else {
+            (-n, backward, -axis.separation - backward)
+        };
+        let true_axis = Axis {
+            separation,
+            normal,
+            ..*axis
+        };
+        (true_axis, deviation <= slack)
+    }
+
+    /// The true separation along a unit direction `n` (a→b, a's frame), from both
+    /// support functions: `n·t − h_b(−Rᵀn) − h_a(n)`. Valid for any direction.
+    #[inline]
+    fn separation_along(&self, n: Vec3, sa: &mut Support, sb: &mut Support) -> f32 {
+        n.dot(self.frame.trans) - sb.distance(self.frame.rot_t * -n) - sa.distance(n)
     }
 
     /// Separation along the axis of a remembered feature (any axis is a valid witness of
@@ -351,7 +416,10 @@ pub(crate) fn hull_hull(
     let best_face = best_a.separation.max(best_b.separation);
     let threshold = best_face - slop + query.inner_radii;
     let distance = d.length();
+    // The best edge pair whose edges support its axis (it may carry a manifold), and
+    // the best edge axis of any pair by its true separation (it may set the depth).
     let mut best_edge: Option<Axis> = None;
+    let mut any_edge: Option<Axis> = None;
     if distance >= threshold || threshold <= 0.0 {
         let (u, c) = if distance > 0.0 {
             (d / distance, threshold / distance)
@@ -373,6 +441,17 @@ pub(crate) fn hull_hull(
                     edges_b.push(query.edge_b(j));
                 }
             }
+            // The edge-to-edge value `n·(p_b − p_a)` bounds the true separation along
+            // `n` from above (p_a, p_b lie in the shapes) and equals it when the edges
+            // support the axis. On nearly coplanar faces of a thin hull a pair can pass
+            // the Minkowski test without supporting its axis, and then the value means
+            // nothing. So every value that would end the test is checked against the
+            // true separation ([`Query::verify`]), and so is the winner: one scan keeps
+            // the `CONTENDERS` best values (ties in scan order), which are verified best
+            // first until one supports its axis. One that fails gives its true value to
+            // the exact axis only (a valid SAT direction all the same).
+            let mut contenders: SmallVec<[(Axis, f32); CONTENDERS]> = SmallVec::new();
+            let mut cached_raw: Option<(Axis, f32)> = None;
             for ea in &edges_a {
                 for eb in &edges_b {
                     if !arcs_cross(ea.n0, ea.n1, ea.cross, eb.n0, eb.n1, eb.cross) {
@@ -381,21 +460,65 @@ pub(crate) fn hull_hull(
                     let Some(axis) = query.edge_axis(ea, eb) else {
                         continue;
                     };
+                    // The pair's extent, for the support check (only when needed).
+                    let scale = || {
+                        frame.trans.length() + ea.point.length() + (eb.point - frame.trans).length()
+                    };
                     if axis.separation > margin {
-                        return SatOutcome::Separated(axis);
+                        let (true_axis, _) =
+                            query.verify(&axis, scale(), &mut support_a, &mut support_b);
+                        if true_axis.separation > margin {
+                            return SatOutcome::Separated(true_axis);
+                        }
+                        // The gap was an artefact: the pair counts by its true value.
+                        any_edge = better_of(any_edge, true_axis);
+                        continue;
                     }
                     if cached == Some(axis.feature) {
-                        kept = Some(axis);
+                        cached_raw = Some((axis, scale()));
                     }
-                    if best_edge.is_none_or(|best| axis.separation > best.separation) {
-                        best_edge = Some(axis);
+                    let full = contenders.len() == CONTENDERS;
+                    if full && contenders[CONTENDERS - 1].0.separation >= axis.separation {
+                        continue;
                     }
+                    let at = contenders
+                        .iter()
+                        .position(|(c, _)| axis.separation > c.separation)
+                        .unwrap_or(contenders.len());
+                    if full {
+                        contenders.pop();
+                    }
+                    contenders.insert(at, (axis, scale()));
+                }
+            }
+            if let Some((axis, scale)) = cached_raw {
+                let (true_axis, supports) =
+                    query.verify(&axis, scale, &mut support_a, &mut support_b);
+                if supports {
+                    kept = Some(true_axis);
+                }
+            }
+            for (axis, scale) in &contenders {
+                let (true_axis, supports) =
+                    query.verify(axis, *scale, &mut support_a, &mut support_b);
+                any_edge = better_of(any_edge, true_axis);
+                if supports {
+                    best_edge = Some(true_axis);
+                    break;
                 }
             }
         }
     }
 
-    fold_candidates(best_a, Some(best_b), best_edge, slop, kept)
+    fold_candidates(best_a, Some(best_b), best_edge, any_edge, slop, kept)
+}
+
+/// The candidate with the larger separation (the earlier on a tie).
+fn better_of(best: Option<Axis>, candidate: Axis) -> Option<Axis> {
+    match best {
+        Some(b) if b.separation >= candidate.separation => Some(b),
+        _ => Some(candidate),
+    }
 }
 
 /// Index of the largest value (the first among ties).

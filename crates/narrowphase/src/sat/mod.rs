@@ -13,10 +13,12 @@
 //!   1. *warm*: last query's reference feature (kept in the pair's cache) stays while
 //!      its separation is within `slop` of the exact one;
 //!   2. *cold*: otherwise a face of a is kept unless a face of b is better by more than
-//!      `slop`, and faces are kept unless an edge pair is better than both by more than
-//!      `slop` (after Gregorius, GDC 2013, and Box2D's `0.1 · linearSlop`);
+//!      `slop`, and that face unless an edge pair is better than it by more than `slop`
+//!      (after Gregorius, GDC 2013, and Box2D's `0.1 · linearSlop`);
 //!
-//! So the manifold's depth is never more than `slop` above the exact depth, and a pair
+//! So the manifold's depth is never more than `slop` above the exact depth (one
+//! exception: on a degenerate hull the exact axis can come from an edge pair that does
+//! not support it, which sets the depth but cannot carry a manifold), and a pair
 //! at rest does not flip between a's and b's face (each flip renews every feature id a
 //! solver warm-starts from). The slop is a length tied to the shapes' size, never a
 //! fraction of the depth: a deep pair is pushed out along (nearly) the minimum axis.
@@ -43,6 +45,21 @@ pub const FEATURE_SLOP: f32 = 5e-3;
 /// give no axis: their cross product is mostly round-off.
 pub(crate) const PARALLEL_EDGES: f32 = 0.005;
 
+/// The length and direction of `v`, computed on `v` scaled by its largest component so
+/// that neither the squares of tiny vectors (below ~1e-19, whose squares are denormal
+/// or zero) nor of huge ones (above ~1e19) lose the unit length: `None` for a zero or
+/// non-finite vector.
+#[inline]
+pub(crate) fn length_and_direction(v: Vec3) -> Option<(f32, Vec3)> {
+    let scale = v.abs().max_element();
+    if !(scale > 0.0 && scale.is_finite()) {
+        return None;
+    }
+    let w = v / scale;
+    let l = w.length();
+    Some((l * scale, w / l))
+}
+
 /// Shape b's pose in shape a's frame, as a matrix and its transpose.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Frame {
@@ -64,12 +81,13 @@ impl Frame {
     /// axis by up to `~4e-7 / |e_a × e_b|` radians and moves its depth by that times the
     /// size. Rounded from f64, each entry is within half an ulp.
     pub fn new(pose_a: &Pose, pose_b: &Pose) -> Frame {
-        let qa = pose_a.rotation.as_dquat().normalize();
-        let qb = pose_b.rotation.as_dquat().normalize();
+        // Accepted rotations are unit within 1e-3: rotating by the conjugate of `q_a`
+        // scales by `|q_a|²`, which the division undoes; the product is normalised once.
+        let qa = pose_a.rotation.as_dquat();
         let inv = qa.conjugate();
-        let rot = DMat3::from_quat(inv * qb).as_mat3();
-        let trans =
-            (inv * (pose_b.translation.as_dvec3() - pose_a.translation.as_dvec3())).as_vec3();
+        let rot = DMat3::from_quat((inv * pose_b.rotation.as_dquat()).normalize()).as_mat3();
+        let offset = pose_b.translation.as_dvec3() - pose_a.translation.as_dvec3();
+        let trans = ((inv * offset) / qa.length_squared()).as_vec3();
         Frame {
             rot,
             rot_t: rot.transpose(),
@@ -118,17 +136,21 @@ pub(crate) enum SatOutcome {
 }
 
 /// Best candidates per kind, each the largest separation of its kind (lowest index on
-/// ties), folded into the exact and preferred axes. `kept` is last query's reference
-/// feature measured on this query's poses, when the test could measure it.
+/// ties), folded into the exact and preferred axes. `edge` is the best edge pair that
+/// may carry a manifold; `any_edge`, when given, the best edge axis of any pair by its
+/// true separation, which only sets the exact axis (see `hull_hull`). `kept` is last
+/// query's reference feature measured on this query's poses, when the test could
+/// measure it.
 pub(crate) fn fold_candidates(
     face_a: Axis,
     face_b: Option<Axis>,
     edge: Option<Axis>,
+    any_edge: Option<Axis>,
     slop: f32,
     kept: Option<Axis>,
 ) -> SatOutcome {
     let mut exact = face_a;
-    for candidate in [face_b, edge].into_iter().flatten() {
+    for candidate in [face_b, edge, any_edge].into_iter().flatten() {
         if candidate.separation > exact.separation {
             exact = candidate;
         }
@@ -141,16 +163,16 @@ pub(crate) fn fold_candidates(
             preferred: kept,
         };
     }
+    // Each rival is compared with the choice so far, so the choice ends within one
+    // slop of every candidate: of the exact axis too.
     let mut preferred = face_a;
-    let mut best_face = face_a.separation;
-    if let Some(fb) = face_b {
-        if fb.separation > face_a.separation + slop {
-            preferred = fb;
-        }
-        best_face = best_face.max(fb.separation);
+    if let Some(fb) = face_b
+        && fb.separation > preferred.separation + slop
+    {
+        preferred = fb;
     }
     if let Some(e) = edge
-        && e.separation > best_face + slop
+        && e.separation > preferred.separation + slop
     {
         preferred = e;
     }

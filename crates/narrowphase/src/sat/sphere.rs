@@ -10,7 +10,7 @@
 //!
 //! With `δ` the signed point–shape distance and `r` the sphere radius, `s = δ − r`.
 
-use super::{Axis, Frame, SatOutcome};
+use super::{Axis, Frame, SatOutcome, length_and_direction};
 use crate::Feature;
 use crate::manifold::edge::closest_points_on_segments;
 use crate::polytope::Polytope;
@@ -119,9 +119,7 @@ fn outcome(axis: Axis, margin: f32) -> SatOutcome {
 }
 
 pub(crate) fn sphere_sphere(ra: f32, rb: f32, frame: &Frame, margin: f32) -> SatOutcome {
-    let d = frame.trans;
-    let length = d.length();
-    let normal = if length > 0.0 { d / length } else { Vec3::Z };
+    let (length, normal) = length_and_direction(frame.trans).unwrap_or((0.0, Vec3::Z));
     outcome(
         Axis {
             separation: length - ra - rb,

@@ -1,0 +1,163 @@
+//! Issue 9, item 2: the same answer in both argument orders, and the right one, on
+//! thin and nearly coplanar hulls.
+//!
+//! Every query runs its pair in a canonical order and mirrors the answer, so
+//! `contact(b, a)` is `contact(a, b)` mirrored bit for bit, and `collide(b, a)` is
+//! `collide(a, b).flipped()`. The f64 vertex-projection oracle judges both: hulls from
+//! near-lattice clouds, thin slabs, needles and slivers (nearly coplanar faces whose
+//! Gauss arcs are a few 1e-3 rad long) against boxes, needles and each other.
+//!
+//! The regression case: a needle box against a thin hull once gave "apart" in one order
+//! and 0.604 deep in the other: an edge pair on nearly coplanar faces passed the
+//! Minkowski-face test with edges that did not support its axis, and the axis,
+//! oriented by a's centroid, pointed the wrong way on the needle.
+
+mod common;
+
+use common::*;
+use glam::{Quat, Vec3};
+use sepax_geometry::rng::Rng;
+use sepax_geometry::{ConvexHull, Cuboid, Pose, Shape};
+use sepax_narrowphase::{PairCache, collide, contact, intersects};
+
+#[test]
+fn needle_against_a_thin_hull_in_both_orders() {
+    let points = [
+        Vec3::new(0.0, 0.002, 2.0),
+        Vec3::new(3e-45, 0.002, -7.5403705e-7),
+        Vec3::new(0.001, -1.0000005, 0.002),
+        Vec3::new(1.0, 2.0000007, 0.0),
+        Vec3::new(0.001, 1.0, -2.0),
+        Vec3::new(0.0, -0.002, 2.0000002),
+    ];
+    let hull: Shape = ConvexHull::try_from_points(&points).unwrap().into();
+    let needle: Shape = Cuboid::try_from_half_extents(Vec3::new(0.001, 0.001, 1.0))
+        .unwrap()
+        .into();
+    let pa = Pose::new(
+        Vec3::new(1.0, -2.0000002, 0.0),
+        Quat::from_xyzw(-0.0008944267, 0.8944267, 0.4472134, 0.00044721336),
+    );
+    let pb = Pose::new(
+        Vec3::new(0.5406529, -2.2417085, -0.2937697),
+        Quat::from_xyzw(0.0, -0.70710677, 1e-45, 0.70710677),
+    );
+    let truth = oracle(&needle, &pa, &hull, &pb);
+    let ab = contact(&needle, &pa, &hull, &pb, 0.0).expect("the oracle says 0.604 deep");
+    let ba = contact(&hull, &pb, &needle, &pa, 0.0).expect("the oracle says 0.604 deep");
+    assert_eq!(ba, ab.flipped());
+    assert!(
+        (ab.depth as f64 + truth.separation).abs() < 1e-5,
+        "{ab:?} vs {truth:?}"
+    );
+}
+
+/// A thin or degenerate-looking convex shape.
+fn thin_shape(rng: &mut Rng) -> Shape {
+    loop {
+        let kind = rng.below(5);
+        let shape = match kind {
+            // A needle or a plate as a box.
+            0 => {
+                let mut h = rng.vec3(Vec3::splat(0.2), Vec3::splat(1.5));
+                h[rng.below(3)] = rng.range(1e-4, 2e-3);
+                if rng.below(2) == 0 {
+                    h[rng.below(3)] = rng.range(1e-4, 2e-3);
+                }
+                Some(Shape::from(Cuboid::try_from_half_extents(h).unwrap()))
+            }
+            // A slab: random points flattened along one axis.
+            1 => {
+                let flat = rng.range(1e-4, 3e-3);
+                let points: Vec<Vec3> = (0..10)
+                    .map(|_| rng.vec3(Vec3::new(-1.0, -flat, -1.0), Vec3::new(1.0, flat, 1.0)))
+                    .collect();
+                ConvexHull::try_from_points(&points).ok().map(Shape::from)
+            }
+            // A near-lattice cloud: lattice points jittered by 1e-4.
+            2 => {
+                let points: Vec<Vec3> = (0..10)
+                    .map(|_| {
+                        let lattice = Vec3::new(
+                            rng.below(3) as f32,
+                            rng.below(3) as f32,
+                            rng.below(2) as f32,
+                        ) - Vec3::ONE;
+                        lattice + rng.vec3(Vec3::splat(-1e-4), Vec3::splat(1e-4))
+                    })
+                    .collect();
+                ConvexHull::try_from_points(&points).ok().map(Shape::from)
+            }
+            // A sliver: a thin sheet with one apex (nearly coplanar faces around it).
+            3 => {
+                let mut points: Vec<Vec3> = (0..6)
+                    .map(|_| rng.vec3(Vec3::new(-1e-3, -1.0, -2.0), Vec3::new(1e-3, 1.0, 2.0)))
+                    .collect();
+                points.push(rng.vec3(Vec3::new(0.5, -2.0, -1.0), Vec3::new(1.0, 2.0, 1.0)));
+                ConvexHull::try_from_points(&points).ok().map(Shape::from)
+            }
+            // An ordinary box, for contrast.
+            _ => Some(random_cuboid(rng)),
+        };
+        if let Some(s) = shape {
+            return s;
+        }
+    }
+}
+
+#[test]
+fn thin_shapes_answer_the_same_in_both_orders_and_agree_with_the_oracle() {
+    let mut rng = Rng::new(0x7819);
+    let (mut touching, mut apart) = (0, 0);
+    for i in 0..30_000 {
+        let placement = PLACEMENTS[i % PLACEMENTS.len()];
+        let (a, b) = (thin_shape(&mut rng), thin_shape(&mut rng));
+        let (pa, pb) = place(&mut rng, &a, &b, placement);
+        let ab = contact(&a, &pa, &b, &pb, 0.0);
+        let ba = contact(&b, &pb, &a, &pa, 0.0);
+        assert_eq!(
+            ba,
+            ab.map(|c| c.flipped()),
+            "case {i} ({placement:?}): orders differ"
+        );
+        assert_eq!(intersects(&a, &pa, &b, &pb), ab.is_some(), "case {i}");
+        assert_eq!(intersects(&b, &pb, &a, &pa), ab.is_some(), "case {i}");
+        let mab = collide(&a, &pa, &b, &pb, 0.01, &mut PairCache::default());
+        let mba = collide(&b, &pb, &a, &pa, 0.01, &mut PairCache::default());
+        assert_eq!(
+            mba,
+            mab.map(|m| m.flipped()),
+            "case {i} ({placement:?}): manifolds differ"
+        );
+
+        let truth = oracle(&a, &pa, &b, &pb);
+        let size = scale(&a, &b);
+        let band = 1e-5 * size;
+        if truth.separation > band {
+            apart += 1;
+            assert!(
+                ab.is_none(),
+                "case {i} ({placement:?}): oracle gap {} but {ab:?}",
+                truth.separation
+            );
+        } else if truth.separation < -band {
+            touching += 1;
+            let c = ab.unwrap_or_else(|| {
+                panic!(
+                    "case {i} ({placement:?}): oracle depth {} missed",
+                    -truth.separation
+                )
+            });
+            assert!(
+                (c.depth as f64 + truth.separation).abs() <= 1e-4 * size,
+                "case {i} ({placement:?}): depth {} vs oracle {}",
+                c.depth,
+                -truth.separation
+            );
+        }
+    }
+    assert!(
+        touching > 5_000 && apart > 3_000,
+        "{touching} touching, {apart} apart"
+    );
+}
