@@ -7,16 +7,16 @@
 //! meet that condition only. Every other check still runs on those inputs, and every
 //! check runs on all other inputs.
 //!
-//! * `cargo test` replays the corpora with [`Tolerance::NONE`] (a corpus never holds
-//!   an input of an open bug) and its seeded random batch with
-//!   [`Tolerance::OPEN_BUGS`];
+//! * `cargo test` replays the corpora, the inputs of fixed bugs
+//!   (`fuzz/artifacts-found/`) and its seeded random batch with [`Tolerance::NONE`];
 //! * the fuzz binaries read the environment variable `SEPAX_FUZZ_TOLERATE`, a comma
 //!   list of [`OpenBug::name`]s (or `all`); unset means nothing is tolerated;
-//! * the inputs that showed each bug are in `fuzz/artifacts-found/` and are replayed,
-//!   with nothing tolerated, by the ignored test `known_findings_are_fixed`.
+//! * the inputs of bugs not fixed yet are in `fuzz/artifacts-open/`, replayed with
+//!   nothing tolerated by the ignored test `open_findings_are_fixed`.
 //!
-//! When a bug is fixed: delete its variant here, the test above passes, and its
-//! artifacts can move to the corpus.
+//! Most variants below are fixed by now (see `fuzz/artifacts-found/README.md`); their
+//! tolerances stay for fuzzing runs that want to look past a regression. The one still
+//! open is the `try_from_faces` part of [`OpenBug::HugeHull`].
 
 use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::Contact;
@@ -48,12 +48,13 @@ pub enum OpenBug {
     /// [`HUGE`] in the world script. Skips: the whole script (a panic inside the step
     /// cannot be stepped around).
     HugeWorld,
-    /// Issue 9, item 1, in the hull builder: points near `f32::MAX` give a hull whose
+    /// Issue 9, item 1, in the hull builder: points near `f32::MAX` gave a hull whose
     /// face planes have an infinite offset (`n · v` rounds past `f32::MAX`), accepted
-    /// without an error; and `try_from_faces` with such a vertex computes its
-    /// tolerance as `1e-4 × inf` (the radius rounds to f32 infinity), so it accepts
-    /// faces whose vertices lie 2.8e38 off their planes. Condition: a coordinate
-    /// above [`HUGE_HULL`] in magnitude. Skips: the plane checks.
+    /// without an error (fixed: `HullError::TooLarge`). **Open**: `try_from_faces`
+    /// with such a vertex computes its tolerance as `1e-4 × inf` (the radius about the
+    /// centroid, 3.5e38 in f64, rounds to f32 infinity), so it accepts faces whose
+    /// vertices lie 2.8e38 off their planes. Condition: a coordinate above
+    /// [`HUGE_HULL`] in magnitude. Skips: the plane checks.
     HugeHull,
     /// Found here: with a box extent above about 3e12, edge–edge manifolds have NaN
     /// positions and anchors (finite depth), and above 1e15 edge–edge contacts come
