@@ -80,8 +80,8 @@ pub enum HullError {
         /// The limit they passed.
         limit: usize,
     },
-    /// The hull lies so far out (coordinates near `f32::MAX`) that a face plane's
-    /// offset is not a finite f32.
+    /// The hull lies so far out or is so wide (coordinates near `f32::MAX`) that its
+    /// size about its centroid or a face plane's offset is not a finite f32.
     TooLarge,
 }
 

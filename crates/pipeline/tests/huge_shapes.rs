@@ -10,7 +10,7 @@
 //! those of the same scene without the huge body.
 
 use glam::{Quat, Vec3};
-use sepax_pipeline::geometry::{ConvexHull, Cuboid, Pose, Shape, Sphere};
+use sepax_pipeline::geometry::{ConvexHull, Cuboid, HullError, Pose, Shape, Sphere};
 use sepax_pipeline::{
     BodyDesc, BodyHandle, CollisionWorld, Config, ContactPair, QuarantineReason, WorldError,
 };
@@ -168,14 +168,28 @@ fn issue_9_huge_spheres_at_both_limits() {
 
 #[test]
 fn issue_9_hulls_with_points_near_f32_max() {
-    for s in [1.7e38f32, 3e38, f32::MAX] {
+    let mut built = 0;
+    for s in [9e37f32, 1.7e38, 3e38, f32::MAX] {
         let points: Vec<Vec3> = (0..8)
             .map(|i| {
                 let sign = |bit: i32| if i & bit != 0 { s } else { -s };
                 Vec3::new(sign(1), sign(2), sign(4))
             })
             .collect();
-        let hull = ConvexHull::try_from_points(&points).unwrap();
+        // A hull wider than f32::MAX about its centroid is refused by name (its
+        // tolerance would be infinite); one within it is built and stepped.
+        let hull = match ConvexHull::try_from_points(&points) {
+            Ok(hull) => hull,
+            Err(e) => {
+                assert_eq!(e, HullError::TooLarge, "corner {s}");
+                // Refused when the bounding-box diagonal 2·√3·s passes f32::MAX.
+                assert!(
+                    2.0 * 3f64.sqrt() * s as f64 > f32::MAX as f64,
+                    "corner {s} refused"
+                );
+                continue;
+            }
+        };
         assert_eq!(
             step_with(BodyDesc::dynamic(hull.clone(), Pose::IDENTITY), 0.0),
             vec![],
@@ -184,7 +198,9 @@ fn issue_9_hulls_with_points_near_f32_max() {
         let turned = Pose::new(Vec3::ZERO, Quat::from_rotation_y(0.5));
         let q = step_with(BodyDesc::dynamic(hull, turned), 0.0);
         assert!(q.is_empty() || q == vec![QuarantineReason::NonFiniteAabb]);
+        built += 1;
     }
+    assert_eq!(built, 1, "the hull of corner 9e37 is built and stepped");
 }
 
 #[test]

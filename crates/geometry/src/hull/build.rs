@@ -92,6 +92,8 @@ impl ConvexHull {
     ///   [`try_from_points_with_limit`](Self::try_from_points_with_limit) to go past
     ///   it);
     /// * a NaN or infinite coordinate: [`HullError::NonFinite`] with the first index;
+    /// * a bounding-box diagonal beyond `f32::MAX` (coordinates near `±f32::MAX`):
+    ///   [`HullError::TooLarge`];
     /// * all points within tolerance of one point: [`HullError::AllDuplicate`]; this
     ///   includes a bounding-box diagonal at the f32 rounding level of the coordinates
     ///   or below `1e-15` (where f32 squared lengths underflow);
@@ -178,6 +180,15 @@ impl ConvexHull {
         }
         if let Some(i) = points.iter().position(|p| !p.is_finite()) {
             return Err(HullError::NonFinite(i));
+        }
+        // In f64: a cloud whose bounding-box diagonal passes f32::MAX has no f32 size
+        // (nor tolerance) for its hull.
+        let (lo, hi) = points.iter().fold(
+            (glam::DVec3::INFINITY, glam::DVec3::NEG_INFINITY),
+            |(lo, hi), p| (lo.min(p.as_dvec3()), hi.max(p.as_dvec3())),
+        );
+        if (hi - lo).length() > f32::MAX as f64 {
+            return Err(HullError::TooLarge);
         }
         let cloud = Cloud::new(points)?;
         let kept = cloud.weld();

@@ -135,8 +135,8 @@ impl ConvexHull {
     /// once, every vertex is used and lies on or behind every face plane, and
     /// `V − E + F = 2`. Tolerances are relative to the hull's size. Any failure is
     /// [`HullError::InvalidTopology`]; a non-finite vertex is [`HullError::NonFinite`]; a
-    /// face plane whose offset overflows f32 (coordinates near `f32::MAX`) is
-    /// [`HullError::TooLarge`].
+    /// hull wider than `f32::MAX` about its centroid, or a face plane whose offset
+    /// overflows f32 (coordinates near `f32::MAX`), is [`HullError::TooLarge`].
     /// Finite coordinates are accepted as long as every face plane's offset fits in an
     /// f32 (sums and lengths are taken in `f64`).
     pub fn try_from_faces<F: AsRef<[u32]>>(
@@ -159,6 +159,11 @@ impl ConvexHull {
             .fold(0.0f64, f64::max) as f32;
         if scale <= 0.0 {
             return Err(HullError::AllDuplicate);
+        }
+        // A hull wider than f32::MAX about its centroid has no f32 tolerance (it would
+        // be infinite and let every flatness and convexity check pass).
+        if !scale.is_finite() {
+            return Err(HullError::TooLarge);
         }
         let tolerance = 1e-4 * scale.max(centroid.abs().max_element());
 
