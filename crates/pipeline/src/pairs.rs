@@ -35,6 +35,8 @@ pub(crate) struct PairState {
     /// them).
     pub prev_ids: [u64; 4],
     pub prev_anchors: [Vec3; 4],
+    /// This step's matches of the points to last step's (set by the narrow pass).
+    pub matches: [Option<u8>; 4],
     pub prev_len: u8,
     /// The pair touched at the last step.
     pub was_touching: bool,
@@ -56,6 +58,7 @@ impl PairState {
             cache: PairCache::default(),
             prev_ids: [0; 4],
             prev_anchors: [Vec3::ZERO; 4],
+            matches: [None; 4],
             prev_len: 0,
             was_touching: false,
             filtered: false,

@@ -100,7 +100,7 @@ impl CollisionWorld {
             &mut self.pairs,
             &mut manifolds,
             &ended,
-            (&self.slots, &self.hot),
+            &self.user_data,
             &mut report,
         );
         self.manifolds = manifolds;
@@ -257,8 +257,13 @@ impl CollisionWorld {
         // pass over last step's slots).
         manifolds.truncate(self.pairs.len());
         manifolds.resize(self.pairs.len(), None);
-        let (hot, margin, chunk) = (&self.hot, self.config.margin, self.config.narrow_chunk);
-        let (refreshed, now, prev) = (&self.refreshed_at, self.step_index, &self.prev_contacts);
+        let (hot, chunk) = (&self.hot, self.config.narrow_chunk);
+        let context = NarrowContext {
+            margin: self.config.margin,
+            refreshed: &self.refreshed_at,
+            now: self.step_index,
+            prev: &self.prev_contacts,
+        };
         let pairs = &mut self.pairs;
         {
             pairs
@@ -268,36 +273,67 @@ impl CollisionWorld {
                     for (st, manifold) in pairs.iter_mut().zip(out) {
                         let (ia, ib) = unpack(st.key);
                         let (a, b) = (&hot[ia as usize], &hot[ib as usize]);
-                        *manifold = None;
-                        let was_filtered = st.filtered;
-                        st.filtered = !a.groups.interacts(&b.groups);
-                        if st.filtered {
-                            st.has_result = false;
-                            continue;
+                        *manifold = pair_manifold(st, a, b, ia, ib, &context);
+                        // The points' predecessors, here in the parallel pass: by id,
+                        // else by anchor within MATCH_DISTANCE of the smaller radius.
+                        match manifold {
+                            Some(m) => {
+                                let tolerance = MATCH_DISTANCE * a.radius.min(b.radius);
+                                st.matches = st.match_points(m, tolerance);
+                            }
+                            None => st.forget_points(),
                         }
-                        // Neither body changed since last step's answer: same inputs, same
-                        // bits (a query repeated with the cache it left gives the same
-                        // answer, see `PairCache`), so copy it.
-                        let resting = refreshed[ia as usize] < now && refreshed[ib as usize] < now;
-                        if resting && st.has_result && !was_filtered {
-                            *manifold = prev.get(st.contact as usize).map(|c| c.manifold.clone());
-                            continue;
-                        }
-                        st.has_result = true;
-                        // Each shape lies in its bounding sphere: spheres apart by more than
-                        // the margin mean no contact (the cache keeps its last axis). The radii
-                        // grow by 1e-4 relative to stay clear of f32 round-off, so the skip
-                        // never changes an answer.
-                        let reach = (a.radius + b.radius) * 1.0001 + margin;
-                        if a.pose.translation.distance_squared(b.pose.translation) > reach * reach {
-                            continue;
-                        }
-                        *manifold =
-                            collide(&a.shape, &a.pose, &b.shape, &b.pose, margin, &mut st.cache);
                     }
                 })
         }
     }
+}
+
+/// What every pair of the narrow pass reads besides its own state.
+struct NarrowContext<'w> {
+    margin: f32,
+    refreshed: &'w [u64],
+    now: u64,
+    prev: &'w [ContactPair],
+}
+
+/// One pair's manifold: `None` when filtered or apart; last step's answer when neither
+/// body changed since it was computed; else the narrow phase with the pair's cache.
+fn pair_manifold(
+    st: &mut PairState,
+    a: &Hot,
+    b: &Hot,
+    ia: u32,
+    ib: u32,
+    context: &NarrowContext,
+) -> Option<sepax_narrowphase::Manifold> {
+    let was_filtered = st.filtered;
+    st.filtered = !a.groups.interacts(&b.groups);
+    if st.filtered {
+        st.has_result = false;
+        return None;
+    }
+    // Neither body changed since last step's answer: same inputs, same bits (a query
+    // repeated with the cache it left gives the same answer, see `PairCache`), so copy
+    // it.
+    let (refreshed, now) = (context.refreshed, context.now);
+    let resting = refreshed[ia as usize] < now && refreshed[ib as usize] < now;
+    if resting && st.has_result && !was_filtered {
+        return context
+            .prev
+            .get(st.contact as usize)
+            .map(|c| c.manifold.clone());
+    }
+    st.has_result = true;
+    // Each shape lies in its bounding sphere: spheres apart by more than the margin
+    // mean no contact (the cache keeps its last axis). The radii grow by 1e-4 relative
+    // to stay clear of f32 round-off, so the skip never changes an answer.
+    let margin = context.margin;
+    let reach = (a.radius + b.radius) * 1.0001 + margin;
+    if a.pose.translation.distance_squared(b.pose.translation) > reach * reach {
+        return None;
+    }
+    collide(&a.shape, &a.pose, &b.shape, &b.pose, margin, &mut st.cache)
 }
 
 fn ended_event(st: &PairState, cause: EndCause) -> ContactEvent {
@@ -350,16 +386,10 @@ fn build_events(
     next: &mut [PairState],
     manifolds: &mut [Option<sepax_narrowphase::Manifold>],
     ended: &[(u64, ContactEvent)],
-    world: (&[Slot], &[Hot]),
+    user_data: &[u64],
     report: &mut StepReport,
 ) {
-    let (slots, hot) = world;
-    let user_data = |h: BodyHandle| {
-        slots[h.index() as usize]
-            .body
-            .as_ref()
-            .map_or(0, |b| b.user_data)
-    };
+    let user_data = |h: BodyHandle| user_data[h.index() as usize];
     let mut gone = ended.iter().peekable();
     for (st, manifold) in next.iter_mut().zip(manifolds) {
         while let Some((_, e)) = gone.next_if(|(k, _)| *k < st.key) {
@@ -383,16 +413,7 @@ fn build_events(
         match manifold.take() {
             Some(manifold) => {
                 st.contact = report.contacts.len() as u32;
-                let radius = hot[st.a.index() as usize]
-                    .radius
-                    .min(hot[st.b.index() as usize].radius);
-                let previous_points = match previous {
-                    Some(_) => st.match_points(&manifold, MATCH_DISTANCE * radius),
-                    None => {
-                        st.forget_points();
-                        st.match_points(&manifold, 0.0)
-                    }
-                };
+                let previous_points = st.matches;
                 report.contacts.push(ContactPair {
                     a: st.a,
                     b: st.b,
@@ -403,10 +424,7 @@ fn build_events(
                     previous_points,
                 });
             }
-            None => {
-                st.contact = u32::MAX;
-                st.forget_points();
-            }
+            None => st.contact = u32::MAX,
         }
     }
     report.events.extend(gone.map(|(_, e)| *e));

@@ -17,7 +17,6 @@ pub(crate) struct Body {
     pub shape: Shape,
     pub pose: Pose,
     pub groups: Groups,
-    pub user_data: u64,
     /// The broad-phase proxy; `None` before the first step and while quarantined.
     pub proxy: Option<ProxyId>,
     /// The AABB (grown by the margin) handed to the broad phase at the last step.
@@ -90,6 +89,8 @@ pub struct CollisionWorld {
     /// Per slot, the kind of the body living there (stored only here, densely, for the
     /// kind rule the step applies to every broad-phase pair).
     pub(crate) kinds: Vec<BodyKind>,
+    /// Per slot, the body's user data (dense: the step copies it into every contact).
+    pub(crate) user_data: Vec<u64>,
     /// Live kinematic bodies; while there are none the step skips the kind rule.
     pub(crate) kinematic_bodies: usize,
     /// Slots free for reuse now.
@@ -168,6 +169,7 @@ impl CollisionWorld {
             slots: Vec::new(),
             hot: Vec::new(),
             kinds: Vec::new(),
+            user_data: Vec::new(),
             kinematic_bodies: 0,
             free: Vec::new(),
             pending_free: Vec::new(),
@@ -211,7 +213,6 @@ impl CollisionWorld {
             shape: desc.shape,
             pose: desc.pose,
             groups: desc.groups,
-            user_data: desc.user_data,
             proxy: None,
             aabb: None,
             dirty: true,
@@ -231,11 +232,13 @@ impl CollisionWorld {
                 self.slots.push(Slot::default());
                 self.hot.push(hot.clone());
                 self.kinds.push(desc.kind);
+                self.user_data.push(desc.user_data);
                 self.refreshed_at.push(0);
                 i
             }
         };
         self.kinds[index as usize] = desc.kind;
+        self.user_data[index as usize] = desc.user_data;
         let slot = &mut self.slots[index as usize];
         slot.body = Some(body);
         self.hot[index as usize] = Hot {
@@ -363,7 +366,8 @@ impl CollisionWorld {
 
     /// Changes a body's user data. Errors: `StaleHandle`.
     pub fn set_user_data(&mut self, handle: BodyHandle, user_data: u64) -> Result<(), WorldError> {
-        self.body_mut(handle)?.user_data = user_data;
+        self.body_mut(handle)?;
+        self.user_data[handle.index() as usize] = user_data;
         Ok(())
     }
 
@@ -390,7 +394,8 @@ impl CollisionWorld {
 
     /// The body's user data. Errors: `StaleHandle`.
     pub fn user_data(&self, handle: BodyHandle) -> Result<u64, WorldError> {
-        Ok(self.body(handle)?.user_data)
+        self.body(handle)?;
+        Ok(self.user_data[handle.index() as usize])
     }
 
     /// The AABB (grown by the margin) the last step used for this body; `None` before
