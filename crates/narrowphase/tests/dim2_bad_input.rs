@@ -94,3 +94,47 @@ fn exactly_touching_counts_for_every_pair_kind() {
         &Pose2::new(Vec2::new(0.0, 1.001), 0.0)
     ));
 }
+
+/// Issue 9: extreme sizes the 2D constructors accept never panic the queries; within
+/// 1e-18..1e18 the answers stay finite with unit normals (what the constructors' docs
+/// promise).
+#[test]
+fn extreme_sizes_never_panic_and_stay_finite_in_range() {
+    for scale in [1e-30f32, 1e-18, 1e-6, 1.0, 1e6, 1e18, 1e30, 1e37] {
+        let shapes: Vec<Shape2> = vec![
+            Circle::try_new(Vec2::ZERO, 0.5 * scale).unwrap().into(),
+            Obb2::try_from_half_extents(Vec2::splat(0.5 * scale))
+                .unwrap()
+                .into(),
+            ConvexPolygon::try_new(&[
+                Vec2::new(-0.5, -0.5) * scale,
+                Vec2::new(0.5, -0.5) * scale,
+                Vec2::new(0.0, 0.5) * scale,
+            ])
+            .unwrap()
+            .into(),
+        ];
+        let near = Pose2::new(Vec2::new(0.7, 0.1) * scale, 0.3);
+        for a in &shapes {
+            for b in &shapes {
+                let c = contact2d(a, &Pose2::IDENTITY, b, &near, 0.0);
+                let m = collide2d(a, &Pose2::IDENTITY, b, &near, 0.0);
+                let _ = intersects2d(a, &Pose2::IDENTITY, b, &near);
+                if (1e-18..=1e18).contains(&scale) {
+                    let c = c.expect("overlapping");
+                    assert!(
+                        c.depth.is_finite() && (c.normal.length() - 1.0).abs() < 1e-4,
+                        "{scale}: {c:?}"
+                    );
+                    let m = m.expect("overlapping");
+                    assert!(
+                        m.points
+                            .iter()
+                            .all(|p| p.position.is_finite() && p.depth.is_finite()),
+                        "{scale}: {m:?}"
+                    );
+                }
+            }
+        }
+    }
+}

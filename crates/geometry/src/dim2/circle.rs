@@ -22,6 +22,9 @@ pub struct Circle {
 impl Circle {
     /// A circle; [`Shape2Error::NonFinite`] for a non-finite center or radius,
     /// [`Shape2Error::NonPositiveRadius`] for a zero or negative radius.
+    /// Extreme sizes: any finite positive size is accepted; the 2D queries never panic
+    /// on it, and between 1e-18 and 1e18 their answers are finite with unit normals
+    /// (beyond that squared lengths leave f32's range and answers can be infinite).
     pub fn try_new(center: Vec2, radius: f32) -> Result<Circle, Shape2Error> {
         if !center.is_finite() || !radius.is_finite() {
             return Err(Shape2Error::NonFinite);

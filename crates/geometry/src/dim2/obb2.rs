@@ -42,6 +42,9 @@ impl Obb2 {
     /// The axes are stored re-orthonormalized: `axis_x` normalized and `axis_y` its
     /// counter-clockwise perpendicular. A left-handed pair (`axis_y` the clockwise
     /// perpendicular) spans the same rectangle and is stored the same way.
+    /// Extreme sizes: any finite positive size is accepted; the 2D queries never panic
+    /// on it, and between 1e-18 and 1e18 their answers are finite with unit normals
+    /// (beyond that squared lengths leave f32's range and answers can be infinite).
     pub fn try_new(
         center: Vec2,
         axis_x: Vec2,
