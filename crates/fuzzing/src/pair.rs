@@ -103,7 +103,12 @@ pub(crate) fn check_symmetry(
     }
     // The documented exception: the same shape at the same pose twice. The two calls
     // are then the same computation and give the same normal, not mirrored ones.
-    let bits = |p: &Pose| (p.translation.to_array(), p.rotation.to_array()).map_bits();
+    let bits = |p: &Pose| {
+        (
+            p.translation.to_array().map(f32::to_bits),
+            p.rotation.to_array().map(f32::to_bits),
+        )
+    };
     if format!("{a:?}") == format!("{b:?}") && bits(pa) == bits(pb) {
         return;
     }
@@ -194,16 +199,5 @@ pub(crate) fn check_oracle(
             -separation,
             t.depth()
         );
-    }
-}
-
-/// Bit patterns of a pose's numbers, so that -0 and 0 differ and NaNs compare.
-trait MapBits {
-    fn map_bits(&self) -> ([u32; 3], [u32; 4]);
-}
-
-impl MapBits for ([f32; 3], [f32; 4]) {
-    fn map_bits(&self) -> ([u32; 3], [u32; 4]) {
-        (self.0.map(f32::to_bits), self.1.map(f32::to_bits))
     }
 }

@@ -120,6 +120,8 @@ struct EdgeData {
     cross: Vec3,
     point: Vec3,
     direction: Vec3,
+    /// `|direction|`, on the scaled vector (see `length_and_direction`).
+    length: f32,
 }
 
 struct Query<'p> {
@@ -163,13 +165,15 @@ impl Query<'_> {
             self.a.planes[e.faces[1] as usize].normal,
         );
         let p = self.a.vertices[e.vertices[0] as usize];
+        let direction = self.a.vertices[e.vertices[1] as usize] - p;
         EdgeData {
             index: i as u32,
             n0,
             n1,
             cross: n1.cross(n0),
             point: p,
-            direction: self.a.vertices[e.vertices[1] as usize] - p,
+            direction,
+            length: scaled_length(direction),
         }
     }
 
@@ -183,15 +187,16 @@ impl Query<'_> {
         let p = self
             .frame
             .point_to_a(self.b.vertices[e.vertices[0] as usize]);
+        let direction = rot
+            * (self.b.vertices[e.vertices[1] as usize] - self.b.vertices[e.vertices[0] as usize]);
         EdgeData {
             index: j as u32,
             n0,
             n1,
             cross: n1.cross(n0),
             point: p,
-            direction: rot
-                * (self.b.vertices[e.vertices[1] as usize]
-                    - self.b.vertices[e.vertices[0] as usize]),
+            direction,
+            length: scaled_length(direction),
         }
     }
 
@@ -210,9 +215,8 @@ impl Query<'_> {
     fn edge_axis(&self, ea: &EdgeData, eb: &EdgeData) -> Option<Axis> {
         // Lengths on scaled vectors: the squares of a 1e16-long box edge's cross
         // products overflow f32 (and gave a zero normal).
-        let length = |v: Vec3| length_and_direction(v).map_or(0.0, |(l, _)| l);
         let (length_axis, mut n) = length_and_direction(ea.direction.cross(eb.direction))?;
-        if length_axis <= PARALLEL_EDGES * length(ea.direction) * length(eb.direction) {
+        if length_axis <= PARALLEL_EDGES * ea.length * eb.length {
             return None;
         }
         let toward_arc = n.dot(ea.n0 + ea.n1);
@@ -284,11 +288,8 @@ impl Query<'_> {
                 // The edges need not be supporting features any more: measure the gap along
                 // the axis with both support functions, in both directions.
                 let axis = self.edge_axis(&self.edge_a(i as usize), &self.edge_b(j as usize))?;
-                let gap = |n: Vec3, sa: &mut Support, sb: &mut Support| {
-                    n.dot(self.frame.trans) - sb.distance(self.frame.rot_t * -n) - sa.distance(n)
-                };
-                let forward = gap(axis.normal, sa, sb);
-                let backward = gap(-axis.normal, sa, sb);
+                let forward = self.separation_along(axis.normal, sa, sb);
+                let backward = self.separation_along(-axis.normal, sa, sb);
                 Some(if forward >= backward {
                     Axis {
                         separation: forward,
@@ -511,6 +512,11 @@ pub(crate) fn hull_hull(
     }
 
     fold_candidates(best_a, Some(best_b), best_edge, any_edge, slop, kept)
+}
+
+/// `|v|` on the scaled vector (0 for a zero or non-finite one).
+fn scaled_length(v: Vec3) -> f32 {
+    length_and_direction(v).map_or(0.0, |(l, _)| l)
 }
 
 /// The candidate with the larger separation (the earlier on a tie).
