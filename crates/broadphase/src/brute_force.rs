@@ -1,24 +1,26 @@
 //! The oracle: every pair of live proxies tested directly, O(n²).
 //!
-//! Same API and same id assignment as [`SweepAndPrune`](crate::SweepAndPrune), so a
-//! test can drive both with the same calls and compare the results as sets.
+//! Same API as [`SweepAndPrune`](crate::SweepAndPrune), so a test can drive both with
+//! the same calls and compare the results.
 
 use crate::pairs::{PairFrame, pack};
 use crate::proxy::ProxyStore;
 use crate::{BroadPhaseError, ProxyId, ProxyKind};
 use sepax_geometry::Aabb;
 
-/// All-pairs broad phase: closed intervals (touching boxes pair), static–static
-/// pairs skipped. Slow and obviously correct; the reference for every test.
+/// All-pairs broad phase: closed intervals (touching boxes pair), pairs that
+/// [`ProxyKind::pairs_with`] forbids skipped. Slow and obviously correct; the
+/// reference for every test.
 ///
 /// ```
-/// use sepax_broadphase::{BruteForce, ProxyKind};
+/// use sepax_broadphase::{BruteForce, ProxyId, ProxyKind};
 /// use sepax_geometry::Aabb;
 /// use glam::Vec3;
 ///
 /// let mut bf = BruteForce::new();
-/// let a = bf.insert(Aabb::new(Vec3::ZERO, Vec3::ONE), ProxyKind::Dynamic).unwrap();
-/// let b = bf.insert(Aabb::new(Vec3::ONE, Vec3::splat(2.0)), ProxyKind::Static).unwrap();
+/// let (a, b) = (ProxyId(3), ProxyId(7));
+/// bf.insert(a, Aabb::new(Vec3::ZERO, Vec3::ONE), ProxyKind::Dynamic).unwrap();
+/// bf.insert(b, Aabb::new(Vec3::ONE, Vec3::splat(2.0)), ProxyKind::Static).unwrap();
 /// bf.update_pairs();
 /// assert_eq!(bf.pairs(), &[(a, b)]); // touching at a corner
 /// ```
@@ -34,9 +36,15 @@ impl BruteForce {
         Self::default()
     }
 
-    /// Adds a proxy. Errors: `NonFiniteAabb`, `InvertedAabb`, `TooManyProxies`.
-    pub fn insert(&mut self, aabb: Aabb, kind: ProxyKind) -> Result<ProxyId, BroadPhaseError> {
-        self.store.insert(aabb, kind)
+    /// Adds a proxy under the caller's id. Errors: `NonFiniteAabb`, `InvertedAabb`,
+    /// `ProxyExists`, `TooManyProxies`.
+    pub fn insert(
+        &mut self,
+        id: ProxyId,
+        aabb: Aabb,
+        kind: ProxyKind,
+    ) -> Result<(), BroadPhaseError> {
+        self.store.insert(id, aabb, kind)
     }
 
     /// Moves a proxy. Errors: `UnknownProxy`, `NonFiniteAabb`, `InvertedAabb`
@@ -50,6 +58,11 @@ impl BruteForce {
         self.store.remove(id).map(|_| ())
     }
 
+    /// True when a proxy lives under `id`.
+    pub fn contains(&self, id: ProxyId) -> bool {
+        self.store.get(id).is_ok()
+    }
+
     /// Number of live proxies.
     pub fn len(&self) -> usize {
         self.store.len()
@@ -60,7 +73,7 @@ impl BruteForce {
         self.store.len() == 0
     }
 
-    /// Tests every pair of live proxies, except static–static, with
+    /// Tests every pair of live proxies that [`ProxyKind::pairs_with`] allows with
     /// [`Aabb::overlaps`] (closed intervals).
     pub fn update_pairs(&mut self) {
         let slots = &self.store.slots;
@@ -70,8 +83,7 @@ impl BruteForce {
                 continue;
             }
             for (j, b) in slots.iter().enumerate().skip(i + 1) {
-                let both_static = a.kind == ProxyKind::Static && b.kind == ProxyKind::Static;
-                if b.alive && !both_static && a.aabb.overlaps(&b.aabb) {
+                if b.alive && a.kind.pairs_with(b.kind) && a.aabb.overlaps(&b.aabb) {
                     keys.push(pack(i as u32, j as u32));
                 }
             }

@@ -11,9 +11,11 @@ pub enum BroadPhaseError {
     NonFiniteAabb,
     /// An AABB had `min > max` on some axis.
     InvertedAabb,
-    /// The id was never handed out, or its proxy was removed.
+    /// No proxy lives under this id (never inserted, or removed).
     UnknownProxy(ProxyId),
-    /// More than `u32::MAX` proxies would be alive at once.
+    /// A proxy already lives under this id.
+    ProxyExists(ProxyId),
+    /// The id `u32::MAX` is reserved (it marks the sweep's sentinel).
     TooManyProxies,
     /// A ray had a non-finite origin, a direction whose squared length is not a
     /// normal `f32` (zero, denormal or overflowing), or a negative or NaN maximum
@@ -42,7 +44,8 @@ impl fmt::Display for BroadPhaseError {
                     id.0
                 )
             }
-            BroadPhaseError::TooManyProxies => write!(f, "more than u32::MAX proxies"),
+            BroadPhaseError::ProxyExists(id) => write!(f, "proxy {} already exists", id.0),
+            BroadPhaseError::TooManyProxies => write!(f, "the proxy id u32::MAX is reserved"),
             BroadPhaseError::InvalidRay => write!(
                 f,
                 "a ray needs a finite origin, a direction of normal squared length and max_t >= 0"

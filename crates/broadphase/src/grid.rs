@@ -130,7 +130,7 @@ pub(crate) struct Buckets {
 
 impl Buckets {
     /// Fills the buckets from the globally sorted boxes `sorted`, writing each box's
-    /// lower cell into `sorted.cell_b` / `sorted.cell_c` on the way.
+    /// lower cell `(b, c)` into each entry's `cell` on the way.
     pub fn fill(&mut self, spec: &GridSpec, sorted: &mut [Entry]) {
         let n = sorted.len() - 1; // the last entry is the sentinel
         let (gb, gc) = spec.dims;

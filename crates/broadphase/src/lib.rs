@@ -5,16 +5,19 @@
 //! on boxes: a pair is reported iff the two closed boxes intersect (touching faces,
 //! edges or corners count; a zero-size box is a point), never approximately.
 //!
-//! * [`SweepAndPrune`]: the broad phase to use. Proxies with stable ids, updated
-//!   every frame; [`SweepAndPrune::update_pairs`] produces the sorted pair list
-//!   `(a, b)` with `a < b` and the diffs against the previous frame.
+//! * [`SweepAndPrune`]: the broad phase to use. Proxies under the caller's own ids
+//!   ([`ProxyId`], e.g. body indices), updated every frame;
+//!   [`SweepAndPrune::update_pairs`] produces the sorted pair list `(a, b)` with
+//!   `a < b` in those ids, and the added and removed pairs against the previous frame,
+//!   so a caller keeping per-pair state needs no id map and no diff of its own.
 //! * [`BruteForce`]: the same API, O(n²): the oracle the tests compare against.
 //! * [`StaticBvh`]: a bounding volume hierarchy (built with the `bvh` crate) over
 //!   boxes that do not move, for region queries and ray casts (all hits, first hit);
 //!   [`SweepAndPrune::static_bvh`] exposes the one over the static proxies.
 //!
-//! Static proxies ([`ProxyKind::Static`]) are never paired with each other, and
-//! static–static pairs are not even looked at.
+//! A pair needs a dynamic proxy ([`ProxyKind::pairs_with`]): static and kinematic
+//! proxies are never paired with each other, and static–static and kinematic–static
+//! pairs are not even looked at.
 //!
 //! ## Algorithm
 //!
@@ -87,8 +90,9 @@
 //! re-queries), not to the statics.
 //!
 //! **Output.** Pairs are collected per task in task order, packed as `a << 32 | b`,
-//! sorted (radix sort from 1,024 pairs, comparison sort below), and merged against the previous frame for
-//! [`SweepAndPrune::pairs_added`] / [`SweepAndPrune::pairs_removed`]. From
+//! sorted (radix sort from 1,024 pairs, comparison sort below), and diffed against
+//! the previous frame for [`SweepAndPrune::pairs_added`] /
+//! [`SweepAndPrune::pairs_removed`]. From
 //! [`PARALLEL_MIN_PROXIES`] (16,384) dynamic proxies on, the box read, the entry
 //! gather, the cell sweeps, the candidate test and the static pairs run on the rayon
 //! pool. Tasks are cut
@@ -160,7 +164,8 @@
 //! Every call that takes a box checks it with [`Aabb::validate`](sepax_geometry::Aabb::validate):
 //! NaN or infinite values give [`BroadPhaseError::NonFiniteAabb`], `min > max` gives
 //! [`BroadPhaseError::InvertedAabb`], and nothing is stored, so a NaN never reaches a
-//! sort. Unknown or removed ids give [`BroadPhaseError::UnknownProxy`]. Zero-size,
+//! sort. Ids without a live proxy give [`BroadPhaseError::UnknownProxy`], inserting
+//! under a live id [`BroadPhaseError::ProxyExists`]. Zero-size,
 //! flat and exactly touching boxes are valid and pair exactly as the oracle says, and
 //! so are boxes as wide as `±f32::MAX`: fat boxes are clamped to `±f32::MAX` so the
 //! sweep's `+inf` sentinel always ends a run, the static BVH is built from clamped
@@ -173,18 +178,18 @@
 //! thread count), stops early, and reports [`FrameStats::pair_budget_exceeded`].
 //!
 //! ```
-//! use sepax_broadphase::{BruteForce, ProxyKind, SweepAndPrune};
+//! use sepax_broadphase::{BruteForce, ProxyId, ProxyKind, SweepAndPrune};
 //! use sepax_geometry::{Aabb, rng::Rng};
 //! use glam::Vec3;
 //!
 //! let mut rng = Rng::new(1);
 //! let mut sap = SweepAndPrune::new();
 //! let mut oracle = BruteForce::new();
-//! for _ in 0..500 {
+//! for i in 0..500 {
 //!     let c = rng.vec3(Vec3::splat(-10.0), Vec3::splat(10.0));
 //!     let aabb = Aabb::new(c - 0.5, c + 0.5);
-//!     sap.insert(aabb, ProxyKind::Dynamic).unwrap();
-//!     oracle.insert(aabb, ProxyKind::Dynamic).unwrap();
+//!     sap.insert(ProxyId(i), aabb, ProxyKind::Dynamic).unwrap();
+//!     oracle.insert(ProxyId(i), aabb, ProxyKind::Dynamic).unwrap();
 //! }
 //! sap.update_pairs();
 //! oracle.update_pairs();
@@ -199,6 +204,7 @@ mod grid;
 mod order;
 mod pairs;
 mod proxy;
+mod radix;
 mod sap;
 mod static_bvh;
 mod sweep;

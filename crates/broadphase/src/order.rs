@@ -2,9 +2,9 @@
 //!
 //! Sort keys are `u64`: the high half is the box's `min` on the sweep axis mapped to
 //! a `u32` whose unsigned order is the float order (flip all bits of negatives, set
-//! the sign bit of the rest), the low half its id. Boxes move little between frames,
-//! so last frame's order is almost sorted: insertion sort repairs it in
-//! O(n + inversions). It gives up after [`REPAIR_BUDGET`]·n element moves
+//! the sign bit of the rest), the low half its position in last frame's order. Boxes
+//! move little between frames, so last frame's order is almost sorted: insertion
+//! sort repairs it in O(n + inversions). It gives up after [`REPAIR_BUDGET`]·n element moves
 //! (teleports, a new axis, a first frame) and a stable LSD radix sort on the high half
 //! (3 passes) sorts from scratch in O(n).
 //!
@@ -13,7 +13,7 @@
 //! re-sorting everything when two axes are about equal, the axis changes only when
 //! another one's variance is more than [`AXIS_HYSTERESIS`] times the current one's.
 
-use crate::pairs::radix_sort;
+use crate::radix::radix_sort;
 
 /// Insertion sort stops after this many element moves per box.
 pub(crate) const REPAIR_BUDGET: usize = 8;

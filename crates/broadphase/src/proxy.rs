@@ -1,25 +1,66 @@
-//! Proxies: an AABB with a stable id and a kind, kept in slots with a free list.
+//! Proxies: an AABB and a kind under the caller's own key.
 //!
-//! A [`ProxyId`] is the index of its slot. Removing a proxy puts the slot on a free
-//! list and the next insert reuses it (last freed, first reused), so ids stay small and
-//! dense and every operation is O(1). Between the removal and the reuse the id is
-//! unknown: `update`, `remove` and `aabb` answer [`BroadPhaseError::UnknownProxy`].
+//! A [`ProxyId`] is chosen by the caller, typically the index of the body the box
+//! belongs to, and pairs come back in those ids: no id map on either side (Box2D's
+//! proxies carry their shape id the same way). The store is an array indexed by the
+//! id, so ids should be small and dense (memory is O(largest id)); `u32::MAX` is
+//! reserved. An id is free until inserted and again after its removal; `update`,
+//! `remove` and `aabb` on a free id answer [`BroadPhaseError::UnknownProxy`], and
+//! inserting a live id answers [`BroadPhaseError::ProxyExists`].
 
 use crate::BroadPhaseError;
+use glam::Vec3;
 use sepax_geometry::Aabb;
 
-/// The stable handle of a proxy. Pairs are reported as `(a, b)` with `a < b`.
+/// The caller's key of a proxy (a body index, say). Pairs are reported as `(a, b)`
+/// with `a < b`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ProxyId(pub u32);
 
-/// Static proxies never move (moving one is allowed but rebuilds the static
-/// structures); pairs of two static proxies are never produced nor examined.
+/// How a proxy moves, and so which proxies it is paired with: a pair needs at least
+/// one [`Dynamic`](ProxyKind::Dynamic) proxy ([`ProxyKind::pairs_with`]).
+///
+/// | | Static | Kinematic | Dynamic |
+/// |---|---|---|---|
+/// | **Static** | never | never | paired |
+/// | **Kinematic** | never | never | paired |
+/// | **Dynamic** | paired | paired | paired |
+///
+/// Pairs that the rule forbids are never produced, and static–static and
+/// kinematic–static pairs are not even looked at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ProxyKind {
-    /// Does not move; never paired with another static proxy.
+    /// Does not move (moving one is allowed but rebuilds the static BVH). Paired with
+    /// dynamic proxies only.
     Static,
-    /// Moves every frame; paired with every proxy it overlaps.
+    /// Expected to move every frame; paired with every proxy it overlaps.
     Dynamic,
+    /// Moved by its owner every frame, like a dynamic proxy (it sits among the dynamic
+    /// proxies of the sweep), but paired with dynamic proxies only: never with a
+    /// static or another kinematic proxy.
+    Kinematic,
+}
+
+impl ProxyKind {
+    /// True when proxies of these two kinds may form a pair: at least one is dynamic.
+    /// (Symmetric.)
+    ///
+    /// ```
+    /// use sepax_broadphase::ProxyKind::{Dynamic, Kinematic, Static};
+    /// assert!(Kinematic.pairs_with(Dynamic) && Static.pairs_with(Dynamic));
+    /// assert!(!Kinematic.pairs_with(Static) && !Kinematic.pairs_with(Kinematic));
+    /// ```
+    #[inline]
+    pub fn pairs_with(self, other: ProxyKind) -> bool {
+        self == ProxyKind::Dynamic || other == ProxyKind::Dynamic
+    }
+
+    /// True for the kinds that move every frame (dynamic and kinematic): they take part
+    /// in the sweep; statics live in the static BVH.
+    #[inline]
+    pub fn moves(self) -> bool {
+        self != ProxyKind::Static
+    }
 }
 
 /// One slot of the store.
@@ -30,37 +71,51 @@ pub(crate) struct Slot {
     pub alive: bool,
 }
 
-/// Slots plus a free list: the id bookkeeping shared by every broad phase here.
+impl Slot {
+    const FREE: Slot = Slot {
+        aabb: Aabb {
+            min: Vec3::ZERO,
+            max: Vec3::ZERO,
+        },
+        kind: ProxyKind::Static,
+        alive: false,
+    };
+}
+
+/// Slots indexed by the caller's ids: the bookkeeping shared by every broad phase
+/// here.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ProxyStore {
     pub slots: Vec<Slot>,
-    free: Vec<u32>,
     alive: usize,
 }
 
 impl ProxyStore {
-    /// Validates the box, then takes a free slot or a new one.
-    pub fn insert(&mut self, aabb: Aabb, kind: ProxyKind) -> Result<ProxyId, BroadPhaseError> {
+    /// Validates the box, then fills the slot of `id` (growing the array as needed).
+    pub fn insert(
+        &mut self,
+        id: ProxyId,
+        aabb: Aabb,
+        kind: ProxyKind,
+    ) -> Result<(), BroadPhaseError> {
         aabb.validate()?;
-        let slot = Slot {
+        if id.0 == u32::MAX {
+            return Err(BroadPhaseError::TooManyProxies);
+        }
+        let i = id.0 as usize;
+        if self.slots.len() <= i {
+            self.slots.resize(i + 1, Slot::FREE);
+        }
+        if self.slots[i].alive {
+            return Err(BroadPhaseError::ProxyExists(id));
+        }
+        self.slots[i] = Slot {
             aabb: normalize_zeros(aabb),
             kind,
             alive: true,
         };
-        let id = match self.free.pop() {
-            Some(i) => {
-                self.slots[i as usize] = slot;
-                i
-            }
-            None => {
-                let i =
-                    u32::try_from(self.slots.len()).map_err(|_| BroadPhaseError::TooManyProxies)?;
-                self.slots.push(slot);
-                i
-            }
-        };
         self.alive += 1;
-        Ok(ProxyId(id))
+        Ok(())
     }
 
     /// The live slot of `id`, or `UnknownProxy`.
@@ -85,7 +140,6 @@ impl ProxyStore {
         self.get(id)?;
         let slot = &mut self.slots[id.0 as usize];
         slot.alive = false;
-        self.free.push(id.0);
         self.alive -= 1;
         Ok(slot.kind)
     }
@@ -93,6 +147,11 @@ impl ProxyStore {
     /// Number of live proxies.
     pub fn len(&self) -> usize {
         self.alive
+    }
+
+    /// One more than the largest id ever inserted: every id is below it.
+    pub fn id_bound(&self) -> u32 {
+        self.slots.len() as u32
     }
 }
 

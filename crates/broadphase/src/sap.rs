@@ -4,7 +4,8 @@ use crate::budget::{self, Budget, PairLimit, Sink};
 use crate::fat::fat_box;
 use crate::grid::{AxisStats, Buckets, GridSpec};
 use crate::order::{choose_axis, order_bits, repair_or_sort};
-use crate::pairs::{PairFrame, pack, sort_pair_keys};
+use crate::pairs::{PairFrame, pack};
+use crate::radix::sort_pair_keys;
 use crate::proxy::ProxyStore;
 use crate::static_bvh::StaticBvh;
 use crate::sweep::{Entry, big_against_all, pack_bc, probe, sweep, sweep_cell};
@@ -82,13 +83,15 @@ struct DynEntry {
 /// identical for any rayon thread count.
 ///
 /// ```
-/// use sepax_broadphase::{ProxyKind, SweepAndPrune};
+/// use sepax_broadphase::{ProxyId, ProxyKind, SweepAndPrune};
 /// use sepax_geometry::Aabb;
 /// use glam::Vec3;
 ///
 /// let mut sap = SweepAndPrune::new();
-/// let ground = sap.insert(Aabb::new(Vec3::new(-10.0, -1.0, -10.0), Vec3::new(10.0, 0.0, 10.0)), ProxyKind::Static).unwrap();
-/// let ball = sap.insert(Aabb::new(Vec3::new(0.0, 0.5, 0.0), Vec3::new(1.0, 1.5, 1.0)), ProxyKind::Dynamic).unwrap();
+/// // The ids are the caller's: here the indices of its bodies.
+/// let (ground, ball) = (ProxyId(0), ProxyId(1));
+/// sap.insert(ground, Aabb::new(Vec3::new(-10.0, -1.0, -10.0), Vec3::new(10.0, 0.0, 10.0)), ProxyKind::Static).unwrap();
+/// sap.insert(ball, Aabb::new(Vec3::new(0.0, 0.5, 0.0), Vec3::new(1.0, 1.5, 1.0)), ProxyKind::Dynamic).unwrap();
 /// sap.update_pairs();
 /// assert!(sap.pairs().is_empty());
 ///
@@ -178,14 +181,14 @@ impl SweepAndPrune {
     /// oracle [`BruteForce`](crate::BruteForce) has no budget.
     ///
     /// ```
-    /// use sepax_broadphase::{ProxyKind, SweepAndPrune};
+    /// use sepax_broadphase::{ProxyId, ProxyKind, SweepAndPrune};
     /// use sepax_geometry::Aabb;
     /// use glam::Vec3;
     ///
     /// let mut sap = SweepAndPrune::new();
     /// sap.set_pair_budget(10);
-    /// for _ in 0..100 {
-    ///     sap.insert(Aabb::new(Vec3::ZERO, Vec3::ONE), ProxyKind::Dynamic).unwrap();
+    /// for i in 0..100 {
+    ///     sap.insert(ProxyId(i), Aabb::new(Vec3::ZERO, Vec3::ONE), ProxyKind::Dynamic).unwrap();
     /// }
     /// sap.update_pairs(); // 4,950 overlapping pairs
     /// assert!(sap.stats().pair_budget_exceeded);
@@ -204,20 +207,28 @@ impl SweepAndPrune {
         self.pair_limit.0
     }
 
-    /// Adds a proxy and returns its id (a removed id may be reused).
+    /// Adds a proxy under the caller's id (see [`ProxyId`]: ids index arrays, so keep
+    /// them small and dense; a removed id may be inserted again).
     ///
-    /// Errors: `NonFiniteAabb`, `InvertedAabb` (nothing is added), `TooManyProxies`.
-    /// Adding a static proxy rebuilds the static BVH at the next `update_pairs`.
-    pub fn insert(&mut self, aabb: Aabb, kind: ProxyKind) -> Result<ProxyId, BroadPhaseError> {
-        let id = self.store.insert(aabb, kind)?;
-        let i = id.0 as usize;
-        if self.dense_index.len() <= i {
-            self.dense_index.resize(i + 1, u32::MAX);
-            self.in_order.resize(i + 1, false);
-            self.stale.resize(i + 1, false);
+    /// Errors: `NonFiniteAabb`, `InvertedAabb`, `ProxyExists` (nothing is added),
+    /// `TooManyProxies` (the id `u32::MAX`). Adding a static proxy rebuilds the static
+    /// BVH at the next `update_pairs`.
+    pub fn insert(
+        &mut self,
+        id: ProxyId,
+        aabb: Aabb,
+        kind: ProxyKind,
+    ) -> Result<(), BroadPhaseError> {
+        self.store.insert(id, aabb, kind)?;
+        let bound = self.store.id_bound() as usize;
+        if self.dense_index.len() < bound {
+            self.dense_index.resize(bound, u32::MAX);
+            self.in_order.resize(bound, false);
+            self.stale.resize(bound, false);
         }
+        let i = id.0 as usize;
         match kind {
-            ProxyKind::Dynamic => {
+            ProxyKind::Dynamic | ProxyKind::Kinematic => {
                 self.dense_index[i] = self.dense.len() as u32;
                 self.dense.push(DynEntry {
                     id: id.0,
@@ -231,7 +242,7 @@ impl SweepAndPrune {
             }
             ProxyKind::Static => self.static_dirty = true,
         }
-        Ok(id)
+        Ok(())
     }
 
     /// Replaces the box of a proxy. O(1); the order is repaired at `update_pairs`.
@@ -250,7 +261,7 @@ impl SweepAndPrune {
     /// Errors: `UnknownProxy` (never inserted, or already removed).
     pub fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError> {
         match self.store.remove(id)? {
-            ProxyKind::Dynamic => {
+            ProxyKind::Dynamic | ProxyKind::Kinematic => {
                 let d = self.dense_index[id.0 as usize] as usize;
                 self.dense.swap_remove(d);
                 self.dyn_fat.swap_remove(d);
@@ -270,6 +281,11 @@ impl SweepAndPrune {
     /// The box of a live proxy. Errors: `UnknownProxy`.
     pub fn aabb(&self, id: ProxyId) -> Result<Aabb, BroadPhaseError> {
         self.store.get(id).map(|s| s.aabb)
+    }
+
+    /// True when a proxy lives under `id`.
+    pub fn contains(&self, id: ProxyId) -> bool {
+        self.store.get(id).is_ok()
     }
 
     /// Number of live proxies.
@@ -293,23 +309,28 @@ impl SweepAndPrune {
         self.stats
     }
 
-    /// The pairs of the last [`update_pairs`](Self::update_pairs), sorted, `a < b`.
+    /// The pairs of the last [`update_pairs`](Self::update_pairs) in the callers' ids,
+    /// sorted, `a < b`.
     pub fn pairs(&self) -> &[(ProxyId, ProxyId)] {
         &self.frame.pairs
     }
 
-    /// Pairs present now but not at the previous `update_pairs`, sorted.
+    /// Pairs present now but not at the previous `update_pairs`, sorted: a
+    /// subsequence of [`pairs`](Self::pairs).
     pub fn pairs_added(&self) -> &[(ProxyId, ProxyId)] {
         &self.frame.added
     }
 
-    /// Pairs present at the previous `update_pairs` but not now, sorted.
+    /// Pairs present at the previous `update_pairs` but not now, sorted: a
+    /// subsequence of the previous frame's pairs. A caller keeping state per pair in
+    /// pair order walks it in step with `pairs_added` and `pairs_removed` (no search,
+    /// no second diff).
     pub fn pairs_removed(&self) -> &[(ProxyId, ProxyId)] {
         &self.frame.removed
     }
 
-    /// Finds every overlapping pair with at least one dynamic proxy, and the diffs
-    /// against the previous call.
+    /// Finds every overlapping pair that [`ProxyKind::pairs_with`] allows, and the
+    /// diffs against the previous call.
     ///
     /// 1. rebuild the static BVH if statics changed;
     /// 2. find the dynamic proxies that left their fat box; if proxies were added or
@@ -344,9 +365,11 @@ impl SweepAndPrune {
         // Exact test of the candidates: every overlapping dynamic pair is one, since
         // each box lies inside its fat box.
         let slots = &self.store.slots;
+        // Kinematic proxies sweep with the dynamic ones; the kind rule drops their
+        // pairs with each other here.
         let exact = |&k: &u64| {
-            let (a, b) = ((k >> 32) as usize, k as u32 as usize);
-            slots[a].aabb.overlaps(&slots[b].aabb)
+            let (a, b) = (&slots[(k >> 32) as usize], &slots[k as u32 as usize]);
+            a.aabb.overlaps(&b.aabb) && a.kind.pairs_with(b.kind)
         };
         self.pair_keys.clear();
         if parallel {
@@ -360,7 +383,7 @@ impl SweepAndPrune {
         exceeded |= self.pair_statics(parallel, room);
         self.stats.pair_budget_exceeded = exceeded;
 
-        let id_bound = self.store.slots.len() as u32;
+        let id_bound = self.store.id_bound();
         sort_pair_keys(&mut self.pair_keys, &mut self.pair_scratch, id_bound);
         self.frame.publish(&self.pair_keys);
     }
@@ -379,7 +402,7 @@ impl SweepAndPrune {
         let (b_stats, c_stats) = self.gather();
         self.candidates = Vec::new(); // freed before the sweep fills the new list
         let (mut candidates, exceeded) = self.sweep_dynamic(b_stats, c_stats, parallel, limit);
-        let id_bound = self.store.slots.len() as u32;
+        let id_bound = self.store.id_bound();
         sort_pair_keys(&mut candidates, &mut self.pair_scratch, id_bound);
         self.candidates = candidates;
         let slots = &self.store.slots;
@@ -517,7 +540,7 @@ impl SweepAndPrune {
             self.removed_dynamic = false;
             self.order.retain(|&id| {
                 let s = &slots[id as usize];
-                let keep = s.alive && s.kind == ProxyKind::Dynamic;
+                let keep = s.alive && s.kind.moves();
                 if !keep {
                     in_order[id as usize] = false;
                 }
@@ -527,7 +550,7 @@ impl SweepAndPrune {
         let had_order = !self.order.is_empty();
         for &id in &self.pending {
             let s = &slots[id as usize];
-            if s.alive && s.kind == ProxyKind::Dynamic && !in_order[id as usize] {
+            if s.alive && s.kind.moves() && !in_order[id as usize] {
                 in_order[id as usize] = true;
                 self.order.push(id);
             }
@@ -740,7 +763,11 @@ impl SweepAndPrune {
             let mut stack = Vec::new();
             for i in 0..entries.len() {
                 let e = &mut entries[i];
-                let aabb = slots[e.id as usize].aabb;
+                let slot = &slots[e.id as usize];
+                if slot.kind == ProxyKind::Kinematic {
+                    continue; // never paired with statics
+                }
+                let aabb = slot.aabb;
                 if !meter.over() && !e.fat.is_some_and(|f| f.contains(&aabb)) {
                     let fat = fat_box(&aabb, FAT_MARGIN);
                     found.clear();

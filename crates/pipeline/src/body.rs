@@ -96,7 +96,9 @@ impl BodyHandle {
     }
 }
 
-/// How a body moves, and so which bodies it is paired with.
+/// How a body moves, and so which bodies it is paired with. This is the broad phase's
+/// [`ProxyKind`](sepax_broadphase::ProxyKind) under the world's name: one type, and
+/// the broad phase applies the rule below.
 ///
 /// A pair needs at least one **dynamic** body ([`BodyKind::pairs_with`]):
 ///
@@ -118,27 +120,7 @@ impl BodyHandle {
 /// assert!(Kinematic.pairs_with(Dynamic));
 /// assert!(!Kinematic.pairs_with(Static) && !Kinematic.pairs_with(Kinematic));
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BodyKind {
-    /// Does not move (moving one is allowed but rebuilds the static BVH). Paired with
-    /// dynamic bodies only.
-    Static,
-    /// Expected to move every frame; paired with every body it overlaps.
-    Dynamic,
-    /// Moved by the user every frame, like a dynamic body (it sits among the dynamic
-    /// proxies of the broad phase), but paired with dynamic bodies only: never with a
-    /// static or another kinematic body.
-    Kinematic,
-}
-
-impl BodyKind {
-    /// True when bodies of these two kinds may form a pair: at least one is dynamic.
-    /// (Symmetric.)
-    #[inline]
-    pub fn pairs_with(self, other: BodyKind) -> bool {
-        self == BodyKind::Dynamic || other == BodyKind::Dynamic
-    }
-}
+pub use sepax_broadphase::ProxyKind as BodyKind;
 
 /// Collision groups: two bodies are paired only when each one's `memberships` has a
 /// bit in common with the other's `filter`:

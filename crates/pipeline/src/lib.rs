@@ -79,6 +79,7 @@ pub mod ray;
 mod report;
 pub mod scenes;
 mod step;
+mod store;
 mod world;
 
 pub use body::{BodyDesc, BodyHandle, BodyKind, Groups};

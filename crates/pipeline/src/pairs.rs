@@ -1,32 +1,20 @@
 //! Persistent pair state: what a candidate pair carries from one step to the next.
 //!
-//! A pair is keyed by `a << 32 | b` with `a < b` the two slot indices, so sorting keys
-//! sorts pairs by `(a, b)`. The world keeps the states of last step's candidate pairs
-//! sorted by key; each step merges them with the new sorted candidate keys in one
-//! linear pass (no hashing), which carries over the narrow phase's [`PairCache`]
-//! (last separating axis or contact feature) and the feature ids of last step's
-//! manifold points.
+//! A pair is named by its two slot indices `a < b`, which are the broad phase's proxy
+//! ids, so the broad phase's sorted pairs are sorted by `(a, b)`. The world keeps one
+//! state per pair of the broad phase's last frame, in its order; each step carries
+//! them over in one linear walk beside the broad phase's added and removed pairs (no
+//! hashing, no search), which keeps the narrow phase's [`PairCache`] (last separating
+//! axis or contact feature) and the feature ids of last step's manifold points.
 
 use crate::BodyHandle;
 use glam::Vec3;
+use sepax_broadphase::ProxyId;
 use sepax_narrowphase::{Manifold, PairCache};
-
-/// The key of the pair of slots `a < b`.
-#[inline]
-pub(crate) fn pack(a: u32, b: u32) -> u64 {
-    ((a as u64) << 32) | b as u64
-}
-
-/// The slots of a key.
-#[inline]
-pub(crate) fn unpack(key: u64) -> (u32, u32) {
-    ((key >> 32) as u32, key as u32)
-}
 
 /// One candidate pair across steps.
 #[derive(Clone, Debug)]
 pub(crate) struct PairState {
-    pub key: u64,
     pub a: BodyHandle,
     pub b: BodyHandle,
     /// The narrow phase's memory of this pair.
@@ -50,9 +38,8 @@ pub(crate) struct PairState {
 }
 
 impl PairState {
-    pub(crate) fn new(key: u64, a: BodyHandle, b: BodyHandle) -> PairState {
+    pub(crate) fn new(a: BodyHandle, b: BodyHandle) -> PairState {
         PairState {
-            key,
             a,
             b,
             cache: PairCache::default(),
@@ -65,6 +52,12 @@ impl PairState {
             contact: u32::MAX,
             has_result: false,
         }
+    }
+
+    /// The pair's slots as broad-phase ids, `a < b`: its key in the broad phase's order.
+    #[inline]
+    pub(crate) fn key(&self) -> (ProxyId, ProxyId) {
+        (ProxyId(self.a.index()), ProxyId(self.b.index()))
     }
 
     /// For each point of `manifold`, the index of the point of last step's manifold it
@@ -113,18 +106,5 @@ impl PairState {
 
     pub(crate) fn forget_points(&mut self) {
         self.prev_len = 0;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn keys_sort_like_index_pairs() {
-        let mut keys = vec![pack(2, 3), pack(0, 9), pack(1, 2), pack(0, 1)];
-        keys.sort_unstable();
-        let pairs: Vec<_> = keys.into_iter().map(unpack).collect();
-        assert_eq!(pairs, vec![(0, 1), (0, 9), (1, 2), (2, 3)]);
     }
 }

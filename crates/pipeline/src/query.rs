@@ -1,14 +1,15 @@
 //! Scene queries: which bodies overlap a box, which body a ray hits first.
 //!
 //! Both see the bodies at their **current** poses. Culling uses the static BVH of the
-//! broad phase for static bodies (when no static body changed since the last step) and
-//! the AABBs of the last step for dynamic ones; a body moved since the last step gets a
-//! fresh AABB. Quarantined bodies (bad poses) are never reported.
+//! broad phase for the static bodies unchanged since the last step, and the AABBs of
+//! the last step for the others; a body changed since the last step gets a fresh
+//! AABB. Quarantined bodies (bad poses) are never reported.
 
 use crate::ray::{is_valid_ray, ray_shape};
-use crate::world::Body;
+use crate::store::{Body, BodyStore};
 use crate::{BodyHandle, BodyKind, CollisionWorld, WorldError};
 use glam::Vec3;
+use sepax_broadphase::{ProxyId, SweepAndPrune};
 use sepax_geometry::Aabb;
 
 /// The first body a ray hits.
@@ -24,35 +25,56 @@ pub struct RayHit {
     pub normal: Vec3,
 }
 
-impl CollisionWorld {
-    /// Culling box of a body at its current pose (`None` for a bad pose): the last
-    /// step's AABB when the body has not changed since, else a fresh one.
-    fn cull_box(body: &Body) -> Option<Aabb> {
-        match (body.dirty, body.aabb, body.proxy) {
-            (false, Some(aabb), Some(_)) => Some(aabb),
-            _ => {
-                if !body.pose.is_valid() {
-                    return None;
-                }
-                Some(body.shape.aabb(&body.pose)).filter(Aabb::is_valid)
-            }
-        }
+/// Which bodies the static BVH answers for, and the culling boxes of the others.
+struct Culling<'w> {
+    bodies: &'w BodyStore,
+    broad: &'w SweepAndPrune,
+    /// The broad phase has a static BVH (built at the last step).
+    bvh: bool,
+}
+
+impl Culling<'_> {
+    /// True when the BVH holds slot `index` at its current pose: a static body in the
+    /// broad phase, unchanged since the last step (static proxies change only at a
+    /// step, and the BVH is rebuilt then).
+    fn in_bvh(&self, index: u32) -> bool {
+        self.bvh
+            && self.bodies.kind(index) == Some(BodyKind::Static)
+            && !self.bodies.changed_since_step(index)
+            && self.broad.contains(ProxyId(index))
     }
 
-    /// Bodies the BVH may answer for: static, in the broad phase, unchanged.
-    fn bvh_ready(&self) -> bool {
-        !self.statics_changed && self.broad.static_bvh().is_some()
+    /// Culling box of a body at its current pose (`None` for a bad pose): the last
+    /// step's AABB when the body has not changed since, else a fresh one.
+    fn cull_box(&self, index: u32, body: &Body) -> Option<Aabb> {
+        if !self.bodies.changed_since_step(index)
+            && let Ok(aabb) = self.broad.aabb(ProxyId(index))
+        {
+            return Some(aabb);
+        }
+        if !body.pose.is_valid() {
+            return None;
+        }
+        Some(body.shape.aabb(&body.pose)).filter(Aabb::is_valid)
     }
 
     /// Calls `f(index, body)` for every live body the BVH does not cover.
-    fn for_each_unindexed(&self, bvh: bool, mut f: impl FnMut(u32, &Body)) {
-        for (i, slot) in self.slots.iter().enumerate() {
-            if let Some(body) = &slot.body {
-                let in_bvh = bvh && self.kinds[i] == BodyKind::Static && body.proxy.is_some();
-                if !in_bvh {
-                    f(i as u32, body);
-                }
+    fn for_each_unindexed(&self, mut f: impl FnMut(u32, &Body)) {
+        for (i, body) in self.bodies.iter() {
+            if !self.in_bvh(i) {
+                f(i, body);
             }
+        }
+    }
+}
+
+impl CollisionWorld {
+    fn culling(&self) -> Culling<'_> {
+        let (bodies, broad) = self.parts();
+        Culling {
+            bodies,
+            broad,
+            bvh: broad.static_bvh().is_some(),
         }
     }
 
@@ -79,20 +101,20 @@ impl CollisionWorld {
         let mut indices = Vec::new();
         let exact =
             |body: &Body| body.pose.is_valid() && body.shape.aabb(&body.pose).overlaps(region);
-        let bvh = self.bvh_ready();
-        if let (true, Some(tree)) = (bvh, self.broad.static_bvh()) {
+        let culling = self.culling();
+        if let Some(tree) = culling.broad.static_bvh() {
             let mut ids = Vec::new();
             if tree.query_aabb(region, &mut ids).is_ok() {
-                for id in ids {
-                    let index = self.proxy_body[id.0 as usize];
-                    if self.slots[index as usize].body.as_ref().is_some_and(exact) {
+                for ProxyId(index) in ids {
+                    let body = culling.bodies.live(index);
+                    if culling.in_bvh(index) && body.is_some_and(exact) {
                         indices.push(index);
                     }
                 }
             }
         }
-        self.for_each_unindexed(bvh, |i, body| {
-            if Self::cull_box(body).is_some_and(|b| b.overlaps(region)) && exact(body) {
+        culling.for_each_unindexed(|i, body| {
+            if culling.cull_box(i, body).is_some_and(|b| b.overlaps(region)) && exact(body) {
                 indices.push(i);
             }
         });
@@ -150,24 +172,29 @@ impl CollisionWorld {
                 }
             }
         };
-        let bvh = self.bvh_ready();
-        if let (true, Some(tree)) = (bvh, self.broad.static_bvh()) {
+        let culling = self.culling();
+        if let Some(tree) = culling.broad.static_bvh() {
             // Hits come sorted by AABB entry: once an entry is past the best hit, stop.
             if let Ok(hits) = tree.cast_ray(origin, dir, max_t) {
                 for h in hits {
                     if best.is_some_and(|b| h.t > b.0) {
                         break;
                     }
-                    let index = self.proxy_body[h.id.0 as usize];
-                    if let Some(body) = &self.slots[index as usize].body {
+                    let index = h.id.0;
+                    if let Some(body) = culling.bodies.live(index)
+                        && culling.in_bvh(index)
+                    {
                         consider(index, body, &mut best);
                     }
                 }
             }
         }
-        self.for_each_unindexed(bvh, |i, body| {
+        culling.for_each_unindexed(|i, body| {
             let bound = best.map_or(max_t, |b| b.0);
-            if Self::cull_box(body).is_some_and(|b| b.ray_entry(origin, dir, bound).is_some()) {
+            if culling
+                .cull_box(i, body)
+                .is_some_and(|b| b.ray_entry(origin, dir, bound).is_some())
+            {
                 consider(i, body, &mut best);
             }
         });

@@ -103,7 +103,8 @@ pub enum EndCause {
     Removed,
     /// Their groups no longer let them collide.
     Filtered,
-    /// One of the bodies has a non-finite pose this step.
+    /// One of the bodies is quarantined this step (any [`QuarantineReason`]: a
+    /// non-finite pose, a rotation that is not unit length, or an AABB that overflows).
     Quarantined,
     /// The step found more candidate pairs than
     /// [`Config::pair_budget`](crate::Config::pair_budget) and this pair was not among
@@ -148,9 +149,11 @@ pub struct Quarantined {
 pub struct StepTimings {
     /// World AABBs of the moved bodies (parallel) and their hand-over to the broad phase.
     pub aabb: Duration,
-    /// Sweep-and-prune, group filter, pair order.
+    /// Sweep-and-prune (pairs and their diff against the last step), and carrying the
+    /// pair states over to this step's pairs.
     pub broad: Duration,
-    /// SAT and manifolds of every candidate pair (parallel), pair bookkeeping.
+    /// Per candidate pair (parallel): the group filter, then SAT and manifold, and the
+    /// match of the points to last step's.
     pub narrow: Duration,
     /// Contacts and events in their final order.
     pub events: Duration,

@@ -1,7 +1,8 @@
 //! [`CollisionWorld`]: body storage behind generational handles, and the getters and
 //! setters a physics engine calls between steps.
 
-use crate::pairs::PairState;
+use crate::step::{PairTracker, StepFrame};
+use crate::store::{Body, BodyStore};
 use crate::{BodyDesc, BodyHandle, BodyKind, Config, Groups, StepReport, WorldError};
 use sepax_broadphase::{ProxyId, SweepAndPrune};
 use sepax_geometry::{Aabb, Pose, Shape};
@@ -11,47 +12,11 @@ use std::sync::atomic::{AtomicU32, Ordering};
 /// handle from another world is refused (wrapping after 2³² worlds).
 static NEXT_WORLD_ID: AtomicU32 = AtomicU32::new(0);
 
-/// One body as the world keeps it.
-#[derive(Clone, Debug)]
-pub(crate) struct Body {
-    pub shape: Shape,
-    pub pose: Pose,
-    pub groups: Groups,
-    /// The broad-phase proxy; `None` before the first step and while quarantined.
-    pub proxy: Option<ProxyId>,
-    /// The AABB (grown by the margin) handed to the broad phase at the last step.
-    pub aabb: Option<Aabb>,
-    /// Pose or shape changed since the last step (the body is in `dirty`).
-    pub dirty: bool,
-}
-
-/// What the step reads per pair, packed small so that the random accesses of the pair
-/// merge and the narrow phase stay in cache: a copy of the body's pose and shape as of
-/// the last AABB update, its groups and its slot's generation.
 /// True when two poses have the same bit patterns (unlike `==`, which equates -0 and +0
 /// and never equates NaNs).
 fn same_bits(a: &Pose, b: &Pose) -> bool {
     a.translation.to_array().map(f32::to_bits) == b.translation.to_array().map(f32::to_bits)
         && a.rotation.to_array().map(f32::to_bits) == b.rotation.to_array().map(f32::to_bits)
-}
-
-/// One cache line each: 32 (pose) + 16 (shape) + 4 + 8 + 4 bytes.
-#[derive(Clone, Debug)]
-#[repr(align(64))]
-pub(crate) struct Hot {
-    pub pose: Pose,
-    pub shape: Shape,
-    /// `shape.bounding_radius()`: pairs whose bounding spheres are apart skip the SAT.
-    pub radius: f32,
-    pub groups: Groups,
-    pub generation: u32,
-}
-
-/// A slot: the current generation and the body, if one lives here.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Slot {
-    pub generation: u32,
-    pub body: Option<Body>,
 }
 
 /// A set of bodies that is stepped as a whole: broad phase, narrow phase, events.
@@ -79,48 +44,17 @@ pub(crate) struct Slot {
 /// ```
 pub struct CollisionWorld {
     /// This world's identity, stamped on every handle it issues.
-    pub(crate) id: u32,
-    pub(crate) config: Config,
-    /// Shared so that `step` can enter it once while borrowing the world mutably.
-    pub(crate) pool: std::sync::Arc<rayon::ThreadPool>,
-    pub(crate) slots: Vec<Slot>,
-    /// Per slot, the data the step reads per pair (see [`Hot`]).
-    pub(crate) hot: Vec<Hot>,
-    /// Per slot, the kind of the body living there (stored only here, densely, for the
-    /// kind rule the step applies to every broad-phase pair).
-    pub(crate) kinds: Vec<BodyKind>,
-    /// Per slot, the body's user data (dense: the step copies it into every contact).
-    pub(crate) user_data: Vec<u64>,
-    /// Live kinematic bodies; while there are none the step skips the kind rule.
-    pub(crate) kinematic_bodies: usize,
-    /// Slots free for reuse now.
-    free: Vec<u32>,
-    /// Slots freed since the last step: reused only after the step has ended their pairs.
-    pub(crate) pending_free: Vec<u32>,
-    live: usize,
-    /// Slots whose pose or shape changed (or that are quarantined) since the last step.
-    pub(crate) dirty: Vec<u32>,
-    pub(crate) broad: SweepAndPrune,
-    /// Proxy id → slot index.
-    pub(crate) proxy_body: Vec<u32>,
-    /// Pair states of the last step's candidate pairs, sorted by key.
-    pub(crate) pairs: Vec<PairState>,
-    /// Buffers reused across steps (no fresh pages every frame): the pair states being
-    /// built and this step's manifold per pair.
-    pub(crate) pair_spare: Vec<PairState>,
-    pub(crate) manifolds: Vec<Option<sepax_narrowphase::Manifold>>,
-    /// Last step's contacts (the report's buffers are swapped each step): pairs of two
-    /// resting bodies copy their manifold from here.
-    pub(crate) prev_contacts: Vec<crate::ContactPair>,
-    /// Per slot: the step at which its AABB (pose or shape) was last refreshed.
-    pub(crate) refreshed_at: Vec<u64>,
-    /// Steps run so far.
-    pub(crate) step_index: u64,
-    /// Candidate pair keys of the last step (before the group filter), sorted.
-    pub(crate) candidates: Vec<u64>,
-    /// A static body was inserted, moved, reshaped or removed since the last step.
-    pub(crate) statics_changed: bool,
-    pub(crate) report: StepReport,
+    id: u32,
+    config: Config,
+    pool: rayon::ThreadPool,
+    /// Every body, once (see [`BodyStore`]).
+    bodies: BodyStore,
+    /// The broad phase, keyed by slot index: a body is in it from its first valid
+    /// step until it is removed or quarantined, and it holds the body's AABB.
+    broad: SweepAndPrune,
+    /// Pair states of the last step, one per broad-phase pair and in the same order.
+    pairs: PairTracker,
+    report: StepReport,
 }
 
 impl std::fmt::Debug for CollisionWorld {
@@ -128,8 +62,8 @@ impl std::fmt::Debug for CollisionWorld {
         f.debug_struct("CollisionWorld")
             .field("id", &self.id)
             .field("config", &self.config)
-            .field("bodies", &self.live)
-            .field("pairs", &self.pairs.len())
+            .field("bodies", &self.bodies.len())
+            .field("pairs", &self.broad.pairs().len())
             .finish_non_exhaustive()
     }
 }
@@ -165,26 +99,10 @@ impl CollisionWorld {
         Ok(CollisionWorld {
             id: NEXT_WORLD_ID.fetch_add(1, Ordering::Relaxed),
             config,
-            pool: std::sync::Arc::new(pool),
-            slots: Vec::new(),
-            hot: Vec::new(),
-            kinds: Vec::new(),
-            user_data: Vec::new(),
-            kinematic_bodies: 0,
-            free: Vec::new(),
-            pending_free: Vec::new(),
-            live: 0,
-            dirty: Vec::new(),
+            pool,
+            bodies: BodyStore::default(),
             broad,
-            proxy_body: Vec::new(),
-            pairs: Vec::new(),
-            pair_spare: Vec::new(),
-            manifolds: Vec::new(),
-            prev_contacts: Vec::new(),
-            refreshed_at: Vec::new(),
-            step_index: 0,
-            candidates: Vec::new(),
-            statics_changed: false,
+            pairs: PairTracker::default(),
             report: StepReport::default(),
         })
     }
@@ -202,84 +120,28 @@ impl CollisionWorld {
     /// Adds a body; it takes part from the next step on. Any pose is accepted: a bad one
     /// is quarantined at each step until fixed. Errors: `TooManyBodies`.
     pub fn insert(&mut self, desc: BodyDesc) -> Result<BodyHandle, WorldError> {
-        let hot = Hot {
-            pose: desc.pose,
-            shape: desc.shape.clone(),
-            radius: desc.shape.bounding_radius(),
-            groups: desc.groups,
-            generation: 0,
-        };
-        let body = Body {
-            shape: desc.shape,
-            pose: desc.pose,
-            groups: desc.groups,
-            proxy: None,
-            aabb: None,
-            dirty: true,
-        };
-        match desc.kind {
-            BodyKind::Static => self.statics_changed = true,
-            BodyKind::Kinematic => self.kinematic_bodies += 1,
-            BodyKind::Dynamic => {}
-        }
-        let index = match self.free.pop() {
-            Some(i) => i,
-            None => {
-                let i = u32::try_from(self.slots.len())
-                    .ok()
-                    .filter(|&i| i < u32::MAX)
-                    .ok_or(WorldError::TooManyBodies)?;
-                self.slots.push(Slot::default());
-                self.hot.push(hot.clone());
-                self.kinds.push(desc.kind);
-                self.user_data.push(desc.user_data);
-                self.refreshed_at.push(0);
-                i
-            }
-        };
-        self.kinds[index as usize] = desc.kind;
-        self.user_data[index as usize] = desc.user_data;
-        let slot = &mut self.slots[index as usize];
-        slot.body = Some(body);
-        self.hot[index as usize] = Hot {
-            generation: slot.generation,
-            ..hot
-        };
-        self.dirty.push(index);
-        self.live += 1;
-        Ok(BodyHandle::new(index, slot.generation, self.id))
+        let (index, generation) = self.bodies.insert(desc)?;
+        Ok(BodyHandle::new(index, generation, self.id))
     }
 
     /// Removes a body. Its touching pairs get an `Ended(Removed)` event at the next
     /// step; the handle is stale at once. Errors: `StaleHandle`.
     pub fn remove(&mut self, handle: BodyHandle) -> Result<(), WorldError> {
         self.body(handle)?;
-        let slot = &mut self.slots[handle.index() as usize];
-        let body = slot.body.take().ok_or(WorldError::StaleHandle(handle))?;
-        slot.generation = slot.generation.wrapping_add(1);
-        if let Some(p) = body.proxy {
-            // The proxy is ours and alive; an error here would be a broad-phase bug and
-            // only means there is nothing to remove.
-            let _ = self.broad.remove(p);
-        }
-        match self.kinds[handle.index() as usize] {
-            BodyKind::Static => self.statics_changed = true,
-            BodyKind::Kinematic => self.kinematic_bodies -= 1,
-            BodyKind::Dynamic => {}
-        }
-        self.pending_free.push(handle.index());
-        self.live -= 1;
+        self.bodies.remove(handle.index());
+        // Absent when the body never had a valid step or is quarantined.
+        let _ = self.broad.remove(ProxyId(handle.index()));
         Ok(())
     }
 
     /// Number of live bodies.
     pub fn len(&self) -> usize {
-        self.live
+        self.bodies.len()
     }
 
     /// True when no body is alive.
     pub fn is_empty(&self) -> bool {
-        self.live == 0
+        self.bodies.len() == 0
     }
 
     /// True when `handle` names a live body.
@@ -289,47 +151,19 @@ impl CollisionWorld {
 
     /// Handles of every live body, in slot order.
     pub fn handles(&self) -> impl Iterator<Item = BodyHandle> + '_ {
-        self.slots.iter().enumerate().filter_map(|(i, s)| {
-            s.body
-                .as_ref()
-                .map(|_| BodyHandle::new(i as u32, s.generation, self.id))
-        })
+        self.bodies
+            .iter()
+            .map(|(i, b)| BodyHandle::new(i, b.generation, self.id))
     }
 
-    pub(crate) fn body(&self, handle: BodyHandle) -> Result<&Body, WorldError> {
-        match self.slots.get(handle.index() as usize) {
-            Some(s) if s.generation == handle.generation() && handle.world() == self.id => {
-                s.body.as_ref().ok_or(WorldError::StaleHandle(handle))
-            }
-            _ => Err(WorldError::StaleHandle(handle)),
-        }
-    }
-
-    fn body_mut(&mut self, handle: BodyHandle) -> Result<&mut Body, WorldError> {
+    /// The live body `handle` names, or `StaleHandle`.
+    fn body(&self, handle: BodyHandle) -> Result<&Body, WorldError> {
         if handle.world() != self.id {
             return Err(WorldError::StaleHandle(handle));
         }
-        match self.slots.get_mut(handle.index() as usize) {
-            Some(s) if s.generation == handle.generation() => {
-                s.body.as_mut().ok_or(WorldError::StaleHandle(handle))
-            }
-            _ => Err(WorldError::StaleHandle(handle)),
-        }
-    }
-
-    /// Marks a body changed so the next step recomputes its AABB.
-    fn touch(&mut self, handle: BodyHandle) -> Result<&mut Body, WorldError> {
-        let index = handle.index();
-        let is_static = self.kinds.get(index as usize) == Some(&BodyKind::Static);
-        let body = self.body_mut(handle)?;
-        let was_dirty = std::mem::replace(&mut body.dirty, true);
-        if !was_dirty {
-            self.dirty.push(index);
-        }
-        if is_static {
-            self.statics_changed = true;
-        }
-        self.body_mut(handle)
+        self.bodies
+            .get(handle.index(), handle.generation())
+            .ok_or(WorldError::StaleHandle(handle))
     }
 
     /// Moves a body. Any pose is accepted; a bad one quarantines the body at the next
@@ -339,11 +173,9 @@ impl CollisionWorld {
     /// as resting, and its pairs with other resting bodies reuse last step's manifold
     /// at the next step (the answer would be the same bits).
     pub fn set_pose(&mut self, handle: BodyHandle, pose: Pose) -> Result<(), WorldError> {
-        let current = self.body(handle)?.pose;
-        if same_bits(&current, &pose) {
-            return Ok(());
+        if !same_bits(&self.body(handle)?.pose, &pose) {
+            self.bodies.set_pose(handle.index(), pose);
         }
-        self.touch(handle)?.pose = pose;
         Ok(())
     }
 
@@ -352,22 +184,23 @@ impl CollisionWorld {
     /// shape, read as one of the new) is kept only while it is within the narrow phase's
     /// slop of the exact axis, so the answer stays right. Errors: `StaleHandle`.
     pub fn set_shape(&mut self, handle: BodyHandle, shape: Shape) -> Result<(), WorldError> {
-        self.touch(handle)?.shape = shape;
+        self.body(handle)?;
+        self.bodies.set_shape(handle.index(), shape);
         Ok(())
     }
 
     /// Changes a body's collision groups (applied at the next step; pairs it no longer
     /// collides with end with `Ended(Filtered)`). Errors: `StaleHandle`.
     pub fn set_groups(&mut self, handle: BodyHandle, groups: Groups) -> Result<(), WorldError> {
-        self.body_mut(handle)?.groups = groups;
-        self.hot[handle.index() as usize].groups = groups;
+        self.body(handle)?;
+        self.bodies.set_groups(handle.index(), groups);
         Ok(())
     }
 
     /// Changes a body's user data. Errors: `StaleHandle`.
     pub fn set_user_data(&mut self, handle: BodyHandle, user_data: u64) -> Result<(), WorldError> {
-        self.body_mut(handle)?;
-        self.user_data[handle.index() as usize] = user_data;
+        self.body(handle)?;
+        self.bodies.set_user_data(handle.index(), user_data);
         Ok(())
     }
 
@@ -384,7 +217,9 @@ impl CollisionWorld {
     /// Static, dynamic or kinematic. Errors: `StaleHandle`.
     pub fn kind(&self, handle: BodyHandle) -> Result<BodyKind, WorldError> {
         self.body(handle)?;
-        Ok(self.kinds[handle.index() as usize])
+        self.bodies
+            .kind(handle.index())
+            .ok_or(WorldError::StaleHandle(handle))
     }
 
     /// The body's collision groups. Errors: `StaleHandle`.
@@ -395,14 +230,44 @@ impl CollisionWorld {
     /// The body's user data. Errors: `StaleHandle`.
     pub fn user_data(&self, handle: BodyHandle) -> Result<u64, WorldError> {
         self.body(handle)?;
-        Ok(self.user_data[handle.index() as usize])
+        Ok(self.bodies.user_data(handle.index()))
     }
 
     /// The AABB (grown by the margin) the last step used for this body; `None` before
     /// its first step and while it is quarantined. Errors: `StaleHandle`.
     pub fn aabb(&self, handle: BodyHandle) -> Result<Option<Aabb>, WorldError> {
-        let body = self.body(handle)?;
-        Ok(body.proxy.and(body.aabb))
+        self.body(handle)?;
+        Ok(self.broad.aabb(ProxyId(handle.index())).ok())
+    }
+
+    /// Runs one frame and returns its report (also kept in [`report`](Self::report)).
+    ///
+    /// See [`StepReport`] for the order of contacts and events. A body whose pose is
+    /// not finite, whose rotation is not unit length, or whose AABB overflows is left
+    /// out of this step (its touching pairs end with `Ended(Quarantined)`) and listed in
+    /// `quarantined`; it comes back at the first step after its pose is fixed. A step
+    /// that finds more than [`Config::pair_budget`](crate::Config::pair_budget)
+    /// candidate pairs keeps the first ones and sets `pair_budget_exceeded`. Nothing
+    /// here panics on user data.
+    pub fn step(&mut self) -> &StepReport {
+        let mut report = std::mem::take(&mut self.report);
+        let frame = StepFrame {
+            bodies: &mut self.bodies,
+            broad: &mut self.broad,
+            pairs: &mut self.pairs,
+            config: &self.config,
+            world: self.id,
+        };
+        // One hand-over to the world's pool per step: every parallel stage inside runs
+        // on that pool without further cross-thread wake-ups.
+        self.pool.install(|| frame.run(&mut report));
+        self.report = report;
+        &self.report
+    }
+
+    /// The bodies and the broad phase, for the scene queries.
+    pub(crate) fn parts(&self) -> (&BodyStore, &SweepAndPrune) {
+        (&self.bodies, &self.broad)
     }
 
     /// The report of the last step (empty before the first).
@@ -415,25 +280,16 @@ impl CollisionWorld {
     /// see [`BodyKind`]), before the group filter; sorted by `(a.index(), b.index())`.
     /// Pairs with a body removed since the step are left out.
     pub fn candidate_pairs(&self) -> Vec<(BodyHandle, BodyHandle)> {
-        self.candidates
+        self.broad
+            .pairs()
             .iter()
-            .filter_map(|&k| {
-                let (a, b) = crate::pairs::unpack(k);
-                Some((self.handle_at(a)?, self.handle_at(b)?))
-            })
+            .filter_map(|&(a, b)| Some((self.handle_at(a.0)?, self.handle_at(b.0)?)))
             .collect()
     }
 
     /// The handle of the live body in slot `index`.
     pub(crate) fn handle_at(&self, index: u32) -> Option<BodyHandle> {
-        let s = self.slots.get(index as usize)?;
-        s.body
-            .as_ref()
-            .map(|_| BodyHandle::new(index, s.generation, self.id))
-    }
-
-    /// Slots freed before the step may be reused after it.
-    pub(crate) fn release_pending(&mut self) {
-        self.free.append(&mut self.pending_free);
+        let body = self.bodies.live(index)?;
+        Some(BodyHandle::new(index, body.generation, self.id))
     }
 }

@@ -1,0 +1,201 @@
+//! The body store: every fact about a body, kept once, per slot.
+//!
+//! A body lives in a slot; its index is the body's key everywhere (handles, the broad
+//! phase's proxy ids, pair keys), so no id map exists. Per slot, in the layout the
+//! step reads:
+//!
+//! * [`Body`], one cache line: pose, shape, bounding radius, groups and the slot's
+//!   generation — what the narrow pass reads for both bodies of every pair;
+//! * the kind (`None` for a vacant slot) and the user data, read when a body is
+//!   inserted, looked up, or copied into a contact;
+//! * `changed_at`: the step that first sees the body's current pose and shape. It is
+//!   the one "changed" tracker: a body is *resting* at step `n` when
+//!   `changed_at < n`, and the slots marked for the next step are queued once each
+//!   (the queue is the step's work list, not a second truth).
+//!
+//! The world AABB of a body is not stored here: the broad phase keeps it under the
+//! body's key (see `CollisionWorld::aabb`).
+//!
+//! Slots freed by a removal are reused only after the next step, which first ends
+//! the removed body's pairs.
+
+use crate::{BodyDesc, BodyKind, Groups, WorldError};
+use sepax_geometry::{Pose, Shape};
+
+/// What the step reads per body and pair: one cache line each, 32 (pose) + 16 (shape)
+/// + 4 + 8 + 4 bytes.
+#[derive(Clone, Debug)]
+#[repr(align(64))]
+pub(crate) struct Body {
+    pub pose: Pose,
+    pub shape: Shape,
+    /// `shape.bounding_radius()`: pairs whose bounding spheres are apart skip the SAT.
+    pub radius: f32,
+    pub groups: Groups,
+    /// The slot's generation: the body's if one lives here, else the next body's.
+    pub generation: u32,
+}
+
+/// The bodies of a world, one entry per slot in every array.
+#[derive(Debug, Default)]
+pub(crate) struct BodyStore {
+    bodies: Vec<Body>,
+    /// `None` for a vacant slot.
+    kinds: Vec<Option<BodyKind>>,
+    user_data: Vec<u64>,
+    /// The step that first sees the current pose and shape (see the module docs).
+    changed_at: Vec<u64>,
+    /// Slots with `changed_at == now + 1`, each once, in the order they were marked.
+    queued: Vec<u32>,
+    /// Steps begun so far.
+    now: u64,
+    /// Slots free for reuse now.
+    free: Vec<u32>,
+    /// Slots freed since the last step: reused only after it.
+    pending_free: Vec<u32>,
+    live: usize,
+}
+
+impl BodyStore {
+    /// Puts a body in a free slot (or a new one) and marks it changed. Returns its slot
+    /// and generation. Errors: `TooManyBodies`.
+    pub fn insert(&mut self, desc: BodyDesc) -> Result<(u32, u32), WorldError> {
+        let index = match self.free.pop() {
+            Some(i) => i,
+            None => {
+                let i = u32::try_from(self.bodies.len())
+                    .ok()
+                    .filter(|&i| i < u32::MAX)
+                    .ok_or(WorldError::TooManyBodies)?;
+                self.bodies.push(Body {
+                    pose: desc.pose,
+                    shape: desc.shape.clone(),
+                    radius: 0.0,
+                    groups: desc.groups,
+                    generation: 0,
+                });
+                self.kinds.push(None);
+                self.user_data.push(0);
+                self.changed_at.push(0);
+                i
+            }
+        };
+        let i = index as usize;
+        let body = &mut self.bodies[i];
+        body.radius = desc.shape.bounding_radius();
+        body.pose = desc.pose;
+        body.shape = desc.shape;
+        body.groups = desc.groups;
+        self.kinds[i] = Some(desc.kind);
+        self.user_data[i] = desc.user_data;
+        self.live += 1;
+        self.mark_changed(index);
+        Ok((index, self.bodies[i].generation))
+    }
+
+    /// Empties a live slot (bumping its generation); it is reused after the next step.
+    /// Returns the kind the body had.
+    pub fn remove(&mut self, index: u32) -> Option<BodyKind> {
+        let i = index as usize;
+        let kind = self.kinds.get_mut(i)?.take()?;
+        let body = &mut self.bodies[i];
+        body.generation = body.generation.wrapping_add(1);
+        self.pending_free.push(index);
+        self.live -= 1;
+        Some(kind)
+    }
+
+    /// The body in slot `index` if the slot is live and of `generation`.
+    pub fn get(&self, index: u32, generation: u32) -> Option<&Body> {
+        let i = index as usize;
+        let body = self.bodies.get(i)?;
+        (self.kinds[i].is_some() && body.generation == generation).then_some(body)
+    }
+
+    /// The body in slot `index` if one lives there.
+    pub fn live(&self, index: u32) -> Option<&Body> {
+        let i = index as usize;
+        self.kinds.get(i)?.and(Some(&self.bodies[i]))
+    }
+
+    /// Every live body with its slot, in slot order.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, &Body)> {
+        self.bodies
+            .iter()
+            .zip(&self.kinds)
+            .enumerate()
+            .filter_map(|(i, (b, k))| k.and(Some((i as u32, b))))
+    }
+
+    /// The kind of the body in slot `index` (`None`: vacant).
+    pub fn kind(&self, index: u32) -> Option<BodyKind> {
+        *self.kinds.get(index as usize)?
+    }
+
+    /// The user data of slot `index` (meaningful for live slots).
+    pub fn user_data(&self, index: u32) -> u64 {
+        self.user_data[index as usize]
+    }
+
+    /// Sets the user data of a live slot.
+    pub fn set_user_data(&mut self, index: u32, user_data: u64) {
+        self.user_data[index as usize] = user_data;
+    }
+
+    /// Sets the groups of a live slot (no change mark: the AABB stays valid).
+    pub fn set_groups(&mut self, index: u32, groups: Groups) {
+        self.bodies[index as usize].groups = groups;
+    }
+
+    /// Sets the pose of a live slot and marks it changed.
+    pub fn set_pose(&mut self, index: u32, pose: Pose) {
+        self.bodies[index as usize].pose = pose;
+        self.mark_changed(index);
+    }
+
+    /// Sets the shape of a live slot and marks it changed.
+    pub fn set_shape(&mut self, index: u32, shape: Shape) {
+        let body = &mut self.bodies[index as usize];
+        body.radius = shape.bounding_radius();
+        body.shape = shape;
+        self.mark_changed(index);
+    }
+
+    /// Marks slot `index` for the next step (once).
+    pub fn mark_changed(&mut self, index: u32) {
+        let next = self.now + 1;
+        let stamp = &mut self.changed_at[index as usize];
+        if *stamp != next {
+            *stamp = next;
+            self.queued.push(index);
+        }
+    }
+
+    /// True when the pose or shape of slot `index` changed since the last step began.
+    pub fn changed_since_step(&self, index: u32) -> bool {
+        self.changed_at[index as usize] > self.now
+    }
+
+    /// Begins a step: returns the slots marked for it, in the order they were marked
+    /// (marks made from now on are for the next step).
+    pub fn begin_step(&mut self) -> Vec<u32> {
+        self.now += 1;
+        std::mem::take(&mut self.queued)
+    }
+
+    /// Ends a step: slots freed before it may be reused.
+    pub fn end_step(&mut self) {
+        self.free.append(&mut self.pending_free);
+    }
+
+    /// What the narrow pass reads: the bodies, their `changed_at` stamps and the
+    /// current step (a body is resting when its stamp is below it).
+    pub fn narrow_view(&self) -> (&[Body], &[u64], u64) {
+        (&self.bodies, &self.changed_at, self.now)
+    }
+
+    /// Number of live bodies.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+}
