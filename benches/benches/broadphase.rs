@@ -145,13 +145,19 @@ struct Sap {
 impl Sap {
     fn new(statics: &[Aabb], movers: &Movers) -> Sap {
         let mut sap = SweepAndPrune::new();
+        let mut next = 0..;
+        let mut key = || ProxyId(next.next().unwrap());
         for s in statics {
-            sap.insert(*s, ProxyKind::Static).unwrap();
+            sap.insert(key(), *s, ProxyKind::Static).unwrap();
         }
         let ids = movers
             .boxes
             .iter()
-            .map(|b| sap.insert(*b, ProxyKind::Dynamic).unwrap())
+            .map(|b| {
+                let id = key();
+                sap.insert(id, *b, ProxyKind::Dynamic).unwrap();
+                id
+            })
             .collect();
         sap.update_pairs();
         Sap { sap, ids }
@@ -321,11 +327,10 @@ struct Brute {
 impl Brute {
     fn new(movers: &Movers) -> Brute {
         let mut bf = BruteForce::new();
-        let ids = movers
-            .boxes
-            .iter()
-            .map(|b| bf.insert(*b, ProxyKind::Dynamic).unwrap())
-            .collect();
+        let ids = (0..movers.boxes.len() as u32).map(ProxyId).collect();
+        for (&id, b) in std::iter::zip(&ids, &movers.boxes) {
+            bf.insert(id, *b, ProxyKind::Dynamic).unwrap();
+        }
         Brute { bf, ids }
     }
 
@@ -430,8 +435,8 @@ fn static_heavy(c: &mut Criterion) {
         let mut with = Sap::new(&tiles, &movers);
         let mut alone = Sap::new(&[], &movers);
         let mut bf = BruteForce::new();
-        for t in &tiles {
-            bf.insert(*t, ProxyKind::Static).unwrap();
+        for (i, t) in tiles.iter().enumerate() {
+            bf.insert(ProxyId(i as u32), *t, ProxyKind::Static).unwrap();
         }
         // The oracle on the first frame, for the record (O(n²) over the movers only
         // would be enough, but BruteForce skips static pairs cheaply).

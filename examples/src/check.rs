@@ -8,10 +8,10 @@
 //! right.
 
 use rayon::prelude::*;
-use sepax_pipeline::broadphase::{BruteForce, ProxyKind};
+use sepax_pipeline::broadphase::{BruteForce, ProxyId};
 use sepax_pipeline::geometry::{Pose, Shape};
 use sepax_pipeline::narrowphase::oracle::vertex_projection_sat;
-use sepax_pipeline::{BodyHandle, BodyKind, CollisionWorld};
+use sepax_pipeline::{BodyHandle, CollisionWorld};
 use std::collections::HashSet;
 
 /// Relative width of the undecided band around zero separation.
@@ -58,10 +58,9 @@ fn size(shape: &Shape) -> f64 {
 #[derive(Default)]
 pub struct Checker {
     brute: BruteForce,
-    /// Brute-force proxy of each slot index (`None`: no AABB this frame).
-    proxies: Vec<Option<sepax_pipeline::broadphase::ProxyId>>,
-    /// Slot index of each brute-force proxy.
-    owners: Vec<BodyHandle>,
+    /// The body of each slot index with a brute-force proxy (keyed by the slot index,
+    /// as in the world's broad phase; `None`: no AABB this frame).
+    owners: Vec<Option<BodyHandle>>,
     /// Pairs judged so far and pairs left to no oracle (sphere–hull).
     pub judged: u64,
     pub unjudged: u64,
@@ -80,53 +79,44 @@ impl Checker {
     }
 
     fn check_candidates(&mut self, world: &CollisionWorld) -> Result<(), String> {
+        // Bodies removed since the last check leave the brute force.
+        for (i, owner) in self.owners.iter_mut().enumerate() {
+            if owner.is_some_and(|h| !world.contains(h)) {
+                self.brute
+                    .remove(ProxyId(i as u32))
+                    .map_err(|e| e.to_string())?;
+                *owner = None;
+            }
+        }
         for h in world.handles() {
             let i = h.index() as usize;
-            if self.proxies.len() <= i {
-                self.proxies.resize(i + 1, None);
+            if self.owners.len() <= i {
+                self.owners.resize(i + 1, None);
             }
+            let key = ProxyId(h.index());
             let aabb = world.aabb(h).map_err(|e| e.to_string())?;
-            match (self.proxies[i], aabb) {
-                (Some(p), Some(b)) => self.brute.update(p, b).map_err(|e| e.to_string())?,
+            match (self.owners[i], aabb) {
+                (Some(_), Some(b)) => self.brute.update(key, b).map_err(|e| e.to_string())?,
                 (None, Some(b)) => {
-                    let kind = match world.kind(h).map_err(|e| e.to_string())? {
-                        BodyKind::Static => ProxyKind::Static,
-                        BodyKind::Dynamic | BodyKind::Kinematic => ProxyKind::Dynamic,
-                    };
-                    let p = self.brute.insert(b, kind).map_err(|e| e.to_string())?;
-                    if self.owners.len() <= p.0 as usize {
-                        self.owners.resize(p.0 as usize + 1, h);
-                    }
-                    self.owners[p.0 as usize] = h;
-                    self.proxies[i] = Some(p);
+                    let kind = world.kind(h).map_err(|e| e.to_string())?;
+                    self.brute.insert(key, b, kind).map_err(|e| e.to_string())?;
+                    self.owners[i] = Some(h);
                 }
-                (Some(p), None) => {
-                    self.brute.remove(p).map_err(|e| e.to_string())?;
-                    self.proxies[i] = None;
+                (Some(_), None) => {
+                    self.brute.remove(key).map_err(|e| e.to_string())?;
+                    self.owners[i] = None;
                 }
                 (None, None) => {}
             }
         }
+        // Brute force applies the same kind rule (a pair needs a dynamic body).
         self.brute.update_pairs();
-        // The world's kind rule: a pair needs a dynamic body (no kinematic–static or
-        // kinematic–kinematic pairs; brute force only leaves out static–static ones).
-        let pairs_by_kind = |a: BodyHandle, b: BodyHandle| match (world.kind(a), world.kind(b)) {
-            (Ok(ka), Ok(kb)) => ka.pairs_with(kb),
-            _ => false,
-        };
+        let owner = |p: ProxyId| self.owners[p.0 as usize];
         let mut expected: Vec<(BodyHandle, BodyHandle)> = self
             .brute
             .pairs()
             .iter()
-            .map(|&(p, q)| {
-                let (a, b) = (self.owners[p.0 as usize], self.owners[q.0 as usize]);
-                if a.index() < b.index() {
-                    (a, b)
-                } else {
-                    (b, a)
-                }
-            })
-            .filter(|&(a, b)| pairs_by_kind(a, b))
+            .filter_map(|&(p, q)| Some((owner(p)?, owner(q)?)))
             .collect();
         expected.sort_unstable();
         let got = world.candidate_pairs();

@@ -93,7 +93,11 @@ mod tests {
     fn keys_sort_like_ordered_pairs() {
         let mut keys = vec![pack(3, 2), pack(0, 9), pack(1, 2), pack(1, 0)];
         keys.sort_unstable();
-        let pairs: Vec<_> = keys.into_iter().map(|k| unpack(k)).map(|(a, b)| (a.0, b.0)).collect();
+        let pairs: Vec<_> = keys
+            .into_iter()
+            .map(unpack)
+            .map(|(a, b)| (a.0, b.0))
+            .collect();
         assert_eq!(pairs, vec![(0, 1), (0, 9), (1, 2), (2, 3)]);
     }
 }

@@ -16,21 +16,32 @@ fn non_finite_and_inverted_boxes_are_refused() {
     let mut sap = SweepAndPrune::new();
     let mut bf = BruteForce::new();
     for kind in [ProxyKind::Static, ProxyKind::Dynamic] {
-        assert_eq!(sap.insert(nan, kind), Err(BroadPhaseError::NonFiniteAabb));
-        assert_eq!(sap.insert(inf, kind), Err(BroadPhaseError::NonFiniteAabb));
+        let id = ProxyId(0);
         assert_eq!(
-            sap.insert(inverted, kind),
+            sap.insert(id, nan, kind),
+            Err(BroadPhaseError::NonFiniteAabb)
+        );
+        assert_eq!(
+            sap.insert(id, inf, kind),
+            Err(BroadPhaseError::NonFiniteAabb)
+        );
+        assert_eq!(
+            sap.insert(id, inverted, kind),
             Err(BroadPhaseError::InvertedAabb)
         );
-        assert_eq!(bf.insert(nan, kind), Err(BroadPhaseError::NonFiniteAabb));
         assert_eq!(
-            bf.insert(inverted, kind),
+            bf.insert(id, nan, kind),
+            Err(BroadPhaseError::NonFiniteAabb)
+        );
+        assert_eq!(
+            bf.insert(id, inverted, kind),
             Err(BroadPhaseError::InvertedAabb)
         );
     }
     assert!(sap.is_empty() && bf.is_empty());
-    let a = sap.insert(unit(), ProxyKind::Dynamic).unwrap();
-    let b = sap.insert(unit(), ProxyKind::Dynamic).unwrap();
+    let (a, b) = (ProxyId(0), ProxyId(1));
+    sap.insert(a, unit(), ProxyKind::Dynamic).unwrap();
+    sap.insert(b, unit(), ProxyKind::Dynamic).unwrap();
     assert_eq!(sap.update(a, nan), Err(BroadPhaseError::NonFiniteAabb));
     assert_eq!(sap.update(a, inverted), Err(BroadPhaseError::InvertedAabb));
     assert_eq!(
@@ -52,7 +63,13 @@ fn unknown_and_removed_ids_are_errors() {
     );
     assert_eq!(sap.remove(ghost), Err(BroadPhaseError::UnknownProxy(ghost)));
     assert_eq!(sap.aabb(ghost), Err(BroadPhaseError::UnknownProxy(ghost)));
-    let a = sap.insert(unit(), ProxyKind::Dynamic).unwrap();
+    let a = ProxyId(3);
+    sap.insert(a, unit(), ProxyKind::Dynamic).unwrap();
+    assert_eq!(
+        sap.insert(a, unit(), ProxyKind::Static),
+        Err(BroadPhaseError::ProxyExists(a)),
+        "a live id is not inserted twice"
+    );
     sap.remove(a).unwrap();
     assert_eq!(sap.remove(a), Err(BroadPhaseError::UnknownProxy(a)));
     assert_eq!(sap.update(a, unit()), Err(BroadPhaseError::UnknownProxy(a)));

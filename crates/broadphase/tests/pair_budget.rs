@@ -32,7 +32,9 @@ fn one_point(n: usize, statics: usize, budget: usize, threads: usize) -> Vec<Pai
                 } else {
                     ProxyKind::Dynamic
                 };
-                sap.insert(unit, kind).unwrap()
+                let id = ProxyId(i as u32);
+                sap.insert(id, unit, kind).unwrap();
+                id
             })
             .collect();
         let mut frames = Vec::new();
@@ -93,13 +95,16 @@ fn issue_9_within_budget_nothing_changes() {
     let mut rng = Rng::new(5);
     let boxes = random_boxes(&mut rng, 2_000, 10.0, 0.5, 1.5);
     let mut oracle = BruteForce::new();
-    for b in &boxes {
-        oracle.insert(*b, ProxyKind::Dynamic).unwrap();
+    for (i, b) in boxes.iter().enumerate() {
+        oracle
+            .insert(ProxyId(i as u32), *b, ProxyKind::Dynamic)
+            .unwrap();
     }
     oracle.update_pairs();
     let mut sap = SweepAndPrune::new();
-    for b in &boxes {
-        sap.insert(*b, ProxyKind::Dynamic).unwrap();
+    for (i, b) in boxes.iter().enumerate() {
+        sap.insert(ProxyId(i as u32), *b, ProxyKind::Dynamic)
+            .unwrap();
     }
     sap.update_pairs();
     assert!(!sap.stats().pair_budget_exceeded);
@@ -133,9 +138,13 @@ fn issue_9_within_budget_nothing_changes() {
 fn issue_9_zero_budget_keeps_nothing() {
     let mut sap = SweepAndPrune::new();
     sap.set_pair_budget(0);
-    for _ in 0..10 {
-        sap.insert(Aabb::new(Vec3::ZERO, Vec3::ONE), ProxyKind::Dynamic)
-            .unwrap();
+    for i in 0..10 {
+        sap.insert(
+            ProxyId(i),
+            Aabb::new(Vec3::ZERO, Vec3::ONE),
+            ProxyKind::Dynamic,
+        )
+        .unwrap();
     }
     sap.update_pairs();
     assert!(sap.stats().pair_budget_exceeded);

@@ -28,7 +28,9 @@ fn frames() -> Frames {
         } else {
             ProxyKind::Dynamic
         };
-        ids.push((sap.insert(b, kind).unwrap(), kind));
+        let id = ProxyId(i as u32);
+        sap.insert(id, b, kind).unwrap();
+        ids.push((id, kind));
     }
     let mut out = Vec::new();
     for _ in 0..4 {

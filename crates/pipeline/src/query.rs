@@ -114,7 +114,11 @@ impl CollisionWorld {
             }
         }
         culling.for_each_unindexed(|i, body| {
-            if culling.cull_box(i, body).is_some_and(|b| b.overlaps(region)) && exact(body) {
+            if culling
+                .cull_box(i, body)
+                .is_some_and(|b| b.overlaps(region))
+                && exact(body)
+            {
                 indices.push(i);
             }
         });

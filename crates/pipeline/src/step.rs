@@ -107,7 +107,13 @@ impl StepFrame<'_> {
         self.narrow_phase(&mut manifolds);
         let t_narrow = Instant::now();
 
-        build_events(&mut self.pairs.states, &mut manifolds, &ended, self.bodies, report);
+        build_events(
+            &mut self.pairs.states,
+            &mut manifolds,
+            &ended,
+            self.bodies,
+            report,
+        );
         self.pairs.manifolds = manifolds;
         self.bodies.end_step();
         let t_events = Instant::now();
