@@ -201,6 +201,7 @@ mod budget;
 mod error;
 mod fat;
 mod grid;
+mod moments;
 mod order;
 mod pairs;
 mod proxy;

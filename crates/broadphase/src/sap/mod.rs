@@ -1,0 +1,366 @@
+//! [`SweepAndPrune`]: the persistent broad phase, one concept per file.
+//!
+//! * this file: the proxies' public API and the frame ([`SweepAndPrune::update_pairs`]);
+//! * [`movers`]: the moving (dynamic and kinematic) proxies, densely;
+//! * [`candidates`]: the candidate cache (dynamic pairs whose fat boxes overlap) and
+//!   the full sort-and-sweep that rebuilds it;
+//! * [`escapes`]: patching the candidates for the few proxies that left their fat box;
+//! * [`statics`]: the static BVH and each mover's cached static candidates;
+//! * [`tasks`]: how a pass is cut into parallel tasks.
+//!
+//! The algorithm is described in the crate docs.
+
+mod candidates;
+mod escapes;
+mod movers;
+mod statics;
+mod tasks;
+
+use crate::budget::PairLimit;
+use crate::pairs::PairFrame;
+use crate::proxy::ProxyStore;
+use crate::radix::sort_pair_keys;
+use crate::static_bvh::StaticBvh;
+use crate::{BroadPhaseError, ProxyId, ProxyKind};
+use candidates::{CandidateCache, SweepOrder};
+use escapes::Escapes;
+use movers::Movers;
+use rayon::prelude::*;
+use sepax_geometry::Aabb;
+use statics::StaticCache;
+
+/// Below this many dynamic proxies the sweep uses one cell (no grid).
+pub const GRID_MIN_PROXIES: usize = 256;
+/// The grid is used only when a single sorted list would give each box more than
+/// this many candidates on average.
+pub const GRID_MIN_CANDIDATES: f32 = 16.0;
+/// Below this many dynamic proxies everything runs on the calling thread.
+pub const PARALLEL_MIN_PROXIES: usize = 16_384;
+/// A dynamic proxy's cached static candidates are those overlapping its box grown
+/// by this fraction of its largest extent on every side.
+pub const FAT_MARGIN: f32 = 0.5;
+/// Dynamic–dynamic candidates are the pairs whose boxes grown by this fraction of
+/// their largest extent overlap.
+pub const DYNAMIC_FAT_MARGIN: f32 = 0.25;
+/// Up to `MAX_PATCHED_ESCAPES + n / 256` dynamic proxies leaving their fat box in
+/// one frame are patched into the candidate list one by one (and up to
+/// `4 · MAX_PATCHED_ESCAPES + n / 64` since the last full sweep); more trigger a
+/// full sweep.
+pub const MAX_PATCHED_ESCAPES: usize = 16;
+/// The pair budget of a new broad phase: 4,194,304 candidate pairs (32 MiB per pair
+/// list). See [`SweepAndPrune::set_pair_budget`].
+pub const DEFAULT_PAIR_BUDGET: usize = 1 << 22;
+
+/// What the last [`SweepAndPrune::update_pairs`] did, for tests and tuning.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameStats {
+    /// Sweep axis (0 = x, 1 = y, 2 = z).
+    pub axis: usize,
+    /// True when the order was sorted from scratch instead of repaired.
+    pub full_sort: bool,
+    /// Grid cells on the two other axes.
+    pub grid: (u32, u32),
+    /// Dynamic boxes too large for the grid, tested against all.
+    pub big: usize,
+    /// Dynamic proxies that queried the static BVH (their cache was missed).
+    pub static_queries: usize,
+    /// True when the static BVH was rebuilt.
+    pub static_rebuilt: bool,
+    /// True when the dynamic candidates were rebuilt by a full sweep this frame
+    /// (otherwise the order, axis and grid fields above are those of the last sweep
+    /// and were not recomputed).
+    pub full_sweep: bool,
+    /// Dynamic proxies that left their fat box this frame.
+    pub escaped: usize,
+    /// True when this frame found more candidate pairs than the pair budget allows,
+    /// so [`SweepAndPrune::pairs`] holds only the first ones (see
+    /// [`SweepAndPrune::set_pair_budget`]).
+    pub pair_budget_exceeded: bool,
+}
+
+/// Incremental sweep-and-prune with grid buckets, plus a BVH over static proxies.
+///
+/// See the crate docs for the algorithm. Pairs are `(a, b)` with `a < b`, sorted, and
+/// identical for any rayon thread count.
+///
+/// ```
+/// use sepax_broadphase::{ProxyId, ProxyKind, SweepAndPrune};
+/// use sepax_geometry::Aabb;
+/// use glam::Vec3;
+///
+/// let mut sap = SweepAndPrune::new();
+/// // The ids are the caller's: here the indices of its bodies.
+/// let (ground, ball) = (ProxyId(0), ProxyId(1));
+/// sap.insert(ground, Aabb::new(Vec3::new(-10.0, -1.0, -10.0), Vec3::new(10.0, 0.0, 10.0)), ProxyKind::Static).unwrap();
+/// sap.insert(ball, Aabb::new(Vec3::new(0.0, 0.5, 0.0), Vec3::new(1.0, 1.5, 1.0)), ProxyKind::Dynamic).unwrap();
+/// sap.update_pairs();
+/// assert!(sap.pairs().is_empty());
+///
+/// sap.update(ball, Aabb::new(Vec3::new(0.0, -0.1, 0.0), Vec3::new(1.0, 0.9, 1.0))).unwrap();
+/// sap.update_pairs();
+/// assert_eq!(sap.pairs(), &[(ground, ball)]);
+/// assert_eq!(sap.pairs_added(), &[(ground, ball)]);
+///
+/// assert!(sap.update(ball, Aabb::new(Vec3::ONE, Vec3::ZERO)).is_err()); // inverted
+/// sap.remove(ball).unwrap();
+/// assert!(sap.remove(ball).is_err()); // already removed
+/// ```
+#[derive(Debug, Default)]
+pub struct SweepAndPrune {
+    /// Every proxy's box and kind, indexed by the caller's id.
+    store: ProxyStore,
+    /// The moving proxies, densely, with their fat boxes and static caches.
+    movers: Movers,
+    /// The movers' order on the sweep axis, kept between full sweeps.
+    order: SweepOrder,
+    /// Dynamic pairs whose fat boxes overlap.
+    candidates: CandidateCache,
+    /// Movers that left their fat box, and those re-fattened since the last sweep.
+    escapes: Escapes,
+    /// The BVH over the static proxies.
+    statics: StaticCache,
+    /// This frame's pair keys and their sort scratch.
+    pair_keys: Vec<u64>,
+    pair_scratch: Vec<u64>,
+    /// The published pairs and diffs.
+    frame: PairFrame,
+    stats: FrameStats,
+    /// Most candidate pairs a frame keeps.
+    pair_limit: PairLimit,
+}
+
+impl SweepAndPrune {
+    /// An empty broad phase with the [`DEFAULT_PAIR_BUDGET`].
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the most candidate pairs one [`update_pairs`](Self::update_pairs) may
+    /// collect, which bounds the memory of every pair list of the broad phase (8 bytes
+    /// per pair and list: the candidates, the pairs, their sort scratch, last frame's
+    /// pairs and the diffs).
+    ///
+    /// Counted against it: the dynamic–dynamic candidates (fat boxes overlapping), and
+    /// then, against what is left, the cached static candidates of each dynamic proxy
+    /// (statics overlapping its static fat box). When a frame would find more, it keeps
+    /// the first ones in the sweep's order (the same for any thread count, see the
+    /// crate's `budget` module), sets [`FrameStats::pair_budget_exceeded`], and runs a
+    /// full sweep again at the next frame. The time spent is then about that of finding
+    /// the budget's worth of pairs (boxes all at one point stop early).
+    ///
+    /// Extreme values: 0 keeps no pair; `usize::MAX` means no limit. The brute-force
+    /// oracle [`BruteForce`](crate::BruteForce) has no budget.
+    ///
+    /// ```
+    /// use sepax_broadphase::{ProxyId, ProxyKind, SweepAndPrune};
+    /// use sepax_geometry::Aabb;
+    /// use glam::Vec3;
+    ///
+    /// let mut sap = SweepAndPrune::new();
+    /// sap.set_pair_budget(10);
+    /// for i in 0..100 {
+    ///     sap.insert(ProxyId(i), Aabb::new(Vec3::ZERO, Vec3::ONE), ProxyKind::Dynamic).unwrap();
+    /// }
+    /// sap.update_pairs(); // 4,950 overlapping pairs
+    /// assert!(sap.stats().pair_budget_exceeded);
+    /// assert_eq!(sap.pairs().len(), 10);
+    /// ```
+    pub fn set_pair_budget(&mut self, pairs: usize) {
+        if pairs != self.pair_limit.0 {
+            // The cached candidates were collected under the old budget.
+            self.candidates.valid = false;
+        }
+        self.pair_limit = PairLimit(pairs);
+    }
+
+    /// The most candidate pairs a frame keeps (see [`set_pair_budget`](Self::set_pair_budget)).
+    pub fn pair_budget(&self) -> usize {
+        self.pair_limit.0
+    }
+
+    /// Adds a proxy under the caller's id (see [`ProxyId`]: ids index arrays, so keep
+    /// them small and dense; a removed id may be inserted again).
+    ///
+    /// Errors: `NonFiniteAabb`, `InvertedAabb`, `ProxyExists` (nothing is added),
+    /// `TooManyProxies` (the id `u32::MAX`). Adding a static proxy rebuilds the static
+    /// BVH at the next `update_pairs`.
+    pub fn insert(
+        &mut self,
+        id: ProxyId,
+        aabb: Aabb,
+        kind: ProxyKind,
+    ) -> Result<(), BroadPhaseError> {
+        self.store.insert(id, aabb, kind)?;
+        let bound = self.store.id_bound() as usize;
+        self.movers.grow_ids(bound);
+        self.order.grow_ids(bound);
+        self.escapes.grow_ids(bound);
+        if kind.moves() {
+            self.movers.push(id.0, &aabb, kind);
+            self.candidates.valid = false;
+            self.order.pending.push(id.0);
+        } else {
+            self.statics.dirty = true;
+        }
+        Ok(())
+    }
+
+    /// Replaces the box of a proxy. O(1); the order is repaired at `update_pairs`.
+    ///
+    /// Errors: `UnknownProxy`, `NonFiniteAabb`, `InvertedAabb` (the stored box is
+    /// kept). Moving a static proxy rebuilds the static BVH at the next `update_pairs`.
+    pub fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), BroadPhaseError> {
+        if self.store.update(id, aabb)? == ProxyKind::Static {
+            self.statics.dirty = true;
+        }
+        Ok(())
+    }
+
+    /// Removes a proxy; its pairs are gone at the next `update_pairs`.
+    ///
+    /// Errors: `UnknownProxy` (never inserted, or already removed).
+    pub fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError> {
+        let kind = self.store.remove(id)?;
+        if kind.moves() {
+            self.movers.swap_remove(id.0, kind);
+            self.candidates.valid = false;
+            self.order.removed = true;
+        } else {
+            self.statics.dirty = true;
+        }
+        Ok(())
+    }
+
+    /// The box of a live proxy. Errors: `UnknownProxy`.
+    pub fn aabb(&self, id: ProxyId) -> Result<Aabb, BroadPhaseError> {
+        self.store.get(id).map(|s| s.aabb)
+    }
+
+    /// True when a proxy lives under `id`.
+    pub fn contains(&self, id: ProxyId) -> bool {
+        self.store.get(id).is_ok()
+    }
+
+    /// Number of live proxies.
+    pub fn len(&self) -> usize {
+        self.store.len()
+    }
+
+    /// True when no proxy is alive.
+    pub fn is_empty(&self) -> bool {
+        self.store.len() == 0
+    }
+
+    /// The BVH over the static proxies as of the last `update_pairs` (`None` before
+    /// the first call or when there are no statics), for region queries and rays.
+    pub fn static_bvh(&self) -> Option<&StaticBvh> {
+        self.statics.bvh.as_ref()
+    }
+
+    /// What the last `update_pairs` did.
+    pub fn stats(&self) -> FrameStats {
+        self.stats
+    }
+
+    /// The pairs of the last [`update_pairs`](Self::update_pairs) in the callers' ids,
+    /// sorted, `a < b`.
+    pub fn pairs(&self) -> &[(ProxyId, ProxyId)] {
+        &self.frame.pairs
+    }
+
+    /// Pairs present now but not at the previous `update_pairs`, sorted: a
+    /// subsequence of [`pairs`](Self::pairs).
+    pub fn pairs_added(&self) -> &[(ProxyId, ProxyId)] {
+        &self.frame.added
+    }
+
+    /// Pairs present at the previous `update_pairs` but not now, sorted: a
+    /// subsequence of the previous frame's pairs. A caller keeping state per pair in
+    /// pair order walks it in step with `pairs_added` and `pairs_removed` (no search,
+    /// no second diff).
+    pub fn pairs_removed(&self) -> &[(ProxyId, ProxyId)] {
+        &self.frame.removed
+    }
+
+    /// Finds every overlapping pair that [`ProxyKind::pairs_with`] allows, and the
+    /// diffs against the previous call.
+    ///
+    /// 1. rebuild the static BVH if statics changed;
+    /// 2. find the dynamic proxies that left their fat box; if proxies were added or
+    ///    removed, or too many left, run the full sweep: bring the sort keys up to
+    ///    date, pick the axis, repair the order (or sort from scratch), gather the fat
+    ///    boxes into 32-byte entries, bucket them on the other two axes and sweep each
+    ///    bucket, giving the candidate pairs; otherwise patch the few that left;
+    /// 3. keep the candidates whose real boxes overlap;
+    /// 4. pair each dynamic proxy with its cached static candidates;
+    /// 5. sort the pairs and diff them against the last frame.
+    ///
+    /// Steps 2 and 4 stop at the pair budget (see
+    /// [`set_pair_budget`](Self::set_pair_budget)); a patch that would pass it turns
+    /// into a full sweep. Steps run on the rayon pool from [`PARALLEL_MIN_PROXIES`]
+    /// dynamic proxies on. Never fails and never panics: every stored box was
+    /// validated on the way in, and fat boxes are kept finite.
+    pub fn update_pairs(&mut self) {
+        self.stats = FrameStats::default();
+        self.rebuild_statics();
+        let n = self.movers.len();
+        let parallel = n >= PARALLEL_MIN_PROXIES;
+        let limit = self.pair_limit.0;
+        let full = !self.candidates.valid || {
+            self.find_escaped();
+            let (escaped, stale) = (self.escapes.escaped.len(), self.escapes.stale_ids.len());
+            escaped > MAX_PATCHED_ESCAPES + n / 256
+                || stale + escaped > 4 * MAX_PATCHED_ESCAPES + n / 64
+        };
+        let mut exceeded = false;
+        if full || (!self.escapes.escaped.is_empty() && !self.patch_candidates(limit)) {
+            exceeded = self.full_sweep(limit);
+        }
+        self.keep_overlapping(parallel);
+        let room = limit.saturating_sub(self.pair_keys.len());
+        exceeded |= self.pair_statics(parallel, room);
+        self.stats.pair_budget_exceeded = exceeded;
+
+        let id_bound = self.store.id_bound();
+        sort_pair_keys(&mut self.pair_keys, &mut self.pair_scratch, id_bound);
+        self.frame.publish(&self.pair_keys);
+    }
+
+    /// Step 3: the exact test of the candidates into `pair_keys`. Every overlapping
+    /// dynamic pair is a candidate, since each box lies inside its fat box. Kinematic
+    /// proxies sweep with the dynamic ones; the kind rule drops their pairs with each
+    /// other here (a second, plain filter while there is no kinematic proxy).
+    fn keep_overlapping(&mut self, parallel: bool) {
+        let slots = &self.store.slots;
+        let overlap = |&k: &u64| {
+            let (a, b) = ((k >> 32) as usize, k as u32 as usize);
+            slots[a].aabb.overlaps(&slots[b].aabb)
+        };
+        let overlap_and_kind = |&k: &u64| {
+            let (a, b) = (&slots[(k >> 32) as usize], &slots[k as u32 as usize]);
+            a.aabb.overlaps(&b.aabb) && a.kind.pairs_with(b.kind)
+        };
+        let candidates = &self.candidates.keys;
+        self.pair_keys.clear();
+        match (parallel, self.movers.kinematic > 0) {
+            (true, false) => {
+                let kept: Vec<u64> = candidates.par_iter().copied().filter(overlap).collect();
+                self.pair_keys.extend(kept);
+            }
+            (true, true) => {
+                let kept: Vec<u64> = candidates
+                    .par_iter()
+                    .copied()
+                    .filter(overlap_and_kind)
+                    .collect();
+                self.pair_keys.extend(kept);
+            }
+            (false, false) => self
+                .pair_keys
+                .extend(candidates.iter().copied().filter(overlap)),
+            (false, true) => self
+                .pair_keys
+                .extend(candidates.iter().copied().filter(overlap_and_kind)),
+        }
+    }
+}
