@@ -31,8 +31,9 @@ use sepax_geometry::Aabb;
 use sepax_narrowphase::{Manifold, collide};
 use std::time::Instant;
 
-/// A pair of slot indices, smaller first: the broad phase's pair, the pair states' key.
-type PairKey = (ProxyId, ProxyId);
+/// An ended pair's event and its place among this step's pairs: the number of pairs
+/// whose key is below the ended pair's, so the event goes right before pair `place`.
+type Ended = (usize, ContactEvent);
 
 /// What the step keeps from one frame to the next besides the bodies and the broad
 /// phase: one state per broad-phase pair, in the broad phase's order, and buffers.
@@ -164,8 +165,9 @@ impl StepFrame<'_> {
     /// phase's sorted pairs in step with its added and removed lists: an added pair gets
     /// a fresh state, any other pair is the next old state not removed. Lists the
     /// touching pairs that are gone (`over_budget`: the pairs were cut at the pair
-    /// budget, so a missing pair may have been dropped), in key order.
-    fn carry_pairs(&mut self, ended: &mut Vec<(PairKey, ContactEvent)>, over_budget: bool) {
+    /// budget, so a missing pair may have been dropped), in key order, each with its
+    /// place among the new pairs.
+    fn carry_pairs(&mut self, ended: &mut Vec<Ended>, over_budget: bool) {
         let mut old = std::mem::take(&mut self.pairs.states);
         let mut next = std::mem::take(&mut self.pairs.spare);
         next.clear();
@@ -180,7 +182,7 @@ impl StepFrame<'_> {
                         carried = Some(st);
                         break;
                     }
-                    self.end_gone(st, ended, over_budget);
+                    self.end_gone(st, &next, ended, over_budget);
                 }
                 debug_assert!(carried.as_ref().is_some_and(|st| st.key() == (a, b)));
             }
@@ -194,14 +196,22 @@ impl StepFrame<'_> {
             }));
         }
         for st in old_iter {
-            self.end_gone(st, ended, over_budget);
+            self.end_gone(st, &next, ended, over_budget);
         }
         self.pairs.states = next;
         self.pairs.spare = old;
     }
 
-    /// A pair that is no longer a candidate: an `Ended` event if it was touching.
-    fn end_gone(&self, st: PairState, ended: &mut Vec<(PairKey, ContactEvent)>, over_budget: bool) {
+    /// A pair that is no longer a candidate: an `Ended` event if it was touching, placed
+    /// after the new pairs `next` (so far) with smaller keys. Those are all of them: the
+    /// walk has pushed every pair up to the next carried one, which comes after this.
+    fn end_gone(
+        &self,
+        st: PairState,
+        next: &[PairState],
+        ended: &mut Vec<Ended>,
+        over_budget: bool,
+    ) {
         if !st.was_touching {
             return;
         }
@@ -216,7 +226,10 @@ impl StepFrame<'_> {
         } else {
             EndCause::Separated
         };
-        ended.push((st.key(), ended_event(&st, cause)));
+        // `next` is sorted by key: a binary search (ended pairs are few).
+        let key = st.key();
+        let place = next.partition_point(|n| n.key() < key);
+        ended.push((place, ended_event(&st, cause)));
     }
 
     /// The exact test of every candidate pair, in parallel over fixed chunks.
@@ -325,21 +338,20 @@ fn place_proxy(broad: &mut SweepAndPrune, key: ProxyId, kind: crate::BodyKind, a
 }
 
 /// Contacts and events in key order: this step's pair states merged with the pairs that
-/// ended by leaving the candidate list (both sorted by key). A pair's touch state follows
+/// ended by leaving the candidate list (each placed before the pair of its `place`). A pair's touch state follows
 /// [`Manifold::is_touching`](sepax_narrowphase::Manifold::is_touching): speculative
 /// contacts are reported but start no event.
 fn build_events(
     next: &mut [PairState],
     manifolds: &mut [Option<Manifold>],
-    ended: &[(PairKey, ContactEvent)],
+    ended: &[Ended],
     bodies: &BodyStore,
     report: &mut StepReport,
 ) {
     let user_data = |h: BodyHandle| bodies.user_data(h.index());
     let mut gone = ended.iter().peekable();
-    for (st, manifold) in next.iter_mut().zip(manifolds) {
-        let key = st.key();
-        while let Some((_, e)) = gone.next_if(|(k, _)| *k < key) {
+    for (i, (st, manifold)) in next.iter_mut().zip(manifolds).enumerate() {
+        while let Some((_, e)) = gone.next_if(|(place, _)| *place <= i) {
             report.events.push(*e);
         }
         let touching = manifold.as_ref().is_some_and(|m| m.is_touching());
