@@ -108,10 +108,9 @@ mod tests {
         // Broad phase: candidates, pair keys, sort scratch, the task output copied
         // into the kept list, this and last frame's pairs, added, removed.
         let broad = 9 * size_of::<u64>();
-        // World: candidate keys, pair states (and their spare buffer), one manifold
-        // slot, this and last step's contacts, and up to two events.
-        let world = size_of::<u64>()
-            + 2 * size_of::<crate::pairs::PairState>()
+        // World: pair states (and their spare buffer), one manifold slot, this and
+        // last step's contacts, and up to two events.
+        let world = 2 * size_of::<crate::pairs::PairState>()
             + size_of::<Option<sepax_narrowphase::Manifold>>()
             + 2 * size_of::<crate::ContactPair>()
             + 2 * size_of::<crate::ContactEvent>();

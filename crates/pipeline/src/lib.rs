@@ -23,11 +23,14 @@
 //!    leaves the broad phase for this step and is listed in
 //!    [`StepReport::quarantined`]; no other body's result changes.
 //! 2. **Broad phase**: incremental sweep-and-prune
-//!    ([`SweepAndPrune`](broadphase::SweepAndPrune)); static–static pairs are never
-//!    looked at. A pair needs a dynamic body ([`BodyKind`]): kinematic bodies (moved
-//!    by the user, like platforms) are dynamic proxies in the broad phase, and their
-//!    pairs with static and other kinematic bodies are dropped before they become
-//!    candidates. Candidate pairs are filtered by [`Groups`]. At most
+//!    ([`SweepAndPrune`](broadphase::SweepAndPrune)) keyed by the bodies' slot
+//!    indices, so its pairs and their added/removed lists against the last step come
+//!    back in body keys, sorted, and the world carries its per-pair state over in one
+//!    walk beside them (no id map, no second diff). A pair needs a dynamic body
+//!    ([`BodyKind`]): the broad phase never pairs two statics, and kinematic bodies
+//!    (moved by the user, like platforms) sweep with the dynamic ones but never pair
+//!    with static or other kinematic bodies. Candidate pairs are filtered by
+//!    [`Groups`] in the narrow pass. At most
 //!    [`Config::pair_budget`] candidates are kept; a step that finds more says so in
 //!    [`StepReport::pair_budget_exceeded`] and goes on with the first ones (the same
 //!    for any thread count).

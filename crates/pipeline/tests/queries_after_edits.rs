@@ -55,8 +55,7 @@ fn queries_see_statics_edited_since_the_step() {
             .any(|h| world.kind(h) == Ok(BodyKind::Static) && world.aabb(h).unwrap().is_some())
     );
     // Edits after the step, none of them seen by the broad phase yet.
-    for k in 0..live.len() {
-        let h = live[k];
+    for &h in &live {
         match rng.below(10) {
             0 => world.set_pose(h, random_pose(&mut rng)).unwrap(),
             1 => world.set_shape(h, random_shape(&mut rng)).unwrap(),
