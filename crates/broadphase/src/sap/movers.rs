@@ -14,7 +14,8 @@ use sepax_geometry::Aabb;
 pub(super) struct Movers {
     /// Per id: the dense index of a mover, `u32::MAX` for other ids.
     pub index: Vec<u32>,
-    /// Ids, parallel to the dense arrays.
+    /// Ids, parallel to the dense arrays (a compact copy of `statics[d].id` for the
+    /// passes that only need the id).
     pub ids: Vec<u32>,
     /// Dynamic fat boxes (see [`dynamic_fat`]), parallel.
     pub fat: Vec<Aabb>,
@@ -41,7 +42,7 @@ impl Movers {
         self.index[id as usize] = self.ids.len() as u32;
         self.ids.push(id);
         self.fat.push(dynamic_fat(aabb));
-        self.statics.push(StaticCandidates::default());
+        self.statics.push(StaticCandidates::new(id));
         self.kinematic += (kind == ProxyKind::Kinematic) as usize;
     }
 

@@ -31,11 +31,22 @@ pub(super) struct StaticCache {
 }
 
 /// Cached static candidates of one mover.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(super) struct StaticCandidates {
+    id: u32,
     /// Statics overlapping `fat` are in `candidates`; valid while the box stays in `fat`.
     fat: Option<Aabb>,
     candidates: SmallVec<[(u32, Aabb); 8]>,
+}
+
+impl StaticCandidates {
+    pub fn new(id: u32) -> Self {
+        StaticCandidates {
+            id,
+            fat: None,
+            candidates: SmallVec::new(),
+        }
+    }
 }
 
 impl SweepAndPrune {
@@ -74,26 +85,24 @@ impl SweepAndPrune {
             return false;
         };
         let slots = &self.store.slots[..];
-        let work = |entries: &mut [StaticCandidates], ids: &[u32], budget: &Budget| {
-            static_pairs(entries, ids, slots, bvh, budget)
+        let work = |entries: &mut [StaticCandidates], budget: &Budget| {
+            static_pairs(entries, slots, bvh, budget)
         };
-        let (entries, ids) = (&mut self.movers.statics, &self.movers.ids);
+        let entries = &mut self.movers.statics;
         let budget = Budget::new(limit);
-        let chunk = TASK_ENTRIES / 4;
         let mut results: Vec<(Vec<u64>, usize)> = if parallel {
             entries
-                .par_chunks_mut(chunk)
-                .zip(ids.par_chunks(chunk))
-                .map(|(entries, ids)| work(entries, ids, &budget))
+                .par_chunks_mut(TASK_ENTRIES / 4)
+                .map(|chunk| work(chunk, &budget))
                 .collect()
         } else {
-            vec![work(entries, ids, &budget)]
+            vec![work(entries, &budget)]
         };
         let mut exceeded = budget.exceeded();
         if exceeded && parallel {
             // Where each chunk stopped depended on timing: redo it in order.
             let budget = Budget::new(limit);
-            results = vec![work(entries, ids, &budget)];
+            results = vec![work(entries, &budget)];
             exceeded = budget.exceeded();
         }
         for (out, q) in results {
@@ -104,11 +113,10 @@ impl SweepAndPrune {
     }
 }
 
-/// The static pairs of a run of movers (`entries[i]` is the cache of mover `ids[i]`)
-/// under a shared budget, and how many BVH queries it made.
+/// The static pairs of a run of movers under a shared budget, and how many BVH
+/// queries it made.
 fn static_pairs(
     entries: &mut [StaticCandidates],
-    ids: &[u32],
     slots: &[Slot],
     bvh: &StaticBvh,
     budget: &Budget,
@@ -119,8 +127,8 @@ fn static_pairs(
     let mut found = Vec::new();
     let mut stack = Vec::new();
     for i in 0..entries.len() {
-        let (e, id) = (&mut entries[i], ids[i]);
-        let slot = &slots[id as usize];
+        let e = &mut entries[i];
+        let slot = &slots[e.id as usize];
         if slot.kind == ProxyKind::Kinematic {
             continue; // never paired with statics
         }
@@ -145,7 +153,7 @@ fn static_pairs(
         }
         for &(s, ref sbox) in &e.candidates {
             if sbox.overlaps(&aabb) {
-                out.push(pack(id, s));
+                out.push(pack(e.id, s));
             }
         }
     }
