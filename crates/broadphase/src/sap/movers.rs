@@ -14,8 +14,9 @@ use sepax_geometry::Aabb;
 pub(super) struct Movers {
     /// Per id: the dense index of a mover, `u32::MAX` for other ids.
     pub index: Vec<u32>,
-    /// Ids, parallel to the dense arrays (a compact copy of `statics[d].id` for the
-    /// passes that only need the id).
+    /// Ids, parallel to the dense arrays: a compact copy of `statics[d].id` for the
+    /// passes that only need the id (the static pass reads the id beside its cache;
+    /// reading it from here instead cost 1% of the broad phase on the pile scene).
     pub ids: Vec<u32>,
     /// Dynamic fat boxes (see [`dynamic_fat`]), parallel.
     pub fat: Vec<Aabb>,
