@@ -22,6 +22,7 @@ use crate::sat::box_box::{BoxPair, box_box};
 use crate::sat::box_box_wide::{
     BoxBundle, BundleSeparations, LANES, SimdLevel, bundle_separations, lane_separations,
 };
+use crate::sat::frame_wide::{FrameLanes, PoseLanes, frames};
 use crate::sat::{Frame, SatOutcome};
 use crate::{Contact, Feature, Manifold, PairCache};
 use glam::Vec3;
@@ -119,45 +120,48 @@ pub fn collide_box_pairs_at(
     assert_eq!(caches.len(), pairs.len(), "one cache per pair");
     assert_eq!(manifolds.len(), pairs.len(), "one output per pair");
     let margin = sanitize_margin(margin);
-    let mut separations = [[0.0; LANES]; 15];
-    let bundles = pairs
+    let mut bundle = Bundle::new();
+    let chunks = pairs
         .chunks(LANES)
         .zip(caches.chunks_mut(LANES))
         .zip(manifolds.chunks_mut(LANES));
-    for ((pairs, caches), out) in bundles {
-        let lanes: [Option<Lane>; LANES] = std::array::from_fn(|l| {
-            let lane = Lane::new(pairs.get(l)?)?;
-            // The cache speaks the caller's order; the computation runs in the lane's.
-            let cache = if lane.swapped {
+    for ((pairs, caches), out) in chunks {
+        bundle.load(level, pairs);
+        // The cache speaks the caller's order; the computation runs in the lane's.
+        let mut inner = [PairCache::default(); LANES];
+        for l in 0..pairs.len() {
+            inner[l] = if bundle.swapped[l] {
                 caches[l].flipped()
             } else {
                 caches[l]
             };
-            Some(Lane { cache, ..lane })
-        });
-        let outcomes = bundle_outcomes(level, &lanes, margin, &mut separations);
-        // `out` is shorter than the bundle when it is padded: the zip stops there.
-        let answers = out.iter_mut().zip(lanes).zip(outcomes).enumerate();
-        for (l, ((out, lane), outcome)) in answers {
-            let (Some(mut lane), Some(outcome)) = (lane, outcome) else {
-                *out = None;
+        }
+        bundle.measure(level, margin);
+        for l in 0..pairs.len() {
+            if !bundle.active[l] {
+                out[l] = None;
                 continue;
-            };
+            }
+            let pair = &bundle.pairs[l];
+            let cached = inner[l].last.map(|c| c.feature);
+            let outcome = bundle.outcome(level, l, margin, cached);
+            let (ha, hb) = (Vec3::from_array(pair.ha), Vec3::from_array(pair.hb));
+            let pose_a = &bundle.poses_a[l];
             let manifold = box_manifold_from_outcome(
-                lane.ha,
-                lane.hb,
-                &lane.pose_a,
-                &lane.pair.frame,
+                ha,
+                hb,
+                pose_a,
+                &pair.frame,
                 margin,
-                &mut lane.cache,
+                &mut inner[l],
                 outcome,
             );
-            if lane.swapped {
-                caches[l] = lane.cache.flipped();
-                *out = manifold.map(Manifold::flipped);
+            if bundle.swapped[l] {
+                caches[l] = inner[l].flipped();
+                out[l] = manifold.map(Manifold::flipped);
             } else {
-                caches[l] = lane.cache;
-                *out = manifold;
+                caches[l] = inner[l];
+                out[l] = manifold;
             }
         }
     }
@@ -173,114 +177,144 @@ pub fn contact_box_pairs_at(
 ) {
     assert_eq!(contacts.len(), pairs.len(), "one output per pair");
     let margin = sanitize_margin(margin);
-    let mut separations = [[0.0; LANES]; 15];
+    let mut bundle = Bundle::new();
     for (pairs, out) in pairs.chunks(LANES).zip(contacts.chunks_mut(LANES)) {
-        let lanes: [Option<Lane>; LANES] = std::array::from_fn(|l| Lane::new(pairs.get(l)?));
-        let outcomes = bundle_outcomes(level, &lanes, margin, &mut separations);
-        for ((out, lane), outcome) in out.iter_mut().zip(lanes).zip(outcomes) {
-            *out = match (lane, outcome) {
-                (Some(lane), Some(outcome)) => {
-                    let c = contact_from_outcome(&lane.pose_a, outcome);
-                    if lane.swapped {
-                        c.map(|c| c.flipped())
-                    } else {
-                        c
-                    }
+        bundle.load(level, pairs);
+        bundle.measure(level, margin);
+        for l in 0..pairs.len() {
+            out[l] = if bundle.active[l] {
+                let outcome = bundle.outcome(level, l, margin, None);
+                let c = contact_from_outcome(&bundle.poses_a[l], outcome);
+                if bundle.swapped[l] {
+                    c.map(|c| c.flipped())
+                } else {
+                    c
                 }
-                _ => None,
+            } else {
+                None
             };
         }
     }
 }
 
-/// One pair of a bundle, in canonical order, ready for the SAT.
-struct Lane {
-    /// True when the caller's (a, b) is the reverse of the lane's.
-    swapped: bool,
+/// Up to 8 pairs in canonical order, per lane, and their separations: one scratch
+/// reused from bundle to bundle, written in place.
+struct Bundle {
+    /// Lanes holding a pair with valid poses (the others answer `None`).
+    active: [bool; LANES],
+    /// True when the caller's (a, b) is the reverse of the lane's order.
+    swapped: [bool; LANES],
     /// The first box's pose in the lane's order.
-    pose_a: Pose,
-    ha: Vec3,
-    hb: Vec3,
-    /// The scalar test's inputs (and the frame they came from).
-    pair: BoxPair,
-    /// The pair's cache in the lane's order (unused by `contact`).
-    cache: PairCache,
+    poses_a: [Pose; LANES],
+    /// Half extents of the first and second box in the lane's order.
+    extents: [(Vec3, Vec3); LANES],
+    /// Both poses in the lane's order, in f64 lanes, and the frames made from them.
+    poses: PoseLanes,
+    frames: FrameLanes,
+    /// The scalar test's inputs per lane (and the frame they came from).
+    pairs: [BoxPair; LANES],
+    /// The same inputs across lanes, for the wide kernel.
+    inputs: BoxBundle,
+    separations: BundleSeparations,
 }
 
-impl Lane {
-    /// The lane of a pair, `None` when a pose is invalid (the queries' answer then is
-    /// `None`, with the cache left as it was).
-    fn new(p: &BoxBoxPair) -> Option<Lane> {
-        if !(p.pose_a.is_valid() && p.pose_b.is_valid()) {
-            return None;
+impl Bundle {
+    fn new() -> Bundle {
+        let identity = Frame::new(&Pose::IDENTITY, &Pose::IDENTITY);
+        Bundle {
+            active: [false; LANES],
+            swapped: [false; LANES],
+            poses_a: [Pose::IDENTITY; LANES],
+            extents: [(Vec3::ONE, Vec3::ONE); LANES],
+            poses: PoseLanes::default(),
+            frames: FrameLanes::default(),
+            pairs: [BoxPair::new(Vec3::ONE, Vec3::ONE, &identity); LANES],
+            inputs: BoxBundle::default(),
+            separations: [[0.0; LANES]; 15],
         }
-        let swapped = canonical_swap(
-            &Shape::Cuboid(p.a),
-            &p.pose_a,
-            &Shape::Cuboid(p.b),
-            &p.pose_b,
-        );
-        let ((a, pose_a), (b, pose_b)) = if swapped {
-            ((p.b, p.pose_b), (p.a, p.pose_a))
-        } else {
-            ((p.a, p.pose_a), (p.b, p.pose_b))
-        };
-        let (ha, hb) = (a.half_extents(), b.half_extents());
-        let frame = Frame::new(&pose_a, &pose_b);
-        Some(Lane {
-            swapped,
-            pose_a,
-            ha,
-            hb,
-            pair: BoxPair::new(ha, hb, &frame),
-            cache: PairCache::default(),
-        })
     }
 
-    fn cached(&self) -> Option<Feature> {
-        self.cache.last.map(|c| c.feature)
+    /// Loads up to 8 pairs: as `collide` does, a pair with an invalid pose is left out,
+    /// the others are put in canonical order and b is brought into a's frame (all 8
+    /// frames at once at a wide level).
+    fn load(&mut self, level: SimdLevel, pairs: &[BoxBoxPair]) {
+        self.active = [false; LANES];
+        for (l, p) in pairs.iter().enumerate() {
+            if !(p.pose_a.is_valid() && p.pose_b.is_valid()) {
+                continue;
+            }
+            let swapped = canonical_swap(
+                &Shape::Cuboid(p.a),
+                &p.pose_a,
+                &Shape::Cuboid(p.b),
+                &p.pose_b,
+            );
+            let ((a, pose_a), (b, pose_b)) = if swapped {
+                ((&p.b, &p.pose_b), (&p.a, &p.pose_a))
+            } else {
+                ((&p.a, &p.pose_a), (&p.b, &p.pose_b))
+            };
+            self.poses.set_lane(l, pose_a, pose_b);
+            self.extents[l] = (a.half_extents(), b.half_extents());
+            self.poses_a[l] = *pose_a;
+            self.swapped[l] = swapped;
+            self.active[l] = true;
+        }
+        if level != SimdLevel::Scalar {
+            frames(level, &self.poses, &mut self.frames);
+        }
+        for l in 0..pairs.len() {
+            if !self.active[l] {
+                continue;
+            }
+            let frame = if level == SimdLevel::Scalar {
+                let p = &pairs[l];
+                let (pose_a, pose_b) = if self.swapped[l] {
+                    (&p.pose_b, &p.pose_a)
+                } else {
+                    (&p.pose_a, &p.pose_b)
+                };
+                Frame::new(pose_a, pose_b)
+            } else {
+                self.frames.frame(l)
+            };
+            let (ha, hb) = self.extents[l];
+            self.pairs[l] = BoxPair::new(ha, hb, &frame);
+            self.inputs.set_lane(l, &self.pairs[l]);
+        }
     }
-}
 
-/// The SAT outcome of each lane in use: the separations of the whole bundle at `level`,
-/// then the scalar test's choice per lane.
-fn bundle_outcomes(
-    level: SimdLevel,
-    lanes: &[Option<Lane>; LANES],
-    margin: f32,
-    separations: &mut BundleSeparations,
-) -> [Option<SatOutcome>; LANES] {
-    if level == SimdLevel::Scalar {
-        return lanes.each_ref().map(|lane| {
-            let lane = lane.as_ref()?;
-            Some(box_box(
-                lane.ha,
-                lane.hb,
-                &lane.pair.frame,
+    /// The separations of every lane at a wide level (the scalar level measures lane by
+    /// lane in `outcome`). When every lane in use is separated by a face axis, only the
+    /// face rows are filled; `outcome` then never reads the others.
+    fn measure(&mut self, level: SimdLevel, margin: f32) {
+        if level != SimdLevel::Scalar {
+            bundle_separations(
+                level,
+                &self.inputs,
+                &self.active,
                 margin,
-                lane.cached(),
-            ))
-        });
-    }
-    let mut bundle = BoxBundle::default();
-    let mut active = [false; LANES];
-    for (l, lane) in lanes.iter().enumerate() {
-        if let Some(lane) = lane {
-            bundle.set_lane(l, &lane.pair);
-            active[l] = true;
+                &mut self.separations,
+            );
         }
     }
-    // When this returns false, every lane in use is separated by a face axis and the
-    // edge rows were not computed; `separated_by_face` then answers every lane.
-    bundle_separations(level, &bundle, &active, margin, separations);
-    std::array::from_fn(|l| {
-        let lane = lanes[l].as_ref()?;
-        let all = lane_separations(separations, l);
+
+    /// Lane `l`'s SAT outcome, chosen by the scalar test's code from the separations.
+    fn outcome(
+        &self,
+        level: SimdLevel,
+        l: usize,
+        margin: f32,
+        cached: Option<Feature>,
+    ) -> SatOutcome {
+        let pair = &self.pairs[l];
+        if level == SimdLevel::Scalar {
+            let (ha, hb) = (Vec3::from_array(pair.ha), Vec3::from_array(pair.hb));
+            return box_box(ha, hb, &pair.frame, margin, cached);
+        }
+        let all = lane_separations(&self.separations, l);
         let faces = [all[0], all[1], all[2], all[3], all[4], all[5]];
-        Some(
-            lane.pair
-                .separated_by_face(&faces, margin)
-                .unwrap_or_else(|| lane.pair.choose(&all, margin, lane.cached())),
-        )
-    })
+        pair.separated_by_face(&faces, margin)
+            .unwrap_or_else(|| pair.choose(&all, margin, cached))
+    }
 }

@@ -95,6 +95,7 @@ pub(crate) fn edge_separation(e: EdgeTerms) -> f32 {
 
 /// Rotation entries and their absolute values, precomputed once per pair, as plain
 /// arrays so that every index below is a compile-time constant.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct BoxPair {
     pub ha: [f32; 3],
     pub hb: [f32; 3],
