@@ -15,6 +15,10 @@
 //! the CPU takes. What a batch saves is the scalar test's per-pair work on the axes:
 //! 8 pairs' separations cost about what one pair's did.
 
+// Lane loops index several arrays by the same lane (or axis): one index is the form
+// both the vectoriser and a reader see as "this lane".
+#![allow(clippy::needless_range_loop)]
+
 use crate::query::{
     box_manifold_from_outcome, canonical_swap, contact_from_outcome, sanitize_margin,
 };

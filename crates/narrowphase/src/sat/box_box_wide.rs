@@ -39,6 +39,10 @@
 //! `cargo build --release` without target-cpu flags takes the AVX2 path where there is
 //! one.
 
+// Lane loops index several arrays by the same lane (or axis): one index is the form
+// both the vectoriser and a reader see as "this lane".
+#![allow(clippy::needless_range_loop)]
+
 use super::box_box::BoxPair;
 use super::box_box::{EdgeTerms, edge_separation, face_a_separation, face_b_separation};
 use std::sync::OnceLock;

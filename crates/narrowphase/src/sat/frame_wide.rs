@@ -10,6 +10,10 @@
 //! multiply-add, no reassociation). The bitwise test of the batched queries guards it,
 //! and so does the unit test below against `Frame::new` itself.
 
+// Lane loops index several arrays by the same lane (or axis): one index is the form
+// both the vectoriser and a reader see as "this lane".
+#![allow(clippy::needless_range_loop)]
+
 use super::Frame;
 use super::box_box_wide::{LANES, SimdLevel};
 use glam::{Mat3, Vec3};
