@@ -26,7 +26,7 @@ use crate::sat::box_box::{BoxPair, box_box};
 use crate::sat::box_box_wide::{
     BoxBundle, BundleSeparations, LANES, SimdLevel, bundle_separations, lane_separations,
 };
-use crate::sat::frame_wide::{FrameLanes, PoseLanes, frames};
+use crate::sat::frame_wide::{PoseLanes, frames};
 use crate::sat::{Frame, SatOutcome};
 use crate::{Contact, Feature, Manifold, PairCache};
 use glam::Vec3;
@@ -212,9 +212,8 @@ struct Bundle {
     poses_a: [Pose; LANES],
     /// Half extents of the first and second box in the lane's order.
     extents: [(Vec3, Vec3); LANES],
-    /// Both poses in the lane's order, in f64 lanes, and the frames made from them.
+    /// Both poses in the lane's order, in f64 lanes (the frames' input).
     poses: PoseLanes,
-    frames: FrameLanes,
     /// The scalar test's inputs per lane (and the frame they came from).
     pairs: [BoxPair; LANES],
     /// The same inputs across lanes, for the wide kernel.
@@ -231,7 +230,6 @@ impl Bundle {
             poses_a: [Pose::IDENTITY; LANES],
             extents: [(Vec3::ONE, Vec3::ONE); LANES],
             poses: PoseLanes::default(),
-            frames: FrameLanes::default(),
             pairs: [BoxPair::new(Vec3::ONE, Vec3::ONE, &identity); LANES],
             inputs: BoxBundle::default(),
             separations: [[0.0; LANES]; 15],
@@ -258,33 +256,34 @@ impl Bundle {
             } else {
                 ((&p.a, &p.pose_a), (&p.b, &p.pose_b))
             };
+            let (ha, hb) = (a.half_extents(), b.half_extents());
             self.poses.set_lane(l, pose_a, pose_b);
-            self.extents[l] = (a.half_extents(), b.half_extents());
+            self.inputs.set_extents(l, ha, hb);
+            self.extents[l] = (ha, hb);
             self.poses_a[l] = *pose_a;
             self.swapped[l] = swapped;
             self.active[l] = true;
         }
         if level != SimdLevel::Scalar {
-            frames(level, &self.poses, &mut self.frames);
+            // The wide level: all 8 frames at once, straight into the kernel's inputs.
+            frames(level, &self.poses, &mut self.inputs);
         }
         for l in 0..pairs.len() {
             if !self.active[l] {
                 continue;
             }
-            let frame = if level == SimdLevel::Scalar {
+            let (ha, hb) = self.extents[l];
+            self.pairs[l] = if level == SimdLevel::Scalar {
                 let p = &pairs[l];
                 let (pose_a, pose_b) = if self.swapped[l] {
                     (&p.pose_b, &p.pose_a)
                 } else {
                     (&p.pose_a, &p.pose_b)
                 };
-                Frame::new(pose_a, pose_b)
+                BoxPair::new(ha, hb, &Frame::new(pose_a, pose_b))
             } else {
-                self.frames.frame(l)
+                BoxPair::new(ha, hb, &self.inputs.frame(l))
             };
-            let (ha, hb) = self.extents[l];
-            self.pairs[l] = BoxPair::new(ha, hb, &frame);
-            self.inputs.set_lane(l, &self.pairs[l]);
         }
     }
 

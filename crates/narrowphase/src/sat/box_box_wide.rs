@@ -43,8 +43,9 @@
 // both the vectoriser and a reader see as "this lane".
 #![allow(clippy::needless_range_loop)]
 
-use super::box_box::BoxPair;
+use super::Frame;
 use super::box_box::{EdgeTerms, edge_separation, face_a_separation, face_b_separation};
+use glam::{Mat3, Vec3};
 use std::sync::OnceLock;
 
 /// Pairs per bundle.
@@ -68,16 +69,25 @@ pub(crate) struct BoxBundle {
 }
 
 impl BoxBundle {
-    /// Puts a pair's inputs in lane `lane`.
+    /// Puts a pair's half extents in lane `lane`.
     #[inline]
-    pub fn set_lane(&mut self, lane: usize, pair: &BoxPair) {
+    pub fn set_extents(&mut self, lane: usize, ha: Vec3, hb: Vec3) {
         for k in 0..3 {
-            self.ha[k][lane] = pair.ha[k];
-            self.hb[k][lane] = pair.hb[k];
-            self.t[k][lane] = pair.t[k];
-            for j in 0..3 {
-                self.r[k][j][lane] = pair.r[k][j];
-            }
+            self.ha[k][lane] = ha[k];
+            self.hb[k][lane] = hb[k];
+        }
+    }
+
+    /// Lane `lane`'s frame (`R` and `t`), as a [`Frame`].
+    #[inline]
+    pub fn frame(&self, lane: usize) -> Frame {
+        let (r, t) = (&self.r, &self.t);
+        let col = |j: usize| Vec3::new(r[0][j][lane], r[1][j][lane], r[2][j][lane]);
+        let rot = Mat3::from_cols(col(0), col(1), col(2));
+        Frame {
+            rot,
+            rot_t: rot.transpose(),
+            trans: Vec3::new(t[0][lane], t[1][lane], t[2][lane]),
         }
     }
 }

@@ -1,7 +1,7 @@
-//! [`Frame::new`] for 8 pairs at once, in f64 lanes, bit for bit.
+//! [`Frame::new`](super::Frame::new) for 8 pairs at once, in f64 lanes, bit for bit.
 //!
 //! The relative frame `R = mat(q̄_a q_b / |q̄_a q_b|)`, `t = q̄_a (t_b − t_a) q_a / |q_a|²`
-//! is computed in f64 and rounded once to f32 (see [`Frame::new`]). Here each of the 8
+//! is computed in f64 and rounded once to f32 (see `Frame::new`). Here each of the 8
 //! lanes runs glam's f64 formulas for those steps — `DQuat::mul_quat`,
 //! `DVec4::normalize` (`q · (1 / √(q·q))`), `DMat3::from_quat`, `DQuat::mul_vec3`,
 //! `DVec4::length_squared` — written out with the same operations in the same order,
@@ -14,9 +14,7 @@
 // both the vectoriser and a reader see as "this lane".
 #![allow(clippy::needless_range_loop)]
 
-use super::Frame;
-use super::box_box_wide::{LANES, SimdLevel};
-use glam::{Mat3, Vec3};
+use super::box_box_wide::{BoxBundle, LANES, SimdLevel};
 use sepax_geometry::Pose;
 
 type Lanes64 = [f64; LANES];
@@ -47,41 +45,11 @@ impl PoseLanes {
     }
 }
 
-/// The frames of 8 pairs, rounded to f32: `rot[col][row]` (glam's column order) and
-/// `trans`.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct FrameLanes {
-    rot: [[[f32; LANES]; 3]; 3],
-    trans: [[f32; LANES]; 3],
-}
-
-impl FrameLanes {
-    /// Lane `lane`'s frame, as `Frame::new` builds it.
-    #[inline]
-    pub fn frame(&self, lane: usize) -> Frame {
-        let col = |c: usize| {
-            Vec3::new(
-                self.rot[c][0][lane],
-                self.rot[c][1][lane],
-                self.rot[c][2][lane],
-            )
-        };
-        let rot = Mat3::from_cols(col(0), col(1), col(2));
-        Frame {
-            rot,
-            rot_t: rot.transpose(),
-            trans: Vec3::new(
-                self.trans[0][lane],
-                self.trans[1][lane],
-                self.trans[2][lane],
-            ),
-        }
-    }
-}
-
-/// Fills `out` with the frames of all 8 lanes (padding lanes compute garbage that is
-/// never read) at `level` (`Scalar` runs as `Baseline`: the lanes are the same code).
-pub(crate) fn frames(level: SimdLevel, poses: &PoseLanes, out: &mut FrameLanes) {
+/// Fills `out.r` and `out.t` with the frames of all 8 lanes (`R[i][j]`, row `i` of
+/// `Frame::rot`; unused lanes compute values that are never read) at `level` (`Scalar`
+/// runs as `Baseline`: the lanes are the same code). `BoxBundle::frame` gives a lane's
+/// frame back as `Frame::new` builds it.
+pub(crate) fn frames(level: SimdLevel, poses: &PoseLanes, out: &mut BoxBundle) {
     #[cfg(target_arch = "x86_64")]
     if level == SimdLevel::Avx2 && SimdLevel::Avx2.is_available() {
         // SAFETY: the CPU supports AVX2 (checked just above), the only requirement of
@@ -94,13 +62,13 @@ pub(crate) fn frames(level: SimdLevel, poses: &PoseLanes, out: &mut FrameLanes) 
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn frames_avx2(poses: &PoseLanes, out: &mut FrameLanes) {
+fn frames_avx2(poses: &PoseLanes, out: &mut BoxBundle) {
     frames_kernel(poses, out);
 }
 
 /// `Frame::new` per lane; each line names the glam function whose order it keeps.
 #[inline(always)]
-fn frames_kernel(p: &PoseLanes, out: &mut FrameLanes) {
+fn frames_kernel(p: &PoseLanes, out: &mut BoxBundle) {
     for l in 0..LANES {
         // DQuat::conjugate of q_a.
         let (x0, y0, z0, w0) = (-p.qa[0][l], -p.qa[1][l], -p.qa[2][l], p.qa[3][l]);
@@ -125,7 +93,7 @@ fn frames_kernel(p: &PoseLanes, out: &mut FrameLanes) {
         ];
         for c in 0..3 {
             for r in 0..3 {
-                out.rot[c][r][l] = cols[c][r] as f32;
+                out.r[r][c][l] = cols[c][r] as f32;
             }
         }
         // DQuat::mul_vec3 of the conjugate on t_b − t_a, then / DQuat::length_squared.
@@ -147,7 +115,7 @@ fn frames_kernel(p: &PoseLanes, out: &mut FrameLanes) {
         let length_squared = (qa[0] * qa[0]) + (qa[1] * qa[1]) + (qa[2] * qa[2]) + (qa[3] * qa[3]);
         for k in 0..3 {
             let rotated = v[k] * k_v + b[k] * k_b + cross[k] * k_c;
-            out.trans[k][l] = (rotated / length_squared) as f32;
+            out.t[k][l] = (rotated / length_squared) as f32;
         }
     }
 }
@@ -155,7 +123,8 @@ fn frames_kernel(p: &PoseLanes, out: &mut FrameLanes) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glam::Quat;
+    use crate::sat::Frame;
+    use glam::{Quat, Vec3};
     use sepax_geometry::rng::Rng;
 
     /// Every lane's frame has the bits of `Frame::new`, at every level, for poses near
@@ -178,7 +147,7 @@ mod tests {
                 pairs.push((a, b));
             }
             for level in SimdLevel::available() {
-                let mut out = FrameLanes::default();
+                let mut out = BoxBundle::default();
                 frames(level, &poses, &mut out);
                 for (l, (a, b)) in pairs.iter().enumerate() {
                     let (want, got) = (Frame::new(a, b), out.frame(l));
