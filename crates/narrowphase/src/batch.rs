@@ -29,7 +29,7 @@ use crate::sat::box_box_wide::{
 use crate::sat::frame_wide::{PoseLanes, frames};
 use crate::sat::{Frame, SatOutcome};
 use crate::{Contact, Feature, Manifold, PairCache};
-use glam::Vec3;
+use glam::{Mat3, Vec3};
 use sepax_geometry::{Cuboid, Pose, Shape};
 
 /// One box–box pair of a batch: two boxes and their poses, in the caller's order (the
@@ -56,7 +56,7 @@ pub struct BoxBoxPair {
 /// ```
 /// use sepax_geometry::{Cuboid, Pose};
 /// use sepax_narrowphase::{BoxBoxPair, PairCache, collide, collide_box_pairs};
-/// use glam::Vec3;
+/// use glam::{Mat3, Vec3};
 ///
 /// let unit = Cuboid::try_from_half_extents(Vec3::splat(0.5)).unwrap();
 /// let pairs: Vec<BoxBoxPair> = (0..10)
@@ -94,7 +94,7 @@ pub fn collide_box_pairs(
 /// ```
 /// use sepax_geometry::{Cuboid, Pose};
 /// use sepax_narrowphase::{BoxBoxPair, contact_box_pairs};
-/// use glam::Vec3;
+/// use glam::{Mat3, Vec3};
 ///
 /// let unit = Cuboid::try_from_half_extents(Vec3::splat(0.5)).unwrap();
 /// let pair = BoxBoxPair {
@@ -223,7 +223,11 @@ struct Bundle {
 
 impl Bundle {
     fn new() -> Bundle {
-        let identity = Frame::new(&Pose::IDENTITY, &Pose::IDENTITY);
+        let identity = Frame {
+            rot: Mat3::IDENTITY,
+            rot_t: Mat3::IDENTITY,
+            trans: Vec3::ZERO,
+        };
         Bundle {
             active: [false; LANES],
             swapped: [false; LANES],
