@@ -9,6 +9,10 @@
 //! touching) and this test's own (resting, flush, deep, far apart, a gap near the
 //! margin), a fifth of the batches 1e4 from the origin; a third of the batches use one
 //! placement throughout, so that whole bundles take the face early out.
+//!
+//! The dev profile (opt-level 1) does not auto-vectorise the lane loops, so it checks
+//! the logic; `cargo test --release -p sepax-narrowphase --test box_batch_bitwise`
+//! checks the vector code itself (SSE2 and AVX2 on x86-64).
 
 mod common;
 
