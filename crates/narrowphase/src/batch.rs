@@ -18,9 +18,9 @@
 //! a pair for the f64 frame (the scalar `Frame::new`: 220) and 50 for the 15 axes (the
 //! scalar test: about 390). The clipping stays per pair and is most of a touching
 //! pair's cost. Per pair, cold caches, the bench pairs (`benches/examples/prof.rs`,
-//! callgrind, November 2026), `collide` → `collide_box_pairs`: resting 4,246 → 3,850,
-//! touching 2,858 → 2,461, deep 3,708 → 3,311, separated 845 → 634 instructions;
-//! `contact` → `contact_box_pairs`: touching 1,469 → 1,119, separated 673 → 512.
+//! callgrind, November 2026), `collide` → `collide_box_pairs`: resting 4,267 → 3,865,
+//! touching 2,869 → 2,466, deep 3,722 → 3,319, separated 845 → 603 instructions;
+//! `contact` → `contact_box_pairs`: touching 1,469 → 1,114, separated 673 → 481.
 
 // Lane loops index several arrays by the same lane (or axis): one index is the form
 // both the vectoriser and a reader see as "this lane".
@@ -326,9 +326,10 @@ impl Bundle {
             let (ha, hb) = (Vec3::from_array(pair.ha), Vec3::from_array(pair.hb));
             return box_box(ha, hb, &pair.frame, margin, cached);
         }
-        let all = lane_separations(&self.separations, l);
-        let faces = [all[0], all[1], all[2], all[3], all[4], all[5]];
-        pair.separated_by_face(&faces, margin)
-            .unwrap_or_else(|| pair.choose(&all, margin, cached))
+        let faces = std::array::from_fn(|k| self.separations[k][l]);
+        pair.separated_by_face(&faces, margin).unwrap_or_else(|| {
+            let all = lane_separations(&self.separations, l);
+            pair.choose(&all, margin, cached)
+        })
     }
 }
