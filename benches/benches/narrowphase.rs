@@ -6,13 +6,19 @@
 //! per second, and the time per pair is the batch time / 256. Both sides start cold on
 //! every call: sepax with an empty `PairCache`, parry with an empty manifold vector and
 //! no workspace. (Given the same poses again, parry's persistent manifolds skip the
-//! query altogether, which would measure nothing.)
+//! query altogether, which would measure nothing.) Box pairs also run batched,
+//! `sepax-batch`: the same 256 pairs through `contact_box_pairs` / `collide_box_pairs`
+//! (8 pairs at a time in SIMD lanes, the level this CPU has; the same answers bit for
+//! bit), with cold caches too.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
 use sepax_benches::pairs::{Kind, Pair, box_pairs, hull_pairs, sphere_hull_pairs};
 use sepax_benches::to_parry;
-use sepax_narrowphase::{PairCache, SupportMode, collide_with, contact};
+use sepax_geometry::Shape;
+use sepax_narrowphase::{
+    BoxBoxPair, PairCache, SupportMode, collide_box_pairs, collide_with, contact, contact_box_pairs,
+};
 use std::hint::black_box;
 
 const BATCH: usize = 256;
@@ -41,6 +47,22 @@ fn parry_pairs(pairs: &[Pair]) -> Vec<ParryPair> {
         .collect()
 }
 
+/// The pairs as a box batch, when every pair is two boxes.
+fn box_batch(pairs: &[Pair]) -> Option<Vec<BoxBoxPair>> {
+    pairs
+        .iter()
+        .map(|p| match (&p.a, &p.b) {
+            (Shape::Cuboid(a), Shape::Cuboid(b)) => Some(BoxBoxPair {
+                a: *a,
+                pose_a: p.pose_a,
+                b: *b,
+                pose_b: p.pose_b,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
 fn bench_contact(c: &mut Criterion, group_name: &str, cases: &[(&str, Vec<Pair>)]) {
     let mut group = c.benchmark_group(group_name);
     group.throughput(Throughput::Elements(BATCH as u64));
@@ -52,6 +74,15 @@ fn bench_contact(c: &mut Criterion, group_name: &str, cases: &[(&str, Vec<Pair>)
                 }
             })
         });
+        if let Some(batch) = box_batch(pairs) {
+            let mut contacts = vec![None; batch.len()];
+            group.bench_function(BenchmarkId::new("sepax-batch", name), |bench| {
+                bench.iter(|| {
+                    contact_box_pairs(&batch, 0.0, &mut contacts);
+                    black_box(&contacts);
+                })
+            });
+        }
         let peers = parry_pairs(pairs);
         group.bench_function(BenchmarkId::new("parry3d", name), |bench| {
             bench.iter(|| {
@@ -92,6 +123,17 @@ fn bench_manifold(
                             &p.a, &p.pose_a, &p.b, &p.pose_b, 0.0, &mut cache, mode,
                         ));
                     }
+                })
+            });
+        }
+        if let Some(batch) = box_batch(pairs) {
+            let mut caches = vec![PairCache::default(); batch.len()];
+            let mut out = vec![None; batch.len()];
+            group.bench_function(BenchmarkId::new("sepax-batch", name), |bench| {
+                bench.iter(|| {
+                    caches.fill(PairCache::default());
+                    collide_box_pairs(&batch, 0.0, &mut caches, &mut out);
+                    black_box(&out);
                 })
             });
         }

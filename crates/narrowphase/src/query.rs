@@ -102,7 +102,7 @@ fn unit_rotation(pose: &Pose) -> Pose {
 /// shape's size (radius, half extents, a hull's vertex count and first vertex), then
 /// the pose. It depends only on the inputs, so it is deterministic; two identical
 /// shapes at the same pose are the one case left in the caller's order.
-fn canonical_swap(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
+pub(crate) fn canonical_swap(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
     order_key(b, pose_b) < order_key(a, pose_a)
 }
 
@@ -161,7 +161,7 @@ fn run_sat(
 
 /// A margin that is negative or not a number behaves as 0.
 #[inline]
-fn sanitize_margin(margin: f32) -> f32 {
+pub(crate) fn sanitize_margin(margin: f32) -> f32 {
     if margin > 0.0 { margin } else { 0.0 }
 }
 
@@ -211,6 +211,11 @@ fn contact_in_order(
         None,
         DEFAULT_SUPPORT_MODE,
     );
+    contact_from_outcome(pose_a, outcome)
+}
+
+/// The contact of a pair (in the order the SAT ran) from its SAT outcome.
+pub(crate) fn contact_from_outcome(pose_a: &Pose, outcome: SatOutcome) -> Option<Contact> {
     match outcome {
         SatOutcome::Separated(_) => None,
         SatOutcome::Overlap { exact, .. } => Some(Contact {
@@ -349,7 +354,36 @@ fn collide_in_order(
     let frame = Frame::new(pose_a, pose_b);
     let (solid_a, solid_b) = (Solid::new(a), Solid::new(b));
     let cached = cache.last.map(|c| c.feature);
-    let (exact, preferred) = match run_sat(&solid_a, &solid_b, &frame, margin, cached, mode) {
+    let outcome = run_sat(&solid_a, &solid_b, &frame, margin, cached, mode);
+    manifold_from_outcome(&solid_a, &solid_b, pose_a, &frame, margin, cache, outcome)
+}
+
+/// A box pair's manifold (in the order the SAT ran, `margin` sanitised) from its
+/// box–box SAT outcome: the batched queries' way into the clipping `collide` runs.
+pub(crate) fn box_manifold_from_outcome(
+    ha: Vec3,
+    hb: Vec3,
+    pose_a: &Pose,
+    frame: &Frame,
+    margin: f32,
+    cache: &mut PairCache,
+    outcome: SatOutcome,
+) -> Option<Manifold> {
+    let (solid_a, solid_b) = (Solid::Box(ha), Solid::Box(hb));
+    manifold_from_outcome(&solid_a, &solid_b, pose_a, frame, margin, cache, outcome)
+}
+
+/// Everything [`collide`] does after the SAT: the cache, the clipping, the world frame.
+fn manifold_from_outcome(
+    solid_a: &Solid,
+    solid_b: &Solid,
+    pose_a: &Pose,
+    frame: &Frame,
+    margin: f32,
+    cache: &mut PairCache,
+    outcome: SatOutcome,
+) -> Option<Manifold> {
+    let (exact, preferred) = match outcome {
         SatOutcome::Separated(axis) => {
             cache.remember(axis.feature, true);
             return None;
@@ -358,7 +392,7 @@ fn collide_in_order(
     };
     let clip_tolerance = CLIP_TOLERANCE * solid_a.inner_radius().min(solid_b.inner_radius());
     let build =
-        |axis: &Axis| manifold_points(&solid_a, &solid_b, &frame, axis, margin, clip_tolerance);
+        |axis: &Axis| manifold_points(solid_a, solid_b, frame, axis, margin, clip_tolerance);
     let mut points = build(&preferred);
     let mut axis = preferred;
     if points.is_empty() && exact != preferred {
@@ -372,7 +406,7 @@ fn collide_in_order(
             cache.remember(preferred.feature, false);
             return None;
         }
-        points.push(support_point(&solid_a, &solid_b, &frame, &exact));
+        points.push(support_point(solid_a, solid_b, frame, &exact));
         axis = exact;
     }
     // The reference feature the preference keeps next time (see `sat`): the preferred
@@ -381,9 +415,9 @@ fn collide_in_order(
     cache.remember(preferred.feature, false);
     keep_deepest(
         &mut points,
-        &solid_a,
-        &solid_b,
-        &frame,
+        solid_a,
+        solid_b,
+        frame,
         &axis,
         &exact,
         clip_tolerance,

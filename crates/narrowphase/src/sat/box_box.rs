@@ -37,19 +37,78 @@ pub(crate) fn axis_index(feature: Feature) -> Option<usize> {
     }
 }
 
+// The three separation formulas, one axis of one pair each. The scalar test and the
+// wide lanes (`box_box_wide`) both call them, so that a pair's separations are the
+// same operations in the same order whichever path computes them: bit for bit equal.
+
+/// Face axis `a_i`: `|t_i| − (ha_i + Σ_j hb_j |R[i][j]|)`, summed left to right.
+#[inline(always)]
+pub(crate) fn face_a_separation(t_i: f32, ha_i: f32, hb: [f32; 3], abs_r_row: [f32; 3]) -> f32 {
+    t_i.abs() - (ha_i + hb[0] * abs_r_row[0] + hb[1] * abs_r_row[1] + hb[2] * abs_r_row[2])
+}
+
+/// Face axis `b_j`: `|t · b_j| − (Σ_i ha_i |R[i][j]| + hb_j)`, summed left to right.
+#[inline(always)]
+pub(crate) fn face_b_separation(
+    t: [f32; 3],
+    r_col: [f32; 3],
+    ha: [f32; 3],
+    abs_r_col: [f32; 3],
+    hb_j: f32,
+) -> f32 {
+    let tb = t[0] * r_col[0] + t[1] * r_col[1] + t[2] * r_col[2];
+    tb.abs() - (ha[0] * abs_r_col[0] + ha[1] * abs_r_col[1] + ha[2] * abs_r_col[2] + hb_j)
+}
+
+/// The entries one edge axis `a_i × b_j` reads (see the module docs for the indices).
+pub(crate) struct EdgeTerms {
+    /// `R[i1][j]`, `R[i2][j]`.
+    pub r_i1: f32,
+    pub r_i2: f32,
+    pub t_i1: f32,
+    pub t_i2: f32,
+    pub ha_i1: f32,
+    pub ha_i2: f32,
+    pub hb_j1: f32,
+    pub hb_j2: f32,
+    /// `|R[i][j1]|`, `|R[i][j2]|`.
+    pub abs_r_j1: f32,
+    pub abs_r_j2: f32,
+}
+
+/// Edge axis `a_i × b_j`: `(|t·L| − r_a − r_b) / |L|`, or `−∞` when the edges are
+/// near-parallel (`|L| < PARALLEL_EDGES`). Written as a select of two computed values,
+/// so that lanes vectorise it without a branch.
+#[inline(always)]
+pub(crate) fn edge_separation(e: EdgeTerms) -> f32 {
+    let length_squared = e.r_i1 * e.r_i1 + e.r_i2 * e.r_i2;
+    let tl = e.t_i2 * e.r_i1 - e.t_i1 * e.r_i2;
+    let ra = e.ha_i1 * e.r_i2.abs() + e.ha_i2 * e.r_i1.abs();
+    let rb = e.hb_j1 * e.abs_r_j2 + e.hb_j2 * e.abs_r_j1;
+    let separation = (tl.abs() - ra - rb) / length_squared.sqrt();
+    if length_squared < PARALLEL_EDGES * PARALLEL_EDGES {
+        f32::NEG_INFINITY
+    } else {
+        separation
+    }
+}
+
 /// Rotation entries and their absolute values, precomputed once per pair, as plain
 /// arrays so that every index below is a compile-time constant.
-struct BoxPair {
-    ha: [f32; 3],
-    hb: [f32; 3],
-    r: [[f32; 3]; 3],
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BoxPair {
+    pub ha: [f32; 3],
+    pub hb: [f32; 3],
+    /// `R[i][j] = a_i · b_j`.
+    pub r: [[f32; 3]; 3],
     abs_r: [[f32; 3]; 3],
-    t: [f32; 3],
-    frame: Frame,
+    /// b's centre in a's frame.
+    pub t: [f32; 3],
+    pub frame: Frame,
 }
 
 impl BoxPair {
-    fn new(ha: Vec3, hb: Vec3, frame: &Frame) -> BoxPair {
+    pub(crate) fn new(ha: Vec3, hb: Vec3, frame: &Frame) -> BoxPair {
         let cols = [
             frame.rot.x_axis.to_array(),
             frame.rot.y_axis.to_array(),
@@ -71,15 +130,20 @@ impl BoxPair {
     #[inline(always)]
     fn face_a<const I: usize>(&self) -> f32 {
         let (hb, ar) = (&self.hb, &self.abs_r);
-        self.t[I].abs() - (self.ha[I] + hb[0] * ar[I][0] + hb[1] * ar[I][1] + hb[2] * ar[I][2])
+        face_a_separation(self.t[I], self.ha[I], *hb, ar[I])
     }
 
     /// Face axis `b_J`: `|t · b_J| − (Σ_i ha_i |R[i][J]| + hb_J)`.
     #[inline(always)]
     fn face_b<const J: usize>(&self) -> f32 {
-        let (ha, r, ar, t) = (&self.ha, &self.r, &self.abs_r, &self.t);
-        let tb = t[0] * r[0][J] + t[1] * r[1][J] + t[2] * r[2][J];
-        tb.abs() - (ha[0] * ar[0][J] + ha[1] * ar[1][J] + ha[2] * ar[2][J] + self.hb[J])
+        let (r, ar) = (&self.r, &self.abs_r);
+        face_b_separation(
+            self.t,
+            [r[0][J], r[1][J], r[2][J]],
+            self.ha,
+            [ar[0][J], ar[1][J], ar[2][J]],
+            self.hb[J],
+        )
     }
 
     /// Edge axis `a_I × b_J` (see the module docs); `−∞` when the edges are near-parallel.
@@ -88,14 +152,18 @@ impl BoxPair {
         let (ha, hb, r, ar, t) = (&self.ha, &self.hb, &self.r, &self.abs_r, &self.t);
         let (i1, i2) = ((I + 1) % 3, (I + 2) % 3);
         let (j1, j2) = ((J + 1) % 3, (J + 2) % 3);
-        let length_squared = r[i1][J] * r[i1][J] + r[i2][J] * r[i2][J];
-        if length_squared < PARALLEL_EDGES * PARALLEL_EDGES {
-            return f32::NEG_INFINITY;
-        }
-        let tl = t[i2] * r[i1][J] - t[i1] * r[i2][J];
-        let ra = ha[i1] * ar[i2][J] + ha[i2] * ar[i1][J];
-        let rb = hb[j1] * ar[I][j2] + hb[j2] * ar[I][j1];
-        (tl.abs() - ra - rb) / length_squared.sqrt()
+        edge_separation(EdgeTerms {
+            r_i1: r[i1][J],
+            r_i2: r[i2][J],
+            t_i1: t[i1],
+            t_i2: t[i2],
+            ha_i1: ha[i1],
+            ha_i2: ha[i2],
+            hb_j1: hb[j1],
+            hb_j2: hb[j2],
+            abs_r_j1: ar[I][j1],
+            abs_r_j2: ar[I][j2],
+        })
     }
 
     /// All 15 separations, faces of a, faces of b, then edges `6 + 3i + j`.
@@ -208,44 +276,65 @@ pub(crate) fn box_box(
         pair.face_b::<1>(),
         pair.face_b::<2>(),
     ];
-    if let Some(k) = faces.iter().position(|&s| s > margin) {
-        return SatOutcome::Separated(pair.axis(k, faces[k]));
+    if let Some(outcome) = pair.separated_by_face(&faces, margin) {
+        return outcome;
     }
-    let separations = pair.separations();
-    // The remembered axis first, then the 15 in order: the first that separates wins.
-    if let Some(k) = cached.and_then(axis_index)
-        && separations[k] > margin
-    {
-        return SatOutcome::Separated(pair.axis(k, separations[k]));
+    pair.choose(&pair.separations(), margin, cached)
+}
+
+impl BoxPair {
+    /// The first face axis (`0..6`) whose separation exceeds `margin`, if any.
+    #[inline]
+    pub(crate) fn separated_by_face(&self, faces: &[f32; 6], margin: f32) -> Option<SatOutcome> {
+        let k = faces.iter().position(|&s| s > margin)?;
+        Some(SatOutcome::Separated(self.axis(k, faces[k])))
     }
-    if let Some(k) = separations.iter().position(|&s| s > margin) {
-        return SatOutcome::Separated(pair.axis(k, separations[k]));
-    }
-    // Best axis of each kind: faces of a (0..3), faces of b (3..6), edge pairs (6..15);
-    // the lowest index wins a tie.
-    let best_of = |range: std::ops::Range<usize>| {
-        let mut best = range.start;
-        for k in range {
-            if separations[k] > separations[best] {
-                best = k;
-            }
+
+    /// The outcome from all 15 separations once no face axis separates: the cached axis
+    /// if it separates, else the first axis that does, else the folded candidates.
+    pub(crate) fn choose(
+        &self,
+        separations: &[f32; 15],
+        margin: f32,
+        cached: Option<Feature>,
+    ) -> SatOutcome {
+        let pair = self;
+        // The remembered axis first, then the 15 in order: the first that separates wins.
+        if let Some(k) = cached.and_then(axis_index)
+            && separations[k] > margin
+        {
+            return SatOutcome::Separated(pair.axis(k, separations[k]));
         }
-        best
-    };
-    let best = [best_of(0..3), best_of(3..6), best_of(6..15)];
-    let slop = FEATURE_SLOP * ha.min_element().min(hb.min_element());
-    // Last query's reference axis, measured now (a degenerate edge axis is not kept).
-    let kept = cached
-        .and_then(axis_index)
-        .filter(|&k| separations[k] > f32::NEG_INFINITY)
-        .map(|k| pair.axis(k, separations[k]));
-    fold_candidates(
-        pair.axis(best[0], separations[best[0]]),
-        Some(pair.axis(best[1], separations[best[1]])),
-        (separations[best[2]] > f32::NEG_INFINITY)
-            .then(|| pair.axis(best[2], separations[best[2]])),
-        None,
-        slop,
-        kept,
-    )
+        if let Some(k) = separations.iter().position(|&s| s > margin) {
+            return SatOutcome::Separated(pair.axis(k, separations[k]));
+        }
+        // Best axis of each kind: faces of a (0..3), faces of b (3..6), edge pairs
+        // (6..15); the lowest index wins a tie.
+        let best_of = |range: std::ops::Range<usize>| {
+            let mut best = range.start;
+            for k in range {
+                if separations[k] > separations[best] {
+                    best = k;
+                }
+            }
+            best
+        };
+        let best = [best_of(0..3), best_of(3..6), best_of(6..15)];
+        let (ha, hb) = (Vec3::from_array(self.ha), Vec3::from_array(self.hb));
+        let slop = FEATURE_SLOP * ha.min_element().min(hb.min_element());
+        // Last query's reference axis, measured now (a degenerate edge axis is not kept).
+        let kept = cached
+            .and_then(axis_index)
+            .filter(|&k| separations[k] > f32::NEG_INFINITY)
+            .map(|k| pair.axis(k, separations[k]));
+        fold_candidates(
+            pair.axis(best[0], separations[best[0]]),
+            Some(pair.axis(best[1], separations[best[1]])),
+            (separations[best[2]] > f32::NEG_INFINITY)
+                .then(|| pair.axis(best[2], separations[best[2]])),
+            None,
+            slop,
+            kept,
+        )
+    }
 }

@@ -24,6 +24,8 @@
 //! fraction of the depth: a deep pair is pushed out along (nearly) the minimum axis.
 
 pub(crate) mod box_box;
+pub(crate) mod box_box_wide;
+pub(crate) mod frame_wide;
 pub(crate) mod hull_hull;
 pub(crate) mod sphere;
 

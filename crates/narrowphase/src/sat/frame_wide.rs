@@ -1,0 +1,169 @@
+//! [`Frame::new`](super::Frame::new) for 8 pairs at once, in f64 lanes, bit for bit.
+//!
+//! The relative frame `R = mat(q̄_a q_b / |q̄_a q_b|)`, `t = q̄_a (t_b − t_a) q_a / |q_a|²`
+//! is computed in f64 and rounded once to f32 (see `Frame::new`). Here each of the 8
+//! lanes runs glam's f64 formulas for those steps — `DQuat::mul_quat`,
+//! `DVec4::normalize` (`q · (1 / √(q·q))`), `DMat3::from_quat`, `DQuat::mul_vec3`,
+//! `DVec4::length_squared` — written out with the same operations in the same order,
+//! so each lane rounds exactly as the scalar `Frame::new` does (the determinism rule of
+//! [`box_box_wide`](super::box_box_wide) holds here too: lanes never mix, no fused
+//! multiply-add, no reassociation). The bitwise test of the batched queries guards it,
+//! and so does the unit test below against `Frame::new` itself.
+
+// Lane loops index several arrays by the same lane (or axis): one index is the form
+// both the vectoriser and a reader see as "this lane".
+#![allow(clippy::needless_range_loop)]
+
+use super::box_box_wide::{BoxBundle, LANES, SimdLevel};
+use sepax_geometry::Pose;
+
+type Lanes64 = [f64; LANES];
+
+/// Both poses of 8 pairs, widened to f64, one array per component.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PoseLanes {
+    /// a's rotation `(x, y, z, w)`.
+    qa: [Lanes64; 4],
+    qb: [Lanes64; 4],
+    ta: [Lanes64; 3],
+    tb: [Lanes64; 3],
+}
+
+impl PoseLanes {
+    #[inline]
+    pub fn set_lane(&mut self, lane: usize, pose_a: &Pose, pose_b: &Pose) {
+        let (qa, qb) = (pose_a.rotation.to_array(), pose_b.rotation.to_array());
+        let (ta, tb) = (pose_a.translation.to_array(), pose_b.translation.to_array());
+        for k in 0..4 {
+            self.qa[k][lane] = qa[k] as f64;
+            self.qb[k][lane] = qb[k] as f64;
+        }
+        for k in 0..3 {
+            self.ta[k][lane] = ta[k] as f64;
+            self.tb[k][lane] = tb[k] as f64;
+        }
+    }
+}
+
+/// Fills `out.r` and `out.t` with the frames of all 8 lanes (`R[i][j]`, row `i` of
+/// `Frame::rot`; unused lanes compute values that are never read) at `level` (`Scalar`
+/// runs as `Baseline`: the lanes are the same code). `BoxBundle::frame` gives a lane's
+/// frame back as `Frame::new` builds it.
+pub(crate) fn frames(level: SimdLevel, poses: &PoseLanes, out: &mut BoxBundle) {
+    #[cfg(target_arch = "x86_64")]
+    if level == SimdLevel::Avx2 && SimdLevel::Avx2.is_available() {
+        // SAFETY: the CPU supports AVX2 (checked just above), the only requirement of
+        // a `#[target_feature(enable = "avx2")]` function.
+        return unsafe { frames_avx2(poses, out) };
+    }
+    let _ = level;
+    frames_kernel(poses, out);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn frames_avx2(poses: &PoseLanes, out: &mut BoxBundle) {
+    frames_kernel(poses, out);
+}
+
+/// `Frame::new` per lane; each line names the glam function whose order it keeps.
+#[inline(always)]
+fn frames_kernel(p: &PoseLanes, out: &mut BoxBundle) {
+    for l in 0..LANES {
+        // DQuat::conjugate of q_a.
+        let (x0, y0, z0, w0) = (-p.qa[0][l], -p.qa[1][l], -p.qa[2][l], p.qa[3][l]);
+        let (x1, y1, z1, w1) = (p.qb[0][l], p.qb[1][l], p.qb[2][l], p.qb[3][l]);
+        // DQuat::mul_quat.
+        let qx = w0 * x1 + x0 * w1 + y0 * z1 - z0 * y1;
+        let qy = w0 * y1 - x0 * z1 + y0 * w1 + z0 * x1;
+        let qz = w0 * z1 + x0 * y1 - y0 * x1 + z0 * w1;
+        let qw = w0 * w1 - x0 * x1 - y0 * y1 - z0 * z1;
+        // DVec4::normalize: times 1 / length.
+        let recip = 1.0 / ((qx * qx) + (qy * qy) + (qz * qz) + (qw * qw)).sqrt();
+        let (x, y, z, w) = (qx * recip, qy * recip, qz * recip, qw * recip);
+        // DMat3::from_quat, then as_mat3.
+        let (x2, y2, z2) = (x + x, y + y, z + z);
+        let (xx, xy, xz) = (x * x2, x * y2, x * z2);
+        let (yy, yz, zz) = (y * y2, y * z2, z * z2);
+        let (wx, wy, wz) = (w * x2, w * y2, w * z2);
+        let cols = [
+            [1.0 - (yy + zz), xy + wz, xz - wy],
+            [xy - wz, 1.0 - (xx + zz), yz + wx],
+            [xz + wy, yz - wx, 1.0 - (xx + yy)],
+        ];
+        for c in 0..3 {
+            for r in 0..3 {
+                out.r[r][c][l] = cols[c][r] as f32;
+            }
+        }
+        // DQuat::mul_vec3 of the conjugate on t_b − t_a, then / DQuat::length_squared.
+        let v = [
+            p.tb[0][l] - p.ta[0][l],
+            p.tb[1][l] - p.ta[1][l],
+            p.tb[2][l] - p.ta[2][l],
+        ];
+        let b = [x0, y0, z0];
+        let b2 = (b[0] * b[0]) + (b[1] * b[1]) + (b[2] * b[2]);
+        let along = (v[0] * b[0]) + (v[1] * b[1]) + (v[2] * b[2]);
+        let cross = [
+            b[1] * v[2] - v[1] * b[2],
+            b[2] * v[0] - v[2] * b[0],
+            b[0] * v[1] - v[0] * b[1],
+        ];
+        let (k_v, k_b, k_c) = (w0 * w0 - b2, along * 2.0, w0 * 2.0);
+        let qa = [p.qa[0][l], p.qa[1][l], p.qa[2][l], p.qa[3][l]];
+        let length_squared = (qa[0] * qa[0]) + (qa[1] * qa[1]) + (qa[2] * qa[2]) + (qa[3] * qa[3]);
+        for k in 0..3 {
+            let rotated = v[k] * k_v + b[k] * k_b + cross[k] * k_c;
+            out.t[k][l] = (rotated / length_squared) as f32;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sat::Frame;
+    use glam::{Quat, Vec3};
+    use sepax_geometry::rng::Rng;
+
+    /// Every lane's frame has the bits of `Frame::new`, at every level, for poses near
+    /// and far (1e4) from the origin and rotations up to 1e-3 off unit length.
+    #[test]
+    fn lanes_match_frame_new_bit_for_bit() {
+        let mut rng = Rng::new(0xF4A3E);
+        for round in 0..2000 {
+            let mut poses = PoseLanes::default();
+            let mut pairs = Vec::new();
+            for l in 0..LANES {
+                let far = if round % 3 == 0 { 1e4 } else { 10.0 };
+                let pose = |rng: &mut Rng| {
+                    let q = rng.rotation();
+                    let q = Quat::from_vec4(glam::Vec4::from(q) * rng.range(0.9995, 1.0005));
+                    Pose::new(rng.vec3(Vec3::splat(-far), Vec3::splat(far)), q)
+                };
+                let (a, b) = (pose(&mut rng), pose(&mut rng));
+                poses.set_lane(l, &a, &b);
+                pairs.push((a, b));
+            }
+            for level in SimdLevel::available() {
+                let mut out = BoxBundle::default();
+                frames(level, &poses, &mut out);
+                for (l, (a, b)) in pairs.iter().enumerate() {
+                    let (want, got) = (Frame::new(a, b), out.frame(l));
+                    let bits = |f: &Frame| {
+                        (
+                            f.rot.to_cols_array().map(f32::to_bits),
+                            f.trans.to_array().map(f32::to_bits),
+                        )
+                    };
+                    assert_eq!(
+                        bits(&got),
+                        bits(&want),
+                        "round {round}, lane {l}, {level:?}"
+                    );
+                }
+            }
+        }
+    }
+}
