@@ -1,14 +1,82 @@
+//! A profiling driver for the narrow phase: runs one of the narrowphase bench's pair
+//! sets through one query `N` times in a plain loop, with no criterion around it, so
+//! that an instruction-level profiler sees only the query. Instruction counts are
+//! repeatable on a busy machine where timings are not: use it to tell whether a change
+//! makes a query cheaper.
+//!
+//! Modes (the first argument):
+//!
+//! | mode | pairs | query |
+//! |---|---|---|
+//! | `box` | 256 resting box pairs (`box_pairs(1, 256, Resting)`) | sepax `collide`, cold cache |
+//! | `hull` | 256 touching 24-point hull pairs (`hull_pairs(24, 256, 24)`) | sepax `collide`, cold cache |
+//! | `boxc` | the resting box pairs | sepax `contact` |
+//! | `parry-box` | the resting box pairs | parry3d `contact_manifolds`, fresh manifolds |
+//! | `parry-hull` | the hull pairs | parry3d `contact_manifolds`, fresh manifolds |
+//!
+//! These are the pairs of the `box_box_manifold/resting` and `hull_hull_manifold/24`
+//! bench groups. `N` (environment, default 100) is the number of passes.
+//!
+//! ```sh
+//! cargo build --profile bench -p sepax-benches --example prof
+//! N=20 valgrind --tool=callgrind --callgrind-out-file=/tmp/prof.out \
+//!     target/release/examples/prof hull
+//! callgrind_annotate /tmp/prof.out | head -30
+//! ```
+//!
+//! (With `CARGO_TARGET_DIR` set, the binary is under that directory instead of
+//! `target/`.)
+
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
-use sepax_benches::pairs::{Kind, box_pairs, hull_pairs};
 use sepax_benches::to_parry;
 use sepax_narrowphase::{PairCache, collide, contact};
+use sepax_testkit::pairs::{Pair, PairKind, box_pairs, hull_pairs};
 use std::hint::black_box;
-fn main() {
-    let which = std::env::args().nth(1).unwrap();
-    let pairs = match which.as_str() {
-        w if w.contains("hull") => hull_pairs(24, 256, 24),
-        _ => box_pairs(1, 256, Kind::Resting),
+use std::process::ExitCode;
+
+const MODES: [&str; 5] = ["box", "hull", "boxc", "parry-box", "parry-hull"];
+
+fn main() -> ExitCode {
+    let mode = std::env::args().nth(1).unwrap_or_default();
+    if !MODES.contains(&mode.as_str()) {
+        eprintln!("usage: prof <{}>  (N=passes, default 100)", MODES.join("|"));
+        return ExitCode::FAILURE;
+    }
+    let passes: usize = match std::env::var("N").map(|v| v.parse()) {
+        Err(_) => 100,
+        Ok(Ok(n)) => n,
+        Ok(Err(e)) => {
+            eprintln!("N must be a count: {e}");
+            return ExitCode::FAILURE;
+        }
     };
+    let pairs = if mode.contains("hull") {
+        hull_pairs(24, 256, 24)
+    } else {
+        box_pairs(1, 256, PairKind::Resting)
+    };
+    match mode.as_str() {
+        "box" | "hull" => (0..passes).for_each(|_| sepax_collide(&pairs)),
+        "boxc" => (0..passes).for_each(|_| sepax_contact(&pairs)),
+        _ => parry_manifolds(&pairs, passes),
+    }
+    ExitCode::SUCCESS
+}
+
+fn sepax_collide(pairs: &[Pair]) {
+    for p in pairs {
+        let mut cache = PairCache::default();
+        black_box(collide(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0, &mut cache));
+    }
+}
+
+fn sepax_contact(pairs: &[Pair]) {
+    for p in pairs {
+        black_box(contact(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0));
+    }
+}
+
+fn parry_manifolds(pairs: &[Pair], passes: usize) {
     let peers: Vec<_> = pairs
         .iter()
         .map(|p| {
@@ -19,39 +87,15 @@ fn main() {
             )
         })
         .collect();
-    let mut m: Vec<ContactManifold<(), ()>> = Vec::new();
-    let n: usize = std::env::var("N")
-        .map(|v| v.parse().unwrap())
-        .unwrap_or(100);
-    for _ in 0..n {
-        match which.as_str() {
-            "box" | "hull" => {
-                for p in &pairs {
-                    black_box(collide(
-                        &p.a,
-                        &p.pose_a,
-                        &p.b,
-                        &p.pose_b,
-                        0.0,
-                        &mut PairCache::default(),
-                    ));
-                }
-            }
-            "boxc" => {
-                for p in &pairs {
-                    black_box(contact(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0));
-                }
-            }
-            _ => {
-                for (a, b, pos) in &peers {
-                    m.clear();
-                    let mut w = None;
-                    DefaultQueryDispatcher
-                        .contact_manifolds(pos, &**a, &**b, 0.0, &mut m, &mut w)
-                        .unwrap();
-                    black_box(&m);
-                }
-            }
+    let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
+    for _ in 0..passes {
+        for (a, b, pose_ab) in &peers {
+            manifolds.clear();
+            let mut workspace = None;
+            DefaultQueryDispatcher
+                .contact_manifolds(pose_ab, &**a, &**b, 0.0, &mut manifolds, &mut workspace)
+                .unwrap();
+            black_box(&manifolds);
         }
     }
 }

@@ -77,7 +77,6 @@ mod pairs;
 mod query;
 pub mod ray;
 mod report;
-pub mod scenes;
 mod step;
 mod world;
 

@@ -15,6 +15,7 @@
 use glam::{Quat, Vec3};
 use sepax_pipeline::geometry::rng::Rng;
 use sepax_pipeline::geometry::{ConvexHull, Cuboid, Pose, Shape, Sphere};
+use sepax_testkit::shapes::ball_points;
 
 /// Gap left between stacked bodies at the start, m (inside the 2 cm margin).
 pub const GAP: f32 = 0.001;
@@ -167,7 +168,7 @@ pub fn mixed(n: usize, seed: u64) -> Scene {
         let shape = match i % 4 {
             0 => cube(Vec3::ONE),
             1 => Shape::from(Sphere::try_new(0.5).expect("positive radius")),
-            2 => random_hull(&mut rng),
+            2 => centred_hull(&mut rng),
             _ => cube(Vec3::new(1.2, 0.4, 0.8)),
         };
         let turn = Quat::from_axis_angle(rng.unit_vec3(), rng.range(-0.3, 0.3));
@@ -195,10 +196,8 @@ fn grid(n: usize) -> impl Iterator<Item = Vec3> {
 
 /// The hull of 12 random points within 0.6 m of the origin, moved so that its centre
 /// of mass is the origin (the body origin the solver takes lever arms from).
-fn random_hull(rng: &mut Rng) -> Shape {
-    let points: Vec<Vec3> = (0..12)
-        .map(|_| rng.unit_vec3() * rng.range(0.35, 0.6))
-        .collect();
+fn centred_hull(rng: &mut Rng) -> Shape {
+    let points = ball_points(rng, 12, 0.35, 0.6);
     let hull = ConvexHull::try_from_points_centered(&points)
         .map(|(hull, _offset)| hull)
         .unwrap_or_else(|_| ConvexHull::cuboid(Vec3::splat(0.4)).expect("positive half extents"));
