@@ -12,7 +12,7 @@
 //! | [`pairs`] | 3D pair sets by kind (resting, touching, deep, separated, hulls) and the oracle tests' placements | narrow-phase tests and benches |
 //! | [`pairs2d`] | 2D pairs (boxes, polygons, circles) and placements | dim2 tests |
 //! | [`scenes`] | world scenes as plain data: soup, hulls, static-heavy, pile | pipeline tests, step bench, `stress`, `render` |
-//! | `world` (feature `world`) | [`Scene::populate`](scenes::Scene) / `apply` into a `CollisionWorld` | the same |
+//! | `world` (feature `world`) | `Scene::populate` / `apply` / `body_desc`: a scene in a `CollisionWorld` | the same |
 //!
 //! Every random number comes from [`Rng`](sepax_geometry::rng::Rng) (SplitMix64) with
 //! the seed the caller gives, and every generator draws in a fixed, documented order:

@@ -16,9 +16,8 @@
 //! | [`static_heavy`] | statics + movers | static boxes everywhere, a few moving boxes among them (not the broad-phase bench's floor scene, [`clouds::floor_tiles`](crate::clouds::floor_tiles)) |
 //! | [`pile`] | n resting boxes | columns of unit cubes sunk 0.01 into each other on a static ground: every pair a face contact |
 //!
-//! With the `world` feature, [`Scene::populate`] inserts a scene into a
-//! `CollisionWorld` and [`Scene::apply`] sets a frame's poses (module
-//! [`world`](crate::world)).
+//! With the `world` feature, `Scene::populate` inserts a scene into a
+//! `CollisionWorld` and `Scene::apply` sets a frame's poses (module `world`).
 //!
 //! ```
 //! use sepax_testkit::scenes;
