@@ -12,6 +12,7 @@
 //! | [`pairs`] | 3D pair sets by kind (resting, touching, deep, separated, hulls) and the oracle tests' placements | narrow-phase tests and benches |
 //! | [`pairs2d`] | 2D pairs (boxes, polygons, circles) and placements | dim2 tests |
 //! | [`scenes`] | world scenes as plain data: soup, hulls, static-heavy, pile | pipeline tests, step bench, `stress`, `render` |
+//! | [`stacks`] | stacking scenes for a solver: tower, alternating tower, pyramid, dropped pile, mixed | the `stacking` example and its test |
 //! | `world` (feature `world`) | `Scene::populate` / `apply` / `body_desc`: a scene in a `CollisionWorld` | the same |
 //!
 //! Every random number comes from [`Rng`](sepax_geometry::rng::Rng) (SplitMix64) with
@@ -37,5 +38,6 @@ pub mod pairs;
 pub mod pairs2d;
 pub mod scenes;
 pub mod shapes;
+pub mod stacks;
 #[cfg(feature = "world")]
 pub mod world;

@@ -12,7 +12,7 @@
 //! | [`random_cuboid`] | box, half extents 0.1–2 | the narrow-phase oracle tests |
 //! | [`ball_hull`] | hull of n points at radius lo–hi from the centre | scenes (24 points, 0.3–0.6), bench pairs (0.45–0.55) |
 //! | [`ellipsoid_hull`] | hull of n points on an ellipsoid or in a box | the narrow-phase oracle tests |
-//! | [`ball_points`] | the point cloud of [`ball_hull`] | the stacking example's centred hulls |
+//! | [`ball_points`] | the point cloud of [`ball_hull`] | the stacking scenes' centred hulls ([`stacks`](crate::stacks)) |
 
 use glam::Vec3;
 use sepax_geometry::rng::Rng;
