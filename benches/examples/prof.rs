@@ -25,10 +25,10 @@
 //! ```
 //!
 //! (With `CARGO_TARGET_DIR` set, the binary is under that directory instead of
-//! `target/`.) The total also counts building the 256 pairs (hull building and the
-//! f64 oracle that places them: about 1.4 billion instructions of `hull` at `N=2`), so
-//! compare runs with the same `N`, or read the query's own functions in the
-//! annotated listing.
+//! `target/`.) The total also counts building the 256 pairs: measured with `N=0`,
+//! 1.39 billion instructions for the hull pairs (hull building and the f64 oracle
+//! that places them), 0.55 million for the box pairs. Compare runs with the same `N`,
+//! or read the query's own functions in the annotated listing.
 
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
 use sepax_benches::to_parry;
