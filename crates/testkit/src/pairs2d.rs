@@ -3,7 +3,8 @@
 //! within ±1e-4 of zero), and the f64 helpers the tests judge them with.
 //!
 //! The 2D twin of [`pairs`](crate::pairs): names carry a `2` where a 3D item has the
-//! same role.
+//! same role. [`depth_band_pairs2`] makes the 2D bench's sets: pairs of boxes or
+//! regular octagons at an oracle depth inside a given band.
 
 use glam::{DVec2, Vec2};
 use sepax_geometry::dim2::{Circle, ConvexPolygon, Obb2, Pose2, Rot2, Shape2};
@@ -202,4 +203,71 @@ pub fn top_two(v: &[f64]) -> (f64, f64) {
     let mut s = v.to_vec();
     s.sort_by(|x, y| y.total_cmp(x));
     (s[0], s.get(1).copied().unwrap_or(f64::NEG_INFINITY))
+}
+
+/// The shapes of a [`depth_band_pairs2`] set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BandShape2 {
+    /// Axis-aligned boxes (in their own frame) of half extents 0.3–1 per side.
+    Obb2,
+    /// Regular octagons of circumradius 0.4–1, a vertex at π/8.
+    Octagon,
+}
+
+/// The 8 vertices of a regular octagon of circumradius `radius`, counter-clockwise
+/// from the angle π/8.
+pub fn octagon(radius: f32) -> Vec<Vec2> {
+    (0..8)
+        .map(|k| Vec2::from_angle(k as f32 * PI / 4.0 + PI / 8.0) * radius)
+        .collect()
+}
+
+/// `count` posed pairs whose f64 oracle depth lies in `[lo, hi]` (negative: a gap):
+/// a at a random place and angle, b 1.5 away in a random direction, turned at most
+/// 0.2 rad from a (so touching pairs get face contacts), then moved along the oracle
+/// axis to a depth drawn in the band; a pair that misses the band is drawn again.
+pub fn depth_band_pairs2(
+    shape: BandShape2,
+    count: usize,
+    lo: f64,
+    hi: f64,
+    seed: u64,
+) -> Vec<(Shape2, Pose2, Shape2, Pose2)> {
+    let mut rng = Rng::new(seed);
+    let mut set = Vec::with_capacity(count);
+    while set.len() < count {
+        let (sa, sb): (Shape2, Shape2) = match shape {
+            BandShape2::Obb2 => {
+                let ha = Vec2::new(rng.range(0.3, 1.0), rng.range(0.3, 1.0));
+                let hb = Vec2::new(rng.range(0.3, 1.0), rng.range(0.3, 1.0));
+                let obb = |h| Obb2::try_from_half_extents(h).unwrap_or_else(|_| unreachable!());
+                (obb(ha).into(), obb(hb).into())
+            }
+            BandShape2::Octagon => {
+                let (ra, rb) = (rng.range(0.4, 1.0), rng.range(0.4, 1.0));
+                let polygon =
+                    |r| ConvexPolygon::try_new(&octagon(r)).unwrap_or_else(|_| unreachable!());
+                (polygon(ra).into(), polygon(rb).into())
+            }
+        };
+        let pa = Pose2::new(
+            Vec2::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0)),
+            rng.range(-PI, PI),
+        );
+        let dir = Vec2::from_angle(rng.range(-PI, PI));
+        let mut pb = Pose2::new(
+            pa.translation + dir * 1.5,
+            pa.rotation.angle() + rng.range(-0.2, 0.2),
+        );
+        let o = oracle2(&sa, &pa, &sb, &pb);
+        let target = rng.range(lo as f32, hi as f32) as f64;
+        let shift = o.axis * (o.depth - target);
+        pb.translation += Vec2::new(shift.x as f32, shift.y as f32);
+        let o = oracle2(&sa, &pa, &sb, &pb);
+        if o.depth < lo || o.depth > hi {
+            continue;
+        }
+        set.push((sa, pa, sb, pb));
+    }
+    set
 }
