@@ -29,7 +29,7 @@
 //! published crate never depends on it.
 //!
 //! The oracles themselves live with the code they judge:
-//! `sepax_narrowphase::oracle` (3D: vertex-projection SAT, sphere distances, extents),
+//! `sepax_narrowphase::oracle` (3D: vertex-projection SAT, sphere distances, gaps along a normal),
 //! `sepax_narrowphase::dim2::oracle` (2D) and `sepax_broadphase::BruteForce`.
 
 pub mod broad_twin;

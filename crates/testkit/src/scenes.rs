@@ -60,7 +60,8 @@ const OMEGA: f32 = 0.02;
 /// Turning speed, radians per frame.
 const SPIN: f32 = 0.01;
 /// Side of the cube holding n bodies of mean size 1 is `DENSITY · ∛n`; this value gives
-/// about 1.5 AABB pairs per body in [`soup`] (measured by the scene tests).
+/// about 1.5 AABB pairs per body in [`soup`] (measured by
+/// `crates/pipeline/tests/scenes.rs`).
 const DENSITY: f32 = 2.06;
 
 /// How a moving body moves.
