@@ -13,12 +13,12 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
-use sepax_benches::pairs::{Kind, Pair, box_pairs, hull_pairs, sphere_hull_pairs};
 use sepax_benches::to_parry;
 use sepax_geometry::Shape;
 use sepax_narrowphase::{
     BoxBoxPair, PairCache, SupportMode, collide_box_pairs, collide_with, contact, contact_box_pairs,
 };
+use sepax_testkit::pairs::{Pair, PairKind, box_pairs, hull_pairs, sphere_hull_pairs};
 use std::hint::black_box;
 
 const BATCH: usize = 256;
@@ -164,10 +164,10 @@ fn bench_manifold(
 
 fn narrowphase(c: &mut Criterion) {
     let boxes = [
-        ("resting", box_pairs(1, BATCH, Kind::Resting)),
-        ("deep", box_pairs(2, BATCH, Kind::Deep)),
-        ("touching", box_pairs(4, BATCH, Kind::Touching)),
-        ("separated", box_pairs(3, BATCH, Kind::Separated)),
+        ("resting", box_pairs(1, BATCH, PairKind::Resting)),
+        ("deep", box_pairs(2, BATCH, PairKind::Deep)),
+        ("touching", box_pairs(4, BATCH, PairKind::Touching)),
+        ("separated", box_pairs(3, BATCH, PairKind::Separated)),
     ];
     bench_contact(c, "box_box_contact", &boxes);
     bench_manifold(c, "box_box_manifold", &boxes, false);

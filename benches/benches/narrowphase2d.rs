@@ -1,9 +1,9 @@
 //! 2D narrow phase: sepax's `contact2d` / `collide2d` against parry2d 0.31's
 //! `query::contact` and `contact_manifolds` on the same pairs, in the same groups.
 //!
-//! Pairs: 256 seeded box–box pairs and 256 regular-octagon pairs, each set once
-//! touching (penetrating by 0.1–2 % of the size, with a 2-point manifold in most
-//! cases) and once separated (by 5–50 % of the size, beyond the margin). One
+//! Pairs (`sepax_testkit::pairs2d::depth_band_pairs2`): 256 seeded box–box pairs and
+//! 256 regular-octagon pairs, each set once touching (penetrating by 0.1–2 % of the
+//! size, with a 2-point manifold in most cases) and once separated (by 5–50 % of the size, beyond the margin). One
 //! iteration runs the whole set. parry's `contact_manifolds` gets a fresh manifold
 //! list per call (cleared, capacity kept): with a persistent one it would return its
 //! cached points for the unchanged pose, which measures a cache, not the query.
@@ -14,11 +14,9 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::Vec2;
 use parry2d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
 use parry2d::shape::{ConvexPolygon as PConvex, Cuboid as PCuboid, Shape as PShape};
-use sepax_geometry::dim2::{ConvexPolygon, Obb2, Pose2, Shape2};
-use sepax_geometry::rng::Rng;
-use sepax_narrowphase::dim2::oracle::{sat_oracle, world_vertices};
+use sepax_geometry::dim2::{Pose2, Shape2};
 use sepax_narrowphase::dim2::{collide2d, contact2d};
-use std::f32::consts::PI;
+use sepax_testkit::pairs2d::{BandShape2, depth_band_pairs2};
 use std::hint::black_box;
 
 const PAIRS: usize = 256;
@@ -40,76 +38,27 @@ fn p_pose(p: &Pose2) -> parry2d::math::Pose2 {
     parry2d::math::Pose2::new(p_vec(p.translation), p.rotation.angle())
 }
 
-fn octagon(radius: f32) -> Vec<Vec2> {
-    (0..8)
-        .map(|k| Vec2::from_angle(k as f32 * PI / 4.0 + PI / 8.0) * radius)
-        .collect()
+/// Pairs of `shape` whose seed-001 oracle depth lies in `[lo, hi]` (relative to size
+/// 1), with the same shapes and poses in parry's types.
+fn build(shape: BandShape2, lo: f64, hi: f64, seed: u64) -> Set {
+    let ours = depth_band_pairs2(shape, PAIRS, lo, hi, seed);
+    let parry = ours
+        .iter()
+        .map(|(a, pa, b, pb)| ((p_shape(a), p_pose(pa)), (p_shape(b), p_pose(pb))))
+        .collect();
+    Set { ours, parry }
 }
 
-/// `PAIRS` pairs whose seed-001 oracle depth lies in `[lo, hi]` (relative to size 1).
-fn build(boxes: bool, lo: f64, hi: f64, seed: u64) -> Set {
-    let mut rng = Rng::new(seed);
-    let mut set = Set {
-        ours: Vec::new(),
-        parry: Vec::new(),
-    };
-    while set.ours.len() < PAIRS {
-        let (sa, pa_shape, sb, pb_shape): (Shape2, Box<dyn PShape>, Shape2, Box<dyn PShape>) =
-            if boxes {
-                let ha = Vec2::new(rng.range(0.3, 1.0), rng.range(0.3, 1.0));
-                let hb = Vec2::new(rng.range(0.3, 1.0), rng.range(0.3, 1.0));
-                (
-                    Obb2::try_from_half_extents(ha).unwrap().into(),
-                    Box::new(PCuboid::new(p_vec(ha))),
-                    Obb2::try_from_half_extents(hb).unwrap().into(),
-                    Box::new(PCuboid::new(p_vec(hb))),
-                )
-            } else {
-                let (ra, rb) = (rng.range(0.4, 1.0), rng.range(0.4, 1.0));
-                let (oa, ob) = (octagon(ra), octagon(rb));
-                (
-                    ConvexPolygon::try_new(&oa).unwrap().into(),
-                    Box::new(
-                        PConvex::from_convex_polyline(oa.iter().map(|v| p_vec(*v)).collect())
-                            .unwrap(),
-                    ),
-                    ConvexPolygon::try_new(&ob).unwrap().into(),
-                    Box::new(
-                        PConvex::from_convex_polyline(ob.iter().map(|v| p_vec(*v)).collect())
-                            .unwrap(),
-                    ),
-                )
-            };
-        // b rests on a: nearly aligned (touching pairs get face contacts), then moved
-        // along the oracle axis to the wanted depth.
-        let pa = Pose2::new(
-            Vec2::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0)),
-            rng.range(-PI, PI),
-        );
-        let dir = Vec2::from_angle(rng.range(-PI, PI));
-        let mut pb = Pose2::new(
-            pa.translation + dir * 1.5,
-            pa.rotation.angle() + rng.range(-0.2, 0.2),
-        );
-        let o = sat_oracle(
-            &world_vertices(&sa, &pa).unwrap(),
-            &world_vertices(&sb, &pb).unwrap(),
-        );
-        let target = rng.range(lo as f32, hi as f32) as f64;
-        let shift = o.axis * (o.depth - target);
-        pb.translation += Vec2::new(shift.x as f32, shift.y as f32);
-        let o = sat_oracle(
-            &world_vertices(&sa, &pa).unwrap(),
-            &world_vertices(&sb, &pb).unwrap(),
-        );
-        if o.depth < lo || o.depth > hi {
-            continue;
-        }
-        set.parry
-            .push(((pa_shape, p_pose(&pa)), (pb_shape, p_pose(&pb))));
-        set.ours.push((sa, pa, sb, pb));
+/// The same box or polygon in parry2d (half extents, or the vertices as given).
+fn p_shape(shape: &Shape2) -> Box<dyn PShape> {
+    match shape {
+        Shape2::Obb2(b) => Box::new(PCuboid::new(p_vec(b.half_extents()))),
+        Shape2::Polygon(p) => Box::new(
+            PConvex::from_convex_polyline(p.vertices().iter().map(|v| p_vec(*v)).collect())
+                .expect("a sepax polygon is a valid parry polygon"),
+        ),
+        Shape2::Circle(_) => unreachable!("the bench sets hold boxes and octagons"),
     }
-    set
 }
 
 fn group(c: &mut Criterion, name: &str, set: &Set) {
@@ -172,10 +121,22 @@ fn group(c: &mut Criterion, name: &str, set: &Set) {
 }
 
 fn narrowphase2d(c: &mut Criterion) {
-    group(c, "obb2_touching", &build(true, 0.001, 0.02, 1));
-    group(c, "obb2_separated", &build(true, -0.5, -0.05, 2));
-    group(c, "octagon_touching", &build(false, 0.001, 0.02, 3));
-    group(c, "octagon_separated", &build(false, -0.5, -0.05, 4));
+    group(c, "obb2_touching", &build(BandShape2::Obb2, 0.001, 0.02, 1));
+    group(
+        c,
+        "obb2_separated",
+        &build(BandShape2::Obb2, -0.5, -0.05, 2),
+    );
+    group(
+        c,
+        "octagon_touching",
+        &build(BandShape2::Octagon, 0.001, 0.02, 3),
+    );
+    group(
+        c,
+        "octagon_separated",
+        &build(BandShape2::Octagon, -0.5, -0.05, 4),
+    );
 }
 
 criterion_group!(benches, narrowphase2d);

@@ -1,5 +1,5 @@
 //! The whole collision step, sepax's `CollisionWorld` against rapier3d 0.36's
-//! `CollisionPipeline`, on the very same scenes (`sepax_pipeline::scenes`), in the same
+//! `CollisionPipeline`, on the very same scenes (`sepax_testkit::scenes`), in the same
 //! criterion group, both on 2 threads.
 //!
 //! `cargo bench -p sepax-benches --bench step -- --warm-up-time 1 --measurement-time 3`
@@ -20,8 +20,8 @@ use rapier3d::prelude::{
 };
 use sepax_benches::to_parry;
 use sepax_pipeline::geometry::Shape;
-use sepax_pipeline::scenes::{self, Scene};
 use sepax_pipeline::{BodyHandle, CollisionWorld, Config};
+use sepax_testkit::scenes::{self, Scene};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

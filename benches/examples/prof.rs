@@ -1,35 +1,87 @@
-//! A fixed workload for instruction counts (callgrind), one query kind per run:
+//! A profiling driver for the narrow phase: runs one of the narrowphase bench's pair
+//! sets through one query `N` times in a plain loop, with no criterion around it, so
+//! that an instruction-level profiler sees only the query. Instruction counts are
+//! repeatable on a busy machine where timings are not: use it to tell whether a change
+//! makes a query cheaper.
 //!
-//! `N=20 valgrind --tool=callgrind target/release/examples/prof <mode> [kind]`
+//! Modes (the first argument):
 //!
-//! Modes: `box` (scalar `collide` on box pairs), `boxbatch` (`collide_box_pairs`),
-//! `boxc` (scalar `contact`), `boxcbatch` (`contact_box_pairs`), `hull` (scalar
-//! `collide` on 24-point hulls), anything else: parry3d's `contact_manifolds` on the box
-//! pairs. Kinds (box modes): `resting` (default), `touching`, `deep`, `separated`. Each
-//! run queries the same 256 pairs `N` times (default 100) with cold caches; the per-pair
-//! count is the difference of two runs' totals over the difference of their queries.
-//! `SEPAX_SIMD=scalar|baseline|avx2` forces the batched modes' SIMD level.
+//! | mode | pairs | query |
+//! |---|---|---|
+//! | `box` | 256 box pairs (`box_pairs(1, 256, kind)`) | sepax `collide`, cold cache |
+//! | `boxbatch` | the box pairs | `collide_box_pairs` (8 pairs per SIMD bundle), cold caches |
+//! | `boxc` | the box pairs | sepax `contact` |
+//! | `boxcbatch` | the box pairs | `contact_box_pairs` |
+//! | `hull` | 256 touching 24-point hull pairs (`hull_pairs(24, 256, 24)`) | sepax `collide`, cold cache |
+//! | `parry-box` | the box pairs | parry3d `contact_manifolds`, fresh manifolds |
+//! | `parry-hull` | the hull pairs | parry3d `contact_manifolds`, fresh manifolds |
+//!
+//! The box modes take a second argument, the pair kind: `resting` (default),
+//! `touching`, `deep`, `separated`. These are the pairs of the `box_box_*` and
+//! `hull_hull_manifold/24` bench groups. `N` (environment, default 100) is the number
+//! of passes; `SEPAX_SIMD=scalar|baseline|avx2` forces the batched modes' SIMD level
+//! (default: the best the CPU has, printed on stderr).
+//!
+//! ```sh
+//! cargo build --profile bench -p sepax-benches --example prof
+//! N=20 valgrind --tool=callgrind --callgrind-out-file=/tmp/prof.out \
+//!     target/release/examples/prof boxbatch touching
+//! callgrind_annotate /tmp/prof.out | head -30
+//! ```
+//!
+//! (With `CARGO_TARGET_DIR` set, the binary is under that directory instead of
+//! `target/`.) The total also counts building the 256 pairs: measured with `N=0`,
+//! 1.39 billion instructions for the hull pairs (hull building and the f64 oracle
+//! that places them), 0.55 million for the box pairs. The per-pair cost of a query is
+//! the difference of two runs' totals (say `N=30` and `N=10`) over the difference of
+//! their queries.
+
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
-use sepax_benches::pairs::{Kind, box_pairs, hull_pairs};
 use sepax_benches::to_parry;
 use sepax_geometry::Shape;
 use sepax_narrowphase::{
     BoxBoxPair, PairCache, SimdLevel, collide, collide_box_pairs_at, contact, contact_box_pairs_at,
 };
+use sepax_testkit::pairs::{Pair, PairKind, box_pairs, hull_pairs};
 use std::hint::black_box;
+use std::process::ExitCode;
 
-fn main() {
-    let which = std::env::args().nth(1).unwrap();
+const MODES: [&str; 7] = [
+    "box",
+    "boxbatch",
+    "boxc",
+    "boxcbatch",
+    "hull",
+    "parry-box",
+    "parry-hull",
+];
+
+fn main() -> ExitCode {
+    let mode = std::env::args().nth(1).unwrap_or_default();
+    if !MODES.contains(&mode.as_str()) {
+        eprintln!(
+            "usage: prof <{}> [resting|touching|deep|separated]  (N=passes, default 100)",
+            MODES.join("|")
+        );
+        return ExitCode::FAILURE;
+    }
     let kind = match std::env::args().nth(2).as_deref() {
-        None | Some("resting") => Kind::Resting,
-        Some("touching") => Kind::Touching,
-        Some("deep") => Kind::Deep,
-        Some("separated") => Kind::Separated,
-        Some(other) => panic!("unknown kind {other}"),
+        None | Some("resting") => PairKind::Resting,
+        Some("touching") => PairKind::Touching,
+        Some("deep") => PairKind::Deep,
+        Some("separated") => PairKind::Separated,
+        Some(other) => {
+            eprintln!("unknown pair kind {other}");
+            return ExitCode::FAILURE;
+        }
     };
-    let pairs = match which.as_str() {
-        w if w.contains("hull") => hull_pairs(24, 256, 24),
-        _ => box_pairs(1, 256, kind),
+    let passes: usize = match std::env::var("N").map(|v| v.parse()) {
+        Err(_) => 100,
+        Ok(Ok(n)) => n,
+        Ok(Err(e)) => {
+            eprintln!("N must be a count: {e}");
+            return ExitCode::FAILURE;
+        }
     };
     let level = match std::env::var("SEPAX_SIMD").as_deref() {
         Ok("scalar") => SimdLevel::Scalar,
@@ -37,28 +89,74 @@ fn main() {
         Ok("avx2") => SimdLevel::Avx2,
         _ => SimdLevel::detected(),
     };
-    if which.contains("batch") {
-        eprintln!("SIMD level: {level:?}");
+    let pairs = if mode.contains("hull") {
+        hull_pairs(24, 256, 24)
+    } else {
+        box_pairs(1, 256, kind)
+    };
+    match mode.as_str() {
+        "box" | "hull" => (0..passes).for_each(|_| sepax_collide(&pairs)),
+        "boxc" => (0..passes).for_each(|_| sepax_contact(&pairs)),
+        "boxbatch" | "boxcbatch" => {
+            eprintln!("SIMD level: {level:?}");
+            let Some(batch) = box_batch(&pairs) else {
+                eprintln!("the batched modes take box pairs only");
+                return ExitCode::FAILURE;
+            };
+            batched(&batch, level, mode == "boxbatch", passes);
+        }
+        _ => parry_manifolds(&pairs, passes),
     }
-    let cuboid = |s: &Shape| match s {
-        Shape::Cuboid(c) => *c,
-        _ => panic!("box pairs only"),
-    };
-    let batch: Vec<BoxBoxPair> = match which.as_str() {
-        w if w.contains("batch") => pairs
-            .iter()
-            .map(|p| BoxBoxPair {
-                a: cuboid(&p.a),
+    ExitCode::SUCCESS
+}
+
+fn sepax_collide(pairs: &[Pair]) {
+    for p in pairs {
+        let mut cache = PairCache::default();
+        black_box(collide(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0, &mut cache));
+    }
+}
+
+fn sepax_contact(pairs: &[Pair]) {
+    for p in pairs {
+        black_box(contact(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0));
+    }
+}
+
+/// The pairs as the batched API takes them; `None` unless every shape is a box.
+fn box_batch(pairs: &[Pair]) -> Option<Vec<BoxBoxPair>> {
+    pairs
+        .iter()
+        .map(|p| match (&p.a, &p.b) {
+            (Shape::Cuboid(a), Shape::Cuboid(b)) => Some(BoxBoxPair {
+                a: *a,
                 pose_a: p.pose_a,
-                b: cuboid(&p.b),
+                b: *b,
                 pose_b: p.pose_b,
-            })
-            .collect(),
-        _ => Vec::new(),
-    };
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `passes` runs of the batched manifold (`manifolds`) or contact query, cold caches.
+fn batched(batch: &[BoxBoxPair], level: SimdLevel, manifolds: bool, passes: usize) {
     let mut caches = vec![PairCache::default(); batch.len()];
-    let mut manifolds = vec![None; batch.len()];
-    let mut contacts = vec![None; batch.len()];
+    let mut out_manifolds = vec![None; batch.len()];
+    let mut out_contacts = vec![None; batch.len()];
+    for _ in 0..passes {
+        if manifolds {
+            caches.fill(PairCache::default());
+            collide_box_pairs_at(level, batch, 0.0, &mut caches, &mut out_manifolds);
+            black_box(&out_manifolds);
+        } else {
+            contact_box_pairs_at(level, batch, 0.0, &mut out_contacts);
+            black_box(&out_contacts);
+        }
+    }
+}
+
+fn parry_manifolds(pairs: &[Pair], passes: usize) {
     let peers: Vec<_> = pairs
         .iter()
         .map(|p| {
@@ -69,48 +167,15 @@ fn main() {
             )
         })
         .collect();
-    let mut m: Vec<ContactManifold<(), ()>> = Vec::new();
-    let n: usize = std::env::var("N")
-        .map(|v| v.parse().unwrap())
-        .unwrap_or(100);
-    for _ in 0..n {
-        match which.as_str() {
-            "box" | "hull" => {
-                for p in &pairs {
-                    black_box(collide(
-                        &p.a,
-                        &p.pose_a,
-                        &p.b,
-                        &p.pose_b,
-                        0.0,
-                        &mut PairCache::default(),
-                    ));
-                }
-            }
-            "boxbatch" => {
-                caches.fill(PairCache::default());
-                collide_box_pairs_at(level, &batch, 0.0, &mut caches, &mut manifolds);
-                black_box(&manifolds);
-            }
-            "boxc" => {
-                for p in &pairs {
-                    black_box(contact(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0));
-                }
-            }
-            "boxcbatch" => {
-                contact_box_pairs_at(level, &batch, 0.0, &mut contacts);
-                black_box(&contacts);
-            }
-            _ => {
-                for (a, b, pos) in &peers {
-                    m.clear();
-                    let mut w = None;
-                    DefaultQueryDispatcher
-                        .contact_manifolds(pos, &**a, &**b, 0.0, &mut m, &mut w)
-                        .unwrap();
-                    black_box(&m);
-                }
-            }
+    let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
+    for _ in 0..passes {
+        for (a, b, pose_ab) in &peers {
+            manifolds.clear();
+            let mut workspace = None;
+            DefaultQueryDispatcher
+                .contact_manifolds(pose_ab, &**a, &**b, 0.0, &mut manifolds, &mut workspace)
+                .unwrap();
+            black_box(&manifolds);
         }
     }
 }

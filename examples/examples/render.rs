@@ -10,7 +10,8 @@
 use glam::Vec2;
 use sepax_examples::args::Args;
 use sepax_examples::outline::{TOP, outline};
-use sepax_pipeline::{CollisionWorld, Config, scenes};
+use sepax_pipeline::{CollisionWorld, Config};
+use sepax_testkit::scenes;
 use std::collections::HashSet;
 use std::process::ExitCode;
 use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform};

@@ -25,7 +25,8 @@
 use sepax_examples::args::Args;
 use sepax_examples::stacking::picture::{View, draw};
 use sepax_examples::stacking::stats::ManifoldStats;
-use sepax_examples::stacking::{FrameStats, Simulation, SolverConfig, scenes};
+use sepax_examples::stacking::{FrameStats, Simulation, SolverConfig};
+use sepax_testkit::stacks;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -91,7 +92,7 @@ fn run() -> Result<(), String> {
         &["every-frame", "no-warm-start"],
     )?;
     let name = args.value("scene").unwrap_or("tower");
-    let size = args.number("size", scenes::default_size(name))?;
+    let size = args.number("size", stacks::default_size(name))?;
     let frames = args.number("frames", 600)?;
     let png_every = args.number("png-every", 0)?;
     let out_dir = Path::new(args.value("out-dir").unwrap_or("stacking-frames"));
@@ -105,10 +106,10 @@ fn run() -> Result<(), String> {
         warm_start: !args.switch("no-warm-start"),
         ..d
     };
-    let scene = scenes::by_name(name, size, args.number("seed", 1)? as u64).ok_or_else(|| {
+    let scene = stacks::by_name(name, size, args.number("seed", 1)? as u64).ok_or_else(|| {
         format!(
             "unknown scene `{name}` (known: {})",
-            scenes::NAMES.join(", ")
+            stacks::NAMES.join(", ")
         )
     })?;
     let mut sim =

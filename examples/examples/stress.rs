@@ -13,7 +13,8 @@
 
 use sepax_examples::args::Args;
 use sepax_examples::check::Checker;
-use sepax_pipeline::{CollisionWorld, Config, scenes};
+use sepax_pipeline::{CollisionWorld, Config};
+use sepax_testkit::scenes;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: stress [--scene soup|hulls|static-heavy|pile] [--bodies N] [--frames N] [--threads N] [--seed N] [--check]";

@@ -1,7 +1,7 @@
 //! `stress --check`: every frame's candidate pairs against the broad phase's
 //! [`BruteForce`], and every touching verdict against an oracle: the f64
 //! vertex-projection SAT for boxes and hulls, the exact distance for spheres against
-//! spheres and boxes.
+//! every shape (both from `sepax_narrowphase::oracle`).
 //!
 //! A verdict is only judged outside a band of `1e-5 ×` the pair's size around zero
 //! separation: inside it, f32 round-off may decide either way and both answers are
@@ -10,7 +10,7 @@
 use rayon::prelude::*;
 use sepax_pipeline::broadphase::{BruteForce, ProxyId};
 use sepax_pipeline::geometry::{Pose, Shape};
-use sepax_pipeline::narrowphase::oracle::vertex_projection_sat;
+use sepax_pipeline::narrowphase::oracle::{sphere_separation, vertex_projection_sat};
 use sepax_pipeline::{BodyHandle, CollisionWorld};
 use std::collections::HashSet;
 
@@ -18,34 +18,14 @@ use std::collections::HashSet;
 pub const BAND: f64 = 1e-5;
 
 /// The exact separation of two shapes (positive apart, negative penetrating) or `None`
-/// when no oracle covers the pair (sphere–hull).
+/// when a pose is not a valid rigid transform.
 pub fn oracle_separation(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> Option<f64> {
     match (a, b) {
-        (Shape::Sphere(sa), Shape::Sphere(sb)) => {
-            let d = (pb.translation.as_dvec3() - pa.translation.as_dvec3()).length();
-            Some(d - sa.radius() as f64 - sb.radius() as f64)
-        }
-        (Shape::Sphere(s), Shape::Cuboid(c)) => Some(sphere_box(s.radius(), pa, c, pb)),
-        (Shape::Cuboid(c), Shape::Sphere(s)) => Some(sphere_box(s.radius(), pb, c, pa)),
-        (Shape::Sphere(_), _) | (_, Shape::Sphere(_)) => None,
+        _ if !(pa.is_valid() && pb.is_valid()) => None,
+        (Shape::Sphere(s), _) => Some(sphere_separation(s.radius(), pa, b, pb)),
+        (_, Shape::Sphere(s)) => Some(sphere_separation(s.radius(), pb, a, pa)),
         _ => vertex_projection_sat(a, pa, b, pb).map(|o| o.separation),
     }
-}
-
-/// Signed distance from the sphere's centre to the box, minus the radius, in f64:
-/// outside, the length of the clamped offset; inside, minus the distance to the
-/// nearest face.
-fn sphere_box(r: f32, ps: &Pose, c: &sepax_pipeline::geometry::Cuboid, pb: &Pose) -> f64 {
-    let q = pb.rotation.as_dquat();
-    let p = q.inverse() * (ps.translation.as_dvec3() - pb.translation.as_dvec3());
-    let h = c.half_extents().as_dvec3();
-    let outside = (p.abs() - h).max(glam::DVec3::ZERO);
-    let d = if outside.length_squared() > 0.0 {
-        outside.length()
-    } else {
-        (p.abs() - h).max_element()
-    };
-    d - r as f64
 }
 
 /// A body's size for the band: twice its bounding radius.
@@ -61,7 +41,7 @@ pub struct Checker {
     /// The body of each slot index with a brute-force proxy (keyed by the slot index,
     /// as in the world's broad phase; `None`: no AABB this frame).
     owners: Vec<Option<BodyHandle>>,
-    /// Pairs judged so far and pairs left to no oracle (sphere–hull).
+    /// Pairs judged so far and pairs left unjudged (a pose no oracle takes).
     pub judged: u64,
     pub unjudged: u64,
 }
@@ -182,8 +162,9 @@ impl Checker {
 mod tests {
     use super::*;
     use glam::Vec3;
+    use sepax_pipeline::Config;
     use sepax_pipeline::geometry::{Cuboid, Sphere};
-    use sepax_pipeline::{Config, scenes};
+    use sepax_testkit::scenes;
 
     #[test]
     fn sphere_formulas() {

@@ -29,9 +29,9 @@
 //! * **depth**: the reduction lost the deepest point, and the body sinks at that
 //!   corner until it is deep enough to be picked again.
 
-use sepax_examples::stacking::scenes::{self, Scene};
 use sepax_examples::stacking::stats::ManifoldStats;
 use sepax_examples::stacking::{Simulation, SolverConfig};
+use sepax_testkit::stacks::{self, StackScene};
 
 const FRAMES: usize = 600;
 /// The statistics count from here on (the last 5 s).
@@ -46,7 +46,7 @@ struct Outcome {
     settled: ManifoldStats,
 }
 
-fn run(scene: &Scene) -> Outcome {
+fn run(scene: &StackScene) -> Outcome {
     let mut sim = Simulation::new(scene, SolverConfig::default(), 1).expect("a valid scene");
     let (mut max_speed, mut max_angular_speed) = (0.0f32, 0.0f32);
     let mut settled = ManifoldStats::default();
@@ -101,18 +101,18 @@ fn assert_stands(name: &str, o: &Outcome) {
 /// aligned, where every clip is a tie.
 #[test]
 fn tower_of_ten_equal_cubes_stands() {
-    assert_stands("tower(10)", &run(&scenes::tower(10)));
+    assert_stands("tower(10)", &run(&stacks::tower(10)));
 }
 
 /// 55 cubes, each on two: many pairs share a body, the weight spreads sideways.
 #[test]
 fn pyramid_of_ten_rows_stands() {
-    assert_stands("pyramid(10)", &run(&scenes::pyramid(10)));
+    assert_stands("pyramid(10)", &run(&stacks::pyramid(10)));
 }
 
 /// The control: no two touching faces are equal, so clipping has no ties. If this
 /// fails, the solver is wrong, not the manifolds.
 #[test]
 fn alternating_tower_stands() {
-    assert_stands("alternating(10)", &run(&scenes::alternating_tower(10)));
+    assert_stands("alternating(10)", &run(&stacks::alternating_tower(10)));
 }

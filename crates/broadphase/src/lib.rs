@@ -127,37 +127,9 @@
 //!
 //! ## Benchmarks
 //!
-//! `cargo bench -p sepax-benches --bench broadphase -- --warm-up-time 1
-//! --measurement-time 3` (criterion medians, rayon's default pool of 2 threads, one
-//! run; frame = move every box, update every proxy, get all pairs):
-//!
-//! | scene | sepax | parry3d BVH | parry3d BVH, parallel | vs parry |
-//! |---|---|---|---|---|
-//! | coherent 1,000 | 20.4 µs | 44.1 µs | 63.7 µs | 2.2× |
-//! | coherent 10,000 | 229 µs | 1.15 ms | 668 µs | 5.0× (2.9× vs parallel) |
-//! | coherent 100,000 | 3.43 ms | 9.98 ms | 9.90 ms | 2.9× |
-//! | teleport 1,000 | 73.5 µs | 260 µs | 263 µs | 3.5× |
-//! | teleport 10,000 | 1.61 ms | 4.66 ms | 4.26 ms | 2.9× |
-//! | teleport 100,000 | 17.0 ms | 55.5 ms | 54.9 ms | 3.3× |
-//! | 50,000 static + 1,000 moving | 32.8 µs | 861 µs | 834 µs | 26× |
-//! | the same 1,000 moving alone | 11.6 µs | 26.8 µs | | 2.3× |
-//!
-//! parry3d: `insert_or_update_partially` + `refit` + `traverse_bvtt_single_tree`
-//! (parallel: `refit_parallel` + `traverse_bvtt_single_tree_parallel`); rebuilt with
-//! `from_leaves` each teleport frame (refitting teleported leaves took 14 s a frame
-//! at 100,000); with statics, change detection on (margin 1e-4) as rapier does. The
-//! same run measured the bvh crate (one query per box) at 315 µs / 4.5 ms / 176 ms
-//! for the coherent scenes and brute force at 3.0 ms for 1,000 boxes. Between runs
-//! on this shared machine the parry figures moved by up to 1.6×.
-//!
-//! Against the targets: coherent 10,000 is 5.0× faster than parry's serial
-//! frame (2.9× its parallel one in this run); coherent 100,000 is 2.9× (target 5×,
-//! missed: each frame re-tests every candidate, two random box reads each, and a
-//! full sweep still runs whenever more than `16 + n/256` boxes leave their fat box
-//! in a frame); the static-heavy frame costs 2.8× its 1,000 moving bodies alone
-//! (target 1.5×, missed: the movers alone became cheap with the candidate cache,
-//! while the static part, about 21 µs, is the containment test and ~6 cached
-//! candidates per mover plus ~30 BVH re-queries a frame).
+//! The broad-phase bench (`benches/benches/broadphase.rs`) measures sepax against
+//! parry3d's BVH, the bvh crate and brute force on the same box clouds; its module
+//! docs hold the figures of the last recorded run and the targets.
 //!
 //! ## Bad input
 //!

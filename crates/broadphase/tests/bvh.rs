@@ -1,11 +1,9 @@
 //! StaticBvh answers equal a brute-force scan; deep trees do not panic.
 
-mod common;
-
-use common::random_boxes;
 use glam::Vec3;
 use sepax_broadphase::{ProxyId, RayHit, StaticBvh};
 use sepax_geometry::{Aabb, rng::Rng};
+use sepax_testkit::clouds::random_boxes;
 
 fn brute_rays(items: &[(ProxyId, Aabb)], o: Vec3, d: Vec3, max_t: f32) -> Vec<RayHit> {
     let mut hits: Vec<RayHit> = items

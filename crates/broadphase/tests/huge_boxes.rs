@@ -5,12 +5,11 @@
 //! exactly as the brute-force oracle says, on every path (one list, grid with big
 //! boxes, patched escapes, statics).
 
-mod common;
-
-use common::{Pair, random_boxes};
 use glam::Vec3;
 use sepax_broadphase::ProxyKind;
 use sepax_geometry::{Aabb, rng::Rng};
+use sepax_testkit::broad_twin::BroadPhaseTwin;
+use sepax_testkit::clouds::random_boxes;
 
 const M: f32 = f32::MAX;
 
@@ -29,7 +28,7 @@ fn huge_boxes() -> Vec<Aabb> {
 
 #[test]
 fn issue_9_repro_huge_box_and_unit_box_pair_without_panic() {
-    let mut pair = Pair::new();
+    let mut pair = BroadPhaseTwin::new();
     pair.insert(
         Aabb::new(Vec3::splat(-2e38), Vec3::splat(2e38)),
         ProxyKind::Dynamic,
@@ -48,7 +47,7 @@ fn issue_9_huge_dynamic_boxes_among_small_ones_match_the_oracle() {
     // 300 small boxes: enough for the grid, where huge boxes take the "big" path.
     for kind_of_huge in [ProxyKind::Dynamic, ProxyKind::Static] {
         let mut rng = Rng::new(9);
-        let mut pair = Pair::new();
+        let mut pair = BroadPhaseTwin::new();
         for b in random_boxes(&mut rng, 300, 20.0, 0.5, 1.5) {
             pair.insert(b, ProxyKind::Dynamic);
         }
@@ -79,7 +78,7 @@ fn issue_9_huge_dynamic_boxes_among_small_ones_match_the_oracle() {
 
 #[test]
 fn issue_9_only_huge_boxes_match_the_oracle() {
-    let mut pair = Pair::new();
+    let mut pair = BroadPhaseTwin::new();
     for b in huge_boxes() {
         pair.insert(b, ProxyKind::Dynamic);
     }
@@ -93,7 +92,7 @@ fn issue_9_huge_boxes_in_a_gridded_scene_match_the_oracle() {
     // Enough small boxes for the grid. A huge box used to stretch the grid's
     // estimates (range, mean extent) to ±f32::MAX, turning the grid off.
     let mut rng = Rng::new(10);
-    let mut pair = Pair::new();
+    let mut pair = BroadPhaseTwin::new();
     for b in random_boxes(&mut rng, 6_000, 40.0, 0.5, 1.5) {
         pair.insert(b, ProxyKind::Dynamic);
     }

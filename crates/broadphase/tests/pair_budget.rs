@@ -4,12 +4,11 @@
 //! candidate pairs, says so in its stats, and keeps the same pairs for any thread
 //! count.
 
-mod common;
-
-use common::{assert_sorted_unique, random_boxes};
 use glam::Vec3;
 use sepax_broadphase::{BruteForce, PARALLEL_MIN_PROXIES, ProxyId, ProxyKind, SweepAndPrune};
 use sepax_geometry::{Aabb, rng::Rng};
+use sepax_testkit::broad_twin::assert_sorted_unique;
+use sepax_testkit::clouds::random_boxes;
 use std::time::{Duration, Instant};
 
 type Pairs = Vec<(ProxyId, ProxyId)>;

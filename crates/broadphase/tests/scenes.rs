@@ -1,12 +1,11 @@
 //! Pair sets of SweepAndPrune equal brute force on one frame of many kinds of scenes,
 //! below and above the grid and parallel thresholds.
 
-mod common;
-
-use common::{check_scene, random_boxes};
 use glam::Vec3;
 use sepax_broadphase::{GRID_MIN_PROXIES, PARALLEL_MIN_PROXIES, ProxyKind};
 use sepax_geometry::{Aabb, rng::Rng};
+use sepax_testkit::broad_twin::check_scene;
+use sepax_testkit::clouds::random_boxes;
 
 const SIZES: [usize; 4] = [
     2,

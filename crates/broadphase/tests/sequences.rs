@@ -1,18 +1,17 @@
 //! Pairs and diffs equal brute force under random sequences of insert / small move /
 //! teleport / remove, over many frames, with the grid and without.
 
-mod common;
-
-use common::{Pair, random_boxes};
 use glam::Vec3;
 use proptest::prelude::*;
 use sepax_broadphase::{GRID_MIN_PROXIES, ProxyKind};
 use sepax_geometry::{Aabb, rng::Rng};
+use sepax_testkit::broad_twin::BroadPhaseTwin;
+use sepax_testkit::clouds::random_boxes;
 
 /// One random frame of edits, then a check against the oracle.
 fn run(seed: u64, start: usize, frames: usize, half: f32) {
     let mut rng = Rng::new(seed);
-    let mut pair = Pair::new();
+    let mut pair = BroadPhaseTwin::new();
     for b in random_boxes(&mut rng, start, half, 0.2, 2.0) {
         let kind = if rng.below(4) == 0 {
             ProxyKind::Static
@@ -77,7 +76,7 @@ fn gridded_scene_sequence() {
 #[test]
 fn grid_and_big_boxes_are_exercised() {
     let mut rng = Rng::new(5);
-    let mut pair = Pair::new();
+    let mut pair = BroadPhaseTwin::new();
     for b in random_boxes(&mut rng, 3000, 20.0, 0.3, 1.0) {
         pair.insert(b, ProxyKind::Dynamic);
     }
@@ -95,7 +94,7 @@ fn grid_and_big_boxes_are_exercised() {
 #[test]
 fn teleport_everything_falls_back_to_full_sort() {
     let mut rng = Rng::new(6);
-    let mut pair = Pair::new();
+    let mut pair = BroadPhaseTwin::new();
     for b in random_boxes(&mut rng, 2000, 15.0, 0.5, 1.5) {
         pair.insert(b, ProxyKind::Dynamic);
     }
@@ -114,7 +113,7 @@ fn teleport_everything_falls_back_to_full_sort() {
 #[test]
 fn moving_statics_and_reused_ids() {
     let mut rng = Rng::new(8);
-    let mut pair = Pair::new();
+    let mut pair = BroadPhaseTwin::new();
     for b in random_boxes(&mut rng, 400, 5.0, 0.5, 1.5) {
         pair.insert(b, ProxyKind::Static);
     }
@@ -151,7 +150,7 @@ fn moving_statics_and_reused_ids() {
 #[test]
 fn kinematic_proxies_pair_with_dynamic_only() {
     let mut rng = Rng::new(12);
-    let mut pair = Pair::new();
+    let mut pair = BroadPhaseTwin::new();
     let kinds = [ProxyKind::Static, ProxyKind::Kinematic, ProxyKind::Dynamic];
     for b in random_boxes(&mut rng, GRID_MIN_PROXIES * 2, 10.0, 0.3, 2.0) {
         pair.insert(b, kinds[rng.below(3)]);
@@ -191,7 +190,7 @@ proptest! {
             0..120),
         edits in prop::collection::vec((any::<u16>(), prop::array::uniform3(-60.0f32..60.0), 0u8..4), 0..200),
     ) {
-        let mut pair = Pair::new();
+        let mut pair = BroadPhaseTwin::new();
         for (c, s, st) in &boxes {
             let c = Vec3::from_array(*c);
             let s = Vec3::from_array(*s);
@@ -229,7 +228,7 @@ fn fat_candidate_paths_match_oracle() {
 
 fn fat_candidate_paths(offset: Vec3) {
     let mut rng = Rng::new(9);
-    let mut pair = Pair::new();
+    let mut pair = BroadPhaseTwin::new();
     let shift = |b: Aabb| Aabb::new(b.min + offset, b.max + offset);
     for b in random_boxes(&mut rng, 100, 10.0, 0.5, 2.0) {
         pair.insert(shift(b), ProxyKind::Static);

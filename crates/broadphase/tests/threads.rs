@@ -1,11 +1,9 @@
 //! The same pairs and diffs, bit for bit, on 1, 2 and 4 rayon threads.
 
-mod common;
-
-use common::random_boxes;
 use glam::Vec3;
 use sepax_broadphase::{PARALLEL_MIN_PROXIES, ProxyId, ProxyKind, SweepAndPrune};
 use sepax_geometry::{Aabb, rng::Rng};
+use sepax_testkit::clouds::random_boxes;
 
 type Frames = Vec<(
     Vec<(ProxyId, ProxyId)>,

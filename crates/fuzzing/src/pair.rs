@@ -1,10 +1,10 @@
 //! The pair checks of the `narrow_phase` target: tolerances, order symmetry and the
 //! f64 oracle (see [`narrow`](crate::narrow) for what each one states).
 
-use glam::{DVec3, Vec3};
+use glam::Vec3;
 use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::Contact;
-use sepax_narrowphase::oracle::vertex_projection_sat;
+use sepax_narrowphase::oracle::{gap_along, vertex_projection_sat};
 
 /// Below this, squared lengths fit in f32 (`1e36 < f32::MAX`), so every answer is
 /// expected finite; above it the queries' f32 arithmetic may overflow, and only
@@ -53,36 +53,6 @@ pub(crate) fn check_contact_finite(c: &Contact, t: &Tolerances) {
         c.normal.is_finite() && (c.normal.length() - 1.0).abs() < t.unit && c.depth.is_finite(),
         "non-finite or non-unit contact {c:?}"
     );
-}
-
-/// `(min, max)` of `n · (x − origin)` over a shape at a pose, in f64 (vertices, or
-/// centre ± radius).
-fn extent(s: &Shape, p: &Pose, n: DVec3, origin: DVec3) -> (f64, f64) {
-    let q = p.rotation.as_dquat().normalize();
-    let shift = p.translation.as_dvec3() - origin;
-    let to_world = |v: Vec3| q * v.as_dvec3() + shift;
-    let vertices: Vec<Vec3> = match s {
-        Shape::Cuboid(c) => c.vertices().to_vec(),
-        Shape::ConvexHull(h) => h.vertices().to_vec(),
-        Shape::Sphere(sphere) => {
-            let c = to_world(Vec3::ZERO).dot(n);
-            let r = sphere.radius() as f64 * n.length();
-            return (c - r, c + r);
-        }
-    };
-    vertices
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-            let d = to_world(*v).dot(n);
-            (lo.min(d), hi.max(d))
-        })
-}
-
-/// The gap of the pair along `normal` (a → b): `min_b − max_a`, measured about a's
-/// position (so that bodies far from the origin keep f64's precision).
-pub(crate) fn gap_along(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, normal: Vec3) -> f64 {
-    let (n, origin) = (normal.as_dvec3(), pa.translation.as_dvec3());
-    extent(b, pb, n, origin).0 - extent(a, pa, n, origin).1
 }
 
 /// Same verdict, same depth, mirrored normal (or a tie of two minimum axes).
@@ -144,8 +114,9 @@ pub(crate) fn check_symmetry(
             // A normal may be off unit by `t.unit`, the sum by twice that.
             let slack = if sphere { 5e-3 } else { 1e-3 } + 2.0 * (t.unit - 1e-3);
             let mirrored = (ab.normal + ba.normal).length() < slack;
-            let minimum =
-                |n: Vec3, depth: f32| (gap_along(a, pa, b, pb, n) + depth as f64).abs() <= tol;
+            let minimum = |n: Vec3, depth: f32| {
+                (gap_along(a, pa, b, pb, n.as_dvec3()) + depth as f64).abs() <= tol
+            };
             let tie = minimum(ab.normal, ab.depth) && minimum(-ba.normal, ba.depth);
             assert!(
                 mirrored || tie || skip_normals,

@@ -7,10 +7,20 @@
 //! `max(min_b − max_a, min_a − max_b)`; the shapes are apart iff some gap is positive,
 //! and otherwise the penetration depth is `−max gap`. Used by the tests, by
 //! `stress --check` and by anyone who doubts an answer. Spheres have no vertices and are
-//! not covered.
+//! not covered by it; they have closed forms instead:
+//!
+//! * [`signed_distance`]: from a point to a posed box (clamp the point into the box),
+//!   hull (largest plane distance inside; outside, the nearest face polygon or edge)
+//!   or sphere (centre distance), in `f64`;
+//! * [`sphere_separation`]: a sphere against any shape, the signed distance of its
+//!   centre minus its radius.
+//!
+//! [`gap_along`] measures a pair's gap along a given normal (`min_b − max_a` over the
+//! vertices, or centre ± radius), the check that a reported normal really is an axis
+//! of that depth.
 
 use glam::{DVec3, Vec3};
-use sepax_geometry::{Pose, Shape};
+use sepax_geometry::{ConvexHull, Pose, Shape};
 
 /// What the oracle found.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -116,4 +126,102 @@ pub fn vertex_projection_sat(
         }
     }
     Some(best)
+}
+
+/// Signed distance from a world point to a posed shape, in `f64`: negative inside.
+///
+/// Box: take the point into the box's frame; outside, the length of its offset past
+/// the half extents (`max(|p| − h, 0)`); inside, the largest `|p_i| − h_i` (minus the
+/// distance to the nearest face). Hull: inside (every plane distance ≤ 0) the largest
+/// plane distance; outside, the smallest distance to a face polygon the point projects
+/// into (from the front) or to an edge segment. Sphere: centre distance minus radius.
+pub fn signed_distance(shape: &Shape, pose: &Pose, point: DVec3) -> f64 {
+    let offset = point - pose.translation.as_dvec3();
+    let local = || pose.rotation.as_dquat().inverse() * offset;
+    match shape {
+        Shape::Cuboid(c) => {
+            let p = local();
+            let h = c.half_extents().as_dvec3();
+            let outside = (p.abs() - h).max(DVec3::ZERO);
+            if outside.length_squared() > 0.0 {
+                outside.length()
+            } else {
+                (p.abs() - h).max_element()
+            }
+        }
+        Shape::ConvexHull(hull) => hull_distance(hull, local()),
+        Shape::Sphere(s) => offset.length() - s.radius() as f64,
+    }
+}
+
+/// Signed distance from a point in the hull's frame to the hull (see
+/// [`signed_distance`]).
+fn hull_distance(hull: &ConvexHull, p: DVec3) -> f64 {
+    let v = |i: u32| hull.vertices()[i as usize].as_dvec3();
+    let plane_max = hull
+        .planes()
+        .iter()
+        .map(|pl| pl.normal.as_dvec3().dot(p) - pl.offset as f64)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if plane_max <= 0.0 {
+        return plane_max;
+    }
+    let mut best = f64::INFINITY;
+    for (f, pl) in hull.planes().iter().enumerate() {
+        let n = pl.normal.as_dvec3();
+        let d = n.dot(p) - pl.offset as f64;
+        let q = p - n * d;
+        let face = hull.face(f);
+        let inside = (0..face.len()).all(|k| {
+            let (a, b) = (v(face[k]), v(face[(k + 1) % face.len()]));
+            (b - a).cross(n).dot(q - a) <= 0.0
+        });
+        if inside && d >= 0.0 {
+            best = best.min(d);
+        }
+    }
+    for e in hull.edges() {
+        let (a, b) = (v(e.vertices[0]), v(e.vertices[1]));
+        let t = ((p - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+        best = best.min((a + (b - a) * t - p).length());
+    }
+    best
+}
+
+/// The exact separation of a sphere of `radius` at `sphere_pose` and any posed shape:
+/// positive apart, negative penetrating (minus the depth).
+pub fn sphere_separation(radius: f32, sphere_pose: &Pose, other: &Shape, other_pose: &Pose) -> f64 {
+    signed_distance(other, other_pose, sphere_pose.translation.as_dvec3()) - radius as f64
+}
+
+/// `(min, max)` of `n · (x − origin)` over a posed shape, in `f64` (its vertices, or
+/// centre ± radius for a sphere).
+fn extent(s: &Shape, p: &Pose, n: DVec3, origin: DVec3) -> (f64, f64) {
+    let q = p.rotation.as_dquat().normalize();
+    let shift = p.translation.as_dvec3() - origin;
+    let to_world = |v: Vec3| q * v.as_dvec3() + shift;
+    let vertices: Vec<Vec3> = match s {
+        Shape::Cuboid(c) => c.vertices().to_vec(),
+        Shape::ConvexHull(h) => h.vertices().to_vec(),
+        Shape::Sphere(sphere) => {
+            let c = to_world(Vec3::ZERO).dot(n);
+            let r = sphere.radius() as f64 * n.length();
+            return (c - r, c + r);
+        }
+    };
+    vertices
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            let d = to_world(*v).dot(n);
+            (lo.min(d), hi.max(d))
+        })
+}
+
+/// The gap of a pair along `normal` (a → b): `min_b − max_a` over both shapes'
+/// vertices (centre ± radius for spheres), in `f64`, measured about a's position so
+/// that bodies far from the origin keep `f64`'s precision. A contact of depth `d` along
+/// `normal` has `gap_along ≈ −d`.
+pub fn gap_along(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, normal: DVec3) -> f64 {
+    let origin = pose_a.translation.as_dvec3();
+    extent(b, pose_b, normal, origin).0 - extent(a, pose_a, normal, origin).1
 }

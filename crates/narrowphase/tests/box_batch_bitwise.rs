@@ -14,9 +14,6 @@
 //! the logic; `cargo test --release -p sepax-narrowphase --test box_batch_bitwise`
 //! checks the vector code itself (SSE2 and AVX2 on x86-64).
 
-mod common;
-
-use common::{PLACEMENTS, oracle, place, random_cuboid};
 use glam::{Quat, Vec3};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Cuboid, Pose, Shape};
@@ -24,6 +21,8 @@ use sepax_narrowphase::{
     BoxBoxPair, Contact, Feature, Manifold, PairCache, SimdLevel, collide, collide_box_pairs_at,
     contact, contact_box_pairs_at,
 };
+use sepax_testkit::pairs::{PLACEMENTS, oracle, place};
+use sepax_testkit::shapes::random_cuboid;
 
 #[derive(Clone, Copy, Debug)]
 enum Placement {

@@ -7,13 +7,12 @@
 //! axes (as `ABS_R_EPSILON` once added to every `|R|`) makes every resting depth too
 //! deep by about 1e-6 × size and fails here.
 
-mod common;
-
-use common::*;
 use glam::{Quat, Vec3};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Cuboid, Pose, Shape};
 use sepax_narrowphase::{PairCache, collide, contact};
+use sepax_testkit::pairs::{PLACEMENTS, oracle, place, scale};
+use sepax_testkit::shapes::random_cuboid;
 
 /// Allowed depth error, relative to `scale` (the sum of the bounding radii).
 const RELATIVE_ERROR: f64 = 5e-7;

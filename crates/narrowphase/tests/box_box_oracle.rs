@@ -3,11 +3,11 @@
 //! edge-on-edge and near-touching placements. The same pairs run through the polytope
 //! path (boxes as hulls), which must agree too.
 
-mod common;
-
-use common::*;
 use sepax_geometry::rng::Rng;
+use sepax_narrowphase::oracle::gap_along;
 use sepax_narrowphase::{contact, intersects};
+use sepax_testkit::pairs::{PLACEMENTS, oracle, place, scale};
+use sepax_testkit::shapes::{cuboid_as_hull, random_cuboid};
 
 fn check_pairs(seed: u64, count: usize, as_hulls: bool) {
     let mut rng = Rng::new(seed);

@@ -2,14 +2,14 @@
 //! normal of both shapes) on 100,000+ random pairs per shape combination, including
 //! near-touching pairs, coincident centres and parallel edges.
 
-mod common2d;
-
-use common2d::*;
 use glam::DVec2;
 use sepax_geometry::dim2::{Pose2, Shape2};
 use sepax_geometry::rng::Rng;
 use sepax_narrowphase::dim2::oracle::{point_polygon_distance, world_vertices};
 use sepax_narrowphase::dim2::{collide2d, contact2d, intersects2d};
+use sepax_testkit::pairs2d::{
+    Placement2, Shape2Kind, face_separations, oracle2, random_pair2, top_two,
+};
 
 const PAIRS: usize = 100_000;
 const BAND: f64 = 1e-5;
@@ -47,20 +47,20 @@ struct Tally {
 /// Same verdict outside the band, same depth within 1e-4 relative, the normal is an
 /// axis along which the overlap is the depth, a manifold with 1–2 points exists for
 /// penetrating pairs, and the margin rule matches the directed separation.
-fn check_combination(ka: Kind, kb: Kind, seed: u64) -> Tally {
+fn check_combination(ka: Shape2Kind, kb: Shape2Kind, seed: u64) -> Tally {
     let mut rng = Rng::new(seed);
     let mut t = Tally::default();
     for i in 0..PAIRS {
-        let p = random_pair(&mut rng, ka, kb);
+        let p = random_pair2(&mut rng, ka, kb);
         match p.placement {
-            Placement::CoincidentCenters => t.coincident += 1,
-            Placement::ParallelEdges => t.parallel += 1,
-            Placement::NearTouching => t.near += 1,
-            Placement::Generic => {}
+            Placement2::CoincidentCenters => t.coincident += 1,
+            Placement2::ParallelEdges => t.parallel += 1,
+            Placement2::NearTouching => t.near += 1,
+            Placement2::Generic => {}
         }
         let va = world_vertices(&p.a, &p.pose_a).unwrap();
         let vb = world_vertices(&p.b, &p.pose_b).unwrap();
-        let o = oracle(&p.a, &p.pose_a, &p.b, &p.pose_b);
+        let o = oracle2(&p.a, &p.pose_a, &p.b, &p.pose_b);
         let ours = contact2d(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0);
         let hit = intersects2d(&p.a, &p.pose_a, &p.b, &p.pose_b);
         assert_eq!(hit, ours.is_some(), "pair {i}");
@@ -155,18 +155,18 @@ fn check_combination(ka: Kind, kb: Kind, seed: u64) -> Tally {
 
 #[test]
 fn obb2_obb2_matches_oracle() {
-    check_combination(Kind::Box, Kind::Box, 1);
+    check_combination(Shape2Kind::Box, Shape2Kind::Box, 1);
 }
 
 #[test]
 fn polygon_polygon_matches_oracle() {
-    check_combination(Kind::Polygon, Kind::Polygon, 2);
+    check_combination(Shape2Kind::Polygon, Shape2Kind::Polygon, 2);
 }
 
 #[test]
 fn obb2_polygon_matches_oracle() {
-    check_combination(Kind::Box, Kind::Polygon, 3);
-    check_combination(Kind::Polygon, Kind::Box, 4);
+    check_combination(Shape2Kind::Box, Shape2Kind::Polygon, 3);
+    check_combination(Shape2Kind::Polygon, Shape2Kind::Box, 4);
 }
 
 /// The box fast path (4 axes, projected radii) and the generic polygon path on the
@@ -175,14 +175,14 @@ fn obb2_polygon_matches_oracle() {
 fn box_fast_path_equals_polygon_path() {
     let mut rng = Rng::new(5);
     for i in 0..20_000 {
-        let p = random_pair(&mut rng, Kind::Box, Kind::Box);
+        let p = random_pair2(&mut rng, Shape2Kind::Box, Shape2Kind::Box);
         let as_poly = |s: &Shape2| match s {
             Shape2::Obb2(b) => Shape2::Polygon(b.to_polygon()),
             _ => unreachable!(),
         };
         let fast = contact2d(&p.a, &p.pose_a, &p.b, &p.pose_b, MARGIN);
         let slow = contact2d(&as_poly(&p.a), &p.pose_a, &as_poly(&p.b), &p.pose_b, MARGIN);
-        let o = oracle(&p.a, &p.pose_a, &p.b, &p.pose_b);
+        let o = oracle2(&p.a, &p.pose_a, &p.b, &p.pose_b);
         if (o.directed - MARGIN as f64).abs() <= BAND {
             continue;
         }
@@ -201,7 +201,7 @@ fn box_manifold_equals_polygon_manifold() {
     let mut rng = Rng::new(7);
     let mut compared = 0;
     for i in 0..50_000 {
-        let p = random_pair(&mut rng, Kind::Box, Kind::Box);
+        let p = random_pair2(&mut rng, Shape2Kind::Box, Shape2Kind::Box);
         let as_poly = |s: &Shape2| match s {
             Shape2::Obb2(b) => Shape2::Polygon(b.to_polygon()),
             _ => unreachable!(),
@@ -270,24 +270,29 @@ fn circles_match_exact_distance() {
     let mut rng = Rng::new(6);
     for i in 0..PAIRS {
         let kb = if rng.below(2) == 0 {
-            Kind::Box
+            Shape2Kind::Box
         } else {
-            Kind::Polygon
+            Shape2Kind::Polygon
         };
-        let kb = if rng.below(5) == 0 { Kind::Circle } else { kb };
-        let p = random_pair(&mut rng, Kind::Circle, kb);
+        let kb = if rng.below(5) == 0 {
+            Shape2Kind::Circle
+        } else {
+            kb
+        };
+        let p = random_pair2(&mut rng, Shape2Kind::Circle, kb);
         let Shape2::Circle(circle) = &p.a else {
             unreachable!()
         };
         let center = p.pose_a.transform_point(circle.center());
         let dist = match &p.b {
             Shape2::Circle(cb) => {
-                (dvec(center) - dvec(p.pose_b.transform_point(cb.center()))).length()
+                (center.as_dvec2() - p.pose_b.transform_point(cb.center()).as_dvec2()).length()
                     - cb.radius() as f64
             }
-            other => {
-                point_polygon_distance(dvec(center), &world_vertices(other, &p.pose_b).unwrap())
-            }
+            other => point_polygon_distance(
+                center.as_dvec2(),
+                &world_vertices(other, &p.pose_b).unwrap(),
+            ),
         };
         let exact = circle.radius() as f64 - dist;
         for (a, pa, b, pb) in [

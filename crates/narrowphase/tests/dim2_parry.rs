@@ -3,15 +3,13 @@
 //! Cases where parry disagrees with the oracle are counted, and one is kept below as
 //! a named regression case.
 
-mod common2d;
-
-use common2d::*;
 use glam::Vec2;
 use parry2d::math::{Pose2 as PPose, Vector as PVec};
 use parry2d::shape::{ConvexPolygon as PConvex, Cuboid as PCuboid, Shape as PShape};
 use sepax_geometry::dim2::{Pose2, Shape2};
 use sepax_geometry::rng::Rng;
 use sepax_narrowphase::dim2::contact2d;
+use sepax_testkit::pairs2d::{Pair2, Shape2Kind, oracle2, random_pair2};
 
 const PAIRS: usize = 100_000;
 const BAND: f64 = 1e-5;
@@ -55,13 +53,13 @@ struct Stats {
     parry_tolerance_hits: usize,
 }
 
-fn compare(ka: Kind, kb: Kind, seed: u64) -> (Stats, Option<Pair>) {
+fn compare(ka: Shape2Kind, kb: Shape2Kind, seed: u64) -> (Stats, Option<Pair2>) {
     let mut rng = Rng::new(seed);
     let mut st = Stats::default();
     let mut first_bad = None;
     for _ in 0..PAIRS {
-        let p = random_pair(&mut rng, ka, kb);
-        let o = oracle(&p.a, &p.pose_a, &p.b, &p.pose_b);
+        let p = random_pair2(&mut rng, ka, kb);
+        let o = oracle2(&p.a, &p.pose_a, &p.b, &p.pose_b);
         if o.depth.abs() <= BAND {
             continue;
         }
@@ -117,7 +115,7 @@ fn compare(ka: Kind, kb: Kind, seed: u64) -> (Stats, Option<Pair>) {
     (st, first_bad)
 }
 
-fn check(ka: Kind, kb: Kind, seed: u64) {
+fn check(ka: Shape2Kind, kb: Shape2Kind, seed: u64) {
     let (st, first_bad) = compare(ka, kb, seed);
     assert_eq!(st.ours_depth_off, 0, "{st:?}");
     // parry agrees on the vast majority of pairs (a sanity check that both sides
@@ -138,17 +136,17 @@ fn check(ka: Kind, kb: Kind, seed: u64) {
 
 #[test]
 fn parry_contact_on_obb2_pairs() {
-    check(Kind::Box, Kind::Box, 1);
+    check(Shape2Kind::Box, Shape2Kind::Box, 1);
 }
 
 #[test]
 fn parry_contact_on_polygon_pairs() {
-    check(Kind::Polygon, Kind::Polygon, 2);
+    check(Shape2Kind::Polygon, Shape2Kind::Polygon, 2);
 }
 
 #[test]
 fn parry_contact_on_obb2_polygon_pairs() {
-    check(Kind::Box, Kind::Polygon, 3);
+    check(Shape2Kind::Box, Shape2Kind::Polygon, 3);
 }
 
 fn polygon(points: &[(f32, f32)]) -> Shape2 {
@@ -180,7 +178,7 @@ fn parry_0_31_underestimates_a_deep_triangle_pair() {
         (0.08361107, 0.052154504),
     ]);
     let pb = pose(-2.7359605, 0.80443305, -0.8419138, 0.53961205);
-    let o = oracle(&a, &pa, &b, &pb);
+    let o = oracle2(&a, &pa, &b, &pb);
     assert!((o.depth - 0.2611).abs() < 1e-3, "{o:?}");
     let ours = contact2d(&a, &pa, &b, &pb, 0.0).unwrap();
     assert!((ours.depth as f64 - o.depth).abs() < 1e-4);
@@ -220,7 +218,7 @@ fn parry_0_31_depth_off_on_pentagon_hexagon_pair() {
         (-0.017962517, 0.08354349),
     ]);
     let pb = pose(0.3445643, -2.9769487, -0.08123204, 0.9966952);
-    let o = oracle(&a, &pa, &b, &pb);
+    let o = oracle2(&a, &pa, &b, &pb);
     let ours = contact2d(&a, &pa, &b, &pb, 0.0).unwrap();
     assert!(
         (ours.depth as f64 - o.depth).abs() < 1e-5,

@@ -3,9 +3,6 @@
 //! depth, manifold points inside both shapes, at most 2 points, feature ids stable
 //! under a tiny motion.
 
-mod common2d;
-
-use common2d::*;
 use glam::{DVec2, Vec2};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
@@ -13,12 +10,16 @@ use sepax_geometry::dim2::{Pose2, Shape2};
 use sepax_geometry::rng::Rng;
 use sepax_narrowphase::dim2::oracle::world_vertices;
 use sepax_narrowphase::dim2::{Feature2, REFERENCE_TOLERANCE, collide2d, contact2d, intersects2d};
+use sepax_testkit::pairs2d::{
+    Pair2, Shape2Kind, face_separations, oracle2, pair2_scale, random_pair2, shape2_distance,
+    top_two,
+};
 
 const MARGIN: f32 = 0.05;
-const KINDS: [Kind; 3] = [Kind::Box, Kind::Polygon, Kind::Circle];
+const KINDS: [Shape2Kind; 3] = [Shape2Kind::Box, Shape2Kind::Polygon, Shape2Kind::Circle];
 
-fn pair_from(seed: u64, ka: usize, kb: usize) -> Pair {
-    random_pair(&mut Rng::new(seed), KINDS[ka], KINDS[kb])
+fn pair_from(seed: u64, ka: usize, kb: usize) -> Pair2 {
+    random_pair2(&mut Rng::new(seed), KINDS[ka], KINDS[kb])
 }
 
 fn is_round(s: &Shape2) -> bool {
@@ -27,7 +28,7 @@ fn is_round(s: &Shape2) -> bool {
 
 /// For two polygon-like shapes: no near-tie in the choice of reference face (within
 /// each shape and between the shapes), judged in f64 with a gap of `gap`.
-fn faces_tie_free(p: &Pair, gap: f64) -> bool {
+fn faces_tie_free(p: &Pair2, gap: f64) -> bool {
     if is_round(&p.a) || is_round(&p.b) {
         return true;
     }
@@ -41,7 +42,7 @@ fn faces_tie_free(p: &Pair, gap: f64) -> bool {
 /// Circle pairs: the center is not near a Voronoi-region boundary or a vertex of the
 /// polygon, and circle centers are not nearly coincident (f32 round-off at world
 /// coordinates up to ~25 would turn the center-to-center normal).
-fn round_regions_clear(p: &Pair) -> bool {
+fn round_regions_clear(p: &Pair2) -> bool {
     let center = |s: &Shape2, pose: &Pose2| match s {
         Shape2::Circle(c) => Some(pose.transform_point(c.center())),
         _ => None,
@@ -55,7 +56,7 @@ fn round_regions_clear(p: &Pair) -> bool {
 }
 
 fn region_clear(c: Vec2, poly: &[DVec2]) -> bool {
-    let c = dvec(c);
+    let c = c.as_dvec2();
     let seps = face_separations(poly, &[c]);
     let (s1, s2) = top_two(&seps);
     if s1 - s2 < 1e-3 {
@@ -99,7 +100,7 @@ proptest! {
         let p = pair_from(seed, ka, kb);
         let ab = contact2d(&p.a, &p.pose_a, &p.b, &p.pose_b, MARGIN);
         let ba = contact2d(&p.b, &p.pose_b, &p.a, &p.pose_a, MARGIN);
-        let scale = pair_scale(&p) as f32;
+        let scale = pair2_scale(&p) as f32;
         match (ab, ba) {
             (Some(x), Some(y)) => {
                 prop_assert!((x.depth - y.depth).abs() <= REFERENCE_TOLERANCE * scale + 2e-5,
@@ -157,7 +158,7 @@ proptest! {
             let moved = Pose2::from_parts(p.pose_b.translation + c.normal * (c.depth + 1e-4), p.pose_b.rotation);
             prop_assert!(!intersects2d(&p.a, &p.pose_a, &p.b, &moved), "{c:?}");
             if !is_round(&p.a) && !is_round(&p.b) {
-                prop_assert!(oracle(&p.a, &p.pose_a, &p.b, &moved).depth < 0.0);
+                prop_assert!(oracle2(&p.a, &p.pose_a, &p.b, &moved).depth < 0.0);
             }
         }
     }
@@ -170,11 +171,11 @@ proptest! {
         let p = pair_from(seed, ka, kb);
         if let Some(m) = collide2d(&p.a, &p.pose_a, &p.b, &p.pose_b, MARGIN) {
             prop_assert!((1..=2).contains(&m.points.len()));
-            let tol = 1e-4 * pair_scale(&p);
+            let tol = 1e-4 * pair2_scale(&p);
             for q in &m.points {
                 let allowed = (-q.depth).max(0.0) as f64 / 2.0 + tol;
-                let da = signed_distance(&p.a, &p.pose_a, q.position);
-                let db = signed_distance(&p.b, &p.pose_b, q.position);
+                let da = shape2_distance(&p.a, &p.pose_a, q.position);
+                let db = shape2_distance(&p.b, &p.pose_b, q.position);
                 prop_assert!(da <= allowed && db <= allowed, "{q:?}: {da} {db} ({:?})", p.placement);
                 prop_assert!(q.depth <= m.depth + 1e-4);
             }
@@ -203,7 +204,7 @@ proptest! {
 
 /// The incident edge is clearly the most anti-parallel one and its end points are
 /// clearly on one side of each side plane (f64, world).
-fn clip_decisions_clear(p: &Pair, m: &sepax_narrowphase::dim2::Manifold2) -> bool {
+fn clip_decisions_clear(p: &Pair2, m: &sepax_narrowphase::dim2::Manifold2) -> bool {
     let va = world_vertices(&p.a, &p.pose_a).unwrap();
     let vb = world_vertices(&p.b, &p.pose_b).unwrap();
     let (reference, incident, edge) = match m.feature {

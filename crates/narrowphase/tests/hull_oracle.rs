@@ -4,12 +4,12 @@
 //! 100,000 pairs of 8–12-point hulls and 100,000 box–hull pairs (the oracle's all-pairs
 //! edge axes keep bigger hulls slow), plus 10,000 pairs of 24-point hulls.
 
-mod common;
-
-use common::*;
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape};
+use sepax_narrowphase::oracle::gap_along;
 use sepax_narrowphase::{PairCache, SupportMode, collide_with, contact, intersects};
+use sepax_testkit::pairs::{PLACEMENTS, oracle, place, scale};
+use sepax_testkit::shapes::{ellipsoid_hull, random_cuboid};
 
 fn check(i: usize, a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> Option<bool> {
     let truth = oracle(a, pa, b, pb);
@@ -88,7 +88,7 @@ fn run(seed: u64, count: usize, make: impl Fn(&mut Rng) -> (Shape, Shape)) {
 fn small_hulls_agree_with_vertex_projection_on_100k_pairs() {
     run(0x4011, 100_000, |rng| {
         let (n, m) = (8 + rng.below(5), 8 + rng.below(5));
-        (random_hull(rng, n), random_hull(rng, m))
+        (ellipsoid_hull(rng, n), ellipsoid_hull(rng, m))
     });
 }
 
@@ -97,9 +97,9 @@ fn box_hull_agrees_with_vertex_projection_on_100k_pairs() {
     run(0x4012, 100_000, |rng| {
         let n = 8 + rng.below(5);
         if rng.below(2) == 0 {
-            (random_cuboid(rng), random_hull(rng, n))
+            (random_cuboid(rng), ellipsoid_hull(rng, n))
         } else {
-            (random_hull(rng, n), random_cuboid(rng))
+            (ellipsoid_hull(rng, n), random_cuboid(rng))
         }
     });
 }
@@ -107,6 +107,6 @@ fn box_hull_agrees_with_vertex_projection_on_100k_pairs() {
 #[test]
 fn hulls_of_24_points_agree_with_vertex_projection() {
     run(0x4024, 10_000, |rng| {
-        (random_hull(rng, 24), random_hull(rng, 24))
+        (ellipsoid_hull(rng, 24), ellipsoid_hull(rng, 24))
     });
 }

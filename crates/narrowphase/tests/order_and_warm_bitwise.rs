@@ -8,18 +8,19 @@
 //!   pipeline's reuse of resting pairs relies on it), and so does one whose cache
 //!   holds the previous pose's feature after a small motion, when repeated.
 
-mod common;
-
-use common::*;
 use glam::{Quat, Vec3};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape, Sphere};
 use sepax_narrowphase::{PairCache, collide, contact, intersects};
+use sepax_testkit::pairs::{PLACEMENTS, place};
+use sepax_testkit::shapes::{ellipsoid_hull, random_cuboid};
 
 #[test]
 fn both_orders_and_repeated_warm_queries_are_bit_for_bit() {
     let mut rng = Rng::new(0xB17B17);
-    let hulls: Vec<Shape> = (0..48).map(|i| random_hull(&mut rng, 8 + i % 17)).collect();
+    let hulls: Vec<Shape> = (0..48)
+        .map(|i| ellipsoid_hull(&mut rng, 8 + i % 17))
+        .collect();
     let mut touching = 0;
     for i in 0..120_000usize {
         let pick = |rng: &mut Rng| -> Shape {

@@ -4,13 +4,13 @@
 //! parry is a peer, not a reference: where it disagrees with the oracle, the test keeps
 //! the case and shows it, and sepax must agree with the oracle.
 
-mod common;
-
-use common::*;
 use parry3d::math::{Pose as PPose, Rotation as PRot, Vector as PVec};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::contact;
+use sepax_narrowphase::oracle::gap_along;
+use sepax_testkit::pairs::{PLACEMENTS, Placement, oracle, place, scale};
+use sepax_testkit::shapes::random_cuboid;
 
 fn to_parry_pose(p: &Pose) -> PPose {
     let [x, y, z, w] = p.rotation.to_array();

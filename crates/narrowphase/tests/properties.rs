@@ -4,14 +4,14 @@
 //! manifold points inside both shapes, at most 4 points, the deepest point kept, and a
 //! warm cache that repeats its answer and keeps the preference within the slop.
 
-mod common;
-
-use common::*;
 use glam::{Quat, Vec3};
 use proptest::prelude::*;
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape, Sphere};
+use sepax_narrowphase::oracle::gap_along;
 use sepax_narrowphase::{CLIP_TOLERANCE, FEATURE_SLOP, PairCache, collide, contact, intersects};
+use sepax_testkit::pairs::{PLACEMENTS, place};
+use sepax_testkit::shapes::{cuboid_as_hull, ellipsoid_hull, random_cuboid};
 
 /// A pair: kind 0 box–box, 1 hull–hull (boxes as hulls), 2 box–hull, 3 sphere–box,
 /// 4 hull–sphere, 5 random hull–random hull, 6 sphere–random hull.
@@ -27,9 +27,9 @@ fn pair(seed: u64, kind: u8, placement: usize) -> (Shape, Pose, Shape, Pose) {
         3 => (sphere, pa, b, pb),
         4 => (cuboid_as_hull(&a), pa, sphere, pb),
         5 | 6 => {
-            let hull_b = random_hull(&mut rng, 12);
+            let hull_b = ellipsoid_hull(&mut rng, 12);
             let hull_a = if kind == 5 {
-                random_hull(&mut rng, 16)
+                ellipsoid_hull(&mut rng, 16)
             } else {
                 sphere
             };
@@ -319,5 +319,20 @@ fn extreme_sizes_and_positions_do_not_panic() {
                 }
             }
         }
+    }
+}
+
+/// Signed distance of a world point to a shape, as max over face planes (exact inside,
+/// a lower bound outside): enough to check "inside within tolerance".
+fn plane_distance(s: &Shape, pose: &Pose, world: Vec3) -> f32 {
+    let p = pose.inverse_transform_point(world);
+    match s {
+        Shape::Cuboid(c) => (p.abs() - c.half_extents()).max_element(),
+        Shape::ConvexHull(h) => h
+            .planes()
+            .iter()
+            .map(|pl| pl.signed_distance(p))
+            .fold(f32::NEG_INFINITY, f32::max),
+        Shape::Sphere(sp) => p.length() - sp.radius(),
     }
 }

@@ -1,63 +1,14 @@
-//! Sphere queries against closed forms in f64: sphere–sphere by centre distance,
-//! sphere–box by clamping the centre into the box, sphere–hull by the smallest distance
-//! to every face polygon and edge (or the largest plane distance when inside).
+//! Sphere queries against closed forms in f64 (`sepax_narrowphase::oracle::
+//! sphere_separation`): sphere–sphere by centre distance, sphere–box by clamping the
+//! centre into the box, sphere–hull by the smallest distance to every face polygon and
+//! edge (or the largest plane distance when inside).
 
-mod common;
-
-use common::*;
-use glam::DVec3;
 use sepax_geometry::rng::Rng;
-use sepax_geometry::{Pose, Shape, Sphere};
+use sepax_geometry::{Shape, Sphere};
 use sepax_narrowphase::contact;
-
-/// Signed distance (negative inside) from a world point to a box or hull, in f64.
-fn signed_distance(shape: &Shape, pose: &Pose, world: DVec3) -> f64 {
-    let q = pose.rotation.as_dquat();
-    let p = q.inverse() * (world - pose.translation.as_dvec3());
-    match shape {
-        Shape::Cuboid(c) => {
-            let h = c.half_extents().as_dvec3();
-            let outside = (p.abs() - h).max(DVec3::ZERO);
-            if outside.length_squared() > 0.0 {
-                outside.length()
-            } else {
-                (p.abs() - h).max_element()
-            }
-        }
-        Shape::ConvexHull(hull) => {
-            let v = |i: u32| hull.vertices()[i as usize].as_dvec3();
-            let plane_max = hull
-                .planes()
-                .iter()
-                .map(|pl| pl.normal.as_dvec3().dot(p) - pl.offset as f64)
-                .fold(f64::NEG_INFINITY, f64::max);
-            if plane_max <= 0.0 {
-                return plane_max;
-            }
-            let mut best = f64::INFINITY;
-            for (f, pl) in hull.planes().iter().enumerate() {
-                let n = pl.normal.as_dvec3();
-                let d = n.dot(p) - pl.offset as f64;
-                let q = p - n * d;
-                let face = hull.face(f);
-                let inside = (0..face.len()).all(|k| {
-                    let (a, b) = (v(face[k]), v(face[(k + 1) % face.len()]));
-                    (b - a).cross(n).dot(q - a) <= 0.0
-                });
-                if inside && d >= 0.0 {
-                    best = best.min(d);
-                }
-            }
-            for e in hull.edges() {
-                let (a, b) = (v(e.vertices[0]), v(e.vertices[1]));
-                let t = ((p - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
-                best = best.min((a + (b - a) * t - p).length());
-            }
-            best
-        }
-        Shape::Sphere(s) => p.length() - s.radius() as f64,
-    }
-}
+use sepax_narrowphase::oracle::sphere_separation;
+use sepax_testkit::pairs::{PLACEMENTS, place, scale};
+use sepax_testkit::shapes::{ellipsoid_hull, random_cuboid};
 
 fn run(seed: u64, count: usize, make: impl Fn(&mut Rng) -> Shape) {
     let mut rng = Rng::new(seed);
@@ -66,8 +17,7 @@ fn run(seed: u64, count: usize, make: impl Fn(&mut Rng) -> Shape) {
         let other = make(&mut rng);
         let sphere = Shape::from(Sphere::try_new(rng.range(0.05, 1.5)).unwrap());
         let (ps, po) = place(&mut rng, &sphere, &other, PLACEMENTS[i % 4]);
-        let radius = sphere.bounding_radius() as f64;
-        let truth = signed_distance(&other, &po, ps.translation.as_dvec3()) - radius;
+        let truth = sphere_separation(sphere.bounding_radius(), &ps, &other, &po);
         let size = scale(&sphere, &other);
         for (ours, label) in [
             (contact(&sphere, &ps, &other, &po, 0.0), "sphere first"),
@@ -103,7 +53,7 @@ fn sphere_box_matches_the_clamp_formula_on_100k_pairs() {
 fn sphere_hull_matches_the_closest_feature_on_20k_pairs() {
     run(0x5B1, 20_000, |rng| {
         let n = 8 + rng.below(17);
-        random_hull(rng, n)
+        ellipsoid_hull(rng, n)
     });
 }
 

@@ -12,13 +12,12 @@
 //! Minkowski-face test with edges that did not support its axis, and the axis,
 //! oriented by a's centroid, pointed the wrong way on the needle.
 
-mod common;
-
-use common::*;
 use glam::{Quat, Vec3};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{ConvexHull, Cuboid, Pose, Shape};
 use sepax_narrowphase::{PairCache, collide, contact, intersects};
+use sepax_testkit::pairs::{PLACEMENTS, oracle, place, scale};
+use sepax_testkit::shapes::random_cuboid;
 
 #[test]
 fn needle_against_a_thin_hull_in_both_orders() {

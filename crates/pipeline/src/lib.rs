@@ -80,7 +80,6 @@ mod pairs;
 mod query;
 pub mod ray;
 mod report;
-pub mod scenes;
 mod step;
 mod store;
 mod world;

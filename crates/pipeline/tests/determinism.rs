@@ -6,7 +6,8 @@ mod common;
 
 use glam::Vec3;
 use sepax_pipeline::geometry::Pose;
-use sepax_pipeline::{BodyDesc, CollisionWorld, Config, scenes};
+use sepax_pipeline::{BodyDesc, CollisionWorld, Config};
+use sepax_testkit::scenes;
 use std::hash::DefaultHasher;
 
 fn run(threads: usize) -> (u64, usize, usize) {

@@ -2,7 +2,8 @@
 //! whose bodies' groups interact.
 
 use sepax_pipeline::geometry::rng::Rng;
-use sepax_pipeline::{CollisionWorld, Config, Groups, scenes};
+use sepax_pipeline::{CollisionWorld, Config, Groups};
+use sepax_testkit::scenes;
 
 #[test]
 fn filtered_contacts_are_the_interacting_subset() {

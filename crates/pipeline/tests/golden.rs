@@ -10,7 +10,8 @@
 
 use glam::Vec3;
 use sepax_pipeline::geometry::Pose;
-use sepax_pipeline::{BodyDesc, CollisionWorld, Config, EventKind, StepReport, scenes};
+use sepax_pipeline::{BodyDesc, CollisionWorld, Config, EventKind, StepReport};
+use sepax_testkit::scenes;
 
 /// The hash of `run`'s reports: changed on purpose only.
 const GOLDEN: u64 = 0xadf1_7951_1334_6039;

@@ -3,7 +3,8 @@
 
 use glam::{Quat, Vec3};
 use sepax_pipeline::geometry::{Cuboid, Pose};
-use sepax_pipeline::{BodyHandle, CollisionWorld, Config, ContactPair, QuarantineReason, scenes};
+use sepax_pipeline::{BodyHandle, CollisionWorld, Config, ContactPair, QuarantineReason};
+use sepax_testkit::scenes;
 
 fn world_of(n: usize) -> (CollisionWorld, Vec<BodyHandle>, scenes::Scene) {
     let scene = scenes::soup(n, 5);

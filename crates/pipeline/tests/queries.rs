@@ -8,8 +8,8 @@ use glam::{Quat, Vec3};
 use sepax_pipeline::geometry::rng::Rng;
 use sepax_pipeline::geometry::{Aabb, ConvexHull, Cuboid, Pose, Shape, Sphere};
 use sepax_pipeline::ray::ray_shape;
-use sepax_pipeline::scenes::random_hull;
 use sepax_pipeline::{BodyDesc, CollisionWorld, Config, WorldError};
+use sepax_testkit::scenes::scene_hull;
 
 /// Point-inside test of a shape (closed), the slow twin's only primitive.
 fn inside(shape: &Shape, pose: &Pose, p: Vec3) -> bool {
@@ -91,7 +91,7 @@ fn random_rays_match_the_bisection_twin() {
             1 => Cuboid::try_from_half_extents(rng.vec3(Vec3::splat(0.2), Vec3::splat(2.0)))
                 .unwrap()
                 .into(),
-            _ => random_hull(&mut rng).into(),
+            _ => scene_hull(&mut rng).into(),
         };
         let pose = Pose::new(
             rng.vec3(Vec3::splat(-1.0), Vec3::splat(1.0)),
@@ -149,7 +149,7 @@ fn world_ray_and_region_queries_match_a_scan() {
             1 => Cuboid::try_from_half_extents(rng.vec3(Vec3::splat(0.2), Vec3::splat(1.0)))
                 .unwrap()
                 .into(),
-            _ => random_hull(&mut rng).into(),
+            _ => scene_hull(&mut rng).into(),
         };
         let pose = Pose::new(
             rng.vec3(Vec3::splat(-15.0), Vec3::splat(15.0)),

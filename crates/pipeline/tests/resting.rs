@@ -4,7 +4,8 @@
 
 use glam::Vec3;
 use sepax_pipeline::geometry::Pose;
-use sepax_pipeline::{CollisionWorld, Config, ContactPair, Groups, scenes};
+use sepax_pipeline::{CollisionWorld, Config, ContactPair, Groups};
+use sepax_testkit::scenes;
 
 fn strip(c: &[ContactPair]) -> Vec<(u32, u32, sepax_pipeline::narrowphase::Manifold)> {
     c.iter()
@@ -64,9 +65,9 @@ fn reused_manifolds_equal_a_fresh_computation() {
     // And a cold world agrees on which pairs touch (the warm preference changes the
     // reference feature within the slop, never the verdict of a touching pair).
     let mut fresh = CollisionWorld::new(Config::default()).unwrap();
-    for (i, b) in scene.bodies.iter().enumerate() {
-        let mut desc = b.clone();
-        desc.pose = poses[i];
+    for (i, pose) in poses.iter().enumerate() {
+        let mut desc = scene.body_desc(i);
+        desc.pose = *pose;
         fresh.insert(desc).unwrap();
     }
     let pairs = |c: &[ContactPair]| -> Vec<(u32, u32)> {

@@ -1,7 +1,7 @@
 //! The shared scenes have the properties their docs promise.
 
-use sepax_pipeline::scenes;
 use sepax_pipeline::{CollisionWorld, Config};
+use sepax_testkit::scenes;
 
 fn pairs_per_body(scene: &scenes::Scene) -> (f64, usize) {
     let mut world = CollisionWorld::new(Config::default()).unwrap();

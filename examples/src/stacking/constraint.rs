@@ -313,8 +313,9 @@ impl ContactConstraint {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Simulation, SolverConfig, scenes};
+    use super::super::{Simulation, SolverConfig};
     use glam::Vec3;
+    use sepax_testkit::stacks;
 
     /// Coulomb's law end to end: a cube sliding at `v₀` on the ground decelerates at
     /// `μg` and stops after `v₀²/(2μg)`, less `v₀ dt/2` (semi-implicit Euler moves with
@@ -322,7 +323,7 @@ mod tests {
     #[test]
     fn friction_stops_a_sliding_box_after_v2_over_2_mu_g() {
         let config = SolverConfig::default();
-        let mut sim = Simulation::new(&scenes::tower(1), config, 1).unwrap();
+        let mut sim = Simulation::new(&stacks::tower(1), config, 1).unwrap();
         for _ in 0..30 {
             sim.step().unwrap(); // settle
         }

@@ -5,7 +5,7 @@
 //! spheres and convex polyhedra). The bodies of the stacking scenes have their centre
 //! of mass at their local origin (boxes and spheres by symmetry; hulls are built with
 //! [`ConvexHull::try_from_points_centered`](sepax_pipeline::geometry::ConvexHull::try_from_points_centered),
-//! see [`scenes`](super::scenes)), so the solver takes lever arms from the body origin.
+//! see [`sepax_testkit::stacks`]), so the solver takes lever arms from the body origin.
 
 use glam::Mat3;
 use sepax_pipeline::geometry::Shape;

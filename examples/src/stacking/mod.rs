@@ -16,8 +16,9 @@
 //!   substep).
 //! * [`simulation`]: one frame: poses into the [`CollisionWorld`](sepax_pipeline::CollisionWorld),
 //!   `step`, the report into the solver.
-//! * [`scenes`]: tower, alternating tower, pyramid, pile, mixed; [`stats`]: point
-//!   persistence, id persistence, normal turn; [`picture`]: side-view PNG frames.
+//! * the scenes (tower, alternating tower, pyramid, pile, mixed) come from
+//!   [`sepax_testkit::stacks`]; [`stats`]: point persistence, id persistence, normal
+//!   turn; [`picture`]: side-view PNG frames.
 //!
 //! **What the manifolds must give a solver.** Points that persist from one frame to
 //! the next while the same features touch (ids, or failing that anchors, that hold),
@@ -27,9 +28,10 @@
 //! the solver can take lever arms and recompute the separation at the current poses.
 //!
 //! ```
-//! use sepax_examples::stacking::{Simulation, SolverConfig, scenes};
+//! use sepax_examples::stacking::{Simulation, SolverConfig};
+//! use sepax_testkit::stacks;
 //!
-//! let mut sim = Simulation::new(&scenes::tower(1), SolverConfig::default(), 1).unwrap();
+//! let mut sim = Simulation::new(&stacks::tower(1), SolverConfig::default(), 1).unwrap();
 //! for _ in 0..60 {
 //!     sim.step().unwrap();
 //! }
@@ -42,7 +44,6 @@ pub mod body;
 pub mod constraint;
 pub mod mass;
 pub mod picture;
-pub mod scenes;
 pub mod simulation;
 pub mod solver;
 pub mod stats;

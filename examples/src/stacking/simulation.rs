@@ -11,11 +11,11 @@
 //! mutably.
 
 use super::body::Body;
-use super::scenes::Scene;
 use super::solver::{Solver, SolverConfig};
 use super::stats::{ManifoldStats, ManifoldTracker};
 use glam::{Vec2, Vec3};
 use sepax_pipeline::{BodyDesc, CollisionWorld, Config, StepReport, WorldError};
+use sepax_testkit::stacks::StackScene;
 use std::time::{Duration, Instant};
 
 /// Density of every body, kg/m³ (water; the solver only sees mass ratios).
@@ -57,7 +57,11 @@ pub struct Simulation {
 impl Simulation {
     /// The bodies of `scene` at rest in a world of `threads` threads (0: one per core)
     /// with the [`MARGIN`].
-    pub fn new(scene: &Scene, solver: SolverConfig, threads: usize) -> Result<Self, WorldError> {
+    pub fn new(
+        scene: &StackScene,
+        solver: SolverConfig,
+        threads: usize,
+    ) -> Result<Self, WorldError> {
         let config = Config {
             threads,
             margin: MARGIN,

@@ -1,5 +1,4 @@
 //! Helpers shared by the pipeline tests.
-#![allow(dead_code)]
 
 use sepax_pipeline::StepReport;
 use std::hash::{DefaultHasher, Hash, Hasher};

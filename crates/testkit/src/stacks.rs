@@ -1,4 +1,5 @@
-//! The stacking scenes, shared by the `stacking` example and `tests/stacking.rs`.
+//! The stacking scenes: initial states for a rigid-body solver, shared by the
+//! `stacking` example and its test (`examples/tests/stacking.rs`).
 //!
 //! Every scene stands on a static ground box whose top face is `y = 0`; boxes are
 //! 1 m cubes unless said otherwise, placed with small gaps (inside the contact margin,
@@ -9,12 +10,13 @@
 //! | [`tower`] | n equal cubes | flush equal faces: ids must survive jitter, or the tower creeps |
 //! | [`alternating_tower`] | n cubes, 1.0 / 0.9 m wide in turn | the same without equal faces: each smaller face is clipped inside the larger one |
 //! | [`pyramid`] | rows·(rows+1)/2 cubes | every box on two, the weight spread over many contacts |
-//! | [`pile`] | n cubes, small random turns | dropped from a grid: impacts, edges and corners |
+//! | [`drop_pile`] | n cubes, small random turns | dropped from a grid: impacts, edges and corners |
 //! | [`mixed`] | boxes, spheres, hulls | every shape pair kind |
 
+use crate::shapes::ball_points;
 use glam::{Quat, Vec3};
-use sepax_pipeline::geometry::rng::Rng;
-use sepax_pipeline::geometry::{ConvexHull, Cuboid, Pose, Shape, Sphere};
+use sepax_geometry::rng::Rng;
+use sepax_geometry::{ConvexHull, Cuboid, Pose, Shape, Sphere};
 
 /// Gap left between stacked bodies at the start, m (inside the 2 cm margin).
 pub const GAP: f32 = 0.001;
@@ -24,7 +26,7 @@ pub const ROW_GAP: f32 = 0.05;
 
 /// One body of a scene.
 #[derive(Clone, Debug)]
-pub struct SceneBody {
+pub struct StackBody {
     /// Its shape, centre of mass at the local origin.
     pub shape: Shape,
     /// Where it starts (at rest).
@@ -35,11 +37,11 @@ pub struct SceneBody {
 
 /// A named list of bodies; the first is the ground.
 #[derive(Clone, Debug)]
-pub struct Scene {
+pub struct StackScene {
     /// The scene's name.
     pub name: &'static str,
     /// The bodies, ground first.
-    pub bodies: Vec<SceneBody>,
+    pub bodies: Vec<StackBody>,
 }
 
 /// Names accepted by [`by_name`].
@@ -47,12 +49,12 @@ pub const NAMES: [&str; 5] = ["tower", "alternating", "pyramid", "pile", "mixed"
 
 /// The scene called `name` with `size` cubes (tower, alternating, pile), rows
 /// (pyramid) or bodies (mixed), from `seed` where random.
-pub fn by_name(name: &str, size: usize, seed: u64) -> Option<Scene> {
+pub fn by_name(name: &str, size: usize, seed: u64) -> Option<StackScene> {
     Some(match name {
         "tower" => tower(size),
         "alternating" => alternating_tower(size),
         "pyramid" => pyramid(size),
-        "pile" => pile(size, seed),
+        "pile" => drop_pile(size, seed),
         "mixed" => mixed(size, seed),
         _ => return None,
     })
@@ -74,21 +76,21 @@ fn cube(size: Vec3) -> Shape {
 
 /// An empty scene but for the ground: a static 200 × 1 × 200 m box whose top face is
 /// `y = 0`.
-fn scene(name: &'static str) -> Scene {
-    let ground = SceneBody {
+fn scene(name: &'static str) -> StackScene {
+    let ground = StackBody {
         shape: cube(Vec3::new(200.0, 1.0, 200.0)),
         pose: Pose::from_translation(Vec3::new(0.0, -0.5, 0.0)),
         fixed: true,
     };
-    Scene {
+    StackScene {
         name,
         bodies: vec![ground],
     }
 }
 
-impl Scene {
+impl StackScene {
     fn add(&mut self, shape: Shape, pose: Pose) {
-        self.bodies.push(SceneBody {
+        self.bodies.push(StackBody {
             shape,
             pose,
             fixed: false,
@@ -98,7 +100,7 @@ impl Scene {
 
 /// `n` equal unit cubes, one on another, `GAP` apart: cube `i` at
 /// `y = 0.5 + i (1 + GAP) + GAP`.
-pub fn tower(n: usize) -> Scene {
+pub fn tower(n: usize) -> StackScene {
     let mut s = scene("tower");
     for i in 0..n {
         let y = 0.5 + i as f32 * (1.0 + GAP) + GAP;
@@ -109,7 +111,7 @@ pub fn tower(n: usize) -> Scene {
 
 /// Like [`tower`], but every other cube is 0.9 m wide (x and z), so no two touching
 /// faces are equal.
-pub fn alternating_tower(n: usize) -> Scene {
+pub fn alternating_tower(n: usize) -> StackScene {
     let mut s = scene("alternating");
     for i in 0..n {
         let y = 0.5 + i as f32 * (1.0 + GAP) + GAP;
@@ -125,7 +127,7 @@ pub fn alternating_tower(n: usize) -> Scene {
 /// A 2D pyramid of unit cubes in the x-y plane: row `r` (from the bottom) holds
 /// `rows − r` cubes `1 + ROW_GAP` apart, each resting on two below. `rows(rows+1)/2`
 /// cubes: 55 for 10 rows, 210 for 20.
-pub fn pyramid(rows: usize) -> Scene {
+pub fn pyramid(rows: usize) -> StackScene {
     let mut s = scene("pyramid");
     let pitch = 1.0 + ROW_GAP;
     for r in 0..rows {
@@ -146,7 +148,7 @@ pub fn pyramid(rows: usize) -> Scene {
 /// in every direction, odd layers shifted by half a pitch (so they land across two
 /// boxes below), the lowest layer 1 m up, each turned up to 0.3 rad about a random
 /// axis and shifted up to 0.2 m sideways.
-pub fn pile(n: usize, seed: u64) -> Scene {
+pub fn drop_pile(n: usize, seed: u64) -> StackScene {
     let mut s = scene("pile");
     let mut rng = Rng::new(seed);
     for pos in grid(n).take(n) {
@@ -157,17 +159,17 @@ pub fn pile(n: usize, seed: u64) -> Scene {
     s
 }
 
-/// `n` bodies dropped like [`pile`], taking turns: a unit cube, a sphere of radius
+/// `n` bodies dropped like [`drop_pile`], taking turns: a unit cube, a sphere of radius
 /// 0.5, a hull of 12 random points within 0.6 m of its centre, a flat box
 /// (1.2 × 0.4 × 0.8).
-pub fn mixed(n: usize, seed: u64) -> Scene {
+pub fn mixed(n: usize, seed: u64) -> StackScene {
     let mut s = scene("mixed");
     let mut rng = Rng::new(seed);
     for (i, pos) in grid(n).enumerate().take(n) {
         let shape = match i % 4 {
             0 => cube(Vec3::ONE),
             1 => Shape::from(Sphere::try_new(0.5).expect("positive radius")),
-            2 => random_hull(&mut rng),
+            2 => centred_hull(&mut rng),
             _ => cube(Vec3::new(1.2, 0.4, 0.8)),
         };
         let turn = Quat::from_axis_angle(rng.unit_vec3(), rng.range(-0.3, 0.3));
@@ -195,10 +197,8 @@ fn grid(n: usize) -> impl Iterator<Item = Vec3> {
 
 /// The hull of 12 random points within 0.6 m of the origin, moved so that its centre
 /// of mass is the origin (the body origin the solver takes lever arms from).
-fn random_hull(rng: &mut Rng) -> Shape {
-    let points: Vec<Vec3> = (0..12)
-        .map(|_| rng.unit_vec3() * rng.range(0.35, 0.6))
-        .collect();
+fn centred_hull(rng: &mut Rng) -> Shape {
+    let points = ball_points(rng, 12, 0.35, 0.6);
     let hull = ConvexHull::try_from_points_centered(&points)
         .map(|(hull, _offset)| hull)
         .unwrap_or_else(|_| ConvexHull::cuboid(Vec3::splat(0.4)).expect("positive half extents"));
@@ -214,7 +214,7 @@ mod tests {
         assert_eq!(tower(10).bodies.len(), 11);
         assert_eq!(pyramid(10).bodies.len(), 56);
         assert_eq!(pyramid(20).bodies.len(), 211);
-        assert_eq!(pile(100, 1).bodies.len(), 101);
+        assert_eq!(drop_pile(100, 1).bodies.len(), 101);
         assert_eq!(mixed(40, 1).bodies.len(), 41);
         assert!(by_name("nope", 1, 1).is_none());
         for name in NAMES {

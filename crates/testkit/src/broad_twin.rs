@@ -1,34 +1,34 @@
-//! Scenes and a harness that drives SweepAndPrune and BruteForce with the same calls.
-#![allow(dead_code)]
+//! The broad phase beside its oracle: a harness that drives
+//! [`SweepAndPrune`] and [`BruteForce`] with the same calls and asserts, frame by frame,
+//! the same sorted pairs and the same added/removed diffs.
 
-use glam::Vec3;
 use sepax_broadphase::{BruteForce, ProxyId, ProxyKind, SweepAndPrune};
-use sepax_geometry::{Aabb, rng::Rng};
+use sepax_geometry::Aabb;
 
-/// `n` boxes with centres uniform in a cube of half side `half` and sizes in `[lo, hi]`.
-pub fn random_boxes(rng: &mut Rng, n: usize, half: f32, lo: f32, hi: f32) -> Vec<Aabb> {
-    (0..n)
-        .map(|_| {
-            let c = rng.vec3(Vec3::splat(-half), Vec3::splat(half));
-            let s = rng.vec3(Vec3::splat(lo), Vec3::splat(hi));
-            Aabb::new(c - 0.5 * s, c + 0.5 * s)
-        })
-        .collect()
-}
-
-/// Both broad phases, fed identically. Ids are handed out as a caller with a slot
-/// array would: the last removed id first, else the next new one.
-pub struct Pair {
+/// A [`SweepAndPrune`] and its oracle [`BruteForce`], fed the same calls: every frame
+/// must give the same pairs and the same diffs.
+pub struct BroadPhaseTwin {
+    /// The fast broad phase.
     pub sap: SweepAndPrune,
+    /// Its brute-force twin.
     pub oracle: BruteForce,
+    /// Ids of the live proxies, in insertion order.
     pub ids: Vec<ProxyId>,
     kinds: Vec<ProxyKind>,
+    /// Ids free for reuse, last removed on top.
     free: Vec<ProxyId>,
 }
 
-impl Pair {
+impl Default for BroadPhaseTwin {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl BroadPhaseTwin {
+    /// Two empty broad phases.
     pub fn new() -> Self {
-        Pair {
+        BroadPhaseTwin {
             sap: SweepAndPrune::new(),
             oracle: BruteForce::new(),
             ids: Vec::new(),
@@ -37,6 +37,8 @@ impl Pair {
         }
     }
 
+    /// Inserts a box into both under the same id, handed out as a caller with a slot
+    /// array would: the last removed id first, else the next new one.
     pub fn insert(&mut self, aabb: Aabb, kind: ProxyKind) -> ProxyId {
         let a = self.free.pop().unwrap_or(ProxyId(self.kinds.len() as u32));
         self.sap.insert(a, aabb, kind).unwrap();
@@ -50,15 +52,18 @@ impl Pair {
         a
     }
 
+    /// Moves a proxy in both.
     pub fn update(&mut self, id: ProxyId, aabb: Aabb) {
         self.sap.update(id, aabb).unwrap();
         self.oracle.update(id, aabb).unwrap();
     }
 
+    /// The kind a proxy was inserted with.
     pub fn oracle_kind(&self, id: ProxyId) -> ProxyKind {
         self.kinds[id.0 as usize]
     }
 
+    /// Removes a proxy from both.
     pub fn remove(&mut self, id: ProxyId) {
         self.sap.remove(id).unwrap();
         self.oracle.remove(id).unwrap();
@@ -90,6 +95,7 @@ impl Pair {
     }
 }
 
+/// Panics unless every pair is `(a, b)` with `a < b` and the list is strictly sorted.
 pub fn assert_sorted_unique(pairs: &[(ProxyId, ProxyId)], what: &str) {
     for p in pairs {
         assert!(p.0 < p.1, "pair not ordered a < b: {p:?} ({what})");
@@ -101,7 +107,7 @@ pub fn assert_sorted_unique(pairs: &[(ProxyId, ProxyId)], what: &str) {
 
 /// Inserts every box with the given kind chooser and checks one frame.
 pub fn check_scene(boxes: &[Aabb], kind: impl Fn(usize) -> ProxyKind, what: &str) -> usize {
-    let mut pair = Pair::new();
+    let mut pair = BroadPhaseTwin::new();
     for (i, b) in boxes.iter().enumerate() {
         pair.insert(*b, kind(i));
     }

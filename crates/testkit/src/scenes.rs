@@ -1,7 +1,8 @@
-//! Seeded test scenes shared by the tests, the `stress` and `render` examples and the
-//! benches, so that every figure talks about the same bodies.
+//! World scenes as plain data: bodies (shape, pose, kind) and a closed-form motion per
+//! moving body. The tests, the `stress` and `render` examples and the step bench use
+//! them, so that every figure talks about the same bodies.
 //!
-//! A [`Scene`] is a list of [`BodyDesc`]s plus, for each moving body, a closed-form
+//! A [`Scene`] is a list of [`SceneBody`]s plus, for each moving body, a closed-form
 //! motion: frame `f` puts body `i` at
 //! `base + amplitude · sin(ω f + φ) · direction`, turned by `spin · f` about a fixed
 //! axis. Poses are a pure function of `(i, f)`, so any frame can be replayed exactly
@@ -12,34 +13,55 @@
 //! |---|---|---|
 //! | [`soup`] | n moving boxes | random sizes 0.5–1.5, ~1.5 AABB pairs per body, each moving ~1% of its size per frame and turning 0.01 rad/frame |
 //! | [`hulls`] | n moving hulls | the same, with convex hulls of 24 random points |
-//! | [`static_heavy`] | statics + movers | static boxes everywhere, a few moving boxes among them |
+//! | [`static_heavy`] | statics + movers | static boxes everywhere, a few moving boxes among them (not the broad-phase bench's floor scene, [`clouds::floor_tiles`](crate::clouds::floor_tiles)) |
 //! | [`pile`] | n resting boxes | columns of unit cubes sunk 0.01 into each other on a static ground: every pair a face contact |
 //!
+//! With the `world` feature, `Scene::populate` inserts a scene into a
+//! `CollisionWorld` and `Scene::apply` sets a frame's poses (module `world`).
+//!
 //! ```
-//! use sepax_pipeline::{CollisionWorld, Config, scenes};
+//! use sepax_testkit::scenes;
 //!
 //! let scene = scenes::soup(500, 7);
-//! let mut world = CollisionWorld::new(Config::default()).unwrap();
-//! let handles = scene.populate(&mut world).unwrap();
-//! for frame in 0..3 {
-//!     scene.apply(&mut world, &handles, frame).unwrap();
-//!     world.step();
-//! }
-//! assert!(!world.report().contacts.is_empty());
+//! assert_eq!((scene.len(), scene.movers().len()), (500, 500));
+//! // Poses are a pure function of (body, frame).
+//! assert_eq!(scene.pose(3, 10), scenes::soup(500, 7).pose(3, 10));
 //! ```
 
-use crate::{BodyDesc, BodyHandle, BodyKind, CollisionWorld, Groups, WorldError};
+use crate::shapes::{ball_hull, soup_box};
 use glam::{Quat, Vec3};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{ConvexHull, Cuboid, Pose, Shape};
 use std::sync::Arc;
+
+/// Whether a body moves, as the pipeline's `BodyKind` has it (scenes have no
+/// kinematic bodies).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SceneKind {
+    /// Never moves; pairs with dynamic bodies only.
+    Static,
+    /// Moved every frame (by the scene's motion, as a solver would).
+    Dynamic,
+}
+
+/// One body of a scene at frame 0.
+#[derive(Clone, Debug)]
+pub struct SceneBody {
+    /// Its shape.
+    pub shape: Shape,
+    /// Its pose at frame 0.
+    pub pose: Pose,
+    /// Static or dynamic.
+    pub kind: SceneKind,
+}
 
 /// Angular frequency of the oscillation, radians per frame.
 const OMEGA: f32 = 0.02;
 /// Turning speed, radians per frame.
 const SPIN: f32 = 0.01;
 /// Side of the cube holding n bodies of mean size 1 is `DENSITY · ∛n`; this value gives
-/// about 1.5 AABB pairs per body in [`soup`] (measured by the scene tests).
+/// about 1.5 AABB pairs per body in [`soup`] (measured by
+/// `crates/pipeline/tests/scenes.rs`).
 const DENSITY: f32 = 2.06;
 
 /// How a moving body moves.
@@ -71,7 +93,7 @@ pub struct Scene {
     /// The scene's name as the examples spell it.
     pub name: &'static str,
     /// The bodies at frame 0.
-    pub bodies: Vec<BodyDesc>,
+    pub bodies: Vec<SceneBody>,
     motions: Vec<Option<Motion>>,
     /// Indices of the moving bodies, ascending.
     movers: Vec<usize>,
@@ -87,28 +109,20 @@ impl Scene {
         }
     }
 
-    fn push(&mut self, shape: Shape, kind: BodyKind, motion: Option<Motion>) {
+    fn push(&mut self, shape: Shape, kind: SceneKind, motion: Option<Motion>) {
         let pose = motion.map_or(Pose::IDENTITY, |m| m.pose(0));
         if motion.is_some() {
             self.movers.push(self.bodies.len());
         }
-        self.bodies.push(BodyDesc {
-            shape,
-            pose,
-            kind,
-            groups: Groups::ALL,
-            user_data: self.bodies.len() as u64,
-        });
+        self.bodies.push(SceneBody { shape, pose, kind });
         self.motions.push(motion);
     }
 
     fn push_static(&mut self, shape: Shape, pose: Pose) {
-        self.bodies.push(BodyDesc {
+        self.bodies.push(SceneBody {
             shape,
             pose,
-            kind: BodyKind::Static,
-            groups: Groups::ALL,
-            user_data: self.bodies.len() as u64,
+            kind: SceneKind::Static,
         });
         self.motions.push(None);
     }
@@ -141,30 +155,6 @@ impl Scene {
             None => self.bodies[i].pose,
         }
     }
-
-    /// Inserts every body; the handles come back in scene order.
-    pub fn populate(&self, world: &mut CollisionWorld) -> Result<Vec<BodyHandle>, WorldError> {
-        self.bodies
-            .iter()
-            .map(|b| world.insert(b.clone()))
-            .collect()
-    }
-
-    /// Sets the pose of every moving body for `frame` (as a physics engine would after
-    /// its solver). `handles` are the ones [`populate`](Self::populate) returned.
-    pub fn apply(
-        &self,
-        world: &mut CollisionWorld,
-        handles: &[BodyHandle],
-        frame: u32,
-    ) -> Result<(), WorldError> {
-        for &i in &self.movers {
-            if let Some(&h) = handles.get(i) {
-                world.set_pose(h, self.pose(i, frame))?;
-            }
-        }
-        Ok(())
-    }
 }
 
 /// Half side of the cube that holds `n` bodies of mean size `size`.
@@ -187,13 +177,6 @@ fn random_motion(rng: &mut Rng, half: f32, size: f32) -> Motion {
     }
 }
 
-fn random_box(rng: &mut Rng) -> (Shape, f32) {
-    let size = rng.vec3(Vec3::splat(0.5), Vec3::splat(1.5));
-    // Sizes in [0.5, 1.5] are positive and finite: the constructor cannot fail.
-    let cuboid = Cuboid::try_from_size(size).unwrap_or_else(|_| unreachable!());
-    (Shape::from(cuboid), (size.x + size.y + size.z) / 3.0)
-}
-
 /// `n` moving boxes of random sizes (0.5–1.5 per side) in a cube sized for about 1.5
 /// AABB pairs per body; each moves about 1% of its size per frame and turns slowly.
 pub fn soup(n: usize, seed: u64) -> Scene {
@@ -201,24 +184,17 @@ pub fn soup(n: usize, seed: u64) -> Scene {
     let mut scene = Scene::new("soup");
     let half = half_side(n, 1.0);
     for _ in 0..n {
-        let (shape, size) = random_box(&mut rng);
+        let (shape, size) = soup_box(&mut rng);
         let motion = random_motion(&mut rng, half, size);
-        scene.push(shape, BodyKind::Dynamic, Some(motion));
+        scene.push(shape, SceneKind::Dynamic, Some(motion));
     }
     scene
 }
 
-/// A convex hull of 24 random points in a ball of diameter about 1.2.
-pub fn random_hull(rng: &mut Rng) -> Arc<ConvexHull> {
-    loop {
-        let points: Vec<Vec3> = (0..24)
-            .map(|_| rng.unit_vec3() * rng.range(0.3, 0.6))
-            .collect();
-        // 24 random points are never degenerate in practice; retry if they were.
-        if let Ok(hull) = ConvexHull::try_from_points(&points) {
-            return Arc::new(hull);
-        }
-    }
+/// A convex hull of 24 random points at 0.3–0.6 from its centre (diameter about 1.2):
+/// the hulls of [`hulls`].
+pub fn scene_hull(rng: &mut Rng) -> Arc<ConvexHull> {
+    Arc::new(ball_hull(rng, 24, 0.3, 0.6))
 }
 
 /// `n` moving convex hulls, each of 24 random points, with the motion and density of
@@ -228,9 +204,9 @@ pub fn hulls(n: usize, seed: u64) -> Scene {
     let mut scene = Scene::new("hulls");
     let half = half_side(n, 0.6);
     for _ in 0..n {
-        let hull = random_hull(&mut rng);
+        let hull = scene_hull(&mut rng);
         let motion = random_motion(&mut rng, half, 1.0);
-        scene.push(Shape::from(hull), BodyKind::Dynamic, Some(motion));
+        scene.push(Shape::from(hull), SceneKind::Dynamic, Some(motion));
     }
     scene
 }
@@ -243,7 +219,7 @@ pub fn static_heavy(statics: usize, movers: usize, seed: u64) -> Scene {
     let mut scene = Scene::new("static-heavy");
     let half = half_side(statics + movers, 1.0);
     for _ in 0..statics {
-        let (shape, _) = random_box(&mut rng);
+        let (shape, _) = soup_box(&mut rng);
         let pose = Pose::new(
             rng.vec3(Vec3::splat(-half), Vec3::splat(half)),
             rng.rotation(),
@@ -251,9 +227,9 @@ pub fn static_heavy(statics: usize, movers: usize, seed: u64) -> Scene {
         scene.push_static(shape, pose);
     }
     for _ in 0..movers {
-        let (shape, size) = random_box(&mut rng);
+        let (shape, size) = soup_box(&mut rng);
         let motion = random_motion(&mut rng, half, size);
-        scene.push(shape, BodyKind::Dynamic, Some(motion));
+        scene.push(shape, SceneKind::Dynamic, Some(motion));
     }
     scene
 }
@@ -294,7 +270,7 @@ pub fn pile(n: usize) -> Scene {
             spin_axis: Vec3::Y,
             spin: 0.0,
         };
-        scene.push(cube.clone(), BodyKind::Dynamic, Some(motion));
+        scene.push(cube.clone(), SceneKind::Dynamic, Some(motion));
     }
     scene
 }

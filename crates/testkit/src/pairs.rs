@@ -1,0 +1,229 @@
+//! Pairs of posed 3D shapes: the benches' pair sets by kind, and the oracle tests'
+//! placements.
+//!
+//! * **Pair sets** ([`box_pairs`], [`hull_pairs`], [`sphere_hull_pairs`]): `count`
+//!   pairs of one [`PairKind`] from a seed, what the narrow-phase benches time.
+//! * **Placements** ([`place`] with a [`Placement`]): poses for a given pair of shapes
+//!   that stress the separating-axis test (coincident centres, parallel faces, edge on
+//!   edge, a gap within ±1e-3 of zero); the randomized oracle tests cycle through
+//!   [`PLACEMENTS`].
+//!
+//! Gaps are measured by the f64 oracle
+//! ([`vertex_projection_sat`]): a touching pair is moved along the oracle's axis to the
+//! wanted gap.
+
+use crate::shapes::{ball_hull, half_unit_sphere, pair_cuboid};
+use glam::{Quat, Vec3};
+use sepax_geometry::rng::Rng;
+use sepax_geometry::{Pose, Shape};
+use sepax_narrowphase::oracle::{OracleContact, vertex_projection_sat};
+
+/// One pair of posed shapes.
+#[derive(Clone, Debug)]
+pub struct Pair {
+    /// Shape a.
+    pub a: Shape,
+    /// Pose of a.
+    pub pose_a: Pose,
+    /// Shape b.
+    pub b: Shape,
+    /// Pose of b.
+    pub pose_b: Pose,
+}
+
+/// How the pairs of a bench set touch.
+#[derive(Clone, Copy, Debug)]
+pub enum PairKind {
+    /// b rests on a's top face, penetrating 1% of its size: a face contact.
+    Resting,
+    /// Centres 0.3 × size apart in a random direction.
+    Deep,
+    /// Centres 3 × size apart: the first axis separates.
+    Separated,
+    /// Random orientations, moved along the oracle's axis to a 1% penetration.
+    Touching,
+}
+
+/// A size for relative tolerances: the sum of the bounding radii.
+pub fn scale(a: &Shape, b: &Shape) -> f64 {
+    (a.bounding_radius() + b.bounding_radius()) as f64
+}
+
+/// The f64 vertex-projection oracle on two posed boxes or hulls. Panics on a sphere
+/// (the oracle has no vertices to project; see `sepax_narrowphase::oracle` for the
+/// sphere closed forms).
+pub fn oracle(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> OracleContact {
+    vertex_projection_sat(a, pa, b, pb).expect("boxes and hulls")
+}
+
+/// Poses a pair as `kind` says, a at a random place within ±5 of the origin.
+fn pose_as(rng: &mut Rng, a: Shape, b: Shape, kind: PairKind) -> Pair {
+    let pose_a = Pose::new(
+        rng.vec3(Vec3::splat(-5.0), Vec3::splat(5.0)),
+        rng.rotation(),
+    );
+    let size = a.bounding_radius() + b.bounding_radius();
+    let pose_b = match kind {
+        PairKind::Resting => {
+            let (ha, hb) = match (&a, &b) {
+                (Shape::Cuboid(x), Shape::Cuboid(y)) => (x.half_extents(), y.half_extents()),
+                _ => (Vec3::splat(0.5), Vec3::splat(0.5)),
+            };
+            let local = Vec3::new(
+                rng.range(-0.2, 0.2),
+                ha.y + hb.y - 0.01,
+                rng.range(-0.2, 0.2),
+            );
+            Pose::new(
+                pose_a.transform_point(local),
+                pose_a.rotation * Quat::from_rotation_y(rng.range(-0.5, 0.5)),
+            )
+        }
+        PairKind::Deep => Pose::new(
+            pose_a.translation + rng.unit_vec3() * 0.3 * size * 0.5,
+            rng.rotation(),
+        ),
+        PairKind::Separated => Pose::new(
+            pose_a.translation + rng.unit_vec3() * 3.0 * size,
+            rng.rotation(),
+        ),
+        PairKind::Touching => {
+            let mut pose_b = Pose::new(
+                pose_a.translation + rng.unit_vec3() * 0.8 * size,
+                rng.rotation(),
+            );
+            if let Some(o) = vertex_projection_sat(&a, &pose_a, &b, &pose_b) {
+                let target = -0.01 * size as f64 * 0.5;
+                pose_b.translation += ((target - o.separation) * o.normal).as_vec3();
+            } else {
+                // Spheres: put the surfaces 1% into each other along the centre line.
+                let d = pose_b.translation - pose_a.translation;
+                let reach = a.bounding_radius() + b.bounding_radius() * 0.98;
+                pose_b.translation = pose_a.translation + d.normalize() * reach;
+            }
+            pose_b
+        }
+    };
+    Pair {
+        a,
+        pose_a,
+        b,
+        pose_b,
+    }
+}
+
+/// `count` pairs of [`pair_cuboid`] boxes of one kind.
+pub fn box_pairs(seed: u64, count: usize, kind: PairKind) -> Vec<Pair> {
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            let (a, b) = (pair_cuboid(&mut rng), pair_cuboid(&mut rng));
+            pose_as(&mut rng, a, b, kind)
+        })
+        .collect()
+}
+
+/// A hull of `n` points at radius 0.45–0.55: the benches' "n-point hull".
+pub fn bench_hull(rng: &mut Rng, n: usize) -> Shape {
+    Shape::from(ball_hull(rng, n, 0.45, 0.55))
+}
+
+/// `count` touching pairs of [`bench_hull`]s of `n` points.
+pub fn hull_pairs(seed: u64, count: usize, n: usize) -> Vec<Pair> {
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            let (a, b) = (bench_hull(&mut rng, n), bench_hull(&mut rng, n));
+            pose_as(&mut rng, a, b, PairKind::Touching)
+        })
+        .collect()
+}
+
+/// `count` touching pairs of a sphere of radius 0.5 and a [`bench_hull`] of `n` points.
+pub fn sphere_hull_pairs(seed: u64, count: usize, n: usize) -> Vec<Pair> {
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            let b = bench_hull(&mut rng, n);
+            pose_as(&mut rng, half_unit_sphere(), b, PairKind::Touching)
+        })
+        .collect()
+}
+
+/// The placements every randomized oracle test cycles through.
+#[derive(Clone, Copy, Debug)]
+pub enum Placement {
+    /// Random rotations, centres up to 1.2 × the sum of bounding radii apart.
+    General,
+    /// Both centres at the same point.
+    CoincidentCentres,
+    /// Rotations equal up to quarter turns: faces parallel.
+    ParallelFaces,
+    /// a turned 45° about x, b 45° about y: edges meet edges.
+    EdgeOnEdge,
+    /// Moved along the oracle's axis until the gap is within ±1e-3 of the size.
+    NearTouching,
+}
+
+/// Every [`Placement`], in the order the tests cycle through them.
+pub const PLACEMENTS: [Placement; 5] = [
+    Placement::General,
+    Placement::CoincidentCentres,
+    Placement::ParallelFaces,
+    Placement::EdgeOnEdge,
+    Placement::NearTouching,
+];
+
+/// Up to three random quarter turns about the coordinate axes.
+fn quarter_turns(rng: &mut Rng) -> Quat {
+    let axes = [Vec3::X, Vec3::Y, Vec3::Z];
+    let mut q = Quat::IDENTITY;
+    for _ in 0..3 {
+        let axis = axes[rng.below(3)];
+        q = Quat::from_axis_angle(axis, std::f32::consts::FRAC_PI_2 * rng.below(4) as f32) * q;
+    }
+    q
+}
+
+/// Poses for a pair of shapes under a placement, a within ±10 of the origin.
+pub fn place(rng: &mut Rng, a: &Shape, b: &Shape, placement: Placement) -> (Pose, Pose) {
+    let reach = a.bounding_radius() + b.bounding_radius();
+    let origin = rng.vec3(Vec3::splat(-10.0), Vec3::splat(10.0));
+    match placement {
+        Placement::General => {
+            let pa = Pose::new(origin, rng.rotation());
+            let offset = rng.unit_vec3() * rng.range(0.0, 1.2 * reach);
+            (pa, Pose::new(origin + offset, rng.rotation()))
+        }
+        Placement::CoincidentCentres => (
+            Pose::new(origin, rng.rotation()),
+            Pose::new(origin, rng.rotation()),
+        ),
+        Placement::ParallelFaces => {
+            let base = rng.rotation();
+            let offset = rng.unit_vec3() * rng.range(0.0, reach);
+            (
+                Pose::new(origin, base),
+                Pose::new(origin + offset, base * quarter_turns(rng)),
+            )
+        }
+        Placement::EdgeOnEdge => {
+            let base = rng.rotation();
+            let jitter = rng.range(-1e-3, 1e-3);
+            let ra = base * Quat::from_rotation_x(std::f32::consts::FRAC_PI_4 + jitter);
+            let rb = base * Quat::from_rotation_y(std::f32::consts::FRAC_PI_4 - jitter);
+            let offset = base * Vec3::new(0.0, 0.0, rng.range(0.2, 1.0) * reach);
+            (Pose::new(origin, ra), Pose::new(origin + offset, rb))
+        }
+        Placement::NearTouching => {
+            let (pa, mut pb) = place(rng, a, b, Placement::General);
+            if let Some(o) = vertex_projection_sat(a, &pa, b, &pb) {
+                let size = a.bounding_radius().min(b.bounding_radius());
+                let target = rng.range(-1e-3, 1e-3) * size;
+                let shift = (target as f64 - o.separation) * o.normal;
+                pb.translation += shift.as_vec3();
+            }
+            (pa, pb)
+        }
+    }
+}

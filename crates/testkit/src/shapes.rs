@@ -1,0 +1,94 @@
+//! Random 3D shapes: the boxes, hulls and spheres every pair set and scene is made of.
+//!
+//! Each generator draws from the [`Rng`] it is given, in a fixed order, so the same
+//! seed gives the same shape everywhere. The hull generators retry on a degenerate
+//! point cloud (which random clouds of 8+ points never are in practice), so they always
+//! return a hull.
+//!
+//! | generator | shape | used by |
+//! |---|---|---|
+//! | [`soup_box`] | box, sides 0.5–1.5 | the world scenes ([`scenes`](crate::scenes)) |
+//! | [`pair_cuboid`] | box, half extents 0.4–0.6 | the benches' box pairs ([`pairs`](crate::pairs)) |
+//! | [`random_cuboid`] | box, half extents 0.1–2 | the narrow-phase oracle tests |
+//! | [`ball_hull`] | hull of n points at radius lo–hi from the centre | scenes (24 points, 0.3–0.6), bench pairs (0.45–0.55) |
+//! | [`ellipsoid_hull`] | hull of n points on an ellipsoid or in a box | the narrow-phase oracle tests |
+//! | [`ball_points`] | the point cloud of [`ball_hull`] | the stacking scenes' centred hulls ([`stacks`](crate::stacks)) |
+
+use glam::Vec3;
+use sepax_geometry::rng::Rng;
+use sepax_geometry::{ConvexHull, Cuboid, Shape, Sphere};
+
+/// A box of random sides in `[0.5, 1.5]`, with its mean side (the scenes' size).
+pub fn soup_box(rng: &mut Rng) -> (Shape, f32) {
+    let size = rng.vec3(Vec3::splat(0.5), Vec3::splat(1.5));
+    // Sizes in [0.5, 1.5] are positive and finite: the constructor cannot fail.
+    let cuboid = Cuboid::try_from_size(size).unwrap_or_else(|_| unreachable!());
+    (Shape::from(cuboid), (size.x + size.y + size.z) / 3.0)
+}
+
+/// A box of random half extents in `[0.4, 0.6]`: the benches' pairs of similar boxes.
+pub fn pair_cuboid(rng: &mut Rng) -> Shape {
+    let half = rng.vec3(Vec3::splat(0.4), Vec3::splat(0.6));
+    Shape::from(Cuboid::try_from_half_extents(half).unwrap_or_else(|_| unreachable!()))
+}
+
+/// A box of random half extents in `[0.1, 2]`: thin plates to fat blocks.
+pub fn random_cuboid(rng: &mut Rng) -> Shape {
+    let half = rng.vec3(Vec3::splat(0.1), Vec3::splat(2.0));
+    Shape::from(Cuboid::try_from_half_extents(half).unwrap_or_else(|_| unreachable!()))
+}
+
+/// The same box as a convex hull (other shapes unchanged), to run the hull path on
+/// box data.
+pub fn cuboid_as_hull(shape: &Shape) -> Shape {
+    match shape {
+        Shape::Cuboid(c) => {
+            Shape::from(ConvexHull::cuboid(c.half_extents()).unwrap_or_else(|_| unreachable!()))
+        }
+        other => other.clone(),
+    }
+}
+
+/// A sphere of radius 0.5.
+pub fn half_unit_sphere() -> Shape {
+    Shape::from(Sphere::try_new(0.5).unwrap_or_else(|_| unreachable!()))
+}
+
+/// `n` points in random directions, each at a random distance in `[lo, hi)` from the
+/// origin (direction drawn first, then distance).
+pub fn ball_points(rng: &mut Rng, n: usize, lo: f32, hi: f32) -> Vec<Vec3> {
+    (0..n)
+        .map(|_| rng.unit_vec3() * rng.range(lo, hi))
+        .collect()
+}
+
+/// The hull of [`ball_points`]`(n, lo, hi)`; a degenerate cloud is drawn again.
+pub fn ball_hull(rng: &mut Rng, n: usize, lo: f32, hi: f32) -> ConvexHull {
+    loop {
+        if let Ok(hull) = ConvexHull::try_from_points(&ball_points(rng, n, lo, hi)) {
+            return hull;
+        }
+    }
+}
+
+/// A hull of `n` random points: on an ellipsoid (radii 0.2–2), or, one time in four,
+/// in the box of those radii, so that hulls with merged (quad) faces also appear. A
+/// degenerate cloud is drawn again (same radii).
+pub fn ellipsoid_hull(rng: &mut Rng, n: usize) -> Shape {
+    let radii = rng.vec3(Vec3::splat(0.2), Vec3::splat(2.0));
+    let in_box = rng.below(4) == 0;
+    loop {
+        let points: Vec<Vec3> = (0..n)
+            .map(|_| {
+                if in_box {
+                    rng.vec3(-radii, radii)
+                } else {
+                    rng.unit_vec3() * radii
+                }
+            })
+            .collect();
+        if let Ok(h) = ConvexHull::try_from_points(&points) {
+            return Shape::from(h);
+        }
+    }
+}

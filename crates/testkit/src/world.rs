@@ -1,0 +1,69 @@
+//! The scenes in a [`CollisionWorld`] (feature `world`): the one adapter between the
+//! plain data of [`scenes`](crate::scenes) and the pipeline.
+//!
+//! Body `i` of a scene becomes a [`BodyDesc`] with the body's shape, pose and kind,
+//! [`Groups::ALL`], and `user_data = i`.
+//!
+//! ```
+//! use sepax_pipeline::{CollisionWorld, Config};
+//! use sepax_testkit::scenes;
+//!
+//! let scene = scenes::soup(500, 7);
+//! let mut world = CollisionWorld::new(Config::default()).unwrap();
+//! let handles = scene.populate(&mut world).unwrap();
+//! for frame in 0..3 {
+//!     scene.apply(&mut world, &handles, frame).unwrap();
+//!     world.step();
+//! }
+//! assert!(!world.report().contacts.is_empty());
+//! ```
+
+use crate::scenes::{Scene, SceneKind};
+use sepax_pipeline::{BodyDesc, BodyHandle, BodyKind, CollisionWorld, Groups, WorldError};
+
+impl From<SceneKind> for BodyKind {
+    fn from(kind: SceneKind) -> BodyKind {
+        match kind {
+            SceneKind::Static => BodyKind::Static,
+            SceneKind::Dynamic => BodyKind::Dynamic,
+        }
+    }
+}
+
+impl Scene {
+    /// Body `i` at frame 0 as the world takes it. Panics if `i` is out of range (a
+    /// programming error, not user data).
+    pub fn body_desc(&self, i: usize) -> BodyDesc {
+        let body = &self.bodies[i];
+        BodyDesc {
+            shape: body.shape.clone(),
+            pose: body.pose,
+            kind: body.kind.into(),
+            groups: Groups::ALL,
+            user_data: i as u64,
+        }
+    }
+
+    /// Inserts every body; the handles come back in scene order.
+    pub fn populate(&self, world: &mut CollisionWorld) -> Result<Vec<BodyHandle>, WorldError> {
+        (0..self.len())
+            .map(|i| world.insert(self.body_desc(i)))
+            .collect()
+    }
+
+    /// Sets the pose of every moving body for `frame` (as a physics engine would after
+    /// its solver). `handles` are the ones [`populate`](Self::populate) returned.
+    pub fn apply(
+        &self,
+        world: &mut CollisionWorld,
+        handles: &[BodyHandle],
+        frame: u32,
+    ) -> Result<(), WorldError> {
+        for &i in self.movers() {
+            if let Some(&h) = handles.get(i) {
+                world.set_pose(h, self.pose(i, frame))?;
+            }
+        }
+        Ok(())
+    }
+}
