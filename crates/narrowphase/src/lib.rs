@@ -53,11 +53,14 @@
 mod cache;
 mod contact;
 pub mod dim2;
+mod frame;
 mod manifold;
+mod math;
 pub mod oracle;
 mod polytope;
 mod query;
 mod sat;
+mod solid;
 
 pub use cache::{CachedAxis, PairCache};
 pub use contact::{Contact, Feature, Manifold, ManifoldPoint, flipped_id};

@@ -14,7 +14,7 @@
 use super::clip::SIDE;
 use super::pack_id;
 use super::reduce::{Candidate, reduce};
-use crate::sat::Frame;
+use crate::frame::Frame;
 use glam::Vec3;
 use smallvec::SmallVec;
 
