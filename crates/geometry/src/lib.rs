@@ -40,6 +40,7 @@ pub mod hull;
 pub mod mass;
 mod pose;
 pub mod rng;
+pub mod ray;
 mod shape;
 mod sphere;
 
@@ -49,6 +50,7 @@ pub use error::{HullError, ShapeError};
 pub use hull::{ConvexHull, GaussArc, HullEdge, Plane};
 pub use mass::MassProperties;
 pub use pose::Pose;
+pub use ray::is_valid_ray;
 pub use shape::Shape;
 pub use sphere::Sphere;
 

@@ -29,7 +29,8 @@
 //! with manifolds of at most 2 points, under the same conventions.
 //!
 //! The entry points are [`collide`] (manifold, with a per-pair [`PairCache`] for frame
-//! coherence), [`contact`] (normal and depth only) and [`intersects`] (yes or no). The
+//! coherence), [`contact`] (normal and depth only) and [`intersects`] (yes or no);
+//! [`ray`] casts a ray against one shape. The
 //! [`oracle`] module is the slow twin every fast path is tested against.
 //!
 //! ```
@@ -59,6 +60,7 @@ mod math;
 pub mod oracle;
 mod polytope;
 mod query;
+pub mod ray;
 mod sat;
 mod solid;
 

@@ -1,8 +1,14 @@
-//! Small vector helpers shared by the separating-axis tests and the manifold builders:
-//! a length and direction that survive tiny and huge vectors, and the closest points of
-//! two segments.
+//! Small helpers shared by the separating-axis tests and the manifold builders, in 3D
+//! and 2D: the margin rule, a length and direction that survive tiny and huge vectors,
+//! and the closest points of two segments.
 
 use glam::Vec3;
+
+/// The contact margin a query uses: a negative or NaN margin behaves as 0 (3D and 2D).
+#[inline]
+pub(crate) fn sanitize_margin(margin: f32) -> f32 {
+    if margin > 0.0 { margin } else { 0.0 }
+}
 
 /// The length and direction of `v`, computed on `v` scaled by its largest component so
 /// that neither the squares of tiny vectors (below ~1e-19, whose squares are denormal

@@ -10,6 +10,7 @@ use crate::frame::Frame;
 use crate::manifold::CLIP_TOLERANCE;
 use crate::manifold::deepest::{keep_deepest, support_point};
 use crate::manifold::manifold_points;
+use crate::math::sanitize_margin;
 use crate::sat::box_box::box_box;
 use crate::sat::hull_hull::{SupportMode, hull_hull};
 use crate::sat::sphere::{shape_sphere, sphere_shape, sphere_sphere};
@@ -100,12 +101,6 @@ fn run_sat(
         })
         .expect("spheres are handled above"),
     }
-}
-
-/// A margin that is negative or not a number behaves as 0.
-#[inline]
-fn sanitize_margin(margin: f32) -> f32 {
-    if margin > 0.0 { margin } else { 0.0 }
 }
 
 /// The normal and depth of a pair along its minimum-penetration axis.

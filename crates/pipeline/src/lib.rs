@@ -75,7 +75,6 @@ mod config;
 mod error;
 mod pairs;
 mod query;
-pub mod ray;
 mod report;
 pub mod scenes;
 mod step;
@@ -84,7 +83,6 @@ mod world;
 pub use body::{BodyDesc, BodyHandle, BodyKind, Groups};
 pub use config::Config;
 pub use error::WorldError;
-pub use query::RayHit;
 pub use report::{
     ContactEvent, ContactPair, EndCause, EventKind, MATCH_DISTANCE, QuarantineReason, Quarantined,
     StepReport, StepTimings,
@@ -95,3 +93,7 @@ pub use glam;
 pub use sepax_broadphase as broadphase;
 pub use sepax_geometry as geometry;
 pub use sepax_narrowphase as narrowphase;
+/// Ray casts against one shape (the narrow phase's [`ray`](sepax_narrowphase::ray)
+/// module); [`CollisionWorld::cast_ray`] casts against the world.
+pub use sepax_narrowphase::ray;
+pub use sepax_narrowphase::ray::RayHit;

@@ -17,8 +17,8 @@
 //!   is clipped in the reference box's frame.
 //! * A manifold has at most **2 points**, each with a world position (midway between
 //!   the surfaces; inside both shapes when penetrating), its own depth and a
-//!   [`FeatureId`] that stays the same while the same features touch, so a solver can
-//!   warm-start.
+//!   feature id (a plain integer, [`ManifoldPoint2::id`]) that stays the same while the
+//!   same features touch, so a solver can warm-start.
 //! * Bad input never panics: a pose failing `Pose2::is_valid` gives no contact, a
 //!   negative or NaN margin counts as 0.
 //!
@@ -50,18 +50,16 @@
 //! let m = collide2d(&floor, &Pose2::IDENTITY, &hex, &pose, 0.1).unwrap();
 //! assert_eq!(m.feature, Feature2::EdgeA(2)); // the floor's top edge
 //! assert_eq!(m.points.len(), 2);
-//! assert!((m.depth - 0.02).abs() < 1e-3);
+//! assert!((m.depth() - 0.02).abs() < 1e-3);
 //! ```
 
-mod box_box;
-mod circle;
-mod clip;
+mod contact;
 mod convex;
 mod manifold;
 pub mod oracle;
 mod query;
-mod sat_obb2;
-mod sat_polygon;
+mod sat;
 
-pub use manifold::{Contact2, Feature2, FeatureId, Manifold2, ManifoldPoint2};
-pub use query::{REFERENCE_TOLERANCE, collide2d, contact2d, intersects2d};
+pub use contact::{Contact2, Feature2, Manifold2, ManifoldPoint2};
+pub use query::{collide2d, contact2d, intersects2d};
+pub use sat::REFERENCE_TOLERANCE;
