@@ -194,10 +194,7 @@ impl Model {
                 let result = world.cast_ray(*origin, *dir, *max_t);
                 assert_eq!(result.is_ok(), valid, "cast_ray({origin}, {dir}, {max_t})");
                 if let Ok(Some((body, _))) = result {
-                    assert!(
-                        self.bodies.contains_key(&body),
-                        "cast_ray hits {body:?}"
-                    );
+                    assert!(self.bodies.contains_key(&body), "cast_ray hits {body:?}");
                 }
             }
         }

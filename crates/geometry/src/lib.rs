@@ -39,8 +39,8 @@ mod error;
 pub mod hull;
 pub mod mass;
 mod pose;
-pub mod rng;
 pub mod ray;
+pub mod rng;
 mod shape;
 mod sphere;
 

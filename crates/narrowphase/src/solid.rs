@@ -58,6 +58,10 @@ impl<'s> Solid<'s> {
 }
 
 /// Runs `f` on both solids as polytopes; `None` if either is a sphere.
-pub(crate) fn with_polytopes<R>(a: &Solid, b: &Solid, f: impl FnOnce(&Polytope, &Polytope) -> R) -> Option<R> {
+pub(crate) fn with_polytopes<R>(
+    a: &Solid,
+    b: &Solid,
+    f: impl FnOnce(&Polytope, &Polytope) -> R,
+) -> Option<R> {
     a.with_polytope(|pa| b.with_polytope(|pb| Some(f(pa?, pb?))))
 }

@@ -23,16 +23,20 @@
 //!   negative or NaN margin counts as 0.
 //!
 //! ## Algorithms
-//! * Box–box: SAT on the 4 face axes with projected radii, early exit on the first
-//!   axis separating by more than the margin (seed 002).
-//! * Polygon–polygon (and box–polygon, the box as a 4-gon): the largest separation
-//!   over a's edge normals, then over b's, as Box2D's `b2FindMaxSeparation` does
-//!   (seed 001, with an early exit). The reference face is the one of least
-//!   penetration, a's unless b's is better by
-//!   [`REFERENCE_TOLERANCE`] of the pair's size; the incident edge is the other
-//!   shape's most anti-parallel edge, clipped to the reference edge's side planes.
-//! * Circle–polygon: the edge of largest separation of the center, then its Voronoi
-//!   regions (edge or vertex); circle–circle along the centers.
+//! The layout is the 3D one: the separating-axis tests in `sat/`, the manifold builders
+//! in `manifold/`, the returned types in `contact`, and `query` dispatching on the pair.
+//! * Box–box (`sat/box_box`, `manifold/box_box`): SAT on the 4 face axes with projected
+//!   radii, early exit on the first axis separating by more than the margin (seed 002);
+//!   the incident edge clipped in the reference box's frame.
+//! * Polygon–polygon (`sat/polygon`, `manifold/polygon`; box–polygon too, the box as a
+//!   4-gon): the largest separation over a's edge normals, then over b's, as Box2D's
+//!   `b2FindMaxSeparation` does (seed 001, with an early exit). The reference face is
+//!   the one of least penetration, a's unless b's is better by [`REFERENCE_TOLERANCE`]
+//!   of the pair's size; the incident edge is the other shape's most anti-parallel
+//!   edge, clipped (`manifold/clip`, the one 2D clipper) to the reference edge's side
+//!   planes.
+//! * Circle–polygon (`sat/circle`): the edge of largest separation of the center, then
+//!   its Voronoi regions (edge or vertex); circle–circle along the centers.
 //! * [`oracle`]: seed 001's slow twin in f64, used by the tests.
 //!
 //! ```

@@ -81,9 +81,12 @@ pub(crate) fn clip_by_plane(
     output: &mut ClipPolygon,
 ) {
     output.clear();
-    clip_polygon(input, |p| normal.dot(p) - offset, plane_label, |v| {
-        output.push(v)
-    });
+    clip_polygon(
+        input,
+        |p| normal.dot(p) - offset,
+        plane_label,
+        |v| output.push(v),
+    );
 }
 
 /// The polygon `points` (a loop) as clip vertices labelled with its edges.

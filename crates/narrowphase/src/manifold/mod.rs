@@ -9,6 +9,13 @@
 //!   [`reduce`]d to at most four.
 //! * **Edge contact** ([`edge`]): one point halfway between the closest points of the two
 //!   edge segments.
+//! * **Sphere contact** ([`sphere`]): one point on the axis through the sphere's centre.
+//! * **Deepest point** ([`deepest`]): the incident shape's deepest vertex, the fallback
+//!   when clipping gave nothing and the deepest-point rule below.
+//!
+//! [`manifold_points`] picks the builder for the pair and the axis' feature. The
+//! separating-axis tests ([`crate::sat`]) never call in here; the pair's frame and the
+//! segment math both read live in base modules (`frame`, `math`).
 //!
 //! Points are placed halfway between the two surfaces: `incident point + n · depth / 2`;
 //! the query adds the surface point of each shape in its own frame (the anchors).

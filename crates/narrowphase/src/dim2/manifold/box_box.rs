@@ -85,8 +85,7 @@ pub(crate) fn box_manifold(pair: &BoxPair, margin: f32) -> Option<Manifold2> {
             let in_ref = q.y >= -h - tol;
             let in_inc = d.dot(u).abs() <= h_inc.x + tol && d.dot(v).abs() <= h_inc.y + tol;
             if !(in_ref && in_inc) {
-                p = along_up(q, s, h, c, u, h_inc)
-                    .unwrap_or_else(|| deep(w, h, c, u, h_inc, q, s));
+                p = along_up(q, s, h, c, u, h_inc).unwrap_or_else(|| deep(w, h, c, u, h_inc, q, s));
             }
         }
         points.push(ManifoldPoint2 {
