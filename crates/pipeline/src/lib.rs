@@ -93,7 +93,7 @@ pub use glam;
 pub use sepax_broadphase as broadphase;
 pub use sepax_geometry as geometry;
 pub use sepax_narrowphase as narrowphase;
-/// Ray casts against one shape (the narrow phase's [`ray`](sepax_narrowphase::ray)
-/// module); [`CollisionWorld::cast_ray`] casts against the world.
+/// Ray casts against one shape (the narrow phase's `ray` module re-exported);
+/// [`CollisionWorld::cast_ray`] casts against the world.
 pub use sepax_narrowphase::ray;
 pub use sepax_narrowphase::ray::RayHit;
