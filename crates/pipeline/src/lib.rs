@@ -78,7 +78,6 @@ mod config;
 mod error;
 mod pairs;
 mod query;
-pub mod ray;
 mod report;
 mod step;
 mod store;
@@ -87,7 +86,6 @@ mod world;
 pub use body::{BodyDesc, BodyHandle, BodyKind, Groups};
 pub use config::Config;
 pub use error::WorldError;
-pub use query::RayHit;
 pub use report::{
     ContactEvent, ContactPair, EndCause, EventKind, MATCH_DISTANCE, QuarantineReason, Quarantined,
     StepReport, StepTimings,
@@ -98,3 +96,7 @@ pub use glam;
 pub use sepax_broadphase as broadphase;
 pub use sepax_geometry as geometry;
 pub use sepax_narrowphase as narrowphase;
+/// Ray casts against one shape (the narrow phase's `ray` module re-exported);
+/// [`CollisionWorld::cast_ray`] casts against the world.
+pub use sepax_narrowphase::ray;
+pub use sepax_narrowphase::ray::RayHit;
