@@ -17,6 +17,14 @@ use crate::Feature;
 /// (the pipeline relies on that to reuse the manifolds of resting pairs). A default
 /// (empty) cache gives the cold answer.
 ///
+/// For hull queries it also keeps last query's **support vertices** (b's vertex under
+/// a's best face, a's under b's best face). The next query starts its face queries from
+/// them: each is a point of the other shape, so it bounds every face's separation
+/// from above and lets the query skip faces that cannot win (see `sat::hull_faces`).
+/// They only ever skip work, never change an answer: a query with them gives the same
+/// bits as one without ([`PairCache::forget_support`]), which
+/// `tests/hull_warm_equals_cold.rs` checks on random motion sequences.
+///
 /// ```
 /// use sepax_narrowphase::PairCache;
 /// let cache = PairCache::default();
@@ -25,6 +33,39 @@ use crate::Feature;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PairCache {
     pub(crate) last: Option<CachedAxis>,
+    pub(crate) support: SupportHints,
+}
+
+/// Last hull query's support vertices (indices; `u16::MAX` for none), the warm start of
+/// the face queries. Any vertex index is a valid start, stale or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SupportHints {
+    /// b's vertex furthest into a along a's best face normal.
+    pub b_under_face_a: u16,
+    /// a's vertex furthest into b along b's best face normal.
+    pub a_under_face_b: u16,
+}
+
+impl SupportHints {
+    /// No vertex remembered.
+    pub const NONE: SupportHints = SupportHints {
+        b_under_face_a: u16::MAX,
+        a_under_face_b: u16::MAX,
+    };
+
+    /// The hints for the pair in the other order.
+    pub fn flipped(self) -> SupportHints {
+        SupportHints {
+            b_under_face_a: self.a_under_face_b,
+            a_under_face_b: self.b_under_face_a,
+        }
+    }
+}
+
+impl Default for SupportHints {
+    fn default() -> SupportHints {
+        SupportHints::NONE
+    }
 }
 
 /// The remembered axis of a pair.
@@ -42,9 +83,16 @@ impl PairCache {
         self.last
     }
 
-    /// Forget the remembered axis.
+    /// Forget everything: the remembered axis and the support vertices.
     pub fn clear(&mut self) {
-        self.last = None;
+        *self = PairCache::default();
+    }
+
+    /// Forget the support vertices only, keeping the remembered axis: the next hull
+    /// query then runs cold (it finds its own starting vertices) and gives the same
+    /// answer, bit for bit, as with them.
+    pub fn forget_support(&mut self) {
+        self.support = SupportHints::NONE;
     }
 
     /// The same memory for the pair in the other order.
@@ -54,6 +102,7 @@ impl PairCache {
                 feature: c.feature.flipped(),
                 separated: c.separated,
             }),
+            support: self.support.flipped(),
         }
     }
 

@@ -22,6 +22,8 @@ pub(crate) struct Polytope<'a> {
     pub neighbors: &'a [u32],
     pub centroid: Vec3,
     pub inradius: f32,
+    /// Largest distance of a vertex from the local origin.
+    pub radius: f32,
 }
 
 impl<'a> Polytope<'a> {
@@ -37,6 +39,7 @@ impl<'a> Polytope<'a> {
             neighbors: hull.neighbor_indices(),
             centroid: hull.centroid(),
             inradius: hull.inradius(),
+            radius: hull.bounding_radius(),
         }
     }
 
@@ -46,16 +49,26 @@ impl<'a> Polytope<'a> {
         &self.face_indices[self.face_starts[f] as usize..self.face_starts[f + 1] as usize]
     }
 
-    /// The largest `dir · v` over the vertices (a linear scan).
-    #[inline]
-    pub fn support_distance(&self, dir: Vec3) -> f32 {
-        hull::support_distance(self.vertices, dir)
-    }
-
     /// Index of a vertex furthest along `dir` (the first among ties).
     #[inline]
     pub fn support_index(&self, dir: Vec3) -> usize {
         hull::support_index(self.vertices, dir)
+    }
+
+    /// A vertex furthest along `dir` (the first among ties) and its `dir · v`, by a
+    /// linear scan.
+    #[inline]
+    pub fn support(&self, dir: Vec3) -> (usize, f32) {
+        let mut best = 0;
+        let mut best_dot = f32::NEG_INFINITY;
+        for (i, v) in self.vertices.iter().enumerate() {
+            let d = v.dot(dir);
+            if d > best_dot {
+                best_dot = d;
+                best = i;
+            }
+        }
+        (best, best_dot)
     }
 
     /// Hill-climbing support from `start`: move to a strictly better neighbour until none
@@ -88,6 +101,7 @@ pub(crate) struct BoxPolytope {
     vertices: [Vec3; 8],
     planes: [Plane; 6],
     inradius: f32,
+    radius: f32,
 }
 
 fn unit_cube() -> &'static ConvexHull {
@@ -121,6 +135,7 @@ impl BoxPolytope {
             vertices,
             planes,
             inradius: h.min_element(),
+            radius: h.length(),
         }
     }
 
@@ -137,6 +152,7 @@ impl BoxPolytope {
             neighbors: cube.neighbor_indices(),
             centroid: Vec3::ZERO,
             inradius: self.inradius,
+            radius: self.radius,
         }
     }
 }
@@ -166,7 +182,7 @@ mod tests {
         for start in 0..8 {
             for dir in [Vec3::new(1.0, -1.0, 0.3), Vec3::new(-0.2, -0.1, -1.0)] {
                 let (_, d) = view.climb_support(dir, start);
-                assert_eq!(d, view.support_distance(dir));
+                assert_eq!(d, view.support(dir).1);
             }
         }
     }

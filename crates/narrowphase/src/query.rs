@@ -5,6 +5,7 @@
 //! polytope; anything with a sphere: a point query), and maps the answer back to the world.
 
 use crate::PairCache;
+use crate::cache::SupportHints;
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
 use crate::frame::Frame;
 use crate::manifold::CLIP_TOLERANCE;
@@ -90,6 +91,7 @@ fn run_sat(
     margin: f32,
     cached: Option<Feature>,
     mode: SupportMode,
+    hints: &mut SupportHints,
 ) -> SatOutcome {
     match (a, b) {
         (Solid::Sphere(ra), Solid::Sphere(rb)) => sphere_sphere(*ra, *rb, frame, margin),
@@ -97,7 +99,7 @@ fn run_sat(
         (_, Solid::Sphere(rb)) => shape_sphere(*rb, frame, margin, |p| a.point_query(p)),
         (Solid::Box(ha), Solid::Box(hb)) => box_box(*ha, *hb, frame, margin, cached),
         _ => with_polytopes(a, b, |pa, pb| {
-            hull_hull(pa, pb, frame, margin, cached, mode)
+            hull_hull(pa, pb, frame, margin, cached, mode, hints)
         })
         .expect("spheres are handled above"),
     }
@@ -148,6 +150,7 @@ fn contact_in_order(
         sanitize_margin(margin),
         None,
         DEFAULT_SUPPORT_MODE,
+        &mut SupportHints::default(),
     );
     contact_from_outcome(pose_a, outcome)
 }
@@ -206,7 +209,8 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
             &frame,
             0.0,
             None,
-            DEFAULT_SUPPORT_MODE
+            DEFAULT_SUPPORT_MODE,
+            &mut SupportHints::default(),
         ),
         SatOutcome::Overlap { .. }
     )
@@ -292,7 +296,15 @@ fn collide_in_order(
     let frame = Frame::new(pose_a, pose_b);
     let (solid_a, solid_b) = (Solid::new(a), Solid::new(b));
     let cached = cache.last.map(|c| c.feature);
-    let outcome = run_sat(&solid_a, &solid_b, &frame, margin, cached, mode);
+    let outcome = run_sat(
+        &solid_a,
+        &solid_b,
+        &frame,
+        margin,
+        cached,
+        mode,
+        &mut cache.support,
+    );
     manifold_from_outcome(&solid_a, &solid_b, pose_a, &frame, margin, cache, outcome)
 }
 

@@ -71,7 +71,7 @@ pub(crate) enum SatOutcome {
 /// Best candidates per kind, each the largest separation of its kind (lowest index on
 /// ties), folded into the exact and preferred axes. `edge` is the best edge pair that
 /// may carry a manifold; `any_edge`, when given, the best edge axis of any pair by its
-/// true separation, which only sets the exact axis (see `hull_hull`). `kept` is last
+/// true separation, which only sets the exact axis (see `hull_hull::edges`). `kept` is last
 /// query's reference feature measured on this query's poses, when the test could
 /// measure it.
 pub(crate) fn fold_candidates(

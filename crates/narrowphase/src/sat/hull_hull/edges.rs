@@ -1,0 +1,321 @@
+//! The edge query of the hull–hull test: edge pairs whose Gauss-map arcs cross (a
+//! Minkowski face of `a − b`, seed 003), pruned to the cone of directions where the
+//! inner-sphere bound can come within the slop of the best face, each pair's axis
+//! `±(e_a × e_b)` oriented into a's arc and checked against the true separation.
+
+use super::{Query, Separating, Support};
+use crate::Feature;
+use crate::sat::{Axis, PARALLEL_EDGES, length_and_direction};
+use glam::Vec3;
+use sepax_geometry::GaussArc;
+use smallvec::SmallVec;
+
+/// Below this `|n · (n0 + n1)|` an edge's arc is too close to a half circle to orient
+/// an edge axis by (see `Query::edge_axis`).
+const KNIFE_EDGE: f32 = 1e-3;
+
+/// An edge pair whose edge-to-edge value exceeds the true separation along its axis by
+/// more than this fraction of the pair's extent does not support the axis: it gives the
+/// depth but no manifold (see the edge query).
+const SUPPORT_SLACK: f32 = 1e-3;
+
+/// How many of the best edge-pair values the edge query keeps for the support check
+/// (the faces and the true values still give the depth if every one fails).
+const CONTENDERS: usize = 16;
+
+/// Slack on the arc pruning test, against round-off in the precomputed arcs.
+const ARC_SLACK: f32 = 1e-5;
+
+/// Can the arc hold a direction `n` with `n·u ≥ c`? The arc lies in the cap of half
+/// angle θ about `mid`, so `max n·u ≤ cos(max(0, φ − θ))` with `cos φ = mid·u`.
+#[inline]
+fn arc_may_reach(arc: &GaussArc, u: Vec3, c: f32) -> bool {
+    let cos_phi = arc.mid.dot(u);
+    if cos_phi >= arc.cos_half {
+        return true;
+    }
+    // sin φ ≤ 1 gives a cheaper upper bound that already rejects most far arcs.
+    if cos_phi * arc.cos_half + arc.sin_half < c - ARC_SLACK {
+        return false;
+    }
+    let sin_phi = (1.0 - cos_phi * cos_phi).max(0.0).sqrt();
+    cos_phi * arc.cos_half + sin_phi * arc.sin_half >= c - ARC_SLACK
+}
+
+/// Gregorius' Minkowski-face test: do arc `a→b` (of shape a) and arc `c→d` (of −b, i.e.
+/// b's normals negated) cross on the unit sphere? `bxa = b × a`, `dxc = d × c`.
+#[inline]
+fn arcs_cross(a: Vec3, b: Vec3, bxa: Vec3, c: Vec3, d: Vec3, dxc: Vec3) -> bool {
+    let cba = c.dot(bxa);
+    let dba = d.dot(bxa);
+    if cba * dba >= 0.0 {
+        return false;
+    }
+    let adc = a.dot(dxc);
+    let bdc = b.dot(dxc);
+    adc * bdc < 0.0 && cba * bdc > 0.0
+}
+
+/// One edge, ready for pairing, in a's frame.
+pub(super) struct EdgeData {
+    index: u32,
+    /// Face normals at both ends of its Gauss arc (for b: negated).
+    n0: Vec3,
+    n1: Vec3,
+    cross: Vec3,
+    point: Vec3,
+    direction: Vec3,
+    /// `|direction|`, on the scaled vector (see `length_and_direction`).
+    length: f32,
+}
+
+/// What the edge query found when no edge pair separates.
+pub(super) struct EdgeAxes {
+    /// The best edge pair whose edges support its axis (it may carry a manifold).
+    pub best: Option<Axis>,
+    /// The best edge axis of any pair by its true separation (it may set the depth).
+    pub any: Option<Axis>,
+    /// The cached edge pair, measured, when it still forms a Minkowski face and its
+    /// edges support its axis (the preference may keep it).
+    pub kept: Option<Axis>,
+}
+
+impl Query<'_> {
+    pub(super) fn edge_a(&self, i: usize) -> EdgeData {
+        let e = self.a.edges[i];
+        let (n0, n1) = (
+            self.a.planes[e.faces[0] as usize].normal,
+            self.a.planes[e.faces[1] as usize].normal,
+        );
+        let p = self.a.vertices[e.vertices[0] as usize];
+        let direction = self.a.vertices[e.vertices[1] as usize] - p;
+        EdgeData {
+            index: i as u32,
+            n0,
+            n1,
+            cross: n1.cross(n0),
+            point: p,
+            direction,
+            length: scaled_length(direction),
+        }
+    }
+
+    pub(super) fn edge_b(&self, j: usize) -> EdgeData {
+        let e = self.b.edges[j];
+        let rot = self.frame.rot;
+        let (n0, n1) = (
+            -(rot * self.b.planes[e.faces[0] as usize].normal),
+            -(rot * self.b.planes[e.faces[1] as usize].normal),
+        );
+        let p = self
+            .frame
+            .point_to_a(self.b.vertices[e.vertices[0] as usize]);
+        let direction = rot
+            * (self.b.vertices[e.vertices[1] as usize] - self.b.vertices[e.vertices[0] as usize]);
+        EdgeData {
+            index: j as u32,
+            n0,
+            n1,
+            cross: n1.cross(n0),
+            point: p,
+            direction,
+            length: scaled_length(direction),
+        }
+    }
+
+    /// The axis of an edge pair, oriented into a's Gauss arc of the edge; `None` when
+    /// the edges are near-parallel.
+    ///
+    /// The edge pair passed the Minkowski-face test, so the axis direction lies on a's
+    /// arc `n0 → n1` (shorter than a half circle), where `n · (n0 + n1) > 0`. Only on an
+    /// arc close to a half circle (a knife edge) is that product too small to trust;
+    /// there the edge is far from a's centroid along the arc's middle and the sign of
+    /// `n · (p_a − c_a)` decides. (Orienting by the centroid alone fails on thin shapes:
+    /// on a 0.002 × 0.002 × 2 needle an end edge lies 0.0014 off the long axis, and an
+    /// axis tilted by 0.0016 towards that axis flipped, turning a 0.6 deep contact into
+    /// a 2.5 gap.)
+    #[inline]
+    pub(super) fn edge_axis(&self, ea: &EdgeData, eb: &EdgeData) -> Option<Axis> {
+        // Lengths on scaled vectors: the squares of a 1e16-long box edge's cross
+        // products overflow f32 (and gave a zero normal).
+        let (length_axis, mut n) = length_and_direction(ea.direction.cross(eb.direction))?;
+        if length_axis <= PARALLEL_EDGES * ea.length * eb.length {
+            return None;
+        }
+        let toward_arc = n.dot(ea.n0 + ea.n1);
+        let flip = if toward_arc.abs() > KNIFE_EDGE {
+            toward_arc < 0.0
+        } else {
+            n.dot(ea.point - self.a.centroid) < 0.0
+        };
+        if flip {
+            n = -n;
+        }
+        Some(Axis {
+            separation: n.dot(eb.point - ea.point),
+            normal: n,
+            feature: Feature::EdgeEdge(ea.index, eb.index),
+        })
+    }
+
+    /// The true separation of an edge axis, and whether the pair's edges support it:
+    /// its edge-to-edge value is the true one within `SUPPORT_SLACK · scale`. A pair
+    /// that supports its axis is done; otherwise both senses of the axis are measured
+    /// (both are valid SAT directions, and an axis mis-oriented on a knife edge may
+    /// separate the other way) and the larger counts.
+    fn verify(&self, axis: &Axis, scale: f32, sa: &mut Support, sb: &mut Support) -> (Axis, bool) {
+        let n = axis.normal;
+        let slack = SUPPORT_SLACK * scale;
+        let forward = self.separation_along(n, sa, sb);
+        if axis.separation - forward <= slack {
+            let true_axis = Axis {
+                separation: forward,
+                ..*axis
+            };
+            return (true_axis, true);
+        }
+        let backward = self.separation_along(-n, sa, sb);
+        let (normal, separation, deviation) = if forward >= backward {
+            (n, forward, axis.separation - forward)
+        } else {
+            (-n, backward, -axis.separation - backward)
+        };
+        let true_axis = Axis {
+            separation,
+            normal,
+            ..*axis
+        };
+        (true_axis, deviation <= slack)
+    }
+
+    /// The edge query, given the best face separation of either shape.
+    ///
+    /// Only edges whose arcs can reach the cone where the bound comes within the slop of
+    /// the best face are paired: `n·d ≥ T − slop + r`, i.e. `n·d̂ ≥ c`. An edge pair
+    /// further below the best face can change neither the exact axis nor the preferred
+    /// one (a kept edge must be within the slop of the exact axis, a cold edge better
+    /// than every face).
+    ///
+    /// The edge-to-edge value `n·(p_b − p_a)` bounds the true separation along `n` from
+    /// above (p_a, p_b lie in the shapes) and equals it when the edges support the
+    /// axis. On nearly coplanar faces of a thin hull a pair can pass the Minkowski test
+    /// without supporting its axis, and then the value means nothing. So every value
+    /// that would end the test is checked against the true separation
+    /// ([`Query::verify`]), and so is the winner: one scan keeps the `CONTENDERS` best
+    /// values (ties in scan order), which are verified best first until one supports its
+    /// axis. One that fails gives its true value to the exact axis only (a valid SAT
+    /// direction all the same).
+    pub(super) fn edge_query(
+        &self,
+        best_face: f32,
+        slop: f32,
+        margin: f32,
+        cached: Option<Feature>,
+        support_a: &mut Support,
+        support_b: &mut Support,
+    ) -> Result<EdgeAxes, Separating> {
+        let mut found = EdgeAxes {
+            best: None,
+            any: None,
+            kept: None,
+        };
+        let d = self.centroid_offset;
+        let threshold = best_face - slop + self.inner_radii;
+        let distance = d.length();
+        if !(distance >= threshold || threshold <= 0.0) {
+            return Ok(found);
+        }
+        let (u, c) = if distance > 0.0 {
+            (d / distance, threshold / distance)
+        } else {
+            (Vec3::Z, -2.0)
+        };
+        let u_b = self.frame.rot_t * -u;
+        // Filled in place: returning a 2 KB inline vector by value would copy it.
+        let mut edges_a: SmallVec<[EdgeData; 32]> = SmallVec::new();
+        for (i, arc) in self.a.arcs.iter().enumerate() {
+            if arc_may_reach(arc, u, c) {
+                edges_a.push(self.edge_a(i));
+            }
+        }
+        if edges_a.is_empty() {
+            return Ok(found);
+        }
+        let mut edges_b: SmallVec<[EdgeData; 32]> = SmallVec::new();
+        for (j, arc) in self.b.arcs.iter().enumerate() {
+            if arc_may_reach(arc, u_b, c) {
+                edges_b.push(self.edge_b(j));
+            }
+        }
+        let mut contenders: SmallVec<[(Axis, f32); CONTENDERS]> = SmallVec::new();
+        let mut cached_raw: Option<(Axis, f32)> = None;
+        for ea in &edges_a {
+            for eb in &edges_b {
+                if !arcs_cross(ea.n0, ea.n1, ea.cross, eb.n0, eb.n1, eb.cross) {
+                    continue;
+                }
+                let Some(axis) = self.edge_axis(ea, eb) else {
+                    continue;
+                };
+                // The pair's extent, for the support check (only when needed).
+                let scale = || {
+                    self.frame.trans.length()
+                        + ea.point.length()
+                        + (eb.point - self.frame.trans).length()
+                };
+                if axis.separation > margin {
+                    let (true_axis, _) = self.verify(&axis, scale(), support_a, support_b);
+                    if true_axis.separation > margin {
+                        return Err(Separating(true_axis));
+                    }
+                    // The gap was an artefact: the pair counts by its true value.
+                    found.any = better_of(found.any, true_axis);
+                    continue;
+                }
+                if cached == Some(axis.feature) {
+                    cached_raw = Some((axis, scale()));
+                }
+                let full = contenders.len() == CONTENDERS;
+                if full && contenders[CONTENDERS - 1].0.separation >= axis.separation {
+                    continue;
+                }
+                let at = contenders
+                    .iter()
+                    .position(|(c, _)| axis.separation > c.separation)
+                    .unwrap_or(contenders.len());
+                if full {
+                    contenders.pop();
+                }
+                contenders.insert(at, (axis, scale()));
+            }
+        }
+        if let Some((axis, scale)) = cached_raw {
+            let (true_axis, supports) = self.verify(&axis, scale, support_a, support_b);
+            if supports {
+                found.kept = Some(true_axis);
+            }
+        }
+        for (axis, scale) in &contenders {
+            let (true_axis, supports) = self.verify(axis, *scale, support_a, support_b);
+            found.any = better_of(found.any, true_axis);
+            if supports {
+                found.best = Some(true_axis);
+                break;
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// `|v|` on the scaled vector (0 for a zero or non-finite one).
+fn scaled_length(v: Vec3) -> f32 {
+    length_and_direction(v).map_or(0.0, |(l, _)| l)
+}
+
+/// The candidate with the larger separation (the earlier on a tie).
+fn better_of(best: Option<Axis>, candidate: Axis) -> Option<Axis> {
+    match best {
+        Some(b) if b.separation >= candidate.separation => Some(b),
+        _ => Some(candidate),
+    }
+}

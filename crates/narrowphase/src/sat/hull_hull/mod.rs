@@ -1,0 +1,233 @@
+//! Convex hull–hull separating-axis test after Gregorius, "The Separating Axis Test
+//! between Convex Polyhedra" (GDC 2013), with exact bound-based pruning.
+//!
+//! Candidate axes (all unit, a→b, in a's frame):
+//! * **face query of a**: each face normal `n_i` of a, `s_i = n_i·t − d_i − h_b(−n_i)`
+//!   where `h_b` is b's support distance and `d_i` the plane offset;
+//! * **face query of b**: each face normal `m_j` of b gives the axis `n = −R m_j` and
+//!   `s_j = n·t − e_j − h_a(n)`;
+//! * **edge query**: `n = ±(e_a × e_b)` for the edge pairs whose Gauss-map arcs cross
+//!   (a Minkowski face of `a − b`; seed 003): `s = n·(p_b − p_a)`, `n` oriented into
+//!   a's arc of the edge; the values that decide (a gap, the winner) are checked
+//!   against the true separation from both support functions.
+//!
+//! **Pruning** (exact, so it never changes the answer). With `c_a`, `c_b` the centroids
+//! and `r_a`, `r_b` the inner radii about them, every direction obeys
+//! `s(n) ≤ n·(c_b − c_a) − r_a − r_b` (the two inner balls lie inside the shapes).
+//! A face whose bound cannot beat the best face of its kind is skipped before its
+//! support is computed; an edge whose Gauss arc cannot reach the cone of directions
+//! where the bound beats the best face is dropped before pairing. On touching pairs
+//! this removes most of the `E_a × E_b` edge pairs.
+//!
+//! The face queries ([`faces`]) also skip faces by **witnesses**: vertices of the other
+//! shape, which bound every face's separation from above; the pair cache's support
+//! vertices from last frame are the first witnesses of a warm query. The edge query
+//! lives in [`edges`].
+//!
+//! **Support evaluation.** [`SupportMode::Scan`] reads every vertex; [`SupportMode::Walk`]
+//! (seed 003's Gauss-map walk) evaluates the support once and then follows the vertex
+//! adjacency from the previous face's support vertex, which on a convex polytope ends
+//! at the same maximum. Both give the same answers (tested on every randomized hull
+//! pair); the scan is the default, see
+//! [`DEFAULT_SUPPORT_MODE`](crate::DEFAULT_SUPPORT_MODE) for the measurements.
+
+mod edges;
+mod faces;
+
+use super::{Axis, FEATURE_SLOP, Frame, SatOutcome, fold_candidates};
+use crate::Feature;
+use crate::cache::SupportHints;
+use crate::polytope::Polytope;
+use glam::Vec3;
+
+/// How support distances are evaluated during the face queries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SupportMode {
+    /// Scan every vertex for every face.
+    Scan,
+    /// Hill-climb along the vertex adjacency from the previous support vertex.
+    Walk,
+}
+
+/// A support oracle that remembers the vertex it last returned (where the walk starts
+/// next, and a witness for the face queries).
+pub(super) struct Support<'p> {
+    poly: &'p Polytope<'p>,
+    mode: SupportMode,
+    last: usize,
+}
+
+impl Support<'_> {
+    #[inline]
+    fn distance(&mut self, dir: Vec3) -> f32 {
+        let (index, d) = match self.mode {
+            SupportMode::Scan => self.poly.support(dir),
+            SupportMode::Walk => self.poly.climb_support(dir, self.last),
+        };
+        self.last = index;
+        d
+    }
+}
+
+/// A separating axis beyond the margin: the test is over.
+pub(super) struct Separating(Axis);
+
+pub(super) struct Query<'p> {
+    a: &'p Polytope<'p>,
+    b: &'p Polytope<'p>,
+    frame: &'p Frame,
+    /// `c_b − c_a` in a's frame.
+    centroid_offset: Vec3,
+    inner_radii: f32,
+    /// How far a witness bound must clear the best separation (see [`faces`]).
+    witness_slack: f32,
+}
+
+impl Query<'_> {
+    /// The true separation along a unit direction `n` (a→b, a's frame), from both
+    /// support functions: `n·t − h_b(−Rᵀn) − h_a(n)`. Valid for any direction.
+    #[inline]
+    fn separation_along(&self, n: Vec3, sa: &mut Support, sb: &mut Support) -> f32 {
+        n.dot(self.frame.trans) - sb.distance(self.frame.rot_t * -n) - sa.distance(n)
+    }
+
+    /// Separation along the axis of a remembered feature (any axis is a valid witness of
+    /// separation, so no Minkowski test is needed here).
+    fn cached_axis(&self, feature: Feature, sa: &mut Support, sb: &mut Support) -> Option<Axis> {
+        match feature {
+            Feature::FaceA(i) if (i as usize) < self.a.planes.len() => {
+                Some(self.face_a(i as usize, sb))
+            }
+            Feature::FaceB(j) if (j as usize) < self.b.planes.len() => {
+                Some(self.face_b(j as usize, sa))
+            }
+            Feature::EdgeEdge(i, j)
+                if (i as usize) < self.a.edges.len() && (j as usize) < self.b.edges.len() =>
+            {
+                // The edges need not be supporting features any more: measure the gap along
+                // the axis with both support functions, in both directions.
+                let axis = self.edge_axis(&self.edge_a(i as usize), &self.edge_b(j as usize))?;
+                let forward = self.separation_along(axis.normal, sa, sb);
+                let backward = self.separation_along(-axis.normal, sa, sb);
+                Some(if forward >= backward {
+                    Axis {
+                        separation: forward,
+                        ..axis
+                    }
+                } else {
+                    Axis {
+                        separation: backward,
+                        normal: -axis.normal,
+                        ..axis
+                    }
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Keeps the larger separation; on a tie the lower feature index (the caller visits
+/// candidates so that this is deterministic).
+#[inline]
+fn better(candidate: &Axis, best: &Axis, candidate_index: usize, best_index: usize) -> bool {
+    candidate.separation > best.separation
+        || (candidate.separation == best.separation && candidate_index < best_index)
+}
+
+/// The hull–hull test. See the [module docs](self). `hints` holds the support vertices
+/// of last query (the warm start of the face queries, stale or not) and gets this
+/// query's; they never change the answer.
+pub(crate) fn hull_hull(
+    a: &Polytope,
+    b: &Polytope,
+    frame: &Frame,
+    margin: f32,
+    cached: Option<Feature>,
+    mode: SupportMode,
+    hints: &mut SupportHints,
+) -> SatOutcome {
+    let query = Query {
+        a,
+        b,
+        frame,
+        centroid_offset: frame.point_to_a(b.centroid) - a.centroid,
+        inner_radii: a.inradius + b.inradius,
+        witness_slack: faces::WITNESS_SLACK * (frame.trans.length() + a.radius + b.radius),
+    };
+    let mut support_a = Support {
+        poly: a,
+        mode,
+        last: 0,
+    };
+    let mut support_b = Support {
+        poly: b,
+        mode,
+        last: 0,
+    };
+    match overlap(
+        &query,
+        margin,
+        cached,
+        &mut support_a,
+        &mut support_b,
+        hints,
+    ) {
+        Ok(outcome) => outcome,
+        Err(Separating(axis)) => SatOutcome::Separated(axis),
+    }
+}
+
+/// The test once the supports are set up: `Err` as soon as an axis separates.
+fn overlap(
+    query: &Query,
+    margin: f32,
+    cached: Option<Feature>,
+    support_a: &mut Support,
+    support_b: &mut Support,
+    hints: &mut SupportHints,
+) -> Result<SatOutcome, Separating> {
+    // Last query's feature: a separating axis ends the test at once; a face is also
+    // the candidate the preference may keep (an edge pair is kept only if it still
+    // forms a Minkowski face, checked in the edge query).
+    let mut kept = None;
+    if let Some(feature) = cached
+        && let Some(axis) = query.cached_axis(feature, support_a, support_b)
+    {
+        if axis.separation > margin {
+            return Err(Separating(axis));
+        }
+        if !matches!(feature, Feature::EdgeEdge(..)) {
+            kept = Some(axis);
+        }
+    }
+    let best_a = query.face_query_a(cached, margin, support_b, &mut hints.b_under_face_a)?;
+    let best_b = query.face_query_b(cached, margin, support_a, &mut hints.a_under_face_b)?;
+    let slop = FEATURE_SLOP * query.a.inradius.min(query.b.inradius);
+    let best_face = best_a.separation.max(best_b.separation);
+    let edges = query.edge_query(best_face, slop, margin, cached, support_a, support_b)?;
+    if edges.kept.is_some() {
+        kept = edges.kept;
+    }
+    Ok(fold_candidates(
+        best_a,
+        Some(best_b),
+        edges.best,
+        edges.any,
+        slop,
+        kept,
+    ))
+}
+
+/// Index of the largest value (the first among ties).
+fn argmax(values: impl Iterator<Item = f32>) -> usize {
+    let mut best = 0;
+    let mut best_value = f32::NEG_INFINITY;
+    for (i, v) in values.enumerate() {
+        if v > best_value {
+            best_value = v;
+            best = i;
+        }
+    }
+    best
+}
