@@ -13,11 +13,13 @@
 //! | `boxc` | the box pairs | sepax `contact` |
 //! | `boxcbatch` | the box pairs | `contact_box_pairs` |
 //! | `hull` | 256 touching 24-point hull pairs (`hull_pairs(24, 256, 24)`) | sepax `collide`, cold cache |
+//! | `hullwarm` | the hull pairs, b nudged every pass (≤ 1% of its size, ≤ 0.01 rad) | sepax `collide`, each pair's cache kept from pass to pass |
+//! | `hullnudged` | the nudged hull pairs of `hullwarm` | sepax `collide`, cold cache (`hullwarm`'s twin) |
 //! | `parry-box` | the box pairs | parry3d `contact_manifolds`, fresh manifolds |
 //! | `parry-hull` | the hull pairs | parry3d `contact_manifolds`, fresh manifolds |
 //!
 //! The box modes take a second argument, the pair kind: `resting` (default),
-//! `touching`, `deep`, `separated`. These are the pairs of the `box_box_*` and
+//! `touching`, `deep`, `separated`; the hull modes the hull's point count (default 24). These are the pairs of the `box_box_*` and
 //! `hull_hull_manifold/24` bench groups. `N` (environment, default 100) is the number
 //! of passes; `SEPAX_SIMD=scalar|baseline|avx2` forces the batched modes' SIMD level
 //! (default: the best the CPU has, printed on stderr).
@@ -38,7 +40,8 @@
 
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
 use sepax_benches::to_parry;
-use sepax_geometry::Shape;
+use glam::{Quat, Vec3};
+use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::{
     BoxBoxPair, PairCache, SimdLevel, collide, collide_box_pairs_at, contact, contact_box_pairs_at,
 };
@@ -46,12 +49,14 @@ use sepax_testkit::pairs::{Pair, PairKind, box_pairs, hull_pairs};
 use std::hint::black_box;
 use std::process::ExitCode;
 
-const MODES: [&str; 7] = [
+const MODES: [&str; 9] = [
     "box",
     "boxbatch",
     "boxc",
     "boxcbatch",
     "hull",
+    "hullwarm",
+    "hullnudged",
     "parry-box",
     "parry-hull",
 ];
@@ -65,7 +70,16 @@ fn main() -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
+    let points: usize = if mode.contains("hull") {
+        std::env::args()
+            .nth(2)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(24)
+    } else {
+        24
+    };
     let kind = match std::env::args().nth(2).as_deref() {
+        _ if mode.contains("hull") => PairKind::Touching,
         None | Some("resting") => PairKind::Resting,
         Some("touching") => PairKind::Touching,
         Some("deep") => PairKind::Deep,
@@ -90,12 +104,14 @@ fn main() -> ExitCode {
         _ => SimdLevel::detected(),
     };
     let pairs = if mode.contains("hull") {
-        hull_pairs(24, 256, 24)
+        hull_pairs(24, 256, points)
     } else {
         box_pairs(1, 256, kind)
     };
     match mode.as_str() {
         "box" | "hull" => (0..passes).for_each(|_| sepax_collide(&pairs)),
+        "hullwarm" => sepax_collide_nudged(&pairs, passes, true),
+        "hullnudged" => sepax_collide_nudged(&pairs, passes, false),
         "boxc" => (0..passes).for_each(|_| sepax_contact(&pairs)),
         "boxbatch" | "boxcbatch" => {
             eprintln!("SIMD level: {level:?}");
@@ -114,6 +130,29 @@ fn sepax_collide(pairs: &[Pair]) {
     for p in pairs {
         let mut cache = PairCache::default();
         black_box(collide(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0, &mut cache));
+    }
+}
+
+/// `passes` frames of the pairs with b nudged each frame by at most 1% of its size
+/// and 0.01 rad (a fixed wobble around the bench pose, so the pairs stay touching),
+/// each pair's cache kept from frame to frame (`warm`: the warm path) or fresh.
+fn sepax_collide_nudged(pairs: &[Pair], passes: usize, warm: bool) {
+    let mut caches = vec![PairCache::default(); pairs.len()];
+    for pass in 0..passes {
+        for (i, (p, cache)) in pairs.iter().zip(&mut caches).enumerate() {
+            let phase = (pass * 7 + i) as f32 * 0.9;
+            let size = 2.0 * p.b.bounding_radius();
+            let nudge = Vec3::new(phase.sin(), phase.cos(), (1.7 * phase).sin()) * (0.005 * size);
+            let turn = Quat::from_rotation_y(0.005 * phase.cos());
+            let pose_b = Pose::new(
+                p.pose_b.translation + nudge,
+                (turn * p.pose_b.rotation).normalize(),
+            );
+            if !warm {
+                *cache = PairCache::default();
+            }
+            black_box(collide(&p.a, &p.pose_a, &p.b, &pose_b, 0.0, cache));
+        }
     }
 }
 
