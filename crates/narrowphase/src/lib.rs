@@ -73,8 +73,6 @@ pub use batch::{collide_box_pairs_at, contact_box_pairs_at};
 pub use cache::{CachedAxis, PairCache};
 pub use contact::{Contact, Feature, Manifold, ManifoldPoint, flipped_id};
 pub use manifold::CLIP_TOLERANCE;
-#[doc(hidden)]
-pub use query::collide_at;
 pub use query::{
     DEFAULT_SUPPORT_MODE, collide, collide_with, contact, intersects, minimum_translation,
 };

@@ -6,7 +6,6 @@
 //! the unit cube, which is the same for every box.
 
 use glam::Vec3;
-use sepax_geometry::hull::ArcLanes;
 use sepax_geometry::{ConvexHull, GaussArc, HullEdge, Plane, hull};
 use std::sync::OnceLock;
 
@@ -17,8 +16,6 @@ pub(crate) struct Polytope<'a> {
     pub planes: &'a [Plane],
     pub edges: &'a [HullEdge],
     pub arcs: &'a [GaussArc],
-    /// `arcs` in SIMD chunks.
-    pub arc_lanes: &'a [ArcLanes],
     pub face_starts: &'a [u32],
     pub face_indices: &'a [u32],
     pub neighbor_starts: &'a [u32],
@@ -36,7 +33,6 @@ impl<'a> Polytope<'a> {
             planes: hull.planes(),
             edges: hull.edges(),
             arcs: hull.gauss_arcs(),
-            arc_lanes: hull.gauss_arc_lanes(),
             face_starts: hull.face_starts(),
             face_indices: hull.face_indices(),
             neighbor_starts: hull.neighbor_starts(),
@@ -150,7 +146,6 @@ impl BoxPolytope {
             planes: &self.planes,
             edges: cube.edges(),
             arcs: cube.gauss_arcs(),
-            arc_lanes: cube.gauss_arc_lanes(),
             face_starts: cube.face_starts(),
             face_indices: cube.face_indices(),
             neighbor_starts: cube.neighbor_starts(),

@@ -13,7 +13,6 @@ use crate::manifold::deepest::{keep_deepest, support_point};
 use crate::manifold::manifold_points;
 use crate::math::sanitize_margin;
 use crate::sat::box_box::box_box;
-use crate::sat::box_box_wide::SimdLevel;
 use crate::sat::hull_hull::{SupportMode, hull_hull};
 use crate::sat::sphere::{shape_sphere, sphere_shape, sphere_sphere};
 use crate::sat::{Axis, SatOutcome};
@@ -91,7 +90,7 @@ fn run_sat(
     frame: &Frame,
     margin: f32,
     cached: Option<Feature>,
-    (mode, level): (SupportMode, SimdLevel),
+    mode: SupportMode,
     hints: &mut SupportHints,
 ) -> SatOutcome {
     match (a, b) {
@@ -100,7 +99,7 @@ fn run_sat(
         (_, Solid::Sphere(rb)) => shape_sphere(*rb, frame, margin, |p| a.point_query(p)),
         (Solid::Box(ha), Solid::Box(hb)) => box_box(*ha, *hb, frame, margin, cached),
         _ => with_polytopes(a, b, |pa, pb| {
-            hull_hull(pa, pb, frame, margin, cached, mode, level, hints)
+            hull_hull(pa, pb, frame, margin, cached, mode, hints)
         })
         .expect("spheres are handled above"),
     }
@@ -150,7 +149,7 @@ fn contact_in_order(
         &frame,
         sanitize_margin(margin),
         None,
-        (DEFAULT_SUPPORT_MODE, SimdLevel::detected()),
+        DEFAULT_SUPPORT_MODE,
         &mut SupportHints::default(),
     );
     contact_from_outcome(pose_a, outcome)
@@ -210,7 +209,7 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
             &frame,
             0.0,
             None,
-            (DEFAULT_SUPPORT_MODE, SimdLevel::detected()),
+            DEFAULT_SUPPORT_MODE,
             &mut SupportHints::default(),
         ),
         SatOutcome::Overlap { .. }
@@ -259,29 +258,6 @@ pub fn collide(
     collide_with(a, pose_a, b, pose_b, margin, cache, DEFAULT_SUPPORT_MODE)
 }
 
-/// [`collide`] with the hull test's SIMD level forced (for the bitwise tests and the
-/// profiler; every level gives the same answer).
-#[doc(hidden)]
-pub fn collide_at(
-    level: SimdLevel,
-    a: &Shape,
-    pose_a: &Pose,
-    b: &Shape,
-    pose_b: &Pose,
-    margin: f32,
-    cache: &mut PairCache,
-) -> Option<Manifold> {
-    collide_ordered(
-        a,
-        pose_a,
-        b,
-        pose_b,
-        margin,
-        cache,
-        (DEFAULT_SUPPORT_MODE, level),
-    )
-}
-
 /// [`collide`] with an explicit support evaluation for hull queries (for benchmarks and
 /// for tests that compare the two).
 pub fn collide_with(
@@ -293,42 +269,20 @@ pub fn collide_with(
     cache: &mut PairCache,
     mode: SupportMode,
 ) -> Option<Manifold> {
-    collide_ordered(
-        a,
-        pose_a,
-        b,
-        pose_b,
-        margin,
-        cache,
-        (mode, SimdLevel::detected()),
-    )
-}
-
-/// [`collide_with`] at a SIMD level: the poses checked, the pair put in its canonical
-/// order.
-fn collide_ordered(
-    a: &Shape,
-    pose_a: &Pose,
-    b: &Shape,
-    pose_b: &Pose,
-    margin: f32,
-    cache: &mut PairCache,
-    how: (SupportMode, SimdLevel),
-) -> Option<Manifold> {
     if !(pose_a.is_valid() && pose_b.is_valid()) {
         return None;
     }
     if canonical_swap(a, pose_a, b, pose_b) {
         // The cache speaks the caller's order; the computation runs in the other.
         let mut inner = cache.flipped();
-        let manifold = collide_in_order(b, pose_b, a, pose_a, margin, &mut inner, how);
+        let manifold = collide_in_order(b, pose_b, a, pose_a, margin, &mut inner, mode);
         *cache = inner.flipped();
         return manifold.map(Manifold::flipped);
     }
-    collide_in_order(a, pose_a, b, pose_b, margin, cache, how)
+    collide_in_order(a, pose_a, b, pose_b, margin, cache, mode)
 }
 
-/// [`collide_ordered`] with the pair in the given order (poses already checked).
+/// [`collide_with`] with the pair in the given order (poses already checked).
 fn collide_in_order(
     a: &Shape,
     pose_a: &Pose,
@@ -336,7 +290,7 @@ fn collide_in_order(
     pose_b: &Pose,
     margin: f32,
     cache: &mut PairCache,
-    how: (SupportMode, SimdLevel),
+    mode: SupportMode,
 ) -> Option<Manifold> {
     let margin = sanitize_margin(margin);
     let frame = Frame::new(pose_a, pose_b);
@@ -348,7 +302,7 @@ fn collide_in_order(
         &frame,
         margin,
         cached,
-        how,
+        mode,
         &mut cache.support,
     );
     manifold_from_outcome(&solid_a, &solid_b, pose_a, &frame, margin, cache, outcome)

@@ -18,10 +18,7 @@
 //! [`ConvexHull::try_from_points_centered`] put the centre of mass at the local origin.
 
 mod build;
-mod lanes;
 pub mod mass;
-
-pub use lanes::{ARC_LANES, ArcLanes};
 
 use crate::HullError;
 use glam::{DVec3, Vec3};
@@ -82,7 +79,6 @@ pub struct ConvexHull {
     neighbor_starts: Vec<u32>,
     neighbors: Vec<u32>,
     arcs: Vec<GaussArc>,
-    arc_lanes: Vec<ArcLanes>,
     centroid: Vec3,
     inradius: f32,
     bounding_radius: f32,
@@ -281,7 +277,7 @@ impl ConvexHull {
 
         // In f64: on a knife edge (nearly opposite faces) `n0 + n1` is short, and in f32
         // its direction would be mostly round-off, so the arc would miss its own ends.
-        let arcs: Vec<GaussArc> = edges
+        let arcs = edges
             .iter()
             .map(|e| {
                 let n0 = planes[e.faces[0] as usize].normal.as_dvec3();
@@ -314,7 +310,6 @@ impl ConvexHull {
             edges,
             neighbor_starts,
             neighbors,
-            arc_lanes: lanes::arc_lanes(&arcs),
             arcs,
             centroid,
             inradius,
@@ -362,12 +357,6 @@ impl ConvexHull {
     #[inline]
     pub fn gauss_arcs(&self) -> &[GaussArc] {
         &self.arcs
-    }
-
-    /// The Gauss-map arcs in chunks of 8 for SIMD tests (see [`ArcLanes`]).
-    #[inline]
-    pub fn gauss_arc_lanes(&self) -> &[ArcLanes] {
-        &self.arc_lanes
     }
 
     /// Distance from the centroid to the nearest face plane: the ball of this radius

@@ -3,11 +3,8 @@
 //! inner-sphere bound can come within the slop of the best face, each pair's axis
 //! `±(e_a × e_b)` oriented into a's arc and checked against the true separation.
 
-use super::lanes::{EndLanes, arcs_reaching, crossing_masks};
 use super::{Query, Separating, Support};
 use crate::Feature;
-use crate::polytope::Polytope;
-use crate::sat::box_box_wide::{LANES, SimdLevel};
 use crate::sat::{Axis, PARALLEL_EDGES, length_and_direction};
 use glam::Vec3;
 use sepax_geometry::GaussArc;
@@ -27,7 +24,7 @@ const SUPPORT_SLACK: f32 = 1e-3;
 const CONTENDERS: usize = 16;
 
 /// Slack on the arc pruning test, against round-off in the precomputed arcs.
-pub(super) const ARC_SLACK: f32 = 1e-5;
+const ARC_SLACK: f32 = 1e-5;
 
 /// Can the arc hold a direction `n` with `n·u ≥ c`? The arc lies in the cap of half
 /// angle θ about `mid`, so `max n·u ≤ cos(max(0, φ − θ))` with `cos φ = mid·u`.
@@ -60,7 +57,6 @@ fn arcs_cross(a: Vec3, b: Vec3, bxa: Vec3, c: Vec3, d: Vec3, dxc: Vec3) -> bool 
 }
 
 /// One edge, ready for pairing, in a's frame.
-#[derive(Clone, Copy)]
 pub(super) struct EdgeData {
     index: u32,
     /// Face normals at both ends of its Gauss arc (for b: negated).
@@ -235,64 +231,64 @@ impl Query<'_> {
             (Vec3::Z, -2.0)
         };
         let u_b = self.frame.rot_t * -u;
-        let mut reaching: SmallVec<[u32; 64]> = SmallVec::new();
-        self.arcs_reaching(self.a, u, c, &mut reaching);
-        if reaching.is_empty() {
-            return Ok(found);
-        }
         // Filled in place: returning a 2 KB inline vector by value would copy it.
         let mut edges_a: SmallVec<[EdgeData; 32]> = SmallVec::new();
-        edges_a.extend(reaching.iter().map(|&i| self.edge_a(i as usize)));
-        reaching.clear();
-        self.arcs_reaching(self.b, u_b, c, &mut reaching);
-        let mut edges_b: SmallVec<[EdgeData; 32]> = SmallVec::new();
-        edges_b.extend(reaching.iter().map(|&j| self.edge_b(j as usize)));
-        let mut pairs = PairScan {
-            query: self,
-            margin,
-            cached,
-            contenders: SmallVec::new(),
-            cached_raw: None,
-            any: None,
-        };
-        if self.level == SimdLevel::Scalar {
-            for ea in &edges_a {
-                for eb in &edges_b {
-                    if arcs_cross(ea.n0, ea.n1, ea.cross, eb.n0, eb.n1, eb.cross) {
-                        pairs.visit(ea, eb, support_a, support_b)?;
-                    }
-                }
-            }
-        } else {
-            // b's arc ends in lanes; per edge of a, one mask of crossing arcs per chunk,
-            // read in lane order (the scalar loop's order).
-            let mut ends: SmallVec<[EndLanes; 4]> = SmallVec::new();
-            for (j, eb) in edges_b.iter().enumerate() {
-                if j % LANES == 0 {
-                    ends.push(EndLanes::default());
-                }
-                ends[j / LANES].set(j % LANES, eb.n0, eb.n1, eb.cross);
-            }
-            let mut masks: SmallVec<[u8; 4]> = SmallVec::from_elem(0, ends.len());
-            for ea in &edges_a {
-                crossing_masks(self.level, (ea.n0, ea.n1, ea.cross), &ends, &mut masks);
-                for (k, &mask) in masks.iter().enumerate() {
-                    let mut bits = mask;
-                    while bits != 0 {
-                        let j = k * LANES + bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        pairs.visit(ea, &edges_b[j], support_a, support_b)?;
-                    }
-                }
+        for (i, arc) in self.a.arcs.iter().enumerate() {
+            if arc_may_reach(arc, u, c) {
+                edges_a.push(self.edge_a(i));
             }
         }
-        let PairScan {
-            contenders,
-            cached_raw,
-            any,
-            ..
-        } = pairs;
-        found.any = any;
+        if edges_a.is_empty() {
+            return Ok(found);
+        }
+        let mut edges_b: SmallVec<[EdgeData; 32]> = SmallVec::new();
+        for (j, arc) in self.b.arcs.iter().enumerate() {
+            if arc_may_reach(arc, u_b, c) {
+                edges_b.push(self.edge_b(j));
+            }
+        }
+        let mut contenders: SmallVec<[(Axis, f32); CONTENDERS]> = SmallVec::new();
+        let mut cached_raw: Option<(Axis, f32)> = None;
+        for ea in &edges_a {
+            for eb in &edges_b {
+                if !arcs_cross(ea.n0, ea.n1, ea.cross, eb.n0, eb.n1, eb.cross) {
+                    continue;
+                }
+                let Some(axis) = self.edge_axis(ea, eb) else {
+                    continue;
+                };
+                // The pair's extent, for the support check (only when needed).
+                let scale = || {
+                    self.frame.trans.length()
+                        + ea.point.length()
+                        + (eb.point - self.frame.trans).length()
+                };
+                if axis.separation > margin {
+                    let (true_axis, _) = self.verify(&axis, scale(), support_a, support_b);
+                    if true_axis.separation > margin {
+                        return Err(Separating(true_axis));
+                    }
+                    // The gap was an artefact: the pair counts by its true value.
+                    found.any = better_of(found.any, true_axis);
+                    continue;
+                }
+                if cached == Some(axis.feature) {
+                    cached_raw = Some((axis, scale()));
+                }
+                let full = contenders.len() == CONTENDERS;
+                if full && contenders[CONTENDERS - 1].0.separation >= axis.separation {
+                    continue;
+                }
+                let at = contenders
+                    .iter()
+                    .position(|(c, _)| axis.separation > c.separation)
+                    .unwrap_or(contenders.len());
+                if full {
+                    contenders.pop();
+                }
+                contenders.insert(at, (axis, scale()));
+            }
+        }
         if let Some((axis, scale)) = cached_raw {
             let (true_axis, supports) = self.verify(&axis, scale, support_a, support_b);
             if supports {
@@ -308,84 +304,6 @@ impl Query<'_> {
             }
         }
         Ok(found)
-    }
-}
-
-impl Query<'_> {
-    /// Pushes the edges of `poly` whose arcs may reach the cone `n·u ≥ c` (its own
-    /// frame), in index order.
-    fn arcs_reaching(&self, poly: &Polytope, u: Vec3, c: f32, out: &mut SmallVec<[u32; 64]>) {
-        if self.level == SimdLevel::Scalar {
-            for (i, arc) in poly.arcs.iter().enumerate() {
-                if arc_may_reach(arc, u, c) {
-                    out.push(i as u32);
-                }
-            }
-        } else {
-            arcs_reaching(self.level, poly.arc_lanes, poly.arcs.len(), u, c, out);
-        }
-    }
-}
-
-/// The pair scan of the edge query: every edge pair that forms a Minkowski face is
-/// visited in scan order (a's edges, then b's).
-struct PairScan<'q, 'p> {
-    query: &'q Query<'p>,
-    margin: f32,
-    cached: Option<Feature>,
-    /// The `CONTENDERS` best edge-to-edge values and each pair's extent.
-    contenders: SmallVec<[(Axis, f32); CONTENDERS]>,
-    /// The cached pair, when it was seen.
-    cached_raw: Option<(Axis, f32)>,
-    /// The best true value of the pairs whose gap was an artefact.
-    any: Option<Axis>,
-}
-
-impl PairScan<'_, '_> {
-    /// One pair whose arcs cross: a verified gap ends the test; otherwise the pair may
-    /// join the contenders.
-    #[inline]
-    fn visit(
-        &mut self,
-        ea: &EdgeData,
-        eb: &EdgeData,
-        support_a: &mut Support,
-        support_b: &mut Support,
-    ) -> Result<(), Separating> {
-        let query = self.query;
-        let Some(axis) = query.edge_axis(ea, eb) else {
-            return Ok(());
-        };
-        // The pair's extent, for the support check (only when needed).
-        let scale = || {
-            query.frame.trans.length() + ea.point.length() + (eb.point - query.frame.trans).length()
-        };
-        if axis.separation > self.margin {
-            let (true_axis, _) = query.verify(&axis, scale(), support_a, support_b);
-            if true_axis.separation > self.margin {
-                return Err(Separating(true_axis));
-            }
-            // The gap was an artefact: the pair counts by its true value.
-            self.any = better_of(self.any, true_axis);
-            return Ok(());
-        }
-        if self.cached == Some(axis.feature) {
-            self.cached_raw = Some((axis, scale()));
-        }
-        let contenders = &mut self.contenders;
-        let full = contenders.len() == CONTENDERS;
-        if full && contenders[CONTENDERS - 1].0.separation >= axis.separation {
-            return Ok(());
-        }
-        let at = contenders
-            .iter()
-            .position(|(c, _)| axis.separation > c.separation)
-            .unwrap_or(contenders.len());
-        if full {
-            contenders.pop();
-        }
-        contenders.insert(at, (axis, scale()));
-        Ok(())
     }
 }
 

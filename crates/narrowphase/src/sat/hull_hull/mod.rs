@@ -33,9 +33,7 @@
 
 mod edges;
 mod faces;
-mod lanes;
 
-use super::box_box_wide::SimdLevel;
 use super::{Axis, FEATURE_SLOP, Frame, SatOutcome, fold_candidates};
 use crate::Feature;
 use crate::cache::SupportHints;
@@ -83,8 +81,6 @@ pub(super) struct Query<'p> {
     inner_radii: f32,
     /// How far a witness bound must clear the best separation (see [`faces`]).
     witness_slack: f32,
-    /// How the edge query's hot loops run (see [`lanes`]); every level gives the same bits.
-    level: SimdLevel,
 }
 
 impl Query<'_> {
@@ -149,7 +145,6 @@ pub(crate) fn hull_hull(
     margin: f32,
     cached: Option<Feature>,
     mode: SupportMode,
-    level: SimdLevel,
     hints: &mut SupportHints,
 ) -> SatOutcome {
     let query = Query {
@@ -159,7 +154,6 @@ pub(crate) fn hull_hull(
         centroid_offset: frame.point_to_a(b.centroid) - a.centroid,
         inner_radii: a.inradius + b.inradius,
         witness_slack: faces::WITNESS_SLACK * (frame.trans.length() + a.radius + b.radius),
-        level,
     };
     let mut support_a = Support {
         poly: a,
