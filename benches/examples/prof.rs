@@ -38,9 +38,9 @@
 //! the difference of two runs' totals (say `N=30` and `N=10`) over the difference of
 //! their queries.
 
+use glam::{Quat, Vec3};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
 use sepax_benches::to_parry;
-use glam::{Quat, Vec3};
 use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::{
     BoxBoxPair, PairCache, SimdLevel, collide, collide_box_pairs_at, contact, contact_box_pairs_at,

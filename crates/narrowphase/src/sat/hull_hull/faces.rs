@@ -107,11 +107,14 @@ impl Query<'_> {
 
     /// The face query of a: the first face that separates beyond the margin (the seed,
     /// then in index order), else the face with the largest separation (the lowest index
-    /// among ties). The seed is the cached face, else the face most facing b. `hint`
-    /// is b's support vertex under a's best face: read as a witness, then updated.
+    /// among ties). The seed is the cached face, else the face most facing b;
+    /// `measured` is the cached face's axis and support vertex when the cached-axis
+    /// check computed them. `hint` is b's support vertex under a's best face: read as a
+    /// witness, then updated.
     pub(super) fn face_query_a(
         &self,
         cached: Option<Feature>,
+        measured: Option<(Axis, usize)>,
         margin: f32,
         support_b: &mut Support,
         hint: &mut u16,
@@ -126,13 +129,17 @@ impl Query<'_> {
         if (*hint as usize) < b.vertices.len() {
             witnesses.add(*hint as usize, to_a(*hint as usize));
         }
-        let mut best = self.face_a(seed, support_b);
+        // The cached face was measured already (as the cached axis): the same bits.
+        let (mut best, seed_vertex) = match measured {
+            Some(measured) => measured,
+            None => (self.face_a(seed, support_b), support_b.last),
+        };
         let mut best_index = seed;
-        *hint = hint_of(support_b.last);
+        *hint = hint_of(seed_vertex);
         if best.separation > margin {
             return Err(Separating(best));
         }
-        witnesses.add(support_b.last, to_a(support_b.last));
+        witnesses.add(seed_vertex, to_a(seed_vertex));
         for (i, plane) in a.planes.iter().enumerate() {
             if i == seed
                 || plane.normal.dot(d) - self.inner_radii < best.separation
@@ -162,6 +169,7 @@ impl Query<'_> {
     pub(super) fn face_query_b(
         &self,
         cached: Option<Feature>,
+        measured: Option<(Axis, usize)>,
         margin: f32,
         support_a: &mut Support,
         hint: &mut u16,
@@ -177,13 +185,17 @@ impl Query<'_> {
         if (*hint as usize) < a.vertices.len() {
             witnesses.add(*hint as usize, to_b(*hint as usize));
         }
-        let mut best = self.face_b(seed, support_a);
+        // The cached face was measured already (as the cached axis): the same bits.
+        let (mut best, seed_vertex) = match measured {
+            Some(measured) => measured,
+            None => (self.face_b(seed, support_a), support_a.last),
+        };
         let mut best_index = seed;
-        *hint = hint_of(support_a.last);
+        *hint = hint_of(seed_vertex);
         if best.separation > margin {
             return Err(Separating(best));
         }
-        witnesses.add(support_a.last, to_b(support_a.last));
+        witnesses.add(seed_vertex, to_b(seed_vertex));
         for (j, plane) in b.planes.iter().enumerate() {
             if j == seed
                 || -plane.normal.dot(d_in_b) - self.inner_radii < best.separation

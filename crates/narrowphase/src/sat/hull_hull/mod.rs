@@ -191,18 +191,37 @@ fn overlap(
     // the candidate the preference may keep (an edge pair is kept only if it still
     // forms a Minkowski face, checked in the edge query).
     let mut kept = None;
+    // The cached face's axis and support vertex, which its face query then reuses.
+    let (mut measured_a, mut measured_b) = (None, None);
     if let Some(feature) = cached
         && let Some(axis) = query.cached_axis(feature, support_a, support_b)
     {
         if axis.separation > margin {
             return Err(Separating(axis));
         }
+        match feature {
+            Feature::FaceA(_) => measured_a = Some((axis, support_b.last)),
+            Feature::FaceB(_) => measured_b = Some((axis, support_a.last)),
+            _ => {}
+        }
         if !matches!(feature, Feature::EdgeEdge(..)) {
             kept = Some(axis);
         }
     }
-    let best_a = query.face_query_a(cached, margin, support_b, &mut hints.b_under_face_a)?;
-    let best_b = query.face_query_b(cached, margin, support_a, &mut hints.a_under_face_b)?;
+    let best_a = query.face_query_a(
+        cached,
+        measured_a,
+        margin,
+        support_b,
+        &mut hints.b_under_face_a,
+    )?;
+    let best_b = query.face_query_b(
+        cached,
+        measured_b,
+        margin,
+        support_a,
+        &mut hints.a_under_face_b,
+    )?;
     let slop = FEATURE_SLOP * query.a.inradius.min(query.b.inradius);
     let best_face = best_a.separation.max(best_b.separation);
     let edges = query.edge_query(best_face, slop, margin, cached, support_a, support_b)?;
