@@ -26,7 +26,7 @@ use glam::{DVec3, Vec3};
 use sepax_geometry::{ConvexHull, HullError};
 
 /// How far a face normal may fall outside its edge's Gauss arc: the slack the narrow
-/// phase allows in its arc pruning (`ARC_SLACK` in `sat/hull_hull.rs`), which trusts
+/// phase allows in its arc pruning (`ARC_SLACK` in `sat/hull_hull/edges.rs`), which trusts
 /// the arcs to this precision.
 pub const ARC_SLACK: f32 = 1e-5;
 

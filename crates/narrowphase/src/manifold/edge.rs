@@ -7,7 +7,7 @@
 //!   no point beyond the margin;
 //! * penetrating edges that support the axis cross it face to face, so their closest
 //!   points are `s` apart along `n`; when they are not (within `1e-3` of the edges'
-//!   reach), the pair only set the depth (see `sat::hull_hull`), the segments say
+//!   reach), the pair only set the depth (see `sat::hull_hull::edges`), the segments say
 //!   nothing about where the contact is, and the caller falls back to the deepest vertex;
 //! * the point is `(p_a + p_b) / 2`; its id packs a's edge and b's edge (both lines
 //!   `0xffff`, which [`flipped_id`](crate::flipped_id) recognises).
