@@ -77,6 +77,7 @@ mod body;
 mod config;
 mod error;
 mod pairs;
+mod poses;
 mod query;
 pub mod ray;
 mod report;
@@ -87,6 +88,7 @@ mod world;
 pub use body::{BodyDesc, BodyHandle, BodyKind, Groups};
 pub use config::Config;
 pub use error::WorldError;
+pub use poses::PoseBatch;
 pub use query::RayHit;
 pub use report::{
     ContactEvent, ContactPair, EndCause, EventKind, MATCH_DISTANCE, QuarantineReason, Quarantined,
@@ -95,6 +97,9 @@ pub use report::{
 pub use world::CollisionWorld;
 
 pub use glam;
+/// The rayon this crate runs its parallel stages on, for
+/// [`CollisionWorld::step_in`] with a pool of the caller's.
+pub use rayon;
 pub use sepax_broadphase as broadphase;
 pub use sepax_geometry as geometry;
 pub use sepax_narrowphase as narrowphase;

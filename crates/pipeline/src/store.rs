@@ -22,6 +22,14 @@
 use crate::{BodyDesc, BodyKind, Groups, WorldError};
 use sepax_geometry::{Pose, Shape};
 
+/// True when two poses have the same bit patterns (unlike `==`, which equates -0 and +0
+/// and never equates NaNs).
+#[inline]
+fn same_bits(a: &Pose, b: &Pose) -> bool {
+    a.translation.to_array().map(f32::to_bits) == b.translation.to_array().map(f32::to_bits)
+        && a.rotation.to_array().map(f32::to_bits) == b.rotation.to_array().map(f32::to_bits)
+}
+
 /// What the step reads per body and pair: one cache line each, 32 (pose) + 16 (shape)
 /// + 4 + 8 + 4 bytes.
 #[derive(Clone, Debug)]
@@ -147,10 +155,23 @@ impl BodyStore {
         self.bodies[index as usize].groups = groups;
     }
 
-    /// Sets the pose of a live slot and marks it changed.
-    pub fn set_pose(&mut self, index: u32, pose: Pose) {
-        self.bodies[index as usize].pose = pose;
+    /// Sets the pose of slot `index` if a body of `generation` lives there: `None` for
+    /// a stale slot, `Some(false)` when the pose has the same bits as the stored one
+    /// (nothing changes, the body keeps resting), `Some(true)` when it was stored and
+    /// the body marked changed.
+    #[inline]
+    pub fn set_pose(&mut self, index: u32, generation: u32, pose: Pose) -> Option<bool> {
+        let i = index as usize;
+        let body = self.bodies.get_mut(i)?;
+        if body.generation != generation || self.kinds[i].is_none() {
+            return None;
+        }
+        if same_bits(&body.pose, &pose) {
+            return Some(false);
+        }
+        body.pose = pose;
         self.mark_changed(index);
+        Some(true)
     }
 
     /// Sets the shape of a live slot and marks it changed.
