@@ -81,6 +81,7 @@ mod poses;
 mod query;
 pub mod ray;
 mod report;
+mod resting;
 mod step;
 mod store;
 mod world;

@@ -13,6 +13,9 @@
 //!                ─► contacts and events in key order (sequential)
 //! ```
 //!
+//! A step in which nothing changed (see `resting`) stops after the broad phase, which
+//! then costs O(1), and hands back last step's contacts.
+//!
 //! **Determinism.** Every parallel stage computes one independent result per item and
 //! writes it to that item's place; chunk boundaries depend on the configured chunk
 //! sizes only. Everything order-dependent (broad-phase updates, pair carry-over,
@@ -20,6 +23,7 @@
 //! any thread count.
 
 use crate::pairs::PairState;
+use crate::resting::repeat_contacts;
 use crate::store::{Body, BodyStore};
 use crate::{
     BodyHandle, Config, ContactEvent, ContactPair, EndCause, EventKind, MATCH_DISTANCE,
@@ -93,6 +97,7 @@ impl StepFrame<'_> {
         // Keep last step's contacts for the resting pairs; reuse the older buffer.
         std::mem::swap(&mut report.contacts, &mut self.pairs.prev_contacts);
         report.clear();
+        let at_rest = self.bodies.at_rest();
 
         self.update_aabbs(report);
         let t_aabb = Instant::now();
@@ -100,6 +105,18 @@ impl StepFrame<'_> {
         self.broad.update_pairs();
         report.candidate_pairs = self.broad.pairs().len();
         report.pair_budget_exceeded = self.broad.stats().pair_budget_exceeded;
+        if at_rest && self.broad.stats().unchanged {
+            // Nothing changed: last step's report, each contact continuing itself (see
+            // `resting`); the pair states stay as they are.
+            std::mem::swap(&mut report.contacts, &mut self.pairs.prev_contacts);
+            repeat_contacts(&mut report.contacts);
+            self.bodies.end_step();
+            let end = Instant::now();
+            report.timings.aabb = t_aabb - start;
+            report.timings.broad = end - t_aabb;
+            report.timings.total = end - start;
+            return;
+        }
         let mut ended = Vec::new();
         self.carry_pairs(&mut ended, report.pair_budget_exceeded);
         let t_broad = Instant::now();
@@ -168,6 +185,11 @@ impl StepFrame<'_> {
     /// budget, so a missing pair may have been dropped), in key order, each with its
     /// place among the new pairs.
     fn carry_pairs(&mut self, ended: &mut Vec<Ended>, over_budget: bool) {
+        // No pair added or removed (a resting frame): every state carries over as is.
+        if self.broad.pairs_added().is_empty() && self.broad.pairs_removed().is_empty() {
+            debug_assert_eq!(self.pairs.states.len(), self.broad.pairs().len());
+            return;
+        }
         let mut old = std::mem::take(&mut self.pairs.states);
         let mut next = std::mem::take(&mut self.pairs.spare);
         next.clear();

@@ -62,6 +62,9 @@ pub(crate) struct BodyStore {
     /// Slots freed since the last step: reused only after it.
     pending_free: Vec<u32>,
     live: usize,
+    /// Something besides a same-bits pose changed since the last step began: a body
+    /// inserted, removed, moved or reshaped, its groups or user data set.
+    edited: bool,
 }
 
 impl BodyStore {
@@ -110,6 +113,7 @@ impl BodyStore {
         body.generation = body.generation.wrapping_add(1);
         self.pending_free.push(index);
         self.live -= 1;
+        self.edited = true;
         Some(kind)
     }
 
@@ -148,11 +152,13 @@ impl BodyStore {
     /// Sets the user data of a live slot.
     pub fn set_user_data(&mut self, index: u32, user_data: u64) {
         self.user_data[index as usize] = user_data;
+        self.edited = true;
     }
 
     /// Sets the groups of a live slot (no change mark: the AABB stays valid).
     pub fn set_groups(&mut self, index: u32, groups: Groups) {
         self.bodies[index as usize].groups = groups;
+        self.edited = true;
     }
 
     /// Sets the pose of slot `index` if a body of `generation` lives there: `None` for
@@ -184,6 +190,7 @@ impl BodyStore {
 
     /// Marks slot `index` for the next step (once).
     pub fn mark_changed(&mut self, index: u32) {
+        self.edited = true;
         let next = self.now + 1;
         let stamp = &mut self.changed_at[index as usize];
         if *stamp != next {
@@ -201,7 +208,14 @@ impl BodyStore {
     /// (marks made from now on are for the next step).
     pub fn begin_step(&mut self) -> Vec<u32> {
         self.now += 1;
+        self.edited = false;
         std::mem::take(&mut self.queued)
+    }
+
+    /// True when nothing changed since the last step began but poses set again with
+    /// the same bits: the next step sees exactly the bodies the last one saw.
+    pub fn at_rest(&self) -> bool {
+        !self.edited
     }
 
     /// Ends a step: slots freed before it may be reused.

@@ -76,6 +76,10 @@ pub struct FrameStats {
     /// so [`SweepAndPrune::pairs`] holds only the first ones (see
     /// [`SweepAndPrune::set_pair_budget`]).
     pub pair_budget_exceeded: bool,
+    /// True when no proxy was inserted, moved or removed since the last frame (and
+    /// that frame kept every pair): the pairs were kept as they were, nothing was
+    /// swept or tested, and the diffs are empty.
+    pub unchanged: bool,
 }
 
 /// Incremental sweep-and-prune with grid buckets, plus a BVH over static proxies.
@@ -127,6 +131,9 @@ pub struct SweepAndPrune {
     stats: FrameStats,
     /// Most candidate pairs a frame keeps.
     pair_limit: PairLimit,
+    /// A proxy was inserted, updated or removed (or the budget changed) since the last
+    /// `update_pairs`.
+    changed: bool,
 }
 
 impl SweepAndPrune {
@@ -169,6 +176,7 @@ impl SweepAndPrune {
         if pairs != self.pair_limit.0 {
             // The cached candidates were collected under the old budget.
             self.candidates.valid = false;
+            self.changed = true;
         }
         self.pair_limit = PairLimit(pairs);
     }
@@ -191,6 +199,7 @@ impl SweepAndPrune {
         kind: ProxyKind,
     ) -> Result<(), BroadPhaseError> {
         self.store.insert(id, aabb, kind)?;
+        self.changed = true;
         let bound = self.store.id_bound() as usize;
         self.movers.grow_ids(bound);
         self.order.grow_ids(bound);
@@ -213,6 +222,7 @@ impl SweepAndPrune {
         if self.store.update(id, aabb)? == ProxyKind::Static {
             self.statics.dirty = true;
         }
+        self.changed = true;
         Ok(())
     }
 
@@ -221,6 +231,7 @@ impl SweepAndPrune {
     /// Errors: `UnknownProxy` (never inserted, or already removed).
     pub fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError> {
         let kind = self.store.remove(id)?;
+        self.changed = true;
         if kind.moves() {
             self.movers.swap_remove(id.0, kind);
             self.candidates.valid = false;
@@ -285,6 +296,8 @@ impl SweepAndPrune {
     /// Finds every overlapping pair that [`ProxyKind::pairs_with`] allows, and the
     /// diffs against the previous call.
     ///
+    /// 0. if no proxy was inserted, moved or removed since the last call (and that
+    ///    call kept every pair), keep the pairs and publish empty diffs: O(1);
     /// 1. rebuild the static BVH if statics changed;
     /// 2. find the dynamic proxies that left their fat box; if proxies were added or
     ///    removed, or too many left, run the full sweep: bring the sort keys up to
@@ -301,6 +314,17 @@ impl SweepAndPrune {
     /// dynamic proxies on. Never fails and never panics: every stored box was
     /// validated on the way in, and fat boxes are kept finite.
     pub fn update_pairs(&mut self) {
+        // 0. Nothing changed since a frame that kept every pair: the same boxes give
+        // the same pairs, so keep them (a resting scene costs nothing here).
+        if !self.changed && self.candidates.valid && !self.stats.pair_budget_exceeded {
+            self.stats = FrameStats {
+                unchanged: true,
+                ..FrameStats::default()
+            };
+            self.frame.keep();
+            return;
+        }
+        self.changed = false;
         self.stats = FrameStats::default();
         self.rebuild_statics();
         let n = self.movers.len();
