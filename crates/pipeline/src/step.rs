@@ -185,11 +185,6 @@ impl StepFrame<'_> {
     /// budget, so a missing pair may have been dropped), in key order, each with its
     /// place among the new pairs.
     fn carry_pairs(&mut self, ended: &mut Vec<Ended>, over_budget: bool) {
-        // No pair added or removed (a resting frame): every state carries over as is.
-        if self.broad.pairs_added().is_empty() && self.broad.pairs_removed().is_empty() {
-            debug_assert_eq!(self.pairs.states.len(), self.broad.pairs().len());
-            return;
-        }
         let mut old = std::mem::take(&mut self.pairs.states);
         let mut next = std::mem::take(&mut self.pairs.spare);
         next.clear();

@@ -344,8 +344,9 @@ pub const NAMES: [&str; 5] = ["soup", "hulls", "static-heavy", "pile", "large-wo
 
 /// A scene by name with `n` bodies in all: `soup`, `hulls`, `pile`, `static-heavy`
 /// (`n / 51` movers, the rest static: 51,000 gives the issue's 50,000 + 1,000), or
-/// `large-world` (`n / 10,000` movers, at least one, the rest static: 1,000,100 gives
-/// the issue's 1,000,000 + 100). `None` for an unknown name.
+/// `large-world` (100 movers, or `n / 2` below 200 bodies, the rest static: 1,000,100
+/// gives the issue's 1,000,000 + 100, and smaller `n` the same movers on a smaller
+/// grid). `None` for an unknown name.
 pub fn by_name(name: &str, n: usize, seed: u64) -> Option<Scene> {
     match name {
         "soup" => Some(soup(n, seed)),
@@ -356,7 +357,7 @@ pub fn by_name(name: &str, n: usize, seed: u64) -> Option<Scene> {
         }
         "pile" => Some(pile(n)),
         "large-world" => {
-            let movers = (n / 10_000).max(1).min(n);
+            let movers = 100.min(n / 2);
             Some(large_world(n - movers, movers, seed))
         }
         _ => None,
