@@ -15,12 +15,45 @@
 //!
 //! So the contacts are last step's, each now continuing itself: `previous = Some(i)`
 //! and `previous_points[k] = Some(k)`. Writing those two fields is all a resting step
-//! does per contact; `tests/resting.rs` checks the result against the full step.
+//! does per contact, on the calling thread (no pool hand-over); the pair states stay as
+//! they are (the full step would leave them the same: last step's ids and anchors, and
+//! `matches` is rewritten before it is next read). `tests/resting.rs` checks the
+//! result against the full step.
 
-use crate::ContactPair;
+use crate::step::StepFrame;
+use crate::{ContactPair, StepReport};
+use std::time::Instant;
+
+impl StepFrame<'_> {
+    /// True when nothing changed since the last step (see the module docs).
+    pub fn is_resting(&self) -> bool {
+        self.bodies.at_rest() && self.broad.keeps_pairs()
+    }
+
+    /// A step where nothing changed, on the calling thread (no parallel work, so no
+    /// hand-over to a pool): `report` holds last step's report and becomes this one.
+    pub fn repeat(self, report: &mut StepReport) {
+        let start = Instant::now();
+        debug_assert!(self.is_resting() && report.quarantined.is_empty());
+        // No body is queued: this only advances the step count.
+        let queued = self.bodies.begin_step();
+        debug_assert!(queued.is_empty());
+        self.broad.update_pairs(); // O(1): keeps the pairs, empty diffs
+        report.events.clear();
+        report.pair_budget_exceeded = false;
+        repeat_contacts(&mut report.contacts);
+        self.bodies.end_step();
+        let t = start.elapsed();
+        report.timings = crate::StepTimings {
+            broad: t,
+            total: t,
+            ..Default::default()
+        };
+    }
+}
 
 /// Turns last step's contacts into this step's, for a step in which nothing changed.
-pub(crate) fn repeat_contacts(contacts: &mut [ContactPair]) {
+fn repeat_contacts(contacts: &mut [ContactPair]) {
     for (i, c) in contacts.iter_mut().enumerate() {
         c.previous = Some(i as u32);
         let len = c.manifold.points.len();

@@ -13,9 +13,6 @@
 //!                ─► contacts and events in key order (sequential)
 //! ```
 //!
-//! A step in which nothing changed (see `resting`) stops after the broad phase, which
-//! then costs O(1), and hands back last step's contacts.
-//!
 //! **Determinism.** Every parallel stage computes one independent result per item and
 //! writes it to that item's place; chunk boundaries depend on the configured chunk
 //! sizes only. Everything order-dependent (broad-phase updates, pair carry-over,
@@ -23,7 +20,6 @@
 //! any thread count.
 
 use crate::pairs::PairState;
-use crate::resting::repeat_contacts;
 use crate::store::{Body, BodyStore};
 use crate::{
     BodyHandle, Config, ContactEvent, ContactPair, EndCause, EventKind, MATCH_DISTANCE,
@@ -97,7 +93,6 @@ impl StepFrame<'_> {
         // Keep last step's contacts for the resting pairs; reuse the older buffer.
         std::mem::swap(&mut report.contacts, &mut self.pairs.prev_contacts);
         report.clear();
-        let at_rest = self.bodies.at_rest();
 
         self.update_aabbs(report);
         let t_aabb = Instant::now();
@@ -105,18 +100,6 @@ impl StepFrame<'_> {
         self.broad.update_pairs();
         report.candidate_pairs = self.broad.pairs().len();
         report.pair_budget_exceeded = self.broad.stats().pair_budget_exceeded;
-        if at_rest && self.broad.stats().unchanged {
-            // Nothing changed: last step's report, each contact continuing itself (see
-            // `resting`); the pair states stay as they are.
-            std::mem::swap(&mut report.contacts, &mut self.pairs.prev_contacts);
-            repeat_contacts(&mut report.contacts);
-            self.bodies.end_step();
-            let end = Instant::now();
-            report.timings.aabb = t_aabb - start;
-            report.timings.broad = end - t_aabb;
-            report.timings.total = end - start;
-            return;
-        }
         let mut ended = Vec::new();
         self.carry_pairs(&mut ended, report.pair_budget_exceeded);
         let t_broad = Instant::now();

@@ -26,8 +26,14 @@ use sepax_geometry::{Pose, Shape};
 /// and never equates NaNs).
 #[inline]
 fn same_bits(a: &Pose, b: &Pose) -> bool {
-    a.translation.to_array().map(f32::to_bits) == b.translation.to_array().map(f32::to_bits)
-        && a.rotation.to_array().map(f32::to_bits) == b.rotation.to_array().map(f32::to_bits)
+    pose_bits(a) == pose_bits(b)
+}
+
+/// The seven floats of a pose as bits (one compare of two small arrays).
+#[inline]
+fn pose_bits(p: &Pose) -> [u32; 7] {
+    let (t, r) = (p.translation, p.rotation);
+    [t.x, t.y, t.z, r.x, r.y, r.z, r.w].map(f32::to_bits)
 }
 
 /// What the step reads per body and pair: one cache line each, 32 (pose) + 16 (shape)

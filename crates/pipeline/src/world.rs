@@ -332,9 +332,14 @@ impl CollisionWorld {
             config: &self.config,
             world: self.id,
         };
-        // One hand-over to the pool per step: every parallel stage inside runs on
-        // that pool without further cross-thread wake-ups.
-        pool.unwrap_or(&self.pool).install(|| frame.run(&mut report));
+        if frame.is_resting() {
+            // Nothing changed: last step's report, without waking a pool.
+            frame.repeat(&mut report);
+        } else {
+            // One hand-over to the pool per step: every parallel stage inside runs on
+            // that pool without further cross-thread wake-ups.
+            pool.unwrap_or(&self.pool).install(|| frame.run(&mut report));
+        }
         self.report = report;
         &self.report
     }

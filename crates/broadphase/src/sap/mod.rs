@@ -273,6 +273,14 @@ impl SweepAndPrune {
         self.stats
     }
 
+    /// True when the next [`update_pairs`](Self::update_pairs) will keep the pairs as
+    /// they are, in O(1): no proxy was inserted, updated or removed since the last call
+    /// (and the pair budget was not changed), and that call kept every pair (it was
+    /// within the budget). Its diffs will be empty.
+    pub fn keeps_pairs(&self) -> bool {
+        !self.changed && self.candidates.valid && !self.stats.pair_budget_exceeded
+    }
+
     /// The pairs of the last [`update_pairs`](Self::update_pairs) in the callers' ids,
     /// sorted, `a < b`.
     pub fn pairs(&self) -> &[(ProxyId, ProxyId)] {
@@ -316,7 +324,7 @@ impl SweepAndPrune {
     pub fn update_pairs(&mut self) {
         // 0. Nothing changed since a frame that kept every pair: the same boxes give
         // the same pairs, so keep them (a resting scene costs nothing here).
-        if !self.changed && self.candidates.valid && !self.stats.pair_budget_exceeded {
+        if self.keeps_pairs() {
             self.stats = FrameStats {
                 unchanged: true,
                 ..FrameStats::default()
