@@ -34,14 +34,22 @@ fn world_of(scene: &Scene) -> (CollisionWorld, Vec<BodyHandle>) {
 fn poses(scene: &Scene, handles: &[BodyHandle], frame: u32, lift: f32) -> Vec<(BodyHandle, Pose)> {
     scene
         .mover_poses(frame)
-        .map(|(i, p)| (handles[i], Pose::new(p.translation + Vec3::Y * lift, p.rotation)))
+        .map(|(i, p)| {
+            (
+                handles[i],
+                Pose::new(p.translation + Vec3::Y * lift, p.rotation),
+            )
+        })
         .collect()
 }
 
 fn bench_set_poses(c: &mut Criterion) {
     let scene = scenes::soup(10_000, 1);
     let (mut world, handles) = world_of(&scene);
-    let sets = [poses(&scene, &handles, 1, 0.0), poses(&scene, &handles, 2, 0.0)];
+    let sets = [
+        poses(&scene, &handles, 1, 0.0),
+        poses(&scene, &handles, 2, 0.0),
+    ];
     let mut group = c.benchmark_group("set_poses_10k");
     let mut turn = 0;
     group.bench_function(BenchmarkId::new("batch", "moved"), |b| {
@@ -67,7 +75,10 @@ fn bench_set_poses(c: &mut Criterion) {
 fn bench_resting_pile(c: &mut Criterion) {
     let scene = scenes::pile(1_000);
     let (mut world, handles) = world_of(&scene);
-    let sets = [poses(&scene, &handles, 0, 0.0), poses(&scene, &handles, 0, 1e-4)];
+    let sets = [
+        poses(&scene, &handles, 0, 0.0),
+        poses(&scene, &handles, 0, 1e-4),
+    ];
     let mut group = c.benchmark_group("pile_1k");
     group.sample_size(20);
     let mut turn = 0;

@@ -27,9 +27,9 @@
 //! every body when dynamic bodies are few (large-world: 10⁸ box tests a frame), every
 //! pair otherwise.
 
+use glam::Vec3;
 use sepax_examples::args::Args;
 use sepax_examples::check::Checker;
-use glam::Vec3;
 use sepax_pipeline::geometry::Pose;
 use sepax_pipeline::{BodyHandle, CollisionWorld, Config};
 use sepax_testkit::scenes::{self, Scene};
@@ -107,7 +107,12 @@ fn memory_mib() -> Option<(f64, f64)> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let kib = |key: &str| -> Option<f64> {
         let line = status.lines().find(|l| l.starts_with(key))?;
-        line[key.len()..].trim().trim_end_matches("kB").trim().parse().ok()
+        line[key.len()..]
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()
     };
     Some((kib("VmRSS:")? / 1024.0, kib("VmHWM:")? / 1024.0))
 }
@@ -130,7 +135,7 @@ fn set_frame(
         return true;
     };
     let period = resting + 1;
-    let moving = frame % period == 0;
+    let moving = frame.is_multiple_of(period);
     if moving {
         let lift = Vec3::Y * (NUDGE * ((frame / period) % 2) as f32);
         last.clear();
@@ -215,7 +220,8 @@ fn main() -> ExitCode {
         measured.iter().filter(keep).copied().collect()
     };
     let (moving_rows, resting_rows) = (of_kind(true), of_kind(false));
-    let col_of = |rows: &[[f64; 9]], k: usize| median(&mut rows.iter().map(|r| r[k]).collect::<Vec<_>>());
+    let col_of =
+        |rows: &[[f64; 9]], k: usize| median(&mut rows.iter().map(|r| r[k]).collect::<Vec<_>>());
     let max_of = |rows: &[[f64; 9]], k: usize| rows.iter().map(|r| r[k]).fold(0.0, f64::max);
     let col = |k: usize| col_of(&moving_rows, k);
     println!(
@@ -258,7 +264,11 @@ fn main() -> ExitCode {
     } else {
         println!("{:<8} {:>10} {:>10}", "stage", "median ms", "max ms");
         for (k, name) in stages.iter().enumerate() {
-            println!("{name:<8} {:>10.3} {:>10.3}", col(k), max_of(&moving_rows, k));
+            println!(
+                "{name:<8} {:>10.3} {:>10.3}",
+                col(k),
+                max_of(&moving_rows, k)
+            );
         }
     }
     println!(

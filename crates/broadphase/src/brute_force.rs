@@ -6,8 +6,8 @@
 
 use crate::pairs::{PairFrame, pack};
 use crate::proxy::{ProxyStore, Slot};
-use rayon::prelude::*;
 use crate::{BroadPhaseError, ProxyId, ProxyKind};
+use rayon::prelude::*;
 use sepax_geometry::Aabb;
 
 /// All-pairs broad phase: closed intervals (touching boxes pair), pairs that

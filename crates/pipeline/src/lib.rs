@@ -48,6 +48,11 @@
 //!    Each contact names its index in last step's contacts and, per point, the point it
 //!    continues ([`ContactPair::previous_points`]), so a solver warm-starts without a map.
 //!
+//! A step in which nothing changed since the last one (poses set again with the same
+//! bits, or not set; no insert, remove or setter call) skips all of that: the broad
+//! phase keeps its pairs in O(1) and the report is the last one, each contact
+//! continuing itself, computed on the calling thread.
+//!
 //! ```
 //! use sepax_pipeline::{BodyDesc, CollisionWorld, Config, EventKind};
 //! use sepax_pipeline::geometry::{Cuboid, Pose, Sphere};
@@ -72,6 +77,12 @@
 //! assert!(report.events.is_empty());
 //! assert_eq!(report.contacts[0].previous_points[0], Some(0)); // warm-start from point 0
 //! ```
+//!
+//! ## Many bodies, an engine's own threads
+//! [`CollisionWorld::set_poses`] sets a batch of poses without a `Result` per body
+//! (stale handles are skipped and counted in a [`PoseBatch`]);
+//! [`CollisionWorld::step_in`] runs the step on a rayon pool of the caller's (this
+//! crate re-exports [`rayon`]), with the same report bit for bit.
 
 mod body;
 mod config;

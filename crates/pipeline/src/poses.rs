@@ -26,9 +26,11 @@ use crate::BodyHandle;
 /// appears twice is applied twice: the last pose wins.
 ///
 /// **Cost.** Per body: the handle check, the 7-float bit compare and, for a moved body,
-/// a store and a queue push — about 3–4 ns a body on this machine, measured by the
-/// `set_poses` group of `benches/benches/step.rs` (10,000 bodies). The AABB of a moved
-/// body is computed later, at the step, in parallel.
+/// a store and a queue push: about 53 instructions a body given its pose again and 90
+/// a moved body (callgrind, `stress --scene soup --bodies 10000 --resting N`, which
+/// sets every frame's poses from a slice in one batch), a few nanoseconds; the
+/// `set_poses_10k` group of `benches/benches/poses.rs` times it beside a `set_pose`
+/// loop. The AABB of a moved body is computed later, at the step, in parallel.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[must_use = "stale handles in the batch were skipped; check `stale`"]
 pub struct PoseBatch {

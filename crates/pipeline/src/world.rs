@@ -338,7 +338,8 @@ impl CollisionWorld {
         } else {
             // One hand-over to the pool per step: every parallel stage inside runs on
             // that pool without further cross-thread wake-ups.
-            pool.unwrap_or(&self.pool).install(|| frame.run(&mut report));
+            pool.unwrap_or(&self.pool)
+                .install(|| frame.run(&mut report));
         }
         self.report = report;
         &self.report

@@ -131,12 +131,12 @@ fn a_pose_batch_skips_stale_entries_and_applies_the_rest() {
     let reused = world.insert(BodyDesc::dynamic(ball, at(9.0))).unwrap();
     assert_eq!(reused.index(), bodies[1].index());
     let batch = world.set_poses([
-        (bodies[0], at(0.0)),  // same bits: unchanged
-        (bodies[1], at(5.0)),  // removed: stale
-        (foreign, at(6.0)),    // another world's: stale
-        (bodies[2], at(7.0)),  // moved
-        (bodies[2], at(7.5)),  // moved again: the last pose wins
-        (bodies[3], at(3.0)),  // same bits: unchanged
+        (bodies[0], at(0.0)), // same bits: unchanged
+        (bodies[1], at(5.0)), // removed: stale
+        (foreign, at(6.0)),   // another world's: stale
+        (bodies[2], at(7.0)), // moved
+        (bodies[2], at(7.5)), // moved again: the last pose wins
+        (bodies[3], at(3.0)), // same bits: unchanged
     ]);
     assert_eq!((batch.moved, batch.unchanged, batch.stale), (2, 2, 2));
     assert_eq!(batch.first_stale, Some(bodies[1]));

@@ -327,7 +327,10 @@ pub fn large_world(statics: usize, movers: usize, seed: u64) -> Scene {
         );
         let heading = rng.range(0.0, std::f32::consts::TAU);
         let motion = Motion {
-            base: Pose::new(at, Quat::from_rotation_y(rng.range(0.0, std::f32::consts::TAU))),
+            base: Pose::new(
+                at,
+                Quat::from_rotation_y(rng.range(0.0, std::f32::consts::TAU)),
+            ),
             direction: Vec3::new(heading.cos(), 0.0, heading.sin()),
             amplitude: 0.01 * mean / OMEGA,
             phase: rng.range(0.0, std::f32::consts::TAU),
