@@ -15,7 +15,7 @@
 //! | [`hulls`] | n moving hulls | the same, with convex hulls of 24 random points |
 //! | [`static_heavy`] | statics + movers | static boxes everywhere, a few moving boxes among them (not the broad-phase bench's floor scene, [`clouds::floor_tiles`](crate::clouds::floor_tiles)) |
 //! | [`pile`] | n resting boxes | columns of unit cubes sunk 0.01 into each other on a static ground: every pair a face contact |
-//! | [`large_world`] | statics + movers | a square grid of static unit cubes (1,000,000 in the scene) and a few boxes gliding on it |
+//! | [`large_world`] | statics + movers | a floor of static 10 m tiles (1,000,000 in the scene, as Box3D's `large_world`) and a few spheres and boxes gliding on it |
 //!
 //! With the `world` feature, `Scene::populate` inserts a scene into a
 //! `CollisionWorld` and `Scene::apply` sets a frame's poses (module `world`).
@@ -32,7 +32,7 @@
 use crate::shapes::{ball_hull, soup_box};
 use glam::{Quat, Vec3};
 use sepax_geometry::rng::Rng;
-use sepax_geometry::{ConvexHull, Cuboid, Pose, Shape};
+use sepax_geometry::{ConvexHull, Cuboid, Pose, Shape, Sphere};
 use std::sync::Arc;
 
 /// Whether a body moves, as the pipeline's `BodyKind` has it (scenes have no
@@ -286,58 +286,65 @@ pub fn pile(n: usize) -> Scene {
     scene
 }
 
-/// Distance between the centres of neighbouring statics in [`large_world`]: unit cubes
-/// with gaps of 0.1.
-pub const LARGE_WORLD_SPACING: f32 = 1.1;
+/// Side of a floor tile of [`large_world`], as in Box3D's `large_world` (10 m cells).
+pub const LARGE_WORLD_TILE: f32 = 10.0;
 
-/// A huge static world with a few bodies moving in it (the shape of Box3D's
-/// `large_world` benchmark): `statics` static unit cubes on a square grid in the xz
-/// plane, [`LARGE_WORLD_SPACING`] apart, tops at `y = 0`, centred on the origin; and
-/// `movers` boxes of [`soup`]'s sizes at random places over the grid, each resting on
-/// it sunk 0.02 into the tops, turning slowly about the vertical and gliding about 1%
-/// of its size per frame in a random horizontal direction (so each touches a few
-/// statics, and now and then a new one). The step must cost in proportion to the
-/// movers, not to the statics. The scene is `large_world(1_000_000, 100, seed)`.
+/// A huge static world with a few bodies moving in it, after Box3D's `large_world`
+/// benchmark (a floor of a million static boxes, 10 m cells, a hundred dynamic bodies
+/// on it): `statics` static tiles of `10 × 1 × 10`, edge to edge on a square grid in
+/// the xz plane, tops at `y = 0`, centred on the origin; and `movers` bodies at random
+/// places on the floor, spheres and boxes in turn (Box3D drops spheres; boxes are this
+/// crate's main shape), each resting on it sunk 0.02, boxes turning slowly about the
+/// vertical, everything gliding about 1% of its size per frame in a random horizontal
+/// direction, over one tile, or two to four where it crosses a seam. The step must
+/// cost in proportion to the movers, not to the statics. The scene is
+/// `large_world(1_000_000, 100, seed)`.
 ///
 /// Static `k` sits at column `k % side`, row `k / side`, `side = ⌈√statics⌉`.
 pub fn large_world(statics: usize, movers: usize, seed: u64) -> Scene {
     let mut rng = Rng::new(seed);
     let mut scene = Scene::new("large-world");
     let side = (statics as f64).sqrt().ceil() as usize;
-    let cube: Shape = Cuboid::try_from_half_extents(Vec3::splat(0.5))
+    let half = 0.5 * LARGE_WORLD_TILE;
+    let tile: Shape = Cuboid::try_from_half_extents(Vec3::new(half, 0.5, half))
         .unwrap_or_else(|_| unreachable!())
         .into();
-    let origin = -0.5 * LARGE_WORLD_SPACING * side.saturating_sub(1) as f32;
+    let origin = -half * side.saturating_sub(1) as f32;
     for k in 0..statics {
         let (col, row) = (k % side, k / side);
-        let x = origin + LARGE_WORLD_SPACING * col as f32;
-        let z = origin + LARGE_WORLD_SPACING * row as f32;
-        scene.push_static(cube.clone(), Pose::from_translation(Vec3::new(x, -0.5, z)));
+        let x = origin + LARGE_WORLD_TILE * col as f32;
+        let z = origin + LARGE_WORLD_TILE * row as f32;
+        scene.push_static(tile.clone(), Pose::from_translation(Vec3::new(x, -0.5, z)));
     }
-    let reach = -origin;
-    for _ in 0..movers {
-        let size = rng.vec3(Vec3::splat(0.5), Vec3::splat(1.5));
-        // Sizes in [0.5, 1.5] are positive and finite: the constructor cannot fail.
-        let shape = Cuboid::try_from_size(size).unwrap_or_else(|_| unreachable!());
-        let mean = (size.x + size.y + size.z) / 3.0;
+    // Stay a body's length inside the floor's edge.
+    let reach = (-origin + half - 2.0).max(0.0);
+    for m in 0..movers {
+        let (shape, height, mean): (Shape, f32, f32) = if m % 2 == 0 {
+            let radius = rng.range(0.25, 0.75);
+            let ball = Sphere::try_new(radius).unwrap_or_else(|_| unreachable!());
+            (ball.into(), 2.0 * radius, 2.0 * radius)
+        } else {
+            let size = rng.vec3(Vec3::splat(0.5), Vec3::splat(1.5));
+            // Sizes in [0.5, 1.5] are positive and finite: the constructor cannot fail.
+            let cuboid = Cuboid::try_from_size(size).unwrap_or_else(|_| unreachable!());
+            (cuboid.into(), size.y, (size.x + size.y + size.z) / 3.0)
+        };
         let at = Vec3::new(
             rng.range(-reach, reach),
-            0.5 * size.y - 0.02,
+            0.5 * height - 0.02,
             rng.range(-reach, reach),
         );
         let heading = rng.range(0.0, std::f32::consts::TAU);
+        let yaw = rng.range(0.0, std::f32::consts::TAU);
         let motion = Motion {
-            base: Pose::new(
-                at,
-                Quat::from_rotation_y(rng.range(0.0, std::f32::consts::TAU)),
-            ),
+            base: Pose::new(at, Quat::from_rotation_y(yaw)),
             direction: Vec3::new(heading.cos(), 0.0, heading.sin()),
             amplitude: 0.01 * mean / OMEGA,
             phase: rng.range(0.0, std::f32::consts::TAU),
             spin_axis: Vec3::Y,
             spin: SPIN,
         };
-        scene.push(shape.into(), SceneKind::Dynamic, Some(motion));
+        scene.push(shape, SceneKind::Dynamic, Some(motion));
     }
     scene
 }
