@@ -145,6 +145,10 @@ pub struct Quarantined {
 }
 
 /// Wall-clock time of each stage of the last step.
+///
+/// A step in which nothing changed (see [`CollisionWorld::step`](crate::CollisionWorld::step))
+/// runs no stage but the broad phase's O(1) check: its time is all in `broad` and
+/// `total`, the others are zero.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StepTimings {
     /// World AABBs of the moved bodies (parallel) and their hand-over to the broad phase.
