@@ -189,4 +189,4 @@ pub use sap::{
     DEFAULT_PAIR_BUDGET, DYNAMIC_FAT_MARGIN, FAT_MARGIN, FrameStats, GRID_MIN_CANDIDATES,
     GRID_MIN_PROXIES, MAX_PATCHED_ESCAPES, PARALLEL_MIN_PROXIES, SweepAndPrune,
 };
-pub use static_bvh::{RayHit, StaticBvh};
+pub use static_bvh::{RayEntry, StaticBvh};

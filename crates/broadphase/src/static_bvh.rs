@@ -31,10 +31,12 @@ use glam::Vec3;
 use nalgebra::Point3;
 use sepax_geometry::Aabb;
 
-/// A ray hit: the proxy and the ray parameter where the ray enters its box
-/// (0 when the origin is inside).
+/// Where a ray enters a proxy's box: the proxy and the ray parameter (0 when the origin
+/// is inside). A box entry, not a shape hit: the shape inside the box is the narrow
+/// phase's business (`sepax_narrowphase::ray`, whose `RayHit` is the one hit type a
+/// user of the pipeline sees).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RayHit {
+pub struct RayEntry {
     /// The proxy hit.
     pub id: ProxyId,
     /// Entry parameter `t` in `origin + t * dir`.
@@ -279,11 +281,11 @@ impl StaticBvh {
         origin: Vec3,
         dir: Vec3,
         max_t: f32,
-    ) -> Result<Vec<RayHit>, BroadPhaseError> {
+    ) -> Result<Vec<RayEntry>, BroadPhaseError> {
         check_ray(origin, dir, max_t)?;
         let mut hits = Vec::new();
         self.walk_ray(origin, dir, max_t, |id, t, _| {
-            hits.push(RayHit { id, t });
+            hits.push(RayEntry { id, t });
             max_t
         });
         hits.sort_unstable_by(|a, b| a.t.total_cmp(&b.t).then(a.id.cmp(&b.id)));
@@ -298,16 +300,16 @@ impl StaticBvh {
         origin: Vec3,
         dir: Vec3,
         max_t: f32,
-    ) -> Result<Option<RayHit>, BroadPhaseError> {
+    ) -> Result<Option<RayEntry>, BroadPhaseError> {
         check_ray(origin, dir, max_t)?;
-        let mut best: Option<RayHit> = None;
+        let mut best: Option<RayEntry> = None;
         self.walk_ray(origin, dir, max_t, |id, t, bound| {
             let better = match best {
                 None => true,
                 Some(b) => t < b.t || (t == b.t && id < b.id),
             };
             if better {
-                best = Some(RayHit { id, t });
+                best = Some(RayEntry { id, t });
             }
             best.map_or(bound, |b| b.t)
         });
@@ -371,11 +373,12 @@ impl StaticBvh {
     }
 }
 
+/// The ray rule of [`sepax_geometry::ray`]: a ray that is not
+/// [`is_valid_ray`](sepax_geometry::is_valid_ray) is an error. `|dir|²` must be a
+/// normal f32: a denormal direction makes the slab parameters overflow to ±inf (and
+/// 0 · inf = NaN), a huge one overflows `|dir|²` (issue 9).
 fn check_ray(origin: Vec3, dir: Vec3, max_t: f32) -> Result<(), BroadPhaseError> {
-    // |dir|² must be a normal f32: a denormal direction makes the slab parameters
-    // overflow to ±inf (and 0 · inf = NaN), a huge one overflows |dir|² (issue 9).
-    let ok = origin.is_finite() && dir.length_squared().is_normal() && max_t >= 0.0;
-    if ok {
+    if sepax_geometry::is_valid_ray(origin, dir, max_t) {
         Ok(())
     } else {
         Err(BroadPhaseError::InvalidRay)

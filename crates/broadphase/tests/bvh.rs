@@ -1,14 +1,14 @@
 //! StaticBvh answers equal a brute-force scan; deep trees do not panic.
 
 use glam::Vec3;
-use sepax_broadphase::{ProxyId, RayHit, StaticBvh};
+use sepax_broadphase::{ProxyId, RayEntry, StaticBvh};
 use sepax_geometry::{Aabb, rng::Rng};
 use sepax_testkit::clouds::random_boxes;
 
-fn brute_rays(items: &[(ProxyId, Aabb)], o: Vec3, d: Vec3, max_t: f32) -> Vec<RayHit> {
-    let mut hits: Vec<RayHit> = items
+fn brute_rays(items: &[(ProxyId, Aabb)], o: Vec3, d: Vec3, max_t: f32) -> Vec<RayEntry> {
+    let mut hits: Vec<RayEntry> = items
         .iter()
-        .filter_map(|(id, b)| b.ray_entry(o, d, max_t).map(|t| RayHit { id: *id, t }))
+        .filter_map(|(id, b)| b.ray_entry(o, d, max_t).map(|t| RayEntry { id: *id, t }))
         .collect();
     hits.sort_by(|a, b| a.t.total_cmp(&b.t).then(a.id.cmp(&b.id)));
     hits

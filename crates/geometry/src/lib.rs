@@ -39,6 +39,7 @@ mod error;
 pub mod hull;
 pub mod mass;
 mod pose;
+pub mod ray;
 pub mod rng;
 mod shape;
 mod sphere;
@@ -49,6 +50,7 @@ pub use error::{HullError, ShapeError};
 pub use hull::{ConvexHull, GaussArc, HullEdge, Plane};
 pub use mass::MassProperties;
 pub use pose::Pose;
+pub use ray::is_valid_ray;
 pub use shape::Shape;
 pub use sphere::Sphere;
 

@@ -26,9 +26,8 @@
 // both the vectoriser and a reader see as "this lane".
 #![allow(clippy::needless_range_loop)]
 
-use crate::query::{
-    box_manifold_from_outcome, canonical_swap, contact_from_outcome, sanitize_margin,
-};
+use crate::math::sanitize_margin;
+use crate::query::{box_manifold_from_outcome, canonical_swap, contact_from_outcome};
 use crate::sat::box_box::{BoxPair, box_box};
 use crate::sat::box_box_wide::{
     BoxBundle, BundleSeparations, LANES, SimdLevel, bundle_separations, lane_separations,

@@ -29,10 +29,10 @@
 //! with manifolds of at most 2 points, under the same conventions.
 //!
 //! The entry points are [`collide`] (manifold, with a per-pair [`PairCache`] for frame
-//! coherence), [`contact`] (normal and depth only) and [`intersects`] (yes or no).
-//! Many box pairs at once go faster through [`collide_box_pairs`] and
-//! [`contact_box_pairs`]: 8 pairs' separating axes in SIMD lanes, the same answers bit
-//! for bit (see the [`batch`] module). The
+//! coherence), [`contact`] (normal and depth only) and [`intersects`] (yes or no);
+//! [`ray`] casts a ray against one shape. Many box pairs at once go faster through
+//! [`collide_box_pairs`] and [`contact_box_pairs`]: 8 pairs' separating axes in SIMD
+//! lanes, the same answers bit for bit (see the [`batch`] module). The
 //! [`oracle`] module is the slow twin every fast path is tested against.
 //!
 //! ```
@@ -57,11 +57,15 @@ pub mod batch;
 mod cache;
 mod contact;
 pub mod dim2;
+mod frame;
 mod manifold;
+mod math;
 pub mod oracle;
 mod polytope;
 mod query;
+pub mod ray;
 mod sat;
+mod solid;
 
 pub use batch::{BoxBoxPair, collide_box_pairs, contact_box_pairs};
 #[doc(hidden)]

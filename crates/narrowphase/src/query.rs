@@ -6,17 +6,16 @@
 
 use crate::PairCache;
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
+use crate::frame::Frame;
 use crate::manifold::CLIP_TOLERANCE;
-use crate::manifold::box_face::box_face_contact;
-use crate::manifold::edge::closest_points_on_segments;
-use crate::manifold::face::face_contact;
-use crate::manifold::pack_id;
-use crate::manifold::reduce::{Candidate, reduce};
-use crate::polytope::{BoxPolytope, Polytope};
-use crate::sat::box_box::{box_box, box_edge_segment};
+use crate::manifold::deepest::{keep_deepest, support_point};
+use crate::manifold::manifold_points;
+use crate::math::sanitize_margin;
+use crate::sat::box_box::box_box;
 use crate::sat::hull_hull::{SupportMode, hull_hull};
-use crate::sat::sphere::{point_box, point_polytope, shape_sphere, sphere_shape, sphere_sphere};
-use crate::sat::{Axis, Frame, SatOutcome, length_and_direction};
+use crate::sat::sphere::{shape_sphere, sphere_shape, sphere_sphere};
+use crate::sat::{Axis, SatOutcome};
+use crate::solid::{Solid, with_polytopes};
 use glam::Vec3;
 use sepax_geometry::{OrientedBox, Pose, Shape};
 use smallvec::SmallVec;
@@ -30,61 +29,6 @@ use smallvec::SmallVec;
 /// whose support is needed, so the walk's cheaper updates do not pay for its start-up;
 /// there is no crossover up to 64 points and the scan stays the default everywhere.
 pub const DEFAULT_SUPPORT_MODE: SupportMode = SupportMode::Scan;
-
-/// A shape as the queries see it: spheres by radius, boxes by half extents (a box
-/// polytope is built on the stack only when a hull query needs one), hulls as a
-/// borrowed polytope.
-enum Solid<'s> {
-    Sphere(f32),
-    Box(Vec3),
-    Hull(Polytope<'s>),
-}
-
-impl<'s> Solid<'s> {
-    fn new(shape: &'s Shape) -> Solid<'s> {
-        match shape {
-            Shape::Sphere(s) => Solid::Sphere(s.radius()),
-            Shape::Cuboid(c) => Solid::Box(c.half_extents()),
-            Shape::ConvexHull(h) => Solid::Hull(Polytope::from_hull(h)),
-        }
-    }
-
-    /// Runs `f` on the solid as a polytope (`None` for a sphere).
-    fn with_polytope<R>(&self, f: impl FnOnce(Option<&Polytope>) -> R) -> R {
-        match self {
-            Solid::Sphere(_) => f(None),
-            Solid::Box(h) => f(Some(&BoxPolytope::new(*h).view())),
-            Solid::Hull(p) => f(Some(p)),
-        }
-    }
-
-    /// The radius of a ball about the shape's centre that lies inside it: sizes the
-    /// feature slop and the clip tolerance.
-    fn inner_radius(&self) -> f32 {
-        match self {
-            Solid::Sphere(r) => *r,
-            Solid::Box(h) => h.min_element(),
-            Solid::Hull(p) => p.inradius,
-        }
-    }
-
-    /// Outward normal and signed distance of a local point.
-    fn point_query(&self, p: Vec3) -> (Vec3, f32) {
-        match self {
-            Solid::Sphere(r) => {
-                let (l, n) = length_and_direction(p).unwrap_or((0.0, Vec3::Z));
-                (n, l - r)
-            }
-            Solid::Box(h) => point_box(*h, p),
-            Solid::Hull(poly) => point_polytope(poly, p),
-        }
-    }
-}
-
-/// Runs `f` on both solids as polytopes; `None` if either is a sphere.
-fn with_polytopes<R>(a: &Solid, b: &Solid, f: impl FnOnce(&Polytope, &Polytope) -> R) -> Option<R> {
-    a.with_polytope(|pa| b.with_polytope(|pb| Some(f(pa?, pb?))))
-}
 
 /// `pose` with its rotation normalised: accepted rotations are unit within 1e-3, and
 /// glam's rotation scales by `|q|²`, which would leave world normals that far off unit.
@@ -157,12 +101,6 @@ fn run_sat(
         })
         .expect("spheres are handled above"),
     }
-}
-
-/// A margin that is negative or not a number behaves as 0.
-#[inline]
-pub(crate) fn sanitize_margin(margin: f32) -> f32 {
-    if margin > 0.0 { margin } else { 0.0 }
 }
 
 /// The normal and depth of a pair along its minimum-penetration axis.
@@ -441,187 +379,4 @@ fn manifold_from_outcome(
         points: world_points,
         feature: axis.feature,
     })
-}
-
-/// Manifold points for an axis, in a's frame.
-fn manifold_points(
-    a: &Solid,
-    b: &Solid,
-    frame: &Frame,
-    axis: &Axis,
-    margin: f32,
-    clip_tolerance: f32,
-) -> SmallVec<[Candidate; 4]> {
-    let n = axis.normal;
-    let s = axis.separation;
-    match (a, b, axis.feature) {
-        (Solid::Sphere(ra), _, _) => {
-            let on_a = n * *ra;
-            SmallVec::from_elem(
-                Candidate {
-                    point: on_a + n * (0.5 * s),
-                    depth: -s,
-                    id: 0,
-                },
-                1,
-            )
-        }
-        (_, Solid::Sphere(rb), _) => {
-            let on_b = frame.trans - n * *rb;
-            SmallVec::from_elem(
-                Candidate {
-                    point: on_b - n * (0.5 * s),
-                    depth: -s,
-                    id: 0,
-                },
-                1,
-            )
-        }
-        (Solid::Box(ha), Solid::Box(hb), Feature::FaceA(i)) => {
-            box_face_contact(*ha, *hb, frame, i as usize, margin, clip_tolerance, false)
-        }
-        (Solid::Box(ha), Solid::Box(hb), Feature::FaceB(j)) => {
-            let mut points = box_face_contact(
-                *hb,
-                *ha,
-                &frame.inverse(),
-                j as usize,
-                margin,
-                clip_tolerance,
-                true,
-            );
-            for c in &mut points {
-                c.point = frame.point_to_a(c.point);
-            }
-            points
-        }
-        (_, _, Feature::FaceA(i)) => with_polytopes(a, b, |pa, pb| {
-            face_contact(pa, pb, frame, i as usize, margin, clip_tolerance, false)
-        })
-        .unwrap_or_default(),
-        (_, _, Feature::FaceB(j)) => with_polytopes(a, b, |pa, pb| {
-            let mut points = face_contact(
-                pb,
-                pa,
-                &frame.inverse(),
-                j as usize,
-                margin,
-                clip_tolerance,
-                true,
-            );
-            for c in &mut points {
-                c.point = frame.point_to_a(c.point);
-            }
-            points
-        })
-        .unwrap_or_default(),
-        (_, _, Feature::EdgeEdge(ea, eb)) => {
-            let segments = match (a, b) {
-                (Solid::Box(ha), Solid::Box(hb)) => {
-                    Some((box_edge_segment(*ha, ea), box_edge_segment(*hb, eb)))
-                }
-                _ => with_polytopes(a, b, |pa, pb| {
-                    let segment = |p: &Polytope, e: u32| {
-                        let edge = p.edges[e as usize];
-                        (
-                            p.vertices[edge.vertices[0] as usize],
-                            p.vertices[edge.vertices[1] as usize],
-                        )
-                    };
-                    (segment(pa, ea), segment(pb, eb))
-                }),
-            };
-            let Some(((a0, a1), (b0, b1))) = segments else {
-                return SmallVec::new();
-            };
-            let (b0, b1) = (frame.point_to_a(b0), frame.point_to_a(b1));
-            let (on_a, on_b) = closest_points_on_segments(a0, a1 - a0, b0, b1 - b0);
-            // A gap is measured between the segments, which can be wider than between
-            // their lines (the axis separation); beyond the margin there is no point.
-            let depth = if s > 0.0 { -(on_b - on_a).length() } else { -s };
-            if depth < -margin {
-                return SmallVec::new();
-            }
-            // Penetrating edges that support the axis cross it face to face: their
-            // closest points are `s` apart along `n`. Otherwise (an axis from a pair
-            // that only sets the depth, see `hull_hull`) the segments say nothing about
-            // where the contact is, and the caller falls back to the deepest vertex.
-            let reach = (a1 - a0).length() + (b1 - b0).length();
-            if s <= 0.0 && ((on_b - on_a).dot(n) - s).abs() > 1e-3 * reach {
-                return SmallVec::new();
-            }
-            SmallVec::from_elem(
-                Candidate {
-                    point: (on_a + on_b) * 0.5,
-                    depth,
-                    id: pack_id(false, ea, eb, [u16::MAX, u16::MAX]),
-                },
-                1,
-            )
-        }
-        (_, _, Feature::Sphere) => SmallVec::new(),
-    }
-}
-
-/// The incident shape's deepest vertex along the axis (b's along `−n` when a holds the
-/// reference feature, a's along `n` when b does), moved halfway towards the other
-/// surface, with the axis' depth. Its id names the vertex, so it stays the same while
-/// that vertex is the deepest.
-fn support_point(a: &Solid, b: &Solid, frame: &Frame, axis: &Axis) -> Candidate {
-    let n = axis.normal;
-    let depth = -axis.separation;
-    let deepest = |solid: &Solid, dir: Vec3| {
-        solid.with_polytope(|poly| {
-            poly.map_or((Vec3::ZERO, u32::MAX), |p| {
-                let i = p.support_index(dir);
-                (p.vertices[i], i as u32)
-            })
-        })
-    };
-    let reference_is_b = matches!(axis.feature, Feature::FaceB(_));
-    let (point, vertex) = if reference_is_b {
-        let (v, i) = deepest(a, n);
-        (v - n * (0.5 * depth), i)
-    } else {
-        let (v, i) = deepest(b, frame.rot_t * -n);
-        (frame.point_to_a(v) + n * (0.5 * depth), i)
-    };
-    Candidate {
-        point,
-        depth,
-        id: pack_id(
-            reference_is_b,
-            u32::MAX,
-            u32::MAX,
-            [u16::MAX - 1, vertex as u16],
-        ),
-    }
-}
-
-/// The deepest-point rule (see the `manifold` module docs): when clipping a penetrating
-/// face contact left no point within the clip tolerance of the exact depth (the
-/// incident shape's deepest vertex lies beyond the reference face's side planes, as
-/// happens deep inside), that vertex joins the candidates with the depth of the axis and
-/// the four are chosen again (the reduction keeps the deepest first).
-fn keep_deepest(
-    points: &mut SmallVec<[Candidate; 4]>,
-    a: &Solid,
-    b: &Solid,
-    frame: &Frame,
-    axis: &Axis,
-    exact: &Axis,
-    clip_tolerance: f32,
-) {
-    let deepest = points
-        .iter()
-        .map(|c| c.depth)
-        .fold(f32::NEG_INFINITY, f32::max);
-    let wanted = -exact.separation;
-    let face = matches!(axis.feature, Feature::FaceA(_) | Feature::FaceB(_));
-    if !face || wanted <= 0.0 || deepest >= wanted - clip_tolerance {
-        return;
-    }
-    let mut candidates: SmallVec<[Candidate; 5]> = SmallVec::from_slice(points);
-    candidates.push(support_point(a, b, frame, axis));
-    *points = reduce(&candidates, axis.normal, clip_tolerance);
 }

@@ -129,7 +129,7 @@ proptest! {
         match (m0, m1) {
             (Some(m0), Some(m1)) => {
                 prop_assert!((t.transform_vector(m0.normal) - m1.normal).length() < 1e-4);
-                prop_assert!((m0.depth - m1.depth).abs() < 1e-4);
+                prop_assert!((m0.depth() - m1.depth()).abs() < 1e-4);
                 prop_assert_eq!(m0.feature, m1.feature);
                 if m0.points.len() == m1.points.len() {
                     for (x, y) in m0.points.iter().zip(&m1.points) {
@@ -144,7 +144,7 @@ proptest! {
             }
             (None, None) => {}
             (Some(m), None) | (None, Some(m)) => {
-                prop_assert!(reflect_margin(m.depth) || m.points.iter().all(|q| reflect_margin(q.depth)),
+                prop_assert!(reflect_margin(m.depth()) || m.points.iter().all(|q| reflect_margin(q.depth)),
                     "only one side: {m:?}");
             }
         }
@@ -177,7 +177,7 @@ proptest! {
                 let da = shape2_distance(&p.a, &p.pose_a, q.position);
                 let db = shape2_distance(&p.b, &p.pose_b, q.position);
                 prop_assert!(da <= allowed && db <= allowed, "{q:?}: {da} {db} ({:?})", p.placement);
-                prop_assert!(q.depth <= m.depth + 1e-4);
+                prop_assert!(q.depth <= m.depth() + 1e-4);
             }
         }
     }

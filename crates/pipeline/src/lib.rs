@@ -90,7 +90,6 @@ mod error;
 mod pairs;
 mod poses;
 mod query;
-pub mod ray;
 mod report;
 mod resting;
 mod step;
@@ -101,7 +100,6 @@ pub use body::{BodyDesc, BodyHandle, BodyKind, Groups};
 pub use config::Config;
 pub use error::WorldError;
 pub use poses::PoseBatch;
-pub use query::RayHit;
 pub use report::{
     ContactEvent, ContactPair, EndCause, EventKind, MATCH_DISTANCE, QuarantineReason, Quarantined,
     StepReport, StepTimings,
@@ -115,3 +113,7 @@ pub use rayon;
 pub use sepax_broadphase as broadphase;
 pub use sepax_geometry as geometry;
 pub use sepax_narrowphase as narrowphase;
+/// Ray casts against one shape (the narrow phase's `ray` module re-exported);
+/// [`CollisionWorld::cast_ray`] casts against the world.
+pub use sepax_narrowphase::ray;
+pub use sepax_narrowphase::ray::RayHit;

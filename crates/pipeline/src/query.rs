@@ -5,25 +5,12 @@
 //! the last step for the others; a body changed since the last step gets a fresh
 //! AABB. Quarantined bodies (bad poses) are never reported.
 
-use crate::ray::{is_valid_ray, ray_shape};
+use crate::ray::{RayHit, is_valid_ray, ray_shape};
 use crate::store::{Body, BodyStore};
 use crate::{BodyHandle, BodyKind, CollisionWorld, WorldError};
 use glam::Vec3;
 use sepax_broadphase::{ProxyId, SweepAndPrune};
 use sepax_geometry::Aabb;
-
-/// The first body a ray hits.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RayHit {
-    /// The body.
-    pub body: BodyHandle,
-    /// Ray parameter of the entry point (`origin + t * dir`).
-    pub t: f32,
-    /// The entry point.
-    pub point: Vec3,
-    /// Outward unit normal of the body's surface there.
-    pub normal: Vec3,
-}
 
 /// Which bodies the static BVH answers for, and the culling boxes of the others.
 struct Culling<'w> {
@@ -129,9 +116,10 @@ impl CollisionWorld {
             .collect())
     }
 
-    /// The first body hit by the ray `origin + t * dir`, `t` in `[0, max_t]`, with the
-    /// exact hit parameter and surface normal (spheres, boxes, hulls); ties go to the
-    /// smaller slot index. A ray starting inside a body hits it at `t = 0` with normal
+    /// The first body hit by the ray `origin + t * dir`, `t` in `[0, max_t]`, and where
+    /// it enters it: the exact hit parameter, point and surface normal (spheres, boxes,
+    /// hulls; [`ray_shape`](crate::ray::ray_shape) for one body); ties go to the smaller
+    /// slot index. A ray starting inside a body hits it at `t = 0` with normal
     /// `−dir / |dir|`. `dir` need not be unit length.
     ///
     /// Errors: `InvalidRay` for a non-finite origin, a NaN or negative `max_t`
@@ -149,30 +137,29 @@ impl CollisionWorld {
     /// let wall = Cuboid::try_from_half_extents(Vec3::new(0.5, 5.0, 5.0)).unwrap();
     /// let h = world.insert(BodyDesc::fixed(wall, Pose::from_translation(Vec3::X * 3.0))).unwrap();
     /// world.step();
-    /// let hit = world.cast_ray(Vec3::ZERO, Vec3::X, f32::INFINITY).unwrap().unwrap();
-    /// assert_eq!((hit.body, hit.t, hit.normal), (h, 2.5, -Vec3::X));
+    /// let (body, hit) = world.cast_ray(Vec3::ZERO, Vec3::X, f32::INFINITY).unwrap().unwrap();
+    /// assert_eq!((body, hit.t, hit.normal), (h, 2.5, -Vec3::X));
+    /// assert_eq!(hit.point, Vec3::new(2.5, 0.0, 0.0));
     /// ```
     pub fn cast_ray(
         &self,
         origin: Vec3,
         dir: Vec3,
         max_t: f32,
-    ) -> Result<Option<RayHit>, WorldError> {
+    ) -> Result<Option<(BodyHandle, RayHit)>, WorldError> {
         if !is_valid_ray(origin, dir, max_t) {
             return Err(WorldError::InvalidRay);
         }
-        let mut best: Option<(f32, u32, Vec3)> = None;
-        let consider = |index: u32, body: &Body, best: &mut Option<(f32, u32, Vec3)>| {
+        let mut best: Option<(f32, u32, RayHit)> = None;
+        let consider = |index: u32, body: &Body, best: &mut Option<(f32, u32, RayHit)>| {
             let bound = best.map_or(max_t, |b| b.0);
-            if let Some(hit) = ray_shape(&body.shape, &body.pose, origin, dir, bound)
-                && (origin + hit.t * dir).is_finite()
-            {
+            if let Some(hit) = ray_shape(&body.shape, &body.pose, origin, dir, bound) {
                 let better = match best {
                     None => true,
                     Some((t, i, _)) => hit.t < *t || (hit.t == *t && index < *i),
                 };
                 if better {
-                    *best = Some((hit.t, index, hit.normal));
+                    *best = Some((hit.t, index, hit));
                 }
             }
         };
@@ -202,13 +189,6 @@ impl CollisionWorld {
                 consider(i, body, &mut best);
             }
         });
-        Ok(best.and_then(|(t, index, normal)| {
-            Some(RayHit {
-                body: self.handle_at(index)?,
-                t,
-                point: origin + t * dir,
-                normal,
-            })
-        }))
+        Ok(best.and_then(|(_, index, hit)| Some((self.handle_at(index)?, hit))))
     }
 }

@@ -250,10 +250,10 @@ fn queries_see_kinematic_bodies() {
     world.step();
     let region = Aabb::new(Vec3::new(-0.1, 0.0, -0.1), Vec3::new(0.1, 0.1, 0.1));
     assert_eq!(world.query_aabb(&region).unwrap(), vec![ground, k]);
-    let hit = world
+    let (body, hit) = world
         .cast_ray(Vec3::Y * 5.0, -Vec3::Y, 10.0)
         .unwrap()
         .unwrap();
-    assert_eq!(hit.body, k);
+    assert_eq!(body, k);
     assert!((hit.t - 4.1).abs() < 1e-5);
 }

@@ -189,7 +189,7 @@ fn world_ray_and_region_queries_match_a_scan() {
                 best = Some((hit.t, h.index()));
             }
         }
-        assert_eq!(got.map(|g| (g.t, g.body.index())), best);
+        assert_eq!(got.map(|(body, g)| (g.t, body.index())), best);
         hits += got.is_some() as usize;
 
         let c = rng.vec3(Vec3::splat(-15.0), Vec3::splat(15.0));
@@ -263,7 +263,7 @@ fn issue_9_tiny_and_huge_ray_directions_never_hit_at_infinity() {
     // Valid but short: the entry parameter is large and exact, or, past f32::MAX, a
     // miss (never a hit at t = inf).
     let short = Vec3::X * 1e-18;
-    let hit = world
+    let (_, hit) = world
         .cast_ray(Vec3::ZERO, short, f32::INFINITY)
         .unwrap()
         .unwrap();

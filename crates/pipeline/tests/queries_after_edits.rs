@@ -98,7 +98,10 @@ fn queries_see_statics_edited_since_the_step() {
         let d = rng.unit_vec3();
         let got = world.cast_ray(o, d, 30.0).unwrap();
         let want = fresh.cast_ray(o, d, 30.0).unwrap();
-        assert_eq!(got.map(|g| (g.t, g.normal)), want.map(|w| (w.t, w.normal)));
+        assert_eq!(
+            got.map(|(_, g)| (g.t, g.normal)),
+            want.map(|(_, w)| (w.t, w.normal))
+        );
         rays += got.is_some() as usize;
     }
     assert!(regions > 50 && rays > 50, "{regions} {rays}");

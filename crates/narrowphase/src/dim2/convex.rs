@@ -1,4 +1,6 @@
-//! A polygon-like shape (box or polygon) seen from its own frame, without allocating.
+//! A polygon-like shape (box or polygon) seen from its own frame, without allocating,
+//! and the two questions the queries ask of one: where a line crosses it
+//! ([`line_interval`]) and whether a point is inside ([`inside`]).
 
 use glam::Vec2;
 use sepax_geometry::dim2::{ConvexPolygon, Obb2, Pose2};
@@ -79,4 +81,39 @@ impl Convex<'_> {
             Convex::Polygon(p) => p.center(),
         }
     }
+}
+
+/// The parameter range `[lo, hi]` of the line `o + t·d` inside a convex polygon
+/// (Cyrus–Beck: each edge's half-plane `n_i·(o + t·d − v_i) ≤ 0` bounds `t` from one
+/// side). Empty (`lo > hi`) when the line misses the polygon.
+pub(crate) fn line_interval(p: PolyRef, o: Vec2, d: Vec2) -> (f32, f32) {
+    // A line (nearly) parallel to an edge is inside or outside its half-plane as a
+    // whole; "outside" needs a clear margin, since a point clipped onto a side plane
+    // lies on such an edge up to round-off.
+    let tol = 1e-5 * (1.0 + o.abs().max_element());
+    let (mut lo, mut hi) = (f32::NEG_INFINITY, f32::INFINITY);
+    for (n, v) in p.normals.iter().zip(p.verts) {
+        let den = n.dot(d);
+        let num = n.dot(*v - o);
+        if den.abs() <= 1e-6 {
+            if num < -tol {
+                return (f32::INFINITY, f32::NEG_INFINITY);
+            }
+        } else if den > 0.0 {
+            hi = hi.min(num / den);
+        } else {
+            lo = lo.max(num / den);
+        }
+    }
+    (lo, hi)
+}
+
+/// True when `p` is inside or on the polygon (every edge's `n·(p − v) ≤ 0`, with a
+/// little slack for round-off).
+pub(crate) fn inside(poly: PolyRef, p: Vec2) -> bool {
+    let tol = 1e-6 * (1.0 + p.abs().max_element());
+    poly.normals
+        .iter()
+        .zip(poly.verts)
+        .all(|(n, v)| n.dot(p - *v) <= tol)
 }

@@ -17,22 +17,26 @@
 //!   is clipped in the reference box's frame.
 //! * A manifold has at most **2 points**, each with a world position (midway between
 //!   the surfaces; inside both shapes when penetrating), its own depth and a
-//!   [`FeatureId`] that stays the same while the same features touch, so a solver can
-//!   warm-start.
+//!   feature id (a plain integer, [`ManifoldPoint2::id`]) that stays the same while the
+//!   same features touch, so a solver can warm-start.
 //! * Bad input never panics: a pose failing `Pose2::is_valid` gives no contact, a
 //!   negative or NaN margin counts as 0.
 //!
 //! ## Algorithms
-//! * Box–box: SAT on the 4 face axes with projected radii, early exit on the first
-//!   axis separating by more than the margin (seed 002).
-//! * Polygon–polygon (and box–polygon, the box as a 4-gon): the largest separation
-//!   over a's edge normals, then over b's, as Box2D's `b2FindMaxSeparation` does
-//!   (seed 001, with an early exit). The reference face is the one of least
-//!   penetration, a's unless b's is better by
-//!   [`REFERENCE_TOLERANCE`] of the pair's size; the incident edge is the other
-//!   shape's most anti-parallel edge, clipped to the reference edge's side planes.
-//! * Circle–polygon: the edge of largest separation of the center, then its Voronoi
-//!   regions (edge or vertex); circle–circle along the centers.
+//! The layout is the 3D one: the separating-axis tests in `sat/`, the manifold builders
+//! in `manifold/`, the returned types in `contact`, and `query` dispatching on the pair.
+//! * Box–box (`sat/box_box`, `manifold/box_box`): SAT on the 4 face axes with projected
+//!   radii, early exit on the first axis separating by more than the margin (seed 002);
+//!   the incident edge clipped in the reference box's frame.
+//! * Polygon–polygon (`sat/polygon`, `manifold/polygon`; box–polygon too, the box as a
+//!   4-gon): the largest separation over a's edge normals, then over b's, as Box2D's
+//!   `b2FindMaxSeparation` does (seed 001, with an early exit). The reference face is
+//!   the one of least penetration, a's unless b's is better by [`REFERENCE_TOLERANCE`]
+//!   of the pair's size; the incident edge is the other shape's most anti-parallel
+//!   edge, clipped (`manifold/clip`, the one 2D clipper) to the reference edge's side
+//!   planes.
+//! * Circle–polygon (`sat/circle`): the edge of largest separation of the center, then
+//!   its Voronoi regions (edge or vertex); circle–circle along the centers.
 //! * [`oracle`]: seed 001's slow twin in f64, used by the tests.
 //!
 //! ```
@@ -50,18 +54,16 @@
 //! let m = collide2d(&floor, &Pose2::IDENTITY, &hex, &pose, 0.1).unwrap();
 //! assert_eq!(m.feature, Feature2::EdgeA(2)); // the floor's top edge
 //! assert_eq!(m.points.len(), 2);
-//! assert!((m.depth - 0.02).abs() < 1e-3);
+//! assert!((m.depth() - 0.02).abs() < 1e-3);
 //! ```
 
-mod box_box;
-mod circle;
-mod clip;
+mod contact;
 mod convex;
 mod manifold;
 pub mod oracle;
 mod query;
-mod sat_obb2;
-mod sat_polygon;
+mod sat;
 
-pub use manifold::{Contact2, Feature2, FeatureId, Manifold2, ManifoldPoint2};
-pub use query::{REFERENCE_TOLERANCE, collide2d, contact2d, intersects2d};
+pub use contact::{Contact2, Feature2, Manifold2, ManifoldPoint2};
+pub use query::{collide2d, contact2d, intersects2d};
+pub use sat::REFERENCE_TOLERANCE;

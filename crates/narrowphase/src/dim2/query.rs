@@ -1,21 +1,18 @@
 //! The public 2D entry points: dispatch on the shape pair, work in a's frame,
 //! map the answer back to the world.
 
-use super::box_box::box_pair;
-use super::circle::{RoundContact, circle_circle, polygon_circle};
-use super::clip::clip_points;
+use super::contact::{Contact2, Feature2, Manifold2, ManifoldPoint2};
 use super::convex::{Convex, PolyRef};
-use super::manifold::{Contact2, Feature2, Manifold2, ManifoldPoint2};
-use super::sat_polygon::{EdgeSat, Moved, sat_polygons};
+use super::manifold::box_box::box_manifold;
+use super::manifold::polygon::clip_points;
+use super::sat::box_box::box_pair;
+use super::sat::circle::{RoundContact, circle_circle, polygon_circle};
+use super::sat::polygon::{Moved, sat_polygons};
+use super::sat::{EdgeSat, REFERENCE_TOLERANCE};
+use crate::math::sanitize_margin;
 use glam::Vec2;
 use sepax_geometry::dim2::{Pose2, Shape2};
 use smallvec::{SmallVec, smallvec};
-
-/// b's face becomes the reference only when its separation beats a's by more than
-/// this fraction of the pair's size (sum of the two shapes' radii). Small enough to
-/// keep the reported depth within 1e-4 of the exact SAT depth, large enough to absorb
-/// the round-off that would otherwise flip the choice between frames.
-pub const REFERENCE_TOLERANCE: f32 = 1e-5;
 
 /// A shape ready for a pair query: a circle in the world, or a polygon-like shape
 /// with the frame its data lives in.
@@ -39,12 +36,6 @@ fn prepare<'a>(shape: &'a Shape2, pose: &Pose2) -> Prepared<'a> {
             shape: Convex::Polygon(p),
         },
     }
-}
-
-/// Negative and NaN margins count as 0.
-#[inline]
-fn clean_margin(margin: f32) -> f32 {
-    if margin > 0.0 { margin } else { 0.0 }
 }
 
 /// What a convex–convex SAT found, with both polygons in a's frame.
@@ -98,12 +89,7 @@ impl ConvexPair<'_> {
             p.position = self.frame_a.transform_point(p.position);
         }
         let c = self.contact();
-        Some(Manifold2 {
-            normal: c.normal,
-            depth: c.depth,
-            feature: c.feature,
-            points,
-        })
+        Some(Manifold2::new(c, points))
     }
 }
 
@@ -180,7 +166,7 @@ pub fn contact2d(
     if !pose_a.is_valid() || !pose_b.is_valid() {
         return None;
     }
-    let margin = clean_margin(margin);
+    let margin = sanitize_margin(margin);
     if let (Shape2::Obb2(ba), Shape2::Obb2(bb)) = (a, b) {
         return box_pair(ba, pose_a, bb, pose_b, margin).map(|p| p.contact());
     }
@@ -235,7 +221,7 @@ pub fn contact2d(
 
 /// The contact manifold between `a` at `pose_a` and `b` at `pose_b`: normal, depth
 /// and feature as [`contact2d`], plus 1 or 2 points, each with a world position, a
-/// depth and a stable [`FeatureId`](super::FeatureId). `None` when the pair is
+/// depth and a stable feature id ([`ManifoldPoint2::id`]). `None` when the pair is
 /// farther apart than `margin` or no point lies within it.
 ///
 /// Polygon pairs: the reference edge is the one of least penetration (a's unless
@@ -268,9 +254,9 @@ pub fn collide2d(
     if !pose_a.is_valid() || !pose_b.is_valid() {
         return None;
     }
-    let margin = clean_margin(margin);
+    let margin = sanitize_margin(margin);
     if let (Shape2::Obb2(ba), Shape2::Obb2(bb)) = (a, b) {
-        return box_pair(ba, pose_a, bb, pose_b, margin)?.manifold(margin);
+        return box_manifold(&box_pair(ba, pose_a, bb, pose_b, margin)?, margin);
     }
     let round = |rc: RoundContact, frame: &Pose2, polygon_is_a: Option<bool>| {
         let (contact, point) = match polygon_is_a {
@@ -284,16 +270,14 @@ pub fn collide2d(
                 rc.point,
             ),
         };
-        Manifold2 {
-            normal: contact.normal,
-            depth: contact.depth,
-            feature: contact.feature,
-            points: smallvec![ManifoldPoint2 {
+        Manifold2::new(
+            contact,
+            smallvec![ManifoldPoint2 {
                 position: point,
                 depth: contact.depth,
                 id: rc.id(polygon_is_a),
             }],
-        }
+        )
     };
     match (prepare(a, pose_a), prepare(b, pose_b)) {
         (

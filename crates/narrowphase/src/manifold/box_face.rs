@@ -9,75 +9,42 @@
 //! `t + s h_m b_m ± h_{m1} b_{m1} ± h_{m2} b_{m2}`. A clipped point's depth is
 //! `h_k − σ w`; it is kept when `depth ≥ −margin` and placed at `w + σ depth / 2`.
 //! Feature labels follow [`super::clip`]: incident edges `0..4`, side planes
-//! `SIDE | face index`.
+//! `SIDE | face index`. The clip is [`super::clip`]'s Sutherland–Hodgman clipper with
+//! the plane distance `±u − h` (one coordinate, no dot product), into fixed arrays.
 
-use super::clip::SIDE;
+use super::clip::{ClipVertex, SIDE, clip_polygon};
 use super::pack_id;
 use super::reduce::{Candidate, reduce};
-use crate::sat::Frame;
+use crate::frame::Frame;
 use glam::Vec3;
 use smallvec::SmallVec;
 
-/// A vertex of the 2D clip polygon: face coordinates, height, and its two lines.
-#[derive(Clone, Copy, Default)]
-struct Vertex2 {
-    u: f32,
-    v: f32,
-    w: f32,
-    lines: [u16; 2],
-}
-
-/// A quad clipped by at most 4 lines has at most 8 vertices.
+/// A quad clipped by at most 4 lines has at most 8 vertices. A vertex's point holds the
+/// face coordinates and the height, `(u, v, w)`.
 #[derive(Clone, Copy, Default)]
 struct Polygon8 {
-    vertices: [Vertex2; 8],
+    vertices: [ClipVertex; 8],
     len: usize,
 }
 
 impl Polygon8 {
     #[inline(always)]
-    fn push(&mut self, v: Vertex2) {
+    fn push(&mut self, v: ClipVertex) {
         // A convex polygon gains at most one vertex per clip; 4 + 4 fits.
         if self.len < 8 {
             self.vertices[self.len] = v;
             self.len += 1;
         }
     }
-}
 
-/// Keeps `sign · coordinate ≤ limit` (coordinate `u` when `along_u`, else `v`) of
-/// `input`, writing the result to `output`.
-#[inline(always)]
-fn clip(input: &Polygon8, output: &mut Polygon8, along_u: bool, sign: f32, limit: f32, label: u16) {
-    output.len = 0;
-    if input.len == 0 {
-        return;
-    }
-    let distance = |p: &Vertex2| sign * if along_u { p.u } else { p.v } - limit;
-    let mut previous = input.vertices[input.len - 1];
-    let mut previous_distance = distance(&previous);
-    for &current in &input.vertices[..input.len] {
-        let d = distance(&current);
-        if (previous_distance <= 0.0) != (d <= 0.0) {
-            let t = previous_distance / (previous_distance - d);
-            let shared =
-                if previous.lines[0] == current.lines[0] || previous.lines[0] == current.lines[1] {
-                    previous.lines[0]
-                } else {
-                    previous.lines[1]
-                };
-            output.push(Vertex2 {
-                u: previous.u + (current.u - previous.u) * t,
-                v: previous.v + (current.v - previous.v) * t,
-                w: previous.w + (current.w - previous.w) * t,
-                lines: [shared.min(label), shared.max(label)],
-            });
-        }
-        if d <= 0.0 {
-            output.push(current);
-        }
-        previous = current;
-        previous_distance = d;
+    /// Keeps the part of `self` where `distance ≤ 0`, written to `output` (see
+    /// [`clip_polygon`]).
+    #[inline(always)]
+    fn clip_into(&self, output: &mut Polygon8, distance: impl Fn(Vec3) -> f32, label: u16) {
+        output.len = 0;
+        clip_polygon(&self.vertices[..self.len], distance, label, |v| {
+            output.push(v)
+        });
     }
 }
 
@@ -135,10 +102,12 @@ pub(crate) fn box_face_contact(
         .enumerate()
     {
         let before = ((corner + 3) % 4) as u16;
-        polygon.push(Vertex2 {
-            u: centre[0] + sa * a[0] + sb * b[0],
-            v: centre[1] + sa * a[1] + sb * b[1],
-            w: centre[2] + sa * a[2] + sb * b[2],
+        polygon.push(ClipVertex {
+            point: Vec3::new(
+                centre[0] + sa * a[0] + sb * b[0],
+                centre[1] + sa * a[1] + sb * b[1],
+                centre[2] + sa * a[2] + sb * b[2],
+            ),
             lines: [before.min(corner as u16), before.max(corner as u16)],
         });
     }
@@ -146,39 +115,12 @@ pub(crate) fn box_face_contact(
         reference_h[k1] + clip_tolerance,
         reference_h[k2] + clip_tolerance,
     );
+    // The side planes `±u ≤ h1`, `±v ≤ h2` (u, v, w = x, y, z of the clip points).
     let mut scratch = Polygon8::default();
-    clip(
-        &polygon,
-        &mut scratch,
-        true,
-        1.0,
-        h1,
-        SIDE | (2 * k1 as u16 + 1),
-    );
-    clip(
-        &scratch,
-        &mut polygon,
-        true,
-        -1.0,
-        h1,
-        SIDE | (2 * k1 as u16),
-    );
-    clip(
-        &polygon,
-        &mut scratch,
-        false,
-        1.0,
-        h2,
-        SIDE | (2 * k2 as u16 + 1),
-    );
-    clip(
-        &scratch,
-        &mut polygon,
-        false,
-        -1.0,
-        h2,
-        SIDE | (2 * k2 as u16),
-    );
+    polygon.clip_into(&mut scratch, |p| p.x - h1, SIDE | (2 * k1 as u16 + 1));
+    scratch.clip_into(&mut polygon, |p| -p.x - h1, SIDE | (2 * k1 as u16));
+    polygon.clip_into(&mut scratch, |p| p.y - h2, SIDE | (2 * k2 as u16 + 1));
+    scratch.clip_into(&mut polygon, |p| -p.y - h2, SIDE | (2 * k2 as u16));
 
     let mut candidates = [Candidate {
         point: Vec3::ZERO,
@@ -187,12 +129,13 @@ pub(crate) fn box_face_contact(
     }; 8];
     let mut count = 0;
     for vertex in &polygon.vertices[..polygon.len] {
-        let depth = reference_h[k] - sigma * vertex.w;
+        let [u, v, w] = vertex.point.to_array();
+        let depth = reference_h[k] - sigma * w;
         if depth >= -margin {
             let mut point = [0.0; 3];
-            point[k1] = vertex.u;
-            point[k2] = vertex.v;
-            point[k] = vertex.w + sigma * 0.5 * depth;
+            point[k1] = u;
+            point[k2] = v;
+            point[k] = w + sigma * 0.5 * depth;
             candidates[count] = Candidate {
                 point: Vec3::from_array(point),
                 depth,

@@ -1,4 +1,5 @@
-//! Sutherland–Hodgman clipping of a convex polygon by half-spaces, with feature tracking.
+//! Sutherland–Hodgman clipping of a convex polygon by half-spaces, with feature tracking:
+//! the one clipper of the 3D face contacts.
 //!
 //! Every vertex carries the two "lines" it lies on: an incident polygon vertex `k` lies
 //! on incident edges `k − 1` and `k`; a vertex made by cutting a segment with side plane
@@ -13,7 +14,7 @@ use smallvec::SmallVec;
 /// Marks a line label as a side plane of the reference face (else an incident edge).
 pub(crate) const SIDE: u16 = 0x8000;
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ClipVertex {
     pub point: Vec3,
     pub lines: [u16; 2],
@@ -31,10 +32,47 @@ fn shared_line(a: &ClipVertex, b: &ClipVertex) -> u16 {
     }
 }
 
-/// Keeps the part of `input` with `normal · x ≤ offset`, writing it to `output`.
+/// Keeps the part of `input` (a convex loop) where `distance(point) ≤ 0`, handing each
+/// vertex of the result to `push` in order. `distance` is the signed distance to the
+/// clipping plane (any positive multiple of it), `plane_label` the plane's line label.
 ///
-/// For each edge `(p, q)` of the polygon with signed distances `dp`, `dq`: keep `q` when
-/// `dq ≤ 0`; when the signs differ, add the crossing `p + (q − p) · dp / (dp − dq)`.
+/// Sutherland–Hodgman: for each edge `(p, q)` of the loop with signed distances `dp`,
+/// `dq`, add the crossing `p + (q − p) · dp / (dp − dq)` when the signs differ (it lies
+/// on the edge's line, the one `p` and `q` share, and on the plane), then keep `q` when
+/// `dq ≤ 0`.
+///
+/// Both face clippers run through here: [`super::face`] with a plane `n · x ≤ offset`,
+/// [`super::box_face`] with a coordinate `±u ≤ h` of the reference face.
+#[inline(always)]
+pub(crate) fn clip_polygon(
+    input: &[ClipVertex],
+    distance: impl Fn(Vec3) -> f32,
+    plane_label: u16,
+    mut push: impl FnMut(ClipVertex),
+) {
+    let Some(mut previous) = input.last() else {
+        return;
+    };
+    let mut previous_distance = distance(previous.point);
+    for current in input {
+        let current_distance = distance(current.point);
+        if (previous_distance <= 0.0) != (current_distance <= 0.0) {
+            let t = previous_distance / (previous_distance - current_distance);
+            let line = shared_line(previous, current);
+            push(ClipVertex {
+                point: previous.point + (current.point - previous.point) * t,
+                lines: [line.min(plane_label), line.max(plane_label)],
+            });
+        }
+        if current_distance <= 0.0 {
+            push(*current);
+        }
+        previous = current;
+        previous_distance = current_distance;
+    }
+}
+
+/// Keeps the part of `input` with `normal · x ≤ offset`, writing it to `output`.
 pub(crate) fn clip_by_plane(
     input: &[ClipVertex],
     normal: Vec3,
@@ -43,28 +81,12 @@ pub(crate) fn clip_by_plane(
     output: &mut ClipPolygon,
 ) {
     output.clear();
-    let Some(mut previous) = input.last() else {
-        return;
-    };
-    let mut previous_distance = normal.dot(previous.point) - offset;
-    for current in input {
-        let distance = normal.dot(current.point) - offset;
-        if (previous_distance <= 0.0) != (distance <= 0.0) {
-            let t = previous_distance / (previous_distance - distance);
-            let line = shared_line(previous, current);
-            let mut lines = [line, plane_label];
-            lines.sort_unstable();
-            output.push(ClipVertex {
-                point: previous.point + (current.point - previous.point) * t,
-                lines,
-            });
-        }
-        if distance <= 0.0 {
-            output.push(*current);
-        }
-        previous = current;
-        previous_distance = distance;
-    }
+    clip_polygon(
+        input,
+        |p| normal.dot(p) - offset,
+        plane_label,
+        |v| output.push(v),
+    );
 }
 
 /// The polygon `points` (a loop) as clip vertices labelled with its edges.

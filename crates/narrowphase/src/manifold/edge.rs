@@ -1,77 +1,61 @@
 //! Edge–edge contact: one point halfway between the closest points of two segments.
+//!
+//! With the segments' closest points `p_a`, `p_b` (in a's frame) and the axis'
+//! separation `s` along `n`:
+//! * depth `−s` when penetrating; for a gap, `−|p_b − p_a|`, measured between the
+//!   segments, which can be wider than between their lines (the axis separation), and
+//!   no point beyond the margin;
+//! * penetrating edges that support the axis cross it face to face, so their closest
+//!   points are `s` apart along `n`; when they are not (within `1e-3` of the edges'
+//!   reach), the pair only set the depth (see `sat::hull_hull`), the segments say
+//!   nothing about where the contact is, and the caller falls back to the deepest vertex;
+//! * the point is `(p_a + p_b) / 2`; its id packs a's edge and b's edge (both lines
+//!   `0xffff`, which [`flipped_id`](crate::flipped_id) recognises).
 
+use super::pack_id;
+use super::reduce::Candidate;
+use crate::math::closest_points_on_segments;
+use crate::polytope::Polytope;
 use glam::Vec3;
+use smallvec::SmallVec;
 
-/// Closest points of segments `p1 + s d1` and `p2 + t d2`, `s, t ∈ [0, 1]`
-/// (Ericson, *Real-Time Collision Detection* §5.1.9): minimise
-/// `|p1 + s d1 − p2 − t d2|²`, first over the infinite lines, then clamp `s`, recompute
-/// `t` for it, clamp `t` and recompute `s` once more.
-///
-/// In f64: the determinant `|d1|²|d2|² − (d1·d2)²` of two edges 1e15 long overflows f32
-/// (and cancels badly well before), which gave NaN points on long boxes.
-pub(crate) fn closest_points_on_segments(p1: Vec3, d1: Vec3, p2: Vec3, d2: Vec3) -> (Vec3, Vec3) {
-    let (p1, d1, p2, d2) = (p1.as_dvec3(), d1.as_dvec3(), p2.as_dvec3(), d2.as_dvec3());
-    let r = p1 - p2;
-    let a = d1.length_squared();
-    let e = d2.length_squared();
-    let f = d2.dot(r);
-    let tiny = f64::EPSILON * (a + e);
-    let (s, t);
-    if a <= tiny && e <= tiny {
-        return (p1.as_vec3(), p2.as_vec3());
-    }
-    if a <= tiny {
-        s = 0.0;
-        t = (f / e).clamp(0.0, 1.0);
-    } else {
-        let c = d1.dot(r);
-        if e <= tiny {
-            t = 0.0;
-            s = (-c / a).clamp(0.0, 1.0);
-        } else {
-            let b = d1.dot(d2);
-            let denom = a * e - b * b;
-            let mut s0 = if denom > 0.0 {
-                ((b * f - c * e) / denom).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let mut t0 = (b * s0 + f) / e;
-            if t0 < 0.0 {
-                t0 = 0.0;
-                s0 = (-c / a).clamp(0.0, 1.0);
-            } else if t0 > 1.0 {
-                t0 = 1.0;
-                s0 = ((b - c) / a).clamp(0.0, 1.0);
-            }
-            s = s0;
-            t = t0;
-        }
-    }
-    ((p1 + d1 * s).as_vec3(), (p2 + d2 * t).as_vec3())
+/// A segment given by its two endpoints.
+pub(crate) type Segment = (Vec3, Vec3);
+
+/// The endpoints of edge `e` of a polytope, in its own frame.
+pub(crate) fn polytope_edge(p: &Polytope, e: u32) -> Segment {
+    let edge = p.edges[e as usize];
+    (
+        p.vertices[edge.vertices[0] as usize],
+        p.vertices[edge.vertices[1] as usize],
+    )
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn crossing_segments() {
-        let (a, b) = closest_points_on_segments(
-            Vec3::new(-1.0, 0.0, 0.0),
-            Vec3::new(2.0, 0.0, 0.0),
-            Vec3::new(0.0, -1.0, 1.0),
-            Vec3::new(0.0, 2.0, 0.0),
-        );
-        assert!((a - Vec3::ZERO).length() < 1e-6);
-        assert!((b - Vec3::Z).length() < 1e-6);
+/// The contact point of edge `ea` of a (`(a0, a1)`, in a's frame) and edge `eb` of b
+/// (`(b0, b1)`, already in a's frame) for the axis `n` with separation `s`.
+pub(crate) fn edge_contact(
+    (a0, a1): Segment,
+    (b0, b1): Segment,
+    n: Vec3,
+    s: f32,
+    margin: f32,
+    (ea, eb): (u32, u32),
+) -> SmallVec<[Candidate; 4]> {
+    let (on_a, on_b) = closest_points_on_segments(a0, a1 - a0, b0, b1 - b0);
+    let depth = if s > 0.0 { -(on_b - on_a).length() } else { -s };
+    if depth < -margin {
+        return SmallVec::new();
     }
-
-    #[test]
-    fn parallel_and_clamped() {
-        let (a, b) =
-            closest_points_on_segments(Vec3::ZERO, Vec3::X, Vec3::new(2.0, 1.0, 0.0), Vec3::X);
-        assert!((a - Vec3::X).length() < 1e-6);
-        assert!((b - Vec3::new(2.0, 1.0, 0.0)).length() < 1e-6);
+    let reach = (a1 - a0).length() + (b1 - b0).length();
+    if s <= 0.0 && ((on_b - on_a).dot(n) - s).abs() > 1e-3 * reach {
+        return SmallVec::new();
     }
+    SmallVec::from_elem(
+        Candidate {
+            point: (on_a + on_b) * 0.5,
+            depth,
+            id: pack_id(false, ea, eb, [u16::MAX, u16::MAX]),
+        },
+        1,
+    )
 }

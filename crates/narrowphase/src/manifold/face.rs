@@ -17,8 +17,8 @@
 use super::clip::{ClipPolygon, SIDE, clip_by_plane, incident_polygon};
 use super::pack_id;
 use super::reduce::{Candidate, reduce};
+use crate::frame::Frame;
 use crate::polytope::Polytope;
-use crate::sat::Frame;
 use smallvec::SmallVec;
 
 /// Manifold points in the reference shape's frame. `frame` places the incident shape in

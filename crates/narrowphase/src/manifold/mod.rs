@@ -9,6 +9,13 @@
 //!   [`reduce`]d to at most four.
 //! * **Edge contact** ([`edge`]): one point halfway between the closest points of the two
 //!   edge segments.
+//! * **Sphere contact** ([`sphere`]): one point on the axis through the sphere's centre.
+//! * **Deepest point** ([`deepest`]): the incident shape's deepest vertex, the fallback
+//!   when clipping gave nothing and the deepest-point rule below.
+//!
+//! [`manifold_points`] picks the builder for the pair and the axis' feature. The
+//! separating-axis tests ([`crate::sat`]) never call in here; the pair's frame and the
+//! segment math both read live in base modules (`frame`, `math`).
 //!
 //! Points are placed halfway between the two surfaces: `incident point + n · depth / 2`;
 //! the query adds the surface point of each shape in its own frame (the anchors).
@@ -48,9 +55,22 @@ pub const CLIP_TOLERANCE: f32 = 2e-3;
 
 pub(crate) mod box_face;
 pub(crate) mod clip;
+pub(crate) mod deepest;
 pub(crate) mod edge;
 pub(crate) mod face;
 pub(crate) mod reduce;
+pub(crate) mod sphere;
+
+use crate::Feature;
+use crate::frame::Frame;
+use crate::sat::Axis;
+use crate::sat::box_box::box_edge_segment;
+use crate::solid::{Solid, with_polytopes};
+use box_face::box_face_contact;
+use edge::{edge_contact, polytope_edge};
+use face::face_contact;
+use reduce::Candidate;
+use smallvec::SmallVec;
 
 /// Packs a feature id: bit 63 says the reference face is b's, then the reference
 /// feature, the incident feature and the two "lines" the point lies on (an incident edge
@@ -62,4 +82,78 @@ pub(crate) fn pack_id(reference_is_b: bool, reference: u32, incident: u32, lines
         | ((incident as u64 & 0xffff) << 32)
         | ((lines[0] as u64) << 16)
         | lines[1] as u64
+}
+
+/// Manifold points for an axis of the separating-axis test, in a's frame: the builder
+/// that fits the pair and the axis' feature. A face of b is built in b's frame (b is the
+/// reference there) and its points brought to a's. Empty when nothing lies within the
+/// margin (or the axis cannot carry a manifold).
+pub(crate) fn manifold_points(
+    a: &Solid,
+    b: &Solid,
+    frame: &Frame,
+    axis: &Axis,
+    margin: f32,
+    clip_tolerance: f32,
+) -> SmallVec<[Candidate; 4]> {
+    let n = axis.normal;
+    let s = axis.separation;
+    match (a, b, axis.feature) {
+        (Solid::Sphere(ra), _, _) => sphere::sphere_a_point(*ra, n, s),
+        (_, Solid::Sphere(rb), _) => sphere::sphere_b_point(*rb, frame.trans, n, s),
+        (Solid::Box(ha), Solid::Box(hb), Feature::FaceA(i)) => {
+            box_face_contact(*ha, *hb, frame, i as usize, margin, clip_tolerance, false)
+        }
+        (Solid::Box(ha), Solid::Box(hb), Feature::FaceB(j)) => {
+            let mut points = box_face_contact(
+                *hb,
+                *ha,
+                &frame.inverse(),
+                j as usize,
+                margin,
+                clip_tolerance,
+                true,
+            );
+            for c in &mut points {
+                c.point = frame.point_to_a(c.point);
+            }
+            points
+        }
+        (_, _, Feature::FaceA(i)) => with_polytopes(a, b, |pa, pb| {
+            face_contact(pa, pb, frame, i as usize, margin, clip_tolerance, false)
+        })
+        .unwrap_or_default(),
+        (_, _, Feature::FaceB(j)) => with_polytopes(a, b, |pa, pb| {
+            let mut points = face_contact(
+                pb,
+                pa,
+                &frame.inverse(),
+                j as usize,
+                margin,
+                clip_tolerance,
+                true,
+            );
+            for c in &mut points {
+                c.point = frame.point_to_a(c.point);
+            }
+            points
+        })
+        .unwrap_or_default(),
+        (_, _, Feature::EdgeEdge(ea, eb)) => {
+            let segments = match (a, b) {
+                (Solid::Box(ha), Solid::Box(hb)) => {
+                    Some((box_edge_segment(*ha, ea), box_edge_segment(*hb, eb)))
+                }
+                _ => with_polytopes(a, b, |pa, pb| {
+                    (polytope_edge(pa, ea), polytope_edge(pb, eb))
+                }),
+            };
+            let Some((on_a, (b0, b1))) = segments else {
+                return SmallVec::new();
+            };
+            let on_b = (frame.point_to_a(b0), frame.point_to_a(b1));
+            edge_contact(on_a, on_b, n, s, margin, (ea, eb))
+        }
+        (_, _, Feature::Sphere) => SmallVec::new(),
+    }
 }

@@ -12,7 +12,7 @@
 
 use super::{Axis, Frame, SatOutcome, length_and_direction};
 use crate::Feature;
-use crate::manifold::edge::closest_points_on_segments;
+use crate::math::closest_points_on_segments;
 use crate::polytope::Polytope;
 use glam::Vec3;
 

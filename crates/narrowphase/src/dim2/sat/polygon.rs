@@ -1,22 +1,11 @@
 //! Polygon–polygon SAT on the edge normals of both polygons (seed 001, as Box2D's
 //! `b2FindMaxSeparation` does it).
 
-use super::convex::PolyRef;
+use super::{EdgeSat, choose};
+use crate::dim2::convex::PolyRef;
 use glam::{Vec2, Vec4};
 use sepax_geometry::dim2::Pose2;
 use smallvec::SmallVec;
-
-/// The outcome of a SAT query in a's frame: the largest separation found, the edge
-/// that gave it and whether that edge belongs to b.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct EdgeSat {
-    /// Signed distance along the edge's outward normal (negative: penetration).
-    pub sep: f32,
-    /// Edge index in its polygon.
-    pub edge: usize,
-    /// True when the edge is b's.
-    pub ref_is_b: bool,
-}
 
 /// The vertices of the "other" polygon in a SAT query, laid out for the inner loop:
 /// up to 8 points as two `Vec4` of x and two of y (padded by repeating the last
@@ -131,23 +120,4 @@ pub(crate) fn sat_polygons(a: PolyRef, b: PolyRef, margin: f32, tol: f32) -> Opt
         return None;
     }
     Some(choose(sep_a, edge_a, sep_b, edge_b, tol))
-}
-
-/// The reference-face rule shared by every polygon pair: b's face wins only by more
-/// than `tol`.
-#[inline]
-pub(crate) fn choose(sep_a: f32, edge_a: usize, sep_b: f32, edge_b: usize, tol: f32) -> EdgeSat {
-    if sep_b > sep_a + tol {
-        EdgeSat {
-            sep: sep_b,
-            edge: edge_b,
-            ref_is_b: true,
-        }
-    } else {
-        EdgeSat {
-            sep: sep_a,
-            edge: edge_a,
-            ref_is_b: false,
-        }
-    }
 }

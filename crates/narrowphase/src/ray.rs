@@ -1,62 +1,48 @@
 //! Exact ray casts against one shape: sphere (quadratic), box (slab test), hull
 //! (plane clipping).
 //!
-//! The ray is `origin + t * dir`, `t` in `[0, max_t]`; `dir` need not be unit length
-//! and `t` is in its units. Each test runs in the shape's local frame: a rigid motion
-//! keeps `t`, so the local `t` is the world `t`. A ray that starts inside (or on) the
-//! shape hits at `t = 0` with the normal `−dir / |dir|`.
+//! The ray is `origin + t * dir`, `t` in `[0, max_t]`, under the rules of
+//! [`sepax_geometry::ray`]: `dir` need not be unit length, `t` is in its units, and a ray
+//! that is not [`is_valid_ray`] is refused (no hit). Each test runs in the shape's local
+//! frame: a rigid motion keeps `t`, so the local `t` is the world `t`. A ray that starts
+//! inside (or on) the shape hits at `t = 0` with the normal `−dir / |dir|`.
 //!
-//! **Valid rays** ([`is_valid_ray`]): a finite origin, `max_t` not NaN and `>= 0`
-//! (`+inf` allowed), and a direction whose squared length is a normal `f32`, so
-//! `|dir|` lies between about `1.1e-19` and `1.8e19`. Shorter directions (a denormal
-//! one, say) underflow `|dir|²` to 0 or a denormal, and the entry parameter
-//! `distance / |dir|` overflows: such a ray used to hit at `t = inf` with NaN
-//! coordinates (issue 9). Longer ones overflow `|dir|²` and made the sphere test miss.
-//! A hit is only ever reported with a finite `t`: a valid ray whose entry lies beyond
-//! `f32::MAX` (a very short `dir` and a far shape) misses.
+//! A hit is only ever reported with a finite `t` and a finite point: a valid ray whose
+//! entry lies beyond `f32::MAX` (a very short `dir` and a far shape), or whose entry
+//! point would pass `±f32::MAX`, misses.
+//!
+//! [`RayHit`] is the one ray-hit type of sepax: the pipeline's
+//! `CollisionWorld::cast_ray` returns the body with it.
 
 use glam::Vec3;
+pub use sepax_geometry::is_valid_ray;
 use sepax_geometry::{ConvexHull, Pose, Shape};
 
-/// Where a ray enters a shape: the parameter and the outward unit normal there
-/// (world frame).
+/// Where a ray enters a shape.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ShapeHit {
-    /// Ray parameter of the entry point.
+pub struct RayHit {
+    /// Ray parameter of the entry point (`origin + t * dir`).
     pub t: f32,
-    /// Outward unit normal of the surface at the entry point.
+    /// The entry point, `origin + t * dir` (world frame).
+    pub point: Vec3,
+    /// Outward unit normal of the surface at the entry point (world frame).
     pub normal: Vec3,
-}
-
-/// True when the ray `origin + t * dir`, `t` in `[0, max_t]`, can be cast: a finite
-/// origin, a direction whose squared length is a normal `f32` (see the
-/// [module docs](self)), and `max_t >= 0` (`+inf` allowed, NaN not).
-///
-/// ```
-/// use sepax_pipeline::ray::is_valid_ray;
-/// use glam::Vec3;
-/// assert!(is_valid_ray(Vec3::ZERO, Vec3::X * 1e-10, f32::INFINITY));
-/// assert!(!is_valid_ray(Vec3::ZERO, Vec3::X * 1e-45, 1.0)); // denormal direction
-/// assert!(!is_valid_ray(Vec3::ZERO, Vec3::ZERO, 1.0));
-/// assert!(!is_valid_ray(Vec3::ZERO, Vec3::X, f32::NAN));
-/// ```
-pub fn is_valid_ray(origin: Vec3, dir: Vec3, max_t: f32) -> bool {
-    origin.is_finite() && dir.length_squared().is_normal() && max_t >= 0.0
 }
 
 /// The entry of the ray into `shape` at `pose`, or `None` when it misses within
 /// `[0, max_t]`. Returns `None` for an invalid pose or an invalid ray
-/// ([`is_valid_ray`]); a hit always has a finite `t` and a unit normal.
+/// ([`is_valid_ray`]); a hit always has a finite `t`, a finite point and a unit normal.
 ///
 /// ```
-/// use sepax_pipeline::ray::ray_shape;
-/// use sepax_pipeline::geometry::{Pose, Shape, Sphere};
+/// use sepax_geometry::{Pose, Shape, Sphere};
+/// use sepax_narrowphase::ray::ray_shape;
 /// use glam::Vec3;
 ///
 /// let ball = Shape::from(Sphere::try_new(1.0).unwrap());
 /// let hit = ray_shape(&ball, &Pose::from_translation(Vec3::X * 5.0), Vec3::ZERO, Vec3::X, 100.0)
 ///     .unwrap();
 /// assert_eq!(hit.t, 4.0);
+/// assert_eq!(hit.point, Vec3::new(4.0, 0.0, 0.0));
 /// assert_eq!(hit.normal, -Vec3::X);
 /// ```
 pub fn ray_shape(
@@ -65,7 +51,7 @@ pub fn ray_shape(
     origin: Vec3,
     dir: Vec3,
     max_t: f32,
-) -> Option<ShapeHit> {
+) -> Option<RayHit> {
     if !(pose.is_valid() && is_valid_ray(origin, dir, max_t)) {
         return None;
     }
@@ -76,8 +62,10 @@ pub fn ray_shape(
         Shape::Cuboid(c) => ray_box(c.half_extents(), o, d)?,
         Shape::ConvexHull(h) => ray_hull(h, o, d)?,
     };
-    (t <= max_t && t.is_finite()).then(|| ShapeHit {
+    let point = origin + t * dir;
+    (t <= max_t && t.is_finite() && point.is_finite()).then(|| RayHit {
         t,
+        point,
         normal: pose.transform_vector(local_normal).normalize(),
     })
 }

@@ -1,9 +1,8 @@
 //! Circle–circle and circle–polygon queries.
 
-use super::clip::line_interval;
-use super::convex::PolyRef;
-use super::manifold::{Feature2, FeatureId};
-use super::sat_polygon::{Points, max_separation};
+use super::polygon::{Points, max_separation};
+use crate::dim2::contact::{Feature2, pack_id};
+use crate::dim2::convex::{PolyRef, line_interval};
 use glam::Vec2;
 
 /// A contact against a circle, in one frame: `normal` from the first shape to the
@@ -130,10 +129,10 @@ impl RoundContact {
     }
 
     /// The point id (pair kind 1 edge, 2 vertex, 3 two circles).
-    pub fn id(&self, polygon_is_a: Option<bool>) -> FeatureId {
+    pub fn id(&self, polygon_is_a: Option<bool>) -> u32 {
         match polygon_is_a {
-            None => FeatureId::pack(0, 0, 0, false, 3),
-            Some(a) => FeatureId::pack(self.index, 0, 0, !a, if self.vertex { 2 } else { 1 }),
+            None => pack_id(0, 0, 0, false, 3),
+            Some(a) => pack_id(self.index, 0, 0, !a, if self.vertex { 2 } else { 1 }),
         }
     }
 }

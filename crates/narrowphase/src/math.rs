@@ -1,0 +1,100 @@
+//! Small helpers shared by the separating-axis tests and the manifold builders, in 3D
+//! and 2D: the margin rule, a length and direction that survive tiny and huge vectors,
+//! and the closest points of two segments.
+
+use glam::Vec3;
+
+/// The contact margin a query uses: a negative or NaN margin behaves as 0 (3D and 2D).
+#[inline]
+pub(crate) fn sanitize_margin(margin: f32) -> f32 {
+    if margin > 0.0 { margin } else { 0.0 }
+}
+
+/// The length and direction of `v`, computed on `v` scaled by its largest component so
+/// that neither the squares of tiny vectors (below ~1e-19, whose squares are denormal
+/// or zero) nor of huge ones (above ~1e19) lose the unit length: `None` for a zero or
+/// non-finite vector.
+#[inline]
+pub(crate) fn length_and_direction(v: Vec3) -> Option<(f32, Vec3)> {
+    let scale = v.abs().max_element();
+    if !(scale > 0.0 && scale.is_finite()) {
+        return None;
+    }
+    let w = v / scale;
+    let l = w.length();
+    Some((l * scale, w / l))
+}
+
+/// Closest points of segments `p1 + s d1` and `p2 + t d2`, `s, t ∈ [0, 1]`
+/// (Ericson, *Real-Time Collision Detection* §5.1.9): minimise
+/// `|p1 + s d1 − p2 − t d2|²`, first over the infinite lines, then clamp `s`, recompute
+/// `t` for it, clamp `t` and recompute `s` once more.
+///
+/// In f64: the determinant `|d1|²|d2|² − (d1·d2)²` of two edges 1e15 long overflows f32
+/// (and cancels badly well before), which gave NaN points on long boxes.
+pub(crate) fn closest_points_on_segments(p1: Vec3, d1: Vec3, p2: Vec3, d2: Vec3) -> (Vec3, Vec3) {
+    let (p1, d1, p2, d2) = (p1.as_dvec3(), d1.as_dvec3(), p2.as_dvec3(), d2.as_dvec3());
+    let r = p1 - p2;
+    let a = d1.length_squared();
+    let e = d2.length_squared();
+    let f = d2.dot(r);
+    let tiny = f64::EPSILON * (a + e);
+    let (s, t);
+    if a <= tiny && e <= tiny {
+        return (p1.as_vec3(), p2.as_vec3());
+    }
+    if a <= tiny {
+        s = 0.0;
+        t = (f / e).clamp(0.0, 1.0);
+    } else {
+        let c = d1.dot(r);
+        if e <= tiny {
+            t = 0.0;
+            s = (-c / a).clamp(0.0, 1.0);
+        } else {
+            let b = d1.dot(d2);
+            let denom = a * e - b * b;
+            let mut s0 = if denom > 0.0 {
+                ((b * f - c * e) / denom).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let mut t0 = (b * s0 + f) / e;
+            if t0 < 0.0 {
+                t0 = 0.0;
+                s0 = (-c / a).clamp(0.0, 1.0);
+            } else if t0 > 1.0 {
+                t0 = 1.0;
+                s0 = ((b - c) / a).clamp(0.0, 1.0);
+            }
+            s = s0;
+            t = t0;
+        }
+    }
+    ((p1 + d1 * s).as_vec3(), (p2 + d2 * t).as_vec3())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crossing_segments() {
+        let (a, b) = closest_points_on_segments(
+            Vec3::new(-1.0, 0.0, 0.0),
+            Vec3::new(2.0, 0.0, 0.0),
+            Vec3::new(0.0, -1.0, 1.0),
+            Vec3::new(0.0, 2.0, 0.0),
+        );
+        assert!((a - Vec3::ZERO).length() < 1e-6);
+        assert!((b - Vec3::Z).length() < 1e-6);
+    }
+
+    #[test]
+    fn parallel_and_clamped() {
+        let (a, b) =
+            closest_points_on_segments(Vec3::ZERO, Vec3::X, Vec3::new(2.0, 1.0, 0.0), Vec3::X);
+        assert!((a - Vec3::X).length() < 1e-6);
+        assert!((b - Vec3::new(2.0, 1.0, 0.0)).length() < 1e-6);
+    }
+}

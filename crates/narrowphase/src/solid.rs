@@ -1,0 +1,67 @@
+//! A shape as the pair queries see it: what the separating-axis tests and the manifold
+//! builders read, without copying a hull.
+
+use crate::math::length_and_direction;
+use crate::polytope::{BoxPolytope, Polytope};
+use crate::sat::sphere::{point_box, point_polytope};
+use glam::Vec3;
+use sepax_geometry::Shape;
+
+/// A shape as the queries see it: spheres by radius, boxes by half extents (a box
+/// polytope is built on the stack only when a hull query needs one), hulls as a
+/// borrowed polytope.
+pub(crate) enum Solid<'s> {
+    Sphere(f32),
+    Box(Vec3),
+    Hull(Polytope<'s>),
+}
+
+impl<'s> Solid<'s> {
+    pub fn new(shape: &'s Shape) -> Solid<'s> {
+        match shape {
+            Shape::Sphere(s) => Solid::Sphere(s.radius()),
+            Shape::Cuboid(c) => Solid::Box(c.half_extents()),
+            Shape::ConvexHull(h) => Solid::Hull(Polytope::from_hull(h)),
+        }
+    }
+
+    /// Runs `f` on the solid as a polytope (`None` for a sphere).
+    pub fn with_polytope<R>(&self, f: impl FnOnce(Option<&Polytope>) -> R) -> R {
+        match self {
+            Solid::Sphere(_) => f(None),
+            Solid::Box(h) => f(Some(&BoxPolytope::new(*h).view())),
+            Solid::Hull(p) => f(Some(p)),
+        }
+    }
+
+    /// The radius of a ball about the shape's centre that lies inside it: sizes the
+    /// feature slop and the clip tolerance.
+    pub fn inner_radius(&self) -> f32 {
+        match self {
+            Solid::Sphere(r) => *r,
+            Solid::Box(h) => h.min_element(),
+            Solid::Hull(p) => p.inradius,
+        }
+    }
+
+    /// Outward normal and signed distance of a local point.
+    pub fn point_query(&self, p: Vec3) -> (Vec3, f32) {
+        match self {
+            Solid::Sphere(r) => {
+                let (l, n) = length_and_direction(p).unwrap_or((0.0, Vec3::Z));
+                (n, l - r)
+            }
+            Solid::Box(h) => point_box(*h, p),
+            Solid::Hull(poly) => point_polytope(poly, p),
+        }
+    }
+}
+
+/// Runs `f` on both solids as polytopes; `None` if either is a sphere.
+pub(crate) fn with_polytopes<R>(
+    a: &Solid,
+    b: &Solid,
+    f: impl FnOnce(&Polytope, &Polytope) -> R,
+) -> Option<R> {
+    a.with_polytope(|pa| b.with_polytope(|pb| Some(f(pa?, pb?))))
+}
