@@ -20,7 +20,7 @@
 //! cover that configuration. The first axis whose separation exceeds the margin ends
 //! the test.
 
-use super::{Axis, Frame, SatOutcome, fold_candidates};
+use super::{Axis, Frame, Pick, SatOutcome, fold_separations};
 use crate::Feature;
 use crate::sat::{FEATURE_SLOP, PARALLEL_EDGES};
 use glam::Vec3;
@@ -325,16 +325,33 @@ impl BoxPair {
         // Last query's reference axis, measured now (a degenerate edge axis is not kept).
         let kept = cached
             .and_then(axis_index)
-            .filter(|&k| separations[k] > f32::NEG_INFINITY)
-            .map(|k| pair.axis(k, separations[k]));
-        fold_candidates(
-            pair.axis(best[0], separations[best[0]]),
-            Some(pair.axis(best[1], separations[best[1]])),
-            (separations[best[2]] > f32::NEG_INFINITY)
-                .then(|| pair.axis(best[2], separations[best[2]])),
-            None,
+            .filter(|&k| separations[k] > f32::NEG_INFINITY);
+        let (exact, preferred) = fold_separations(
+            [
+                Some(separations[best[0]]),
+                Some(separations[best[1]]),
+                (separations[best[2]] > f32::NEG_INFINITY).then_some(separations[best[2]]),
+                None,
+                kept.map(|k| separations[k]),
+            ],
             slop,
-            kept,
-        )
+        );
+        // Normals and features only for the two axes chosen.
+        let index = |pick: Pick| match pick {
+            Pick::FaceA => best[0],
+            Pick::FaceB => best[1],
+            Pick::Edge | Pick::AnyEdge => best[2],
+            Pick::Kept => kept.expect("the fold keeps a given axis"),
+        };
+        let (exact, preferred) = (index(exact), index(preferred));
+        let exact_axis = pair.axis(exact, separations[exact]);
+        SatOutcome::Overlap {
+            exact: exact_axis,
+            preferred: if preferred == exact {
+                exact_axis
+            } else {
+                pair.axis(preferred, separations[preferred])
+            },
+        }
     }
 }

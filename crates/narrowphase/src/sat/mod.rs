@@ -82,32 +82,74 @@ pub(crate) fn fold_candidates(
     slop: f32,
     kept: Option<Axis>,
 ) -> SatOutcome {
-    let mut exact = face_a;
-    for candidate in [face_b, edge, any_edge].into_iter().flatten() {
-        if candidate.separation > exact.separation {
-            exact = candidate;
+    let candidates = [Some(face_a), face_b, edge, any_edge, kept];
+    let separation = |c: Option<Axis>| c.map(|c| c.separation);
+    let (exact, preferred) = fold_separations(
+        [
+            Some(face_a.separation),
+            separation(face_b),
+            separation(edge),
+            separation(any_edge),
+            separation(kept),
+        ],
+        slop,
+    );
+    let pick = |i: Pick| candidates[i as usize].expect("the fold picks a given candidate");
+    SatOutcome::Overlap {
+        exact: pick(exact),
+        preferred: pick(preferred),
+    }
+}
+
+/// A candidate of [`fold_separations`], by its place in the array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pick {
+    FaceA = 0,
+    FaceB = 1,
+    Edge = 2,
+    AnyEdge = 3,
+    Kept = 4,
+}
+
+/// [`fold_candidates`] on the separations alone (`[face_a, face_b, edge, any_edge,
+/// kept]`, `face_a` always given): which candidate is the exact axis and which the
+/// preferred one. A test that can build an axis' normal and feature after the fact (the
+/// box test) builds only these two.
+#[inline]
+pub(crate) fn fold_separations(separations: [Option<f32>; 5], slop: f32) -> (Pick, Pick) {
+    let [face_a, face_b, edge, any_edge, kept] = separations;
+    let face_a = face_a.unwrap_or(f32::NEG_INFINITY);
+    let (mut exact, mut exact_separation) = (Pick::FaceA, face_a);
+    for (pick, candidate) in [
+        (Pick::FaceB, face_b),
+        (Pick::Edge, edge),
+        (Pick::AnyEdge, any_edge),
+    ] {
+        if let Some(s) = candidate
+            && s > exact_separation
+        {
+            exact = pick;
+            exact_separation = s;
         }
     }
     if let Some(kept) = kept
-        && kept.separation >= exact.separation - slop
+        && kept >= exact_separation - slop
     {
-        return SatOutcome::Overlap {
-            exact,
-            preferred: kept,
-        };
+        return (exact, Pick::Kept);
     }
     // Each rival is compared with the choice so far, so the choice ends within one
     // slop of every candidate: of the exact axis too.
-    let mut preferred = face_a;
+    let (mut preferred, mut preferred_separation) = (Pick::FaceA, face_a);
     if let Some(fb) = face_b
-        && fb.separation > preferred.separation + slop
+        && fb > preferred_separation + slop
     {
-        preferred = fb;
+        preferred = Pick::FaceB;
+        preferred_separation = fb;
     }
     if let Some(e) = edge
-        && e.separation > preferred.separation + slop
+        && e > preferred_separation + slop
     {
-        preferred = e;
+        preferred = Pick::Edge;
     }
-    SatOutcome::Overlap { exact, preferred }
+    (exact, preferred)
 }
