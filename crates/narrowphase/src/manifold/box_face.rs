@@ -9,92 +9,42 @@
 //! `t + s h_m b_m ± h_{m1} b_{m1} ± h_{m2} b_{m2}`. A clipped point's depth is
 //! `h_k − σ w`; it is kept when `depth ≥ −margin` and placed at `w + σ depth / 2`.
 //! Feature labels follow [`super::clip`]: incident edges `0..4`, side planes
-//! `SIDE | face index`. The clip is [`super::clip`]'s Sutherland–Hodgman rule with the
-//! plane distance `±u − h` (one coordinate, no dot product), on columns in fixed arrays;
-//! a side plane no vertex lies beyond is skipped (the rule would copy the polygon).
+//! `SIDE | face index`. The clip is [`super::clip`]'s Sutherland–Hodgman clipper with
+//! the plane distance `±u − h` (one coordinate, no dot product), into fixed arrays.
 
-use super::clip::{SIDE, shared_line};
+use super::clip::{ClipVertex, SIDE, clip_polygon};
 use super::pack_id;
 use super::reduce::{Candidate, reduce};
 use crate::frame::Frame;
 use glam::Vec3;
 use smallvec::SmallVec;
 
-/// The incident polygon while it is clipped, in columns: `xyz[0]`, `xyz[1]`, `xyz[2]`
-/// hold the face coordinates `u`, `v` and the height `w` of each vertex, `lines` the two
-/// lines it lies on. A quad clipped by 4 lines has at most 8 vertices.
+/// A quad clipped by at most 4 lines has at most 8 vertices; the ninth slot takes the
+/// write of a vertex beyond them, which is dropped. A vertex's point holds the face
+/// coordinates and the height, `(u, v, w)`.
 #[derive(Clone, Copy, Default)]
 struct Polygon8 {
-    xyz: [[f32; 8]; 3],
-    lines: [[u16; 2]; 8],
+    vertices: [ClipVertex; 9],
     len: usize,
 }
 
 impl Polygon8 {
     #[inline(always)]
-    fn push(&mut self, u: f32, v: f32, w: f32, lines: [u16; 2]) {
-        // A convex polygon gains at most one vertex per clip; 4 + 4 fits.
-        if self.len < 8 {
-            self.xyz[0][self.len] = u;
-            self.xyz[1][self.len] = v;
-            self.xyz[2][self.len] = w;
-            self.lines[self.len] = lines;
-            self.len += 1;
-        }
+    fn push(&mut self, v: ClipVertex) {
+        // A convex polygon gains at most one vertex per clip; 4 + 4 fits. Written
+        // without a branch: slot `len` (the spare one once 8 are in), counted if < 8.
+        self.vertices[self.len.min(8)] = v;
+        self.len += (self.len < 8) as usize;
     }
 
-    /// Keeps the part of `self` where `±x_c ≤ h` (`−x_c` when `negate`), written to
-    /// `output`; false, with `output` untouched, when every vertex is inside already
-    /// (the part kept is then `self` itself, vertex for vertex).
-    ///
-    /// [`super::clip::clip_polygon`]'s rule with the distance `±x_c − h`, operation for
-    /// operation, so the points are the bits the general clipper gives: for each edge
-    /// `(p, q)` whose distances `dp`, `dq` differ in sign, the crossing
-    /// `p + (q − p) · dp / (dp − dq)`, then `q` when `dq ≤ 0`.
+    /// Keeps the part of `self` where `distance ≤ 0`, written to `output` (see
+    /// [`clip_polygon`]).
     #[inline(always)]
-    fn clip_into(
-        &self,
-        output: &mut Polygon8,
-        coordinate: usize,
-        negate: bool,
-        h: f32,
-        label: u16,
-    ) -> bool {
-        let n = self.len;
-        let x = &self.xyz[coordinate];
-        let distance: [f32; 8] = std::array::from_fn(|i| if negate { -x[i] - h } else { x[i] - h });
-        if distance[..n].iter().all(|&d| d <= 0.0) {
-            return false;
-        }
+    fn clip_into(&self, output: &mut Polygon8, distance: impl Fn(Vec3) -> f32, label: u16) {
         output.len = 0;
-        let mut previous = n - 1;
-        for current in 0..n {
-            let (dp, dq) = (distance[previous], distance[current]);
-            if (dp <= 0.0) != (dq <= 0.0) {
-                let t = dp / (dp - dq);
-                let cross = |c: usize| {
-                    let (p, q) = (self.xyz[c][previous], self.xyz[c][current]);
-                    p + (q - p) * t
-                };
-                let line = shared_line(self.lines[previous], self.lines[current]);
-                output.push(
-                    cross(0),
-                    cross(1),
-                    cross(2),
-                    [line.min(label), line.max(label)],
-                );
-            }
-            if dq <= 0.0 {
-                output.push(
-                    self.xyz[0][current],
-                    self.xyz[1][current],
-                    self.xyz[2][current],
-                    self.lines[current],
-                );
-            }
-            previous = current;
-        }
-        true
+        clip_polygon(&self.vertices[..self.len.min(8)], distance, label, |v| {
+            output.push(v)
+        });
     }
 }
 
@@ -152,33 +102,25 @@ pub(crate) fn box_face_contact(
         .enumerate()
     {
         let before = ((corner + 3) % 4) as u16;
-        polygon.push(
-            centre[0] + sa * a[0] + sb * b[0],
-            centre[1] + sa * a[1] + sb * b[1],
-            centre[2] + sa * a[2] + sb * b[2],
-            [before.min(corner as u16), before.max(corner as u16)],
-        );
+        polygon.push(ClipVertex {
+            point: Vec3::new(
+                centre[0] + sa * a[0] + sb * b[0],
+                centre[1] + sa * a[1] + sb * b[1],
+                centre[2] + sa * a[2] + sb * b[2],
+            ),
+            lines: [before.min(corner as u16), before.max(corner as u16)],
+        });
     }
     let (h1, h2) = (
         reference_h[k1] + clip_tolerance,
         reference_h[k2] + clip_tolerance,
     );
-    // The side planes `u ≤ h1`, `−u ≤ h1`, `v ≤ h2`, `−v ≤ h2`, in that order; a plane
-    // that cuts nothing is skipped (a resting box well inside the face skips all four).
-    let planes = [
-        (0, false, h1, SIDE | (2 * k1 as u16 + 1)),
-        (0, true, h1, SIDE | (2 * k1 as u16)),
-        (1, false, h2, SIDE | (2 * k2 as u16 + 1)),
-        (1, true, h2, SIDE | (2 * k2 as u16)),
-    ];
+    // The side planes `±u ≤ h1`, `±v ≤ h2` (u, v, w = x, y, z of the clip points).
     let mut scratch = Polygon8::default();
-    // Ping-pong between two buffers by swapping references, not contents.
-    let (mut from, mut to) = (&mut polygon, &mut scratch);
-    for (coordinate, negate, h, label) in planes {
-        if from.clip_into(to, coordinate, negate, h, label) {
-            std::mem::swap(&mut from, &mut to);
-        }
-    }
+    polygon.clip_into(&mut scratch, |p| p.x - h1, SIDE | (2 * k1 as u16 + 1));
+    scratch.clip_into(&mut polygon, |p| -p.x - h1, SIDE | (2 * k1 as u16));
+    polygon.clip_into(&mut scratch, |p| p.y - h2, SIDE | (2 * k2 as u16 + 1));
+    scratch.clip_into(&mut polygon, |p| -p.y - h2, SIDE | (2 * k2 as u16));
 
     let mut candidates = [Candidate {
         point: Vec3::ZERO,
@@ -186,8 +128,8 @@ pub(crate) fn box_face_contact(
         id: 0,
     }; 8];
     let mut count = 0;
-    for i in 0..from.len {
-        let (u, v, w) = (from.xyz[0][i], from.xyz[1][i], from.xyz[2][i]);
+    for vertex in &polygon.vertices[..polygon.len.min(8)] {
+        let [u, v, w] = vertex.point.to_array();
         let depth = reference_h[k] - sigma * w;
         if depth >= -margin {
             let mut point = [0.0; 3];
@@ -201,7 +143,7 @@ pub(crate) fn box_face_contact(
                     reference_is_b,
                     reference_face as u32,
                     incident_face,
-                    from.lines[i],
+                    vertex.lines,
                 ),
             };
             count += 1;

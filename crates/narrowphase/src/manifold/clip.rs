@@ -22,13 +22,13 @@ pub(crate) struct ClipVertex {
 
 pub(crate) type ClipPolygon = SmallVec<[ClipVertex; 16]>;
 
-/// The line shared by two consecutive vertices, given the lines each lies on.
-#[inline(always)]
-pub(crate) fn shared_line(a: [u16; 2], b: [u16; 2]) -> u16 {
-    if a[0] == b[0] || a[0] == b[1] {
-        a[0]
+/// The line shared by two consecutive vertices.
+#[inline]
+fn shared_line(a: &ClipVertex, b: &ClipVertex) -> u16 {
+    if a.lines[0] == b.lines[0] || a.lines[0] == b.lines[1] {
+        a.lines[0]
     } else {
-        a[1]
+        a.lines[1]
     }
 }
 
@@ -41,9 +41,8 @@ pub(crate) fn shared_line(a: [u16; 2], b: [u16; 2]) -> u16 {
 /// on the edge's line, the one `p` and `q` share, and on the plane), then keep `q` when
 /// `dq ≤ 0`.
 ///
-/// [`super::face`] clips with a plane `n · x ≤ offset` through here; [`super::box_face`]
-/// runs the same rule, operation for operation, on one coordinate `±u ≤ h` of the
-/// reference face, in columns.
+/// Both face clippers run through here: [`super::face`] with a plane `n · x ≤ offset`,
+/// [`super::box_face`] with a coordinate `±u ≤ h` of the reference face.
 #[inline(always)]
 pub(crate) fn clip_polygon(
     input: &[ClipVertex],
@@ -59,7 +58,7 @@ pub(crate) fn clip_polygon(
         let current_distance = distance(current.point);
         if (previous_distance <= 0.0) != (current_distance <= 0.0) {
             let t = previous_distance / (previous_distance - current_distance);
-            let line = shared_line(previous.lines, current.lines);
+            let line = shared_line(previous, current);
             push(ClipVertex {
                 point: previous.point + (current.point - previous.point) * t,
                 lines: [line.min(plane_label), line.max(plane_label)],
