@@ -46,10 +46,12 @@ fn unit_rotation(pose: &Pose) -> Pose {
 /// shape's size (radius, half extents, a hull's vertex count and first vertex), then
 /// the pose. It depends only on the inputs, so it is deterministic; two identical
 /// shapes at the same pose are the one case left in the caller's order.
+#[inline]
 pub(crate) fn canonical_swap(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
     order_key(b, pose_b) < order_key(a, pose_a)
 }
 
+#[inline]
 fn order_key(shape: &Shape, pose: &Pose) -> [u32; 12] {
     let bits = |v: f32| v.to_bits();
     let (kind, size) = match shape {

@@ -108,6 +108,7 @@ pub(crate) struct BoxPair {
 }
 
 impl BoxPair {
+    #[inline]
     pub(crate) fn new(ha: Vec3, hb: Vec3, frame: &Frame) -> BoxPair {
         let cols = [
             frame.rot.x_axis.to_array(),
@@ -305,21 +306,25 @@ impl BoxPair {
         {
             return SatOutcome::Separated(pair.axis(k, separations[k]));
         }
-        if let Some(k) = separations.iter().position(|&s| s > margin) {
-            return SatOutcome::Separated(pair.axis(k, separations[k]));
-        }
-        // Best axis of each kind: faces of a (0..3), faces of b (3..6), edge pairs
-        // (6..15); the lowest index wins a tie.
-        let best_of = |range: std::ops::Range<usize>| {
-            let mut best = range.start;
-            for k in range {
-                if separations[k] > separations[best] {
-                    best = k;
-                }
+        // One pass: the first axis that separates wins; meanwhile the best axis of each
+        // kind, faces of a (0..3), faces of b (3..6), edge pairs (6..15), the lowest
+        // index winning a tie.
+        let mut best = [0, 3, 6];
+        for (k, &s) in separations.iter().enumerate() {
+            if s > margin {
+                return SatOutcome::Separated(pair.axis(k, s));
             }
-            best
-        };
-        let best = [best_of(0..3), best_of(3..6), best_of(6..15)];
+            let kind = if k < 3 {
+                0
+            } else if k < 6 {
+                1
+            } else {
+                2
+            };
+            if s > separations[best[kind]] {
+                best[kind] = k;
+            }
+        }
         let (ha, hb) = (Vec3::from_array(self.ha), Vec3::from_array(self.hb));
         let slop = FEATURE_SLOP * ha.min_element().min(hb.min_element());
         // Last query's reference axis, measured now (a degenerate edge axis is not kept).
