@@ -116,11 +116,19 @@ pub(crate) fn box_face_contact(
         reference_h[k2] + clip_tolerance,
     );
     // The side planes `±u ≤ h1`, `±v ≤ h2` (u, v, w = x, y, z of the clip points).
-    let mut scratch = Polygon8::default();
-    polygon.clip_into(&mut scratch, |p| p.x - h1, SIDE | (2 * k1 as u16 + 1));
-    scratch.clip_into(&mut polygon, |p| -p.x - h1, SIDE | (2 * k1 as u16));
-    polygon.clip_into(&mut scratch, |p| p.y - h2, SIDE | (2 * k2 as u16 + 1));
-    scratch.clip_into(&mut polygon, |p| -p.y - h2, SIDE | (2 * k2 as u16));
+    // A quad inside all four planes (equal boxes stacked flush, a small box on a large
+    // one) would come out of the four clips as it went in: skip them.
+    let inside = polygon.vertices[..4].iter().all(|v| {
+        let p = v.point;
+        p.x - h1 <= 0.0 && -p.x - h1 <= 0.0 && p.y - h2 <= 0.0 && -p.y - h2 <= 0.0
+    });
+    if !inside {
+        let mut scratch = Polygon8::default();
+        polygon.clip_into(&mut scratch, |p| p.x - h1, SIDE | (2 * k1 as u16 + 1));
+        scratch.clip_into(&mut polygon, |p| -p.x - h1, SIDE | (2 * k1 as u16));
+        polygon.clip_into(&mut scratch, |p| p.y - h2, SIDE | (2 * k2 as u16 + 1));
+        scratch.clip_into(&mut polygon, |p| -p.y - h2, SIDE | (2 * k2 as u16));
+    }
 
     let mut candidates = [Candidate {
         point: Vec3::ZERO,
