@@ -241,6 +241,8 @@ impl BoxPair {
 #[inline]
 pub(crate) fn box_edge_along(axis: usize, dir: Vec3) -> u32 {
     let (a1, a2) = ((axis + 1) % 3, (axis + 2) % 3);
+    // Plain arrays: glam's runtime-indexed `Vec3[i]` is a match per access.
+    let dir = dir.to_array();
     4 * axis as u32 + (dir[a1] > 0.0) as u32 + 2 * (dir[a2] > 0.0) as u32
 }
 
@@ -248,13 +250,14 @@ pub(crate) fn box_edge_along(axis: usize, dir: Vec3) -> u32 {
 pub(crate) fn box_edge_segment(h: Vec3, edge: u32) -> (Vec3, Vec3) {
     let axis = edge as usize / 4;
     let (a1, a2) = ((axis + 1) % 3, (axis + 2) % 3);
-    let mut p = Vec3::ZERO;
+    let h = h.to_array();
+    let mut p = [0.0; 3];
     p[a1] = if edge & 1 != 0 { h[a1] } else { -h[a1] };
     p[a2] = if edge & 2 != 0 { h[a2] } else { -h[a2] };
     let mut q = p;
     p[axis] = -h[axis];
     q[axis] = h[axis];
-    (p, q)
+    (Vec3::from_array(p), Vec3::from_array(q))
 }
 
 /// The 15-axis test. `cached` is tried first; with no axis above `margin`, returns the
