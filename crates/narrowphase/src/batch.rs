@@ -19,9 +19,9 @@
 //! scalar test: about 390). The clipping stays per pair and is most of a touching
 //! pair's cost. Per pair, cold caches, the bench pairs (`benches/examples/prof.rs`,
 //! callgrind, N=30 minus N=10 over 5,120 pairs, November 2026), `collide` →
-//! `collide_box_pairs`: resting 3,816 → 3,538, touching 2,535 → 2,257, deep 3,307 →
-//! 3,029, separated 791 → 672 instructions; `contact` → `contact_box_pairs`: touching
-//! 1,225 → 946, separated 674 → 550.
+//! `collide_box_pairs`: resting 3,849 → 3,426, touching 2,488 → 2,065, deep 3,304 →
+//! 2,881, separated 784 → 521 instructions; `contact` → `contact_box_pairs`: touching
+//! 1,209 → 782, separated 668 → 402.
 
 // Lane loops index several arrays by the same lane (or axis): one index is the form
 // both the vectoriser and a reader see as "this lane".
