@@ -335,8 +335,8 @@ impl BoxPair {
             .and_then(axis_index)
             .filter(|&k| separations[k] > f32::NEG_INFINITY);
         let (exact, preferred) = fold_separations(
+            separations[best[0]],
             [
-                Some(separations[best[0]]),
                 Some(separations[best[1]]),
                 (separations[best[2]] > f32::NEG_INFINITY).then_some(separations[best[2]]),
                 None,

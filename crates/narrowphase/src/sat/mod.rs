@@ -85,8 +85,8 @@ pub(crate) fn fold_candidates(
     let candidates = [Some(face_a), face_b, edge, any_edge, kept];
     let separation = |c: Option<Axis>| c.map(|c| c.separation);
     let (exact, preferred) = fold_separations(
+        face_a.separation,
         [
-            Some(face_a.separation),
             separation(face_b),
             separation(edge),
             separation(any_edge),
@@ -111,14 +111,13 @@ pub(crate) enum Pick {
     Kept = 4,
 }
 
-/// [`fold_candidates`] on the separations alone (`[face_a, face_b, edge, any_edge,
-/// kept]`, `face_a` always given): which candidate is the exact axis and which the
-/// preferred one. A test that can build an axis' normal and feature after the fact (the
-/// box test) builds only these two.
+/// The rule of [`fold_candidates`] on the separations alone: `face_a`, then
+/// `[face_b, edge, any_edge, kept]` where given. Says which candidate is the exact axis
+/// and which the preferred one, so that a test that can build an axis' normal and
+/// feature after the fact (the box test) builds only these two.
 #[inline]
-pub(crate) fn fold_separations(separations: [Option<f32>; 5], slop: f32) -> (Pick, Pick) {
-    let [face_a, face_b, edge, any_edge, kept] = separations;
-    let face_a = face_a.unwrap_or(f32::NEG_INFINITY);
+pub(crate) fn fold_separations(face_a: f32, others: [Option<f32>; 4], slop: f32) -> (Pick, Pick) {
+    let [face_b, edge, any_edge, kept] = others;
     let (mut exact, mut exact_separation) = (Pick::FaceA, face_a);
     for (pick, candidate) in [
         (Pick::FaceB, face_b),
@@ -152,4 +151,46 @@ pub(crate) fn fold_separations(separations: [Option<f32>; 5], slop: f32) -> (Pic
         preferred = Pick::Edge;
     }
     (exact, preferred)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fold on separations alone picks what the preference rule says: a face of b
+    /// must beat a face of a by more than the slop, an edge the choice so far by more
+    /// than the slop, a kept axis stays within the slop of the exact one.
+    #[test]
+    fn fold_separations_follows_the_preference() {
+        let slop = 0.01;
+        // b's face better by less than the slop: a's face is kept.
+        assert_eq!(
+            fold_separations(-0.100, [Some(-0.095), None, None, None], slop),
+            (Pick::FaceB, Pick::FaceA)
+        );
+        // By more than the slop: b's face.
+        assert_eq!(
+            fold_separations(-0.100, [Some(-0.080), None, None, None], slop),
+            (Pick::FaceB, Pick::FaceB)
+        );
+        // An edge pair better than the faces by more than the slop.
+        assert_eq!(
+            fold_separations(-0.100, [Some(-0.099), Some(-0.050), None, None], slop),
+            (Pick::Edge, Pick::Edge)
+        );
+        // Any edge sets only the exact axis.
+        assert_eq!(
+            fold_separations(-0.100, [Some(-0.120), None, Some(-0.010), None], slop),
+            (Pick::AnyEdge, Pick::FaceA)
+        );
+        // A kept axis within the slop of the exact one stays; beyond it, it does not.
+        assert_eq!(
+            fold_separations(-0.100, [Some(-0.050), None, None, Some(-0.055)], slop),
+            (Pick::FaceB, Pick::Kept)
+        );
+        assert_eq!(
+            fold_separations(-0.100, [Some(-0.050), None, None, Some(-0.070)], slop),
+            (Pick::FaceB, Pick::FaceB)
+        );
+    }
 }
