@@ -67,8 +67,8 @@ pub struct FrameStats {
     /// True when the static BVH was rebuilt.
     pub static_rebuilt: bool,
     /// True when the dynamic candidates were rebuilt by a full sweep this frame
-    /// (otherwise the order, axis and grid fields above are those of the last sweep
-    /// and were not recomputed).
+    /// (otherwise nothing was sorted and the `axis`, `full_sort` and `grid` fields
+    /// above are left at their defaults: the stats describe this frame only).
     pub full_sweep: bool,
     /// Dynamic proxies that left their fat box this frame.
     pub escaped: usize,
