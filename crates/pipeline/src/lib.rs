@@ -76,6 +76,7 @@
 mod body;
 mod config;
 mod error;
+mod narrow;
 mod pairs;
 mod query;
 pub mod ray;

@@ -19,16 +19,17 @@
 //! events) runs sequentially in slot or key order. So the report is bit-identical for
 //! any thread count.
 
+use crate::narrow::{BoxBatch, NarrowContext, narrow_chunk};
 use crate::pairs::PairState;
 use crate::store::{Body, BodyStore};
 use crate::{
-    BodyHandle, Config, ContactEvent, ContactPair, EndCause, EventKind, MATCH_DISTANCE,
-    QuarantineReason, Quarantined, StepReport,
+    BodyHandle, Config, ContactEvent, ContactPair, EndCause, EventKind, QuarantineReason,
+    Quarantined, StepReport,
 };
 use rayon::prelude::*;
 use sepax_broadphase::{ProxyId, SweepAndPrune};
 use sepax_geometry::Aabb;
-use sepax_narrowphase::{Manifold, collide};
+use sepax_narrowphase::Manifold;
 use std::time::Instant;
 
 /// An ended pair's event and its place among this step's pairs: the number of pairs
@@ -129,6 +130,7 @@ impl StepFrame<'_> {
     /// World AABBs of the changed bodies in parallel, then the broad-phase updates in
     /// the order the bodies were marked. Quarantined bodies are marked again, so they
     /// are checked again at the next step.
+    #[inline(never)] // a stage of its own in profiles
     fn update_aabbs(&mut self, report: &mut StepReport) {
         let changed = self.bodies.begin_step();
         let (bodies, margin, chunk) = (&*self.bodies, self.config.margin, self.config.aabb_chunk);
@@ -167,6 +169,7 @@ impl StepFrame<'_> {
     /// touching pairs that are gone (`over_budget`: the pairs were cut at the pair
     /// budget, so a missing pair may have been dropped), in key order, each with its
     /// place among the new pairs.
+    #[inline(never)] // a stage of its own in profiles
     fn carry_pairs(&mut self, ended: &mut Vec<Ended>, over_budget: bool) {
         let mut old = std::mem::take(&mut self.pairs.states);
         let mut next = std::mem::take(&mut self.pairs.spare);
@@ -232,8 +235,10 @@ impl StepFrame<'_> {
         ended.push((place, ended_event(&st, cause)));
     }
 
-    /// The exact test of every candidate pair, in parallel over fixed chunks.
-    /// Fills `manifolds[i]` with the manifold of pair `i`.
+    /// The exact test of every candidate pair, in parallel over fixed chunks (box–box
+    /// pairs batched within each chunk, see [`crate::narrow`]). Fills `manifolds[i]`
+    /// with the manifold of pair `i`.
+    #[inline(never)] // a stage of its own in profiles
     fn narrow_phase(&mut self, manifolds: &mut Vec<Option<Manifold>>) {
         let states = &mut self.pairs.states;
         // Every slot is written below, so only the length changes here (no sequential
@@ -243,79 +248,21 @@ impl StepFrame<'_> {
         let chunk = self.config.narrow_chunk;
         let (bodies, changed_at, now) = self.bodies.narrow_view();
         let context = NarrowContext {
+            bodies,
             margin: self.config.margin,
             changed_at,
             now,
             prev: &self.pairs.prev_contacts,
         };
+        // The batch buffers are scratch, cleared per chunk: which task's buffers a chunk
+        // uses changes nothing.
         states
             .par_chunks_mut(chunk)
             .zip(manifolds.par_chunks_mut(chunk))
-            .for_each(|(states, out)| {
-                for (st, manifold) in states.iter_mut().zip(out) {
-                    let (ia, ib) = (st.a.index(), st.b.index());
-                    let (a, b) = (&bodies[ia as usize], &bodies[ib as usize]);
-                    *manifold = pair_manifold(st, a, b, ia, ib, &context);
-                    // The points' predecessors, here in the parallel pass: by id,
-                    // else by anchor within MATCH_DISTANCE of the smaller radius.
-                    match manifold {
-                        Some(m) => {
-                            let tolerance = MATCH_DISTANCE * a.radius.min(b.radius);
-                            st.matches = st.match_points(m, tolerance);
-                        }
-                        None => st.forget_points(),
-                    }
-                }
+            .for_each_init(BoxBatch::default, |batch, (states, out)| {
+                narrow_chunk(states, out, batch, &context)
             });
     }
-}
-
-/// What every pair of the narrow pass reads besides its own state.
-struct NarrowContext<'w> {
-    margin: f32,
-    /// Per slot, the step that first saw the current pose and shape.
-    changed_at: &'w [u64],
-    now: u64,
-    prev: &'w [ContactPair],
-}
-
-/// One pair's manifold: `None` when filtered or apart; last step's answer when neither
-/// body changed since it was computed; else the narrow phase with the pair's cache.
-fn pair_manifold(
-    st: &mut PairState,
-    a: &Body,
-    b: &Body,
-    ia: u32,
-    ib: u32,
-    context: &NarrowContext,
-) -> Option<Manifold> {
-    let was_filtered = st.filtered;
-    st.filtered = !a.groups.interacts(&b.groups);
-    if st.filtered {
-        st.has_result = false;
-        return None;
-    }
-    // Neither body changed since last step's answer: same inputs, same bits (a query
-    // repeated with the cache it left gives the same answer, see `PairCache`), so copy
-    // it.
-    let (changed_at, now) = (context.changed_at, context.now);
-    let resting = changed_at[ia as usize] < now && changed_at[ib as usize] < now;
-    if resting && st.has_result && !was_filtered {
-        return context
-            .prev
-            .get(st.contact as usize)
-            .map(|c| c.manifold.clone());
-    }
-    st.has_result = true;
-    // Each shape lies in its bounding sphere: spheres apart by more than the margin
-    // mean no contact (the cache keeps its last axis). The radii grow by 1e-4 relative
-    // to stay clear of f32 round-off, so the skip never changes an answer.
-    let margin = context.margin;
-    let reach = (a.radius + b.radius) * 1.0001 + margin;
-    if a.pose.translation.distance_squared(b.pose.translation) > reach * reach {
-        return None;
-    }
-    collide(&a.shape, &a.pose, &b.shape, &b.pose, margin, &mut st.cache)
 }
 
 fn ended_event(st: &PairState, cause: EndCause) -> ContactEvent {
@@ -341,6 +288,7 @@ fn place_proxy(broad: &mut SweepAndPrune, key: ProxyId, kind: crate::BodyKind, a
 /// ended by leaving the candidate list (each placed before the pair of its `place`). A pair's touch state follows
 /// [`Manifold::is_touching`](sepax_narrowphase::Manifold::is_touching): speculative
 /// contacts are reported but start no event.
+#[inline(never)] // a stage of its own in profiles
 fn build_events(
     next: &mut [PairState],
     manifolds: &mut [Option<Manifold>],
