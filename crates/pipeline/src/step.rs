@@ -21,9 +21,9 @@
 
 use crate::narrow::{BoxBatch, NarrowContext, narrow_chunk};
 use crate::pairs::PairState;
-use crate::store::{Body, BodyStore};
+use crate::store::BodyStore;
 use crate::{
-    BodyHandle, Config, ContactEvent, ContactPair, EndCause, EventKind, QuarantineReason,
+    BodyHandle, BodyKind, Config, ContactEvent, ContactPair, EndCause, EventKind, QuarantineReason,
     Quarantined, StepReport,
 };
 use rayon::prelude::*;
@@ -65,26 +65,31 @@ pub(crate) struct StepFrame<'w> {
 enum AabbOutcome {
     /// The slot was emptied since it was marked.
     Vacant,
-    Valid(Aabb),
+    Valid(Aabb, BodyKind),
     Bad(QuarantineReason),
 }
 
-fn aabb_outcome(body: Option<&Body>, margin: f32) -> AabbOutcome {
-    let Some(body) = body else {
+/// The world AABB of the body in slot `index`, grown by `margin`, or why it has none.
+/// One validity test on the fast path: `is_valid` covers finiteness, and the reason is
+/// worked out only for a bad pose.
+fn aabb_outcome(bodies: &BodyStore, index: u32, margin: f32) -> AabbOutcome {
+    let (Some(kind), Some(body)) = (bodies.kind(index), bodies.live(index)) else {
         return AabbOutcome::Vacant;
     };
     let pose = &body.pose;
-    if !(pose.translation.is_finite() && pose.rotation.is_finite()) {
-        return AabbOutcome::Bad(QuarantineReason::NonFinitePose);
-    }
     if !pose.is_valid() {
-        return AabbOutcome::Bad(QuarantineReason::NonUnitRotation);
+        let finite = pose.translation.is_finite() && pose.rotation.is_finite();
+        return AabbOutcome::Bad(if finite {
+            QuarantineReason::NonUnitRotation
+        } else {
+            QuarantineReason::NonFinitePose
+        });
     }
     let aabb = body.shape.aabb(pose).expanded(margin);
     if !aabb.is_valid() {
         return AabbOutcome::Bad(QuarantineReason::NonFiniteAabb);
     }
-    AabbOutcome::Valid(aabb)
+    AabbOutcome::Valid(aabb, kind)
 }
 
 impl StepFrame<'_> {
@@ -137,17 +142,13 @@ impl StepFrame<'_> {
         let outcomes: Vec<AabbOutcome> = changed
             .par_iter()
             .with_min_len(chunk)
-            .map(|&i| aabb_outcome(bodies.live(i), margin))
+            .map(|&i| aabb_outcome(bodies, i, margin))
             .collect();
         for (&index, outcome) in changed.iter().zip(outcomes) {
             let key = ProxyId(index);
             match outcome {
                 AabbOutcome::Vacant => {}
-                AabbOutcome::Valid(aabb) => {
-                    if let Some(kind) = self.bodies.kind(index) {
-                        place_proxy(self.broad, key, kind, aabb);
-                    }
-                }
+                AabbOutcome::Valid(aabb, kind) => place_proxy(self.broad, key, kind, aabb),
                 AabbOutcome::Bad(reason) => {
                     let _ = self.broad.remove(key);
                     self.bodies.mark_changed(index);
@@ -275,7 +276,7 @@ fn ended_event(st: &PairState, cause: EndCause) -> ContactEvent {
 
 /// Puts a body's AABB into the broad phase under its slot index (inserting its proxy
 /// if it has none).
-fn place_proxy(broad: &mut SweepAndPrune, key: ProxyId, kind: crate::BodyKind, aabb: Aabb) {
+fn place_proxy(broad: &mut SweepAndPrune, key: ProxyId, kind: BodyKind, aabb: Aabb) {
     if broad.update(key, aabb).is_ok() {
         return;
     }
