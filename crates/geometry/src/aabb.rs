@@ -1,7 +1,7 @@
 //! Axis-aligned bounding boxes.
 
 use crate::ShapeError;
-use glam::{Vec3, Vec3A};
+use glam::Vec3;
 
 /// A closed axis-aligned box `[min, max]`.
 ///
@@ -11,7 +11,7 @@ use glam::{Vec3, Vec3A};
 ///
 /// ```
 /// use sepax_geometry::Aabb;
-/// use glam::{Vec3, Vec3A};
+/// use glam::Vec3;
 ///
 /// let a = Aabb::try_new(Vec3::ZERO, Vec3::ONE).unwrap();
 /// let b = Aabb::try_new(Vec3::new(1.0, 0.0, 0.0), Vec3::new(2.0, 1.0, 1.0)).unwrap();
@@ -42,8 +42,7 @@ impl Aabb {
 
     /// `Ok` when finite and `min <= max` on every axis.
     pub fn validate(&self) -> Result<(), ShapeError> {
-        // `Vec3A`: 4-lane tests instead of six scalar ones (same answer).
-        if !(Vec3A::from(self.min).is_finite() && Vec3A::from(self.max).is_finite()) {
+        if !(self.min.is_finite() && self.max.is_finite()) {
             return Err(ShapeError::NonFinite);
         }
         if self.min.cmpgt(self.max).any() {

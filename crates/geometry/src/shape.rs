@@ -1,7 +1,7 @@
 //! The shape enum the pipeline stores per body.
 
 use crate::{Aabb, ConvexHull, Cuboid, Pose, Sphere};
-use glam::{Mat3, Mat3A, Vec3, Vec3A};
+use glam::{Mat3, Vec3};
 use std::sync::Arc;
 
 /// A convex shape in its local frame. Hulls sit behind an `Arc` so that many bodies
@@ -52,14 +52,9 @@ impl Shape {
                 Aabb::from_center_half_extents(pose.translation, Vec3::splat(s.radius()))
             }
             Shape::Cuboid(c) => {
-                // |R| h: the half extents of the rotated box along the world axes. In
-                // 4-lane `Mat3A`/`Vec3A`, which do per lane exactly the `Mat3`/`Vec3`
-                // arithmetic (same products and sums, same order), so the bits are
-                // those of the scalar form in a third of the instructions.
-                let r = Mat3A::from_quat(pose.rotation);
-                let abs = Mat3A::from_cols(r.x_axis.abs(), r.y_axis.abs(), r.z_axis.abs());
-                let half = Vec3::from(abs * Vec3A::from(c.half_extents()));
-                Aabb::from_center_half_extents(pose.translation, half)
+                let r = Mat3::from_quat(pose.rotation);
+                let abs = Mat3::from_cols(r.x_axis.abs(), r.y_axis.abs(), r.z_axis.abs());
+                Aabb::from_center_half_extents(pose.translation, abs * c.half_extents())
             }
             Shape::ConvexHull(h) => {
                 let r = Mat3::from_quat(pose.rotation);
