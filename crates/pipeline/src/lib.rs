@@ -74,6 +74,7 @@
 //! ```
 
 mod body;
+mod carry;
 mod config;
 mod error;
 mod narrow;

@@ -53,6 +53,11 @@ pub(crate) struct BoxBatch {
     manifolds: Vec<Option<Manifold>>,
 }
 
+/// Queued box pairs are run once this many wait: two full bundles. A small batch
+/// keeps its inputs, manifolds and the pairs' states in the L1 cache between the
+/// gather and the scatter (a whole chunk's batch ran 6% slower in wall time).
+const BATCH_PAIRS: usize = 16;
+
 /// Fills `out[i]` with the manifold of `states[i]` and updates the pair's cache and
 /// point matches: one chunk of the narrow pass (see the [module docs](self)).
 pub(crate) fn narrow_chunk(
@@ -61,64 +66,96 @@ pub(crate) fn narrow_chunk(
     batch: &mut BoxBatch,
     context: &NarrowContext,
 ) {
-    batch.at.clear();
-    batch.pairs.clear();
-    batch.caches.clear();
+    batch.clear();
     let bodies = context.bodies;
-    for (i, (st, manifold)) in states.iter_mut().zip(out.iter_mut()).enumerate() {
+    for i in 0..states.len() {
+        let st = &mut states[i];
         let (a, b) = (
             &bodies[st.a.index() as usize],
             &bodies[st.b.index() as usize],
         );
-        if !triage(st, a, b, context, manifold) {
-            continue;
-        }
-        match (&a.shape, &b.shape) {
-            (Shape::Cuboid(box_a), Shape::Cuboid(box_b)) => {
-                batch.at.push(i);
-                batch.pairs.push(BoxBoxPair {
-                    a: *box_a,
-                    pose_a: a.pose,
-                    b: *box_b,
-                    pose_b: b.pose,
-                });
-                batch.caches.push(st.cache);
-            }
-            _ => {
-                let margin = context.margin;
-                *manifold = collide(&a.shape, &a.pose, &b.shape, &b.pose, margin, &mut st.cache);
-            }
-        }
-    }
-    if !batch.pairs.is_empty() {
-        batch.manifolds.clear();
-        batch.manifolds.resize(batch.pairs.len(), None);
-        collide_box_pairs(
-            &batch.pairs,
-            context.margin,
-            &mut batch.caches,
-            &mut batch.manifolds,
-        );
-        let answers = batch.at.iter().zip(&batch.caches);
-        for ((&i, cache), manifold) in answers.zip(batch.manifolds.drain(..)) {
-            states[i].cache = *cache;
-            out[i] = manifold;
-        }
-    }
-    for (st, manifold) in states.iter_mut().zip(out.iter()) {
-        // The points' predecessors: by id, else by anchor within MATCH_DISTANCE of the
-        // smaller radius.
-        match manifold {
-            Some(m) => {
-                let (a, b) = (
-                    &bodies[st.a.index() as usize],
-                    &bodies[st.b.index() as usize],
+        let manifold = &mut out[i];
+        if triage(st, a, b, context, manifold) {
+            if let (Shape::Cuboid(box_a), Shape::Cuboid(box_b)) = (&a.shape, &b.shape) {
+                batch.push(
+                    i,
+                    st.cache,
+                    BoxBoxPair {
+                        a: *box_a,
+                        pose_a: a.pose,
+                        b: *box_b,
+                        pose_b: b.pose,
+                    },
                 );
-                let tolerance = MATCH_DISTANCE * a.radius.min(b.radius);
-                st.matches = st.match_points(m, tolerance);
+                if batch.at.len() == BATCH_PAIRS {
+                    batch.run(states, out, context);
+                }
+                continue;
             }
-            None => st.forget_points(),
+            let margin = context.margin;
+            *manifold = collide(&a.shape, &a.pose, &b.shape, &b.pose, margin, &mut st.cache);
         }
+        match_points(st, manifold, bodies);
+    }
+    batch.run(states, out, context);
+}
+
+impl BoxBatch {
+    fn clear(&mut self) {
+        self.at.clear();
+        self.pairs.clear();
+        self.caches.clear();
+    }
+
+    fn push(&mut self, at: usize, cache: PairCache, pair: BoxBoxPair) {
+        self.at.push(at);
+        self.caches.push(cache);
+        self.pairs.push(pair);
+    }
+
+    /// Runs the queued pairs through [`collide_box_pairs`], hands each pair its
+    /// manifold and cache back, matches its points, and empties the queue.
+    fn run(
+        &mut self,
+        states: &mut [PairState],
+        out: &mut [Option<Manifold>],
+        context: &NarrowContext,
+    ) {
+        if self.at.is_empty() {
+            return;
+        }
+        self.manifolds.clear();
+        self.manifolds.resize(self.pairs.len(), None);
+        collide_box_pairs(
+            &self.pairs,
+            context.margin,
+            &mut self.caches,
+            &mut self.manifolds,
+        );
+        let answers = self.at.iter().zip(&self.caches);
+        for ((&i, cache), manifold) in answers.zip(self.manifolds.drain(..)) {
+            let st = &mut states[i];
+            st.cache = *cache;
+            out[i] = manifold;
+            match_points(st, &out[i], context.bodies);
+        }
+        self.clear();
+    }
+}
+
+/// The points' predecessors in last step's manifold of the pair: by id, else by anchor
+/// within `MATCH_DISTANCE` of the smaller radius.
+fn match_points(st: &mut PairState, manifold: &Option<Manifold>, bodies: &[Body]) {
+    match manifold {
+        Some(m) => {
+            let (a, b) = (
+                &bodies[st.a.index() as usize],
+                &bodies[st.b.index() as usize],
+            );
+            let tolerance = MATCH_DISTANCE * a.radius.min(b.radius);
+            st.matches = st.match_points(m, tolerance);
+        }
+        None => st.forget_points(),
     }
 }
 

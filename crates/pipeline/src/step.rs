@@ -19,6 +19,7 @@
 //! events) runs sequentially in slot or key order. So the report is bit-identical for
 //! any thread count.
 
+use crate::carry::CarryPlan;
 use crate::narrow::{BoxBatch, NarrowContext, narrow_chunk};
 use crate::pairs::PairState;
 use crate::store::BodyStore;
@@ -43,8 +44,9 @@ pub(crate) struct PairTracker {
     /// One per pair of the broad phase's last frame, in its order.
     states: Vec<PairState>,
     /// Buffers reused across steps (no fresh pages every frame): the pair states being
-    /// built and this step's manifold per pair.
+    /// built, the carry-over's plan and this step's manifold per pair.
     spare: Vec<PairState>,
+    plan: CarryPlan,
     manifolds: Vec<Option<Manifold>>,
     /// Last step's contacts (the report's buffers are swapped each step): pairs of two
     /// resting bodies copy their manifold from here.
@@ -164,55 +166,41 @@ impl StepFrame<'_> {
         report.quarantined.sort_unstable_by_key(|q| q.body.index());
     }
 
-    /// Carries last step's pair states over to this step's pairs, walking the broad
-    /// phase's sorted pairs in step with its added and removed lists: an added pair gets
-    /// a fresh state, any other pair is the next old state not removed. Lists the
-    /// touching pairs that are gone (`over_budget`: the pairs were cut at the pair
-    /// budget, so a missing pair may have been dropped), in key order, each with its
-    /// place among the new pairs.
+    /// Carries last step's pair states over to this step's pairs (in parallel, see
+    /// [`crate::carry`]): an added pair gets a fresh state, any other pair keeps its
+    /// own. Lists the touching pairs that are gone (`over_budget`: the pairs were cut
+    /// at the pair budget, so a missing pair may have been dropped), in key order, each
+    /// with its place among the new pairs.
     #[inline(never)] // a stage of its own in profiles
     fn carry_pairs(&mut self, ended: &mut Vec<Ended>, over_budget: bool) {
-        let mut old = std::mem::take(&mut self.pairs.states);
+        let old = std::mem::take(&mut self.pairs.states);
         let mut next = std::mem::take(&mut self.pairs.spare);
-        next.clear();
-        let mut added = self.broad.pairs_added().iter().peekable();
-        let mut removed = self.broad.pairs_removed().iter().peekable();
-        let mut old_iter = old.drain(..);
-        for &(a, b) in self.broad.pairs() {
-            let mut carried = None;
-            if added.next_if_eq(&&(a, b)).is_none() {
-                for st in old_iter.by_ref() {
-                    if removed.next_if_eq(&&st.key()).is_none() {
-                        carried = Some(st);
-                        break;
-                    }
-                    self.end_gone(st, &next, ended, over_budget);
-                }
-                debug_assert!(carried.as_ref().is_some_and(|st| st.key() == (a, b)));
-            }
-            // Pairs come from live proxies only: both slots hold live bodies.
-            next.push(carried.unwrap_or_else(|| {
-                let handle = |p: ProxyId| {
-                    let generation = self.bodies.live(p.0).map_or(0, |b| b.generation);
-                    BodyHandle::new(p.0, generation, self.world)
-                };
-                PairState::new(handle(a), handle(b))
-            }));
+        let pairs = self.broad.pairs();
+        let (added, removed) = (self.broad.pairs_added(), self.broad.pairs_removed());
+        self.pairs.plan.locate(&old, pairs, added, removed);
+        for &i in self.pairs.plan.removed_at() {
+            self.end_gone(&old[i], pairs, ended, over_budget);
         }
-        for st in old_iter {
-            self.end_gone(st, &next, ended, over_budget);
-        }
+        // Pairs come from live proxies only: both slots hold live bodies.
+        let (bodies, world) = (&*self.bodies, self.world);
+        let handle = |p: ProxyId| {
+            let generation = bodies.live(p.0).map_or(0, |b| b.generation);
+            BodyHandle::new(p.0, generation, world)
+        };
+        let plan = &self.pairs.plan;
+        plan.carry(&old, pairs, &mut next, |(a, b)| {
+            PairState::new(handle(a), handle(b))
+        });
         self.pairs.states = next;
         self.pairs.spare = old;
     }
 
     /// A pair that is no longer a candidate: an `Ended` event if it was touching, placed
-    /// after the new pairs `next` (so far) with smaller keys. Those are all of them: the
-    /// walk has pushed every pair up to the next carried one, which comes after this.
+    /// before the first of this step's `pairs` with a larger key.
     fn end_gone(
         &self,
-        st: PairState,
-        next: &[PairState],
+        st: &PairState,
+        pairs: &[(ProxyId, ProxyId)],
         ended: &mut Vec<Ended>,
         over_budget: bool,
     ) {
@@ -230,10 +218,10 @@ impl StepFrame<'_> {
         } else {
             EndCause::Separated
         };
-        // `next` is sorted by key: a binary search (ended pairs are few).
+        // `pairs` is sorted by key: a binary search (ended pairs are few).
         let key = st.key();
-        let place = next.partition_point(|n| n.key() < key);
-        ended.push((place, ended_event(&st, cause)));
+        let place = pairs.partition_point(|p| *p < key);
+        ended.push((place, ended_event(st, cause)));
     }
 
     /// The exact test of every candidate pair, in parallel over fixed chunks (box–box
