@@ -77,6 +77,7 @@ mod body;
 mod carry;
 mod config;
 mod error;
+mod events;
 mod narrow;
 mod pairs;
 mod query;

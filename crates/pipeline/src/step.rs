@@ -20,22 +20,18 @@
 //! any thread count.
 
 use crate::carry::CarryPlan;
+use crate::events::{Ended, build_events, ended_event};
 use crate::narrow::{BoxBatch, NarrowContext, narrow_chunk};
 use crate::pairs::PairState;
 use crate::store::BodyStore;
 use crate::{
-    BodyHandle, BodyKind, Config, ContactEvent, ContactPair, EndCause, EventKind, QuarantineReason,
-    Quarantined, StepReport,
+    BodyHandle, BodyKind, Config, ContactPair, EndCause, QuarantineReason, Quarantined, StepReport,
 };
 use rayon::prelude::*;
 use sepax_broadphase::{ProxyId, SweepAndPrune};
 use sepax_geometry::Aabb;
 use sepax_narrowphase::Manifold;
 use std::time::Instant;
-
-/// An ended pair's event and its place among this step's pairs: the number of pairs
-/// whose key is below the ended pair's, so the event goes right before pair `place`.
-type Ended = (usize, ContactEvent);
 
 /// What the step keeps from one frame to the next besides the bodies and the broad
 /// phase: one state per broad-phase pair, in the broad phase's order, and buffers.
@@ -99,7 +95,9 @@ impl StepFrame<'_> {
     pub fn run(mut self, report: &mut StepReport) {
         let start = Instant::now();
         // Keep last step's contacts for the resting pairs; reuse the older buffer.
+        // The older buffer is overwritten in place by the event stage.
         std::mem::swap(&mut report.contacts, &mut self.pairs.prev_contacts);
+        let contacts = std::mem::take(&mut report.contacts);
         report.clear();
 
         self.update_aabbs(report);
@@ -121,6 +119,7 @@ impl StepFrame<'_> {
             &mut manifolds,
             &ended,
             self.bodies,
+            contacts,
             report,
         );
         self.pairs.manifolds = manifolds;
@@ -254,14 +253,6 @@ impl StepFrame<'_> {
     }
 }
 
-fn ended_event(st: &PairState, cause: EndCause) -> ContactEvent {
-    ContactEvent {
-        a: st.a,
-        b: st.b,
-        kind: EventKind::Ended(cause),
-    }
-}
-
 /// Puts a body's AABB into the broad phase under its slot index (inserting its proxy
 /// if it has none).
 fn place_proxy(broad: &mut SweepAndPrune, key: ProxyId, kind: BodyKind, aabb: Aabb) {
@@ -271,57 +262,4 @@ fn place_proxy(broad: &mut SweepAndPrune, key: ProxyId, kind: BodyKind, aabb: Aa
     // The box was validated above, so this fails only if the slot index is u32::MAX;
     // the body then stays out of the broad phase (and so out of every pair).
     let _ = broad.insert(key, aabb, kind);
-}
-
-/// Contacts and events in key order: this step's pair states merged with the pairs that
-/// ended by leaving the candidate list (each placed before the pair of its `place`). A pair's touch state follows
-/// [`Manifold::is_touching`](sepax_narrowphase::Manifold::is_touching): speculative
-/// contacts are reported but start no event.
-#[inline(never)] // a stage of its own in profiles
-fn build_events(
-    next: &mut [PairState],
-    manifolds: &mut [Option<Manifold>],
-    ended: &[Ended],
-    bodies: &BodyStore,
-    report: &mut StepReport,
-) {
-    let user_data = |h: BodyHandle| bodies.user_data(h.index());
-    let mut gone = ended.iter().peekable();
-    for (i, (st, manifold)) in next.iter_mut().zip(manifolds).enumerate() {
-        while let Some((_, e)) = gone.next_if(|(place, _)| *place <= i) {
-            report.events.push(*e);
-        }
-        let touching = manifold.as_ref().is_some_and(|m| m.is_touching());
-        if touching != st.was_touching {
-            let kind = match (touching, st.filtered) {
-                (true, _) => EventKind::Started,
-                (false, true) => EventKind::Ended(EndCause::Filtered),
-                (false, false) => EventKind::Ended(EndCause::Separated),
-            };
-            report.events.push(ContactEvent {
-                a: st.a,
-                b: st.b,
-                kind,
-            });
-        }
-        st.was_touching = touching;
-        let previous = (st.contact != u32::MAX).then_some(st.contact);
-        match manifold.take() {
-            Some(manifold) => {
-                st.contact = report.contacts.len() as u32;
-                let previous_points = st.matches;
-                report.contacts.push(ContactPair {
-                    a: st.a,
-                    b: st.b,
-                    user_data: [user_data(st.a), user_data(st.b)],
-                    manifold,
-                    touching,
-                    previous,
-                    previous_points,
-                });
-            }
-            None => st.contact = u32::MAX,
-        }
-    }
-    report.events.extend(gone.map(|(_, e)| *e));
 }
