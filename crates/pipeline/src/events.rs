@@ -5,10 +5,12 @@
 //! pairs). Output: `contacts` (one per pair with a manifold, in key order) and
 //! `events` (in key order, an ended pair's event before the pair of its place).
 //!
-//! In two parallel passes over fixed chunks of [`EVENT_CHUNK`] pairs:
+//! In parallel over the narrow pass's chunks (fixed by
+//! [`Config::narrow_chunk`](crate::Config::narrow_chunk)):
 //!
-//! 1. each chunk counts its manifolds; a prefix sum gives each chunk the index of its
-//!    first contact, and the contact list is cut into one slice per chunk;
+//! 1. the narrow pass has counted each chunk's manifolds while they were in cache; a
+//!    prefix sum gives each chunk the index of its first contact, and the contact
+//!    list is cut into one slice per chunk;
 //! 2. each chunk moves its manifolds into its slice of contacts (the pair state keeps
 //!    the contact's index for the next step) and lists its touch events.
 //!
@@ -25,9 +27,6 @@ use rayon::prelude::*;
 use sepax_narrowphase::{Feature, Manifold};
 use smallvec::SmallVec;
 
-/// Pairs per parallel task of the event stage.
-const EVENT_CHUNK: usize = 1024;
-
 /// An ended pair's event and its place among this step's pairs: the number of pairs
 /// whose key is below the ended pair's, so the event goes right before pair `place`.
 pub(crate) type Ended = (usize, ContactEvent);
@@ -41,7 +40,8 @@ pub(crate) fn ended_event(st: &PairState, cause: EndCause) -> ContactEvent {
     }
 }
 
-/// Fills `report.contacts` and `report.events` (see the [module docs](self)). A pair's
+/// Fills `report.contacts` and `report.events` (see the [module docs](self)), with
+/// `chunks`: the chunk size and the number of manifolds in each chunk. A pair's
 /// touch state follows [`Manifold::is_touching`]: speculative contacts are reported
 /// but start no event. `contacts` is a spare buffer whose old entries are overwritten
 /// in place (no fresh pages every frame); it becomes `report.contacts`.
@@ -49,16 +49,13 @@ pub(crate) fn ended_event(st: &PairState, cause: EndCause) -> ContactEvent {
 pub(crate) fn build_events(
     states: &mut [PairState],
     manifolds: &mut [Option<Manifold>],
+    (chunk, counts): (usize, &[usize]),
     ended: &[Ended],
     bodies: &BodyStore,
     mut contacts: Vec<ContactPair>,
     report: &mut StepReport,
 ) {
-    // Pass 1: contacts per chunk, then each chunk's slice of the contact list.
-    let counts: Vec<usize> = manifolds
-        .par_chunks(EVENT_CHUNK)
-        .map(|chunk| chunk.iter().filter(|m| m.is_some()).count())
-        .collect();
+    // Pass 1: each chunk's slice of the contact list.
     let total = counts.iter().sum();
     contacts.truncate(total);
     if contacts.len() < total {
@@ -66,7 +63,7 @@ pub(crate) fn build_events(
     }
     let mut slices = Vec::with_capacity(counts.len());
     let (mut rest, mut first) = (&mut contacts[..], 0);
-    for &count in &counts {
+    for &count in counts {
         let (head, tail) = std::mem::take(&mut rest).split_at_mut(count);
         slices.push((first, head));
         (rest, first) = (tail, first + count);
@@ -74,12 +71,12 @@ pub(crate) fn build_events(
 
     // Pass 2: contacts in place, events per chunk.
     let chunk_events: Vec<Vec<(usize, ContactEvent)>> = states
-        .par_chunks_mut(EVENT_CHUNK)
-        .zip(manifolds.par_chunks_mut(EVENT_CHUNK))
+        .par_chunks_mut(chunk)
+        .zip(manifolds.par_chunks_mut(chunk))
         .zip(slices)
         .enumerate()
         .map(|(c, ((states, manifolds), (first, out)))| {
-            let start = c * EVENT_CHUNK;
+            let start = c * chunk;
             settle_chunk(states, manifolds, start, first, out, bodies)
         })
         .collect();

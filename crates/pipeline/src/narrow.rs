@@ -60,12 +60,13 @@ const BATCH_PAIRS: usize = 16;
 
 /// Fills `out[i]` with the manifold of `states[i]` and updates the pair's cache and
 /// point matches: one chunk of the narrow pass (see the [module docs](self)).
+/// Returns the number of manifolds (the event stage cuts the contact list by it).
 pub(crate) fn narrow_chunk(
     states: &mut [PairState],
     out: &mut [Option<Manifold>],
     batch: &mut BoxBatch,
     context: &NarrowContext,
-) {
+) -> usize {
     batch.clear();
     let bodies = context.bodies;
     for i in 0..states.len() {
@@ -98,6 +99,7 @@ pub(crate) fn narrow_chunk(
         match_points(st, manifold, bodies);
     }
     batch.run(states, out, context);
+    out.iter().filter(|m| m.is_some()).count()
 }
 
 impl BoxBatch {

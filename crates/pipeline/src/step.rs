@@ -111,12 +111,13 @@ impl StepFrame<'_> {
         let t_broad = Instant::now();
 
         let mut manifolds = std::mem::take(&mut self.pairs.manifolds);
-        self.narrow_phase(&mut manifolds);
+        let counts = self.narrow_phase(&mut manifolds);
         let t_narrow = Instant::now();
 
         build_events(
             &mut self.pairs.states,
             &mut manifolds,
+            (self.config.narrow_chunk, &counts),
             &ended,
             self.bodies,
             contacts,
@@ -227,7 +228,8 @@ impl StepFrame<'_> {
     /// pairs batched within each chunk, see [`crate::narrow`]). Fills `manifolds[i]`
     /// with the manifold of pair `i`.
     #[inline(never)] // a stage of its own in profiles
-    fn narrow_phase(&mut self, manifolds: &mut Vec<Option<Manifold>>) {
+    /// Returns the number of manifolds in each chunk, for the event stage.
+    fn narrow_phase(&mut self, manifolds: &mut Vec<Option<Manifold>>) -> Vec<usize> {
         let states = &mut self.pairs.states;
         // Every slot is written below, so only the length changes here (no sequential
         // pass over last step's slots).
@@ -244,12 +246,15 @@ impl StepFrame<'_> {
         };
         // The batch buffers are scratch, cleared per chunk: which task's buffers a chunk
         // uses changes nothing.
+        let mut counts = Vec::new();
         states
             .par_chunks_mut(chunk)
             .zip(manifolds.par_chunks_mut(chunk))
-            .for_each_init(BoxBatch::default, |batch, (states, out)| {
+            .map_init(BoxBatch::default, |batch, (states, out)| {
                 narrow_chunk(states, out, batch, &context)
-            });
+            })
+            .collect_into_vec(&mut counts);
+        counts
     }
 }
 
