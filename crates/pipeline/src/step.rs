@@ -3,21 +3,28 @@
 //! ```text
 //! changed bodies ─► world AABBs (parallel, fixed chunks, collected in order)
 //!                ─► bad poses quarantined (proxy removed), others update the broad
-//!                   phase under their slot index
+//!                   phase under their slot index (sequential, slot order)
 //!                ─► sweep-and-prune: this frame's pairs in slot keys, sorted, with the
 //!                   pairs added and removed since the last frame (kind rule applied)
-//!                ─► pair states carried over in step with those lists (no search)
+//!                ─► pair states carried over by those lists (parallel, fixed chunks:
+//!                   crate::carry)
 //!                ─► per pair, in parallel over fixed chunks: group filter, last step's
-//!                   answer if both bodies rest, bounding-sphere test, SAT and manifold
-//!                   (each pair owns its cache)
-//!                ─► contacts and events in key order (sequential)
+//!                   answer if both bodies rest, bounding-sphere test; then the SAT and
+//!                   manifold, box–box pairs batched through the SIMD box test and other
+//!                   kinds one by one (each pair owns its cache: crate::narrow)
+//!                ─► contacts and events in key order (parallel, the same chunks:
+//!                   crate::events)
 //! ```
 //!
+//! Each stage is a function of its own (`#[inline(never)]`), so a profiler shows the
+//! same split as [`StepTimings`](crate::StepTimings).
+//!
 //! **Determinism.** Every parallel stage computes one independent result per item and
-//! writes it to that item's place; chunk boundaries depend on the configured chunk
-//! sizes only. Everything order-dependent (broad-phase updates, pair carry-over,
-//! events) runs sequentially in slot or key order. So the report is bit-identical for
-//! any thread count.
+//! writes it to a place fixed before the stage runs (the item's index, or an offset
+//! from a prefix sum over chunks); chunk boundaries depend on the configured chunk
+//! sizes and the item counts only, never on the thread count. What stays sequential
+//! (broad-phase updates in slot order, joining the events of the chunks) runs in slot
+//! or key order. So the report is bit-identical for any thread count.
 
 use crate::carry::CarryPlan;
 use crate::events::{Ended, build_events, ended_event};
