@@ -34,8 +34,13 @@ pub const GRID_MIN_PROXIES: usize = 256;
 /// The grid is used only when a single sorted list would give each box more than
 /// this many candidates on average.
 pub const GRID_MIN_CANDIDATES: f32 = 16.0;
-/// Below this many dynamic proxies everything runs on the calling thread.
+/// Below this many dynamic proxies everything runs on the calling thread (but see
+/// [`PARALLEL_MIN_CANDIDATES`]).
 pub const PARALLEL_MIN_PROXIES: usize = 16_384;
+/// From this many candidate pairs on, the exact overlap test of the candidates runs
+/// on the rayon pool whatever the proxy count: it reads two random boxes per
+/// candidate, the largest sequential cost of a coherent frame at 10,000 boxes.
+pub const PARALLEL_MIN_CANDIDATES: usize = 8_192;
 /// A dynamic proxy's cached static candidates are those overlapping its box grown
 /// by this fraction of its largest extent on every side.
 pub const FAT_MARGIN: f32 = 0.5;
@@ -122,6 +127,8 @@ pub struct SweepAndPrune {
     /// This frame's pair keys and their sort scratch.
     pair_keys: Vec<u64>,
     pair_scratch: Vec<u64>,
+    /// Step 3's mark per candidate (its parallel form).
+    keep_marks: Vec<bool>,
     /// The published pairs and diffs.
     frame: PairFrame,
     stats: FrameStats,
@@ -317,12 +324,18 @@ impl SweepAndPrune {
             exceeded = self.full_sweep(limit);
         }
         self.keep_overlapping(parallel);
-        let room = limit.saturating_sub(self.pair_keys.len());
+        let dynamic = self.pair_keys.len();
+        let room = limit.saturating_sub(dynamic);
         exceeded |= self.pair_statics(parallel, room);
         self.stats.pair_budget_exceeded = exceeded;
 
-        let id_bound = self.store.id_bound();
-        sort_pair_keys(&mut self.pair_keys, &mut self.pair_scratch, id_bound);
+        // The dynamic pairs come sorted from the sorted candidates: only static pairs
+        // call for the sort.
+        if self.pair_keys.len() > dynamic {
+            let id_bound = self.store.id_bound();
+            sort_pair_keys(&mut self.pair_keys, &mut self.pair_scratch, id_bound);
+        }
+        debug_assert!(self.pair_keys.is_sorted());
         self.frame.publish(&self.pair_keys);
     }
 
@@ -330,6 +343,11 @@ impl SweepAndPrune {
     /// dynamic pair is a candidate, since each box lies inside its fat box. Kinematic
     /// proxies sweep with the dynamic ones; the kind rule drops their pairs with each
     /// other here (a second, plain filter while there is no kinematic proxy).
+    ///
+    /// The candidates are sorted, so the kept pairs are too. From
+    /// [`PARALLEL_MIN_CANDIDATES`] candidates on (or with `parallel`), the tests run on
+    /// the rayon pool, one mark per candidate written to its index (tasks of 4,096), and one pass in
+    /// order keeps the marked ones: the same list on any thread count.
     fn keep_overlapping(&mut self, parallel: bool) {
         let slots = &self.store.slots;
         let overlap = |&k: &u64| {
@@ -342,19 +360,11 @@ impl SweepAndPrune {
         };
         let candidates = &self.candidates.keys;
         self.pair_keys.clear();
+        let parallel = parallel || candidates.len() >= PARALLEL_MIN_CANDIDATES;
+        let marks = &mut self.keep_marks;
         match (parallel, self.movers.kinematic > 0) {
-            (true, false) => {
-                let kept: Vec<u64> = candidates.par_iter().copied().filter(overlap).collect();
-                self.pair_keys.extend(kept);
-            }
-            (true, true) => {
-                let kept: Vec<u64> = candidates
-                    .par_iter()
-                    .copied()
-                    .filter(overlap_and_kind)
-                    .collect();
-                self.pair_keys.extend(kept);
-            }
+            (true, false) => mark_in_parallel(candidates, overlap, marks),
+            (true, true) => mark_in_parallel(candidates, overlap_and_kind, marks),
             (false, false) => self
                 .pair_keys
                 .extend(candidates.iter().copied().filter(overlap)),
@@ -362,5 +372,31 @@ impl SweepAndPrune {
                 .pair_keys
                 .extend(candidates.iter().copied().filter(overlap_and_kind)),
         }
+        if parallel {
+            let kept = candidates
+                .iter()
+                .zip(marks.iter())
+                .filter(|(_, keep)| **keep);
+            self.pair_keys.extend(kept.map(|(&k, _)| k));
+        }
     }
+}
+
+/// `marks[i] = keep(&candidates[i])`, on the rayon pool in tasks of 4,096.
+fn mark_in_parallel(
+    candidates: &[u64],
+    keep: impl Fn(&u64) -> bool + Sync + Send,
+    marks: &mut Vec<bool>,
+) {
+    const TASK: usize = 4096;
+    marks.clear();
+    marks.resize(candidates.len(), false);
+    candidates
+        .par_chunks(TASK)
+        .zip(marks.par_chunks_mut(TASK))
+        .for_each(|(candidates, marks)| {
+            for (k, mark) in candidates.iter().zip(marks) {
+                *mark = keep(k);
+            }
+        });
 }
