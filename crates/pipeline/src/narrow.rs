@@ -55,7 +55,12 @@ pub(crate) struct BoxBatch {
 
 /// Queued box pairs are run once this many wait: two full bundles. A small batch
 /// keeps its inputs, manifolds and the pairs' states in the L1 cache between the
-/// gather and the scatter (a whole chunk's batch ran 6% slower in wall time).
+/// gather and the scatter. Measured with callgrind's cache simulation on the soup
+/// scene (10,000 boxes, 20 frames, narrow pass): 16 pairs, 1.8M L1 data read misses
+/// and 1.4M instruction misses; a whole chunk at once (128), 3.8M and 0.2M; a whole
+/// chunk queued first and then run 16 at a time, 2.7M and 0.8M. (The box test's
+/// code and the triage's do not fit in the L1 instruction cache together: the
+/// one-pair-at-a-time path had 7k instruction misses.)
 const BATCH_PAIRS: usize = 16;
 
 /// Fills `out[i]` with the manifold of `states[i]` and updates the pair's cache and
