@@ -127,8 +127,6 @@ pub struct SweepAndPrune {
     /// This frame's pair keys and their sort scratch.
     pair_keys: Vec<u64>,
     pair_scratch: Vec<u64>,
-    /// Step 3's mark per candidate (its parallel form).
-    keep_marks: Vec<bool>,
     /// The published pairs and diffs.
     frame: PairFrame,
     stats: FrameStats,
@@ -346,8 +344,7 @@ impl SweepAndPrune {
     ///
     /// The candidates are sorted, so the kept pairs are too. From
     /// [`PARALLEL_MIN_CANDIDATES`] candidates on (or with `parallel`), the tests run on
-    /// the rayon pool, one mark per candidate written to its index (tasks of 4,096), and one pass in
-    /// order keeps the marked ones: the same list on any thread count.
+    /// the rayon pool (see `keep_in_parallel`).
     fn keep_overlapping(&mut self, parallel: bool) {
         let slots = &self.store.slots;
         let overlap = |&k: &u64| {
@@ -361,42 +358,46 @@ impl SweepAndPrune {
         let candidates = &self.candidates.keys;
         self.pair_keys.clear();
         let parallel = parallel || candidates.len() >= PARALLEL_MIN_CANDIDATES;
-        let marks = &mut self.keep_marks;
+        let (scratch, kept) = (&mut self.pair_scratch, &mut self.pair_keys);
         match (parallel, self.movers.kinematic > 0) {
-            (true, false) => mark_in_parallel(candidates, overlap, marks),
-            (true, true) => mark_in_parallel(candidates, overlap_and_kind, marks),
-            (false, false) => self
-                .pair_keys
-                .extend(candidates.iter().copied().filter(overlap)),
-            (false, true) => self
-                .pair_keys
-                .extend(candidates.iter().copied().filter(overlap_and_kind)),
-        }
-        if parallel {
-            let kept = candidates
-                .iter()
-                .zip(marks.iter())
-                .filter(|(_, keep)| **keep);
-            self.pair_keys.extend(kept.map(|(&k, _)| k));
+            (true, false) => keep_in_parallel(candidates, overlap, scratch, kept),
+            (true, true) => keep_in_parallel(candidates, overlap_and_kind, scratch, kept),
+            (false, false) => kept.extend(candidates.iter().copied().filter(overlap)),
+            (false, true) => kept.extend(candidates.iter().copied().filter(overlap_and_kind)),
         }
     }
 }
 
-/// `marks[i] = keep(&candidates[i])`, on the rayon pool in tasks of 4,096.
-fn mark_in_parallel(
+/// Appends to `kept` the candidates that `keep` accepts, in order, on the rayon pool:
+/// each task of 4,096 candidates packs its kept ones at the start of its own part of
+/// `scratch` and counts them; the parts are then joined in task order (one copy
+/// each). The same list on any thread count.
+fn keep_in_parallel(
     candidates: &[u64],
     keep: impl Fn(&u64) -> bool + Sync + Send,
-    marks: &mut Vec<bool>,
+    scratch: &mut Vec<u64>,
+    kept: &mut Vec<u64>,
 ) {
     const TASK: usize = 4096;
-    marks.clear();
-    marks.resize(candidates.len(), false);
-    candidates
+    // Every part is written before it is read: only the length matters.
+    if scratch.len() < candidates.len() {
+        scratch.resize(candidates.len(), 0);
+    }
+    let counts: Vec<usize> = candidates
         .par_chunks(TASK)
-        .zip(marks.par_chunks_mut(TASK))
-        .for_each(|(candidates, marks)| {
-            for (k, mark) in candidates.iter().zip(marks) {
-                *mark = keep(k);
+        .zip(scratch[..candidates.len()].par_chunks_mut(TASK))
+        .map(|(candidates, out)| {
+            let mut n = 0;
+            for k in candidates {
+                if keep(k) {
+                    out[n] = *k;
+                    n += 1;
+                }
             }
-        });
+            n
+        })
+        .collect();
+    for (part, &n) in scratch.chunks(TASK).zip(&counts) {
+        kept.extend_from_slice(&part[..n]);
+    }
 }
