@@ -77,6 +77,7 @@
 //! assert_eq!(report.contacts[0].previous_points[0], Some(0)); // warm-start from point 0
 //! ```
 
+mod aabbs;
 mod body;
 mod carry;
 mod config;

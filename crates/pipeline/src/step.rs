@@ -26,14 +26,13 @@
 //! (broad-phase updates in slot order, joining the events of the chunks) runs in slot
 //! or key order. So the report is bit-identical for any thread count.
 
+use crate::aabbs::{AabbOutcome, aabb_outcomes};
 use crate::carry::CarryPlan;
 use crate::events::{Ended, build_events, ended_event};
 use crate::narrow::{BoxBatch, NarrowContext, narrow_chunk};
 use crate::pairs::PairState;
 use crate::store::BodyStore;
-use crate::{
-    BodyHandle, BodyKind, Config, ContactPair, EndCause, QuarantineReason, Quarantined, StepReport,
-};
+use crate::{BodyHandle, BodyKind, Config, ContactPair, EndCause, Quarantined, StepReport};
 use rayon::prelude::*;
 use sepax_broadphase::{ProxyId, SweepAndPrune};
 use sepax_geometry::Aabb;
@@ -47,9 +46,11 @@ pub(crate) struct PairTracker {
     /// One per pair of the broad phase's last frame, in its order.
     states: Vec<PairState>,
     /// Buffers reused across steps (no fresh pages every frame): the pair states being
-    /// built, the carry-over's plan and this step's manifold per pair.
+    /// built, the carry-over's plan, the AABB stage's outcomes and this step's manifold
+    /// per pair.
     spare: Vec<PairState>,
     plan: CarryPlan,
+    aabb_outcomes: Vec<AabbOutcome>,
     manifolds: Vec<Option<Manifold>>,
     /// Last step's contacts (the report's buffers are swapped each step): pairs of two
     /// resting bodies copy their manifold from here.
@@ -64,37 +65,6 @@ pub(crate) struct StepFrame<'w> {
     pub config: &'w Config,
     /// The world's identity, for the handles of new pairs and quarantined bodies.
     pub world: u32,
-}
-
-/// What the AABB stage found for one changed slot.
-enum AabbOutcome {
-    /// The slot was emptied since it was marked.
-    Vacant,
-    Valid(Aabb, BodyKind),
-    Bad(QuarantineReason),
-}
-
-/// The world AABB of the body in slot `index`, grown by `margin`, or why it has none.
-/// One validity test on the fast path: `is_valid` covers finiteness, and the reason is
-/// worked out only for a bad pose.
-fn aabb_outcome(bodies: &BodyStore, index: u32, margin: f32) -> AabbOutcome {
-    let (Some(kind), Some(body)) = (bodies.kind(index), bodies.live(index)) else {
-        return AabbOutcome::Vacant;
-    };
-    let pose = &body.pose;
-    if !pose.is_valid() {
-        let finite = pose.translation.is_finite() && pose.rotation.is_finite();
-        return AabbOutcome::Bad(if finite {
-            QuarantineReason::NonUnitRotation
-        } else {
-            QuarantineReason::NonFinitePose
-        });
-    }
-    let aabb = body.shape.aabb(pose).expanded(margin);
-    if !aabb.is_valid() {
-        return AabbOutcome::Bad(QuarantineReason::NonFiniteAabb);
-    }
-    AabbOutcome::Valid(aabb, kind)
 }
 
 impl StepFrame<'_> {
@@ -148,12 +118,15 @@ impl StepFrame<'_> {
     fn update_aabbs(&mut self, report: &mut StepReport) {
         let changed = self.bodies.begin_step();
         let (bodies, margin, chunk) = (&*self.bodies, self.config.margin, self.config.aabb_chunk);
-        let outcomes: Vec<AabbOutcome> = changed
-            .par_iter()
-            .with_min_len(chunk)
-            .map(|&i| aabb_outcome(bodies, i, margin))
-            .collect();
-        for (&index, outcome) in changed.iter().zip(outcomes) {
+        let mut outcomes = std::mem::take(&mut self.pairs.aabb_outcomes);
+        // Every slot is written below: only the length matters.
+        outcomes.truncate(changed.len());
+        outcomes.resize(changed.len(), AabbOutcome::Vacant);
+        changed
+            .par_chunks(chunk)
+            .zip(outcomes.par_chunks_mut(chunk))
+            .for_each(|(slots, out)| aabb_outcomes(bodies, slots, margin, out));
+        for (&index, &outcome) in changed.iter().zip(&outcomes) {
             let key = ProxyId(index);
             match outcome {
                 AabbOutcome::Vacant => {}
@@ -170,6 +143,7 @@ impl StepFrame<'_> {
                 }
             }
         }
+        self.pairs.aabb_outcomes = outcomes;
         report.quarantined.sort_unstable_by_key(|q| q.body.index());
     }
 
