@@ -1,7 +1,8 @@
 //! [`CollisionWorld::step`](crate::CollisionWorld::step): one frame, as data.
 //!
 //! ```text
-//! changed bodies ─► world AABBs (parallel, fixed chunks, collected in order)
+//! changed bodies ─► world AABBs (parallel, fixed chunks, boxes 4 at a time in SIMD
+//!                   lanes, written in order: crate::aabbs)
 //!                ─► bad poses quarantined (proxy removed), others update the broad
 //!                   phase under their slot index (sequential, slot order)
 //!                ─► sweep-and-prune: this frame's pairs in slot keys, sorted, with the
