@@ -108,10 +108,14 @@ impl BoxLanes {
         if self.len == 0 {
             return;
         }
-        let aabbs = box_aabbs(&self.poses, &self.half_extents, margin);
-        for (&(at, kind), aabb) in self.at[..self.len].iter().zip(aabbs) {
+        let (aabbs, valid) = box_aabbs(&self.poses, &self.half_extents, margin);
+        for (k, &(at, kind)) in self.at[..self.len].iter().enumerate() {
             if let Some(kind) = kind {
-                out[at] = checked(aabb, kind);
+                out[at] = if valid[k] {
+                    AabbOutcome::Valid(aabbs[k], kind)
+                } else {
+                    AabbOutcome::Bad(QuarantineReason::NonFiniteAabb)
+                };
             }
         }
         self.len = 0;
@@ -125,8 +129,10 @@ fn lanes(f: impl Fn(usize) -> f32) -> Vec4 {
 }
 
 /// The world AABBs of 4 boxes (pose, half extents), grown by `margin`: bit for bit
-/// `Shape::Cuboid(..).aabb(pose).expanded(margin)` per lane (see the module docs).
-fn box_aabbs(poses: &[Pose; 4], half_extents: &[Vec3; 4], margin: f32) -> [Aabb; 4] {
+/// `Shape::Cuboid(..).aabb(pose).expanded(margin)` per lane (see the module docs),
+/// and per lane that box's [`Aabb::is_valid`] (finite, `min <= max`), tested in the
+/// lanes.
+fn box_aabbs(poses: &[Pose; 4], half_extents: &[Vec3; 4], margin: f32) -> ([Aabb; 4], [bool; 4]) {
     let (x, y) = (
         lanes(|k| poses[k].rotation.x),
         lanes(|k| poses[k].rotation.y),
@@ -156,14 +162,18 @@ fn box_aabbs(poses: &[Pose; 4], half_extents: &[Vec3; 4], margin: f32) -> [Aabb;
         lanes(|k| poses[k].translation.z),
     ];
     let m = Vec4::splat(margin);
-    let min: [[f32; 4]; 3] = std::array::from_fn(|r| ((t[r] - reach[r]) - m).to_array());
-    let max: [[f32; 4]; 3] = std::array::from_fn(|r| ((t[r] + reach[r]) + m).to_array());
-    std::array::from_fn(|k| {
+    let lo: [Vec4; 3] = std::array::from_fn(|r| (t[r] - reach[r]) - m);
+    let hi: [Vec4; 3] = std::array::from_fn(|r| (t[r] + reach[r]) + m);
+    let ok = |r: usize| lo[r].is_finite_mask() & hi[r].is_finite_mask() & !lo[r].cmpgt(hi[r]);
+    let valid = (ok(0) & ok(1) & ok(2)).bitmask();
+    let (min, max) = (lo.map(|v| v.to_array()), hi.map(|v| v.to_array()));
+    let aabbs = std::array::from_fn(|k| {
         Aabb::new(
             Vec3::new(min[0][k], min[1][k], min[2][k]),
             Vec3::new(max[0][k], max[1][k], max[2][k]),
         )
-    })
+    });
+    (aabbs, std::array::from_fn(|k| valid & (1 << k) != 0))
 }
 
 #[cfg(test)]
@@ -173,8 +183,9 @@ mod tests {
     use sepax_geometry::Cuboid;
 
     /// The 4-lane box AABBs equal the scalar `Shape::aabb(..).expanded(..)` bit for bit,
-    /// on random rotations (normalised and slightly off unit length), translations
-    /// from 0 to 1e30 and half extents from 1e-30 to 1e6, margins 0 and 0.05.
+    /// with the same validity verdict, on random rotations (normalised and slightly off
+    /// unit length), translations up to f32::MAX and half extents from 1e-30 to 1e38
+    /// (some boxes overflow to infinity), margins 0 and 0.05.
     #[test]
     fn box_lanes_match_the_scalar_aabb_bitwise() {
         let mut seed = 0x2545_f491_u32;
@@ -190,9 +201,10 @@ mod tests {
                 a.max.to_array().map(f32::to_bits),
             )
         };
+        let mut invalid = 0;
         for round in 0..5_000 {
-            let scale = [1.0, 1e-30, 1e6, 3.0][round % 4];
-            let far = [0.0, 1.0, 1e4, 1e30][(round / 4) % 4];
+            let scale = [1.0, 1e-30, 1e6, 3.0, 1e38][round % 5];
+            let far = [0.0, 1.0, 1e4, 1e30, f32::MAX][(round / 5) % 5];
             let margin = [0.0, 0.05][round % 2];
             let mut poses = [Pose::IDENTITY; 4];
             let mut half = [Vec3::ONE; 4];
@@ -203,16 +215,19 @@ mod tests {
                 } else {
                     q.normalize()
                 };
-                let t = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5) * far;
+                let t = (Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 2.0) * far;
                 poses[k] = Pose::new(t, q);
                 half[k] = Vec3::new(next() + 1e-3, next() + 1e-3, next() + 1e-3) * scale;
             }
-            let wide = box_aabbs(&poses, &half, margin);
+            let (wide, valid) = box_aabbs(&poses, &half, margin);
             for k in 0..4 {
                 let shape = Shape::Cuboid(Cuboid::try_from_half_extents(half[k]).unwrap());
                 let scalar = shape.aabb(&poses[k]).expanded(margin);
                 assert_eq!(bits(&wide[k]), bits(&scalar), "round {round} lane {k}");
+                assert_eq!(valid[k], scalar.is_valid(), "round {round} lane {k}");
+                invalid += usize::from(!valid[k]);
             }
         }
+        assert!(invalid > 100, "some boxes must overflow: {invalid}");
     }
 }
