@@ -10,7 +10,7 @@
 //! right, then [`Aabb::expanded`]) in the same order, and no product is fused into an
 //! add, so the bits are the scalar form's (tested below). (A one-body form in 3-wide
 //! `Mat3A`/`Vec3A` ran fewer instructions than the scalar one but measured about 60%
-//! slower in this stage; the 4-body lanes measured about 40% faster than the scalar
+//! slower in this stage; the 4-body lanes measured about 30% faster than the scalar
 //! one, on the soup scene at 10,000 boxes, one thread.)
 //!
 //! Validation stays per body and scalar: [`Pose::is_valid`] before, [`Aabb::is_valid`]
