@@ -154,12 +154,13 @@ pub struct StepTimings {
     /// World AABBs of the moved bodies (parallel) and their hand-over to the broad phase.
     pub aabb: Duration,
     /// Sweep-and-prune (pairs and their diff against the last step), and carrying the
-    /// pair states over to this step's pairs.
+    /// pair states over to this step's pairs (parallel).
     pub broad: Duration,
-    /// Per candidate pair (parallel): the group filter, then SAT and manifold, and the
-    /// match of the points to last step's.
+    /// Per candidate pair (parallel): the group filter, then SAT and manifold (box–box
+    /// pairs batched), and the match of the points to last step's.
     pub narrow: Duration,
-    /// Contacts and events in their final order.
+    /// Contacts and events in their final order (parallel), written over the contact
+    /// buffer of two steps ago.
     pub events: Duration,
     /// The whole step.
     pub total: Duration,
