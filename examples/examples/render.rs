@@ -2,7 +2,7 @@
 //! the colliding ones filled red, contact points as dots and normals as short lines.
 //!
 //! ```text
-//! cargo run --release --example render -- [--scene soup|hulls|static-heavy|pile]
+//! cargo run --release --example render -- [--scene soup|hulls|static-heavy|pile|large-world]
 //!     [--bodies N] [--frame N] [--size PIXELS] [--out FILE]
 //! ```
 //! Defaults: soup, 300 bodies, frame 0, 640 pixels, `render.png`.
@@ -16,7 +16,7 @@ use std::collections::HashSet;
 use std::process::ExitCode;
 use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform};
 
-const USAGE: &str = "usage: render [--scene soup|hulls|static-heavy|pile] [--bodies N] [--frame N] [--size PIXELS] [--out FILE]";
+const USAGE: &str = "usage: render [--scene soup|hulls|static-heavy|pile|large-world] [--bodies N] [--frame N] [--size PIXELS] [--out FILE]";
 
 /// An anti-aliased solid colour.
 fn paint(r: u8, g: u8, b: u8, a: u8) -> Paint<'static> {

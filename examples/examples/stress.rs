@@ -1,24 +1,45 @@
 //! The main job: step a scene for a number of frames and report per-stage times.
 //!
 //! ```text
-//! cargo run --release --example stress -- [--scene soup|hulls|static-heavy|pile]
-//!     [--bodies N] [--frames N] [--threads N] [--seed N] [--check]
+//! cargo run --release --example stress -- [--scene soup|hulls|static-heavy|pile|large-world]
+//!     [--bodies N] [--frames N] [--threads N] [--seed N] [--resting N] [--check]
 //! ```
 //!
 //! Defaults: soup, 10,000 bodies (51,000 for static-heavy: 50,000 static + 1,000
-//! moving), 60 frames, one thread per core. Prints a per-stage table, then as its last
-//! line one JSON object: medians over the frames after 5 warm-up frames.
+//! moving; 1,000,100 for large-world: 1,000,000 static + 100 moving), 60 frames, one
+//! thread per core. Prints the insertion cost (the `insert` calls, then the first step,
+//! which computes every AABB and builds the static tree), the memory, a per-stage
+//! table, then as its last line one JSON object: medians over the frames after 5
+//! warm-up frames.
+//!
+//! Memory is the process's resident set size as Linux reports it in
+//! `/proc/self/status` (`VmRSS` after the first step, `VmHWM` its peak at the end):
+//! the scene's own data (about 60 bytes a body) is included; elsewhere it prints "n/a".
+//!
+//! `--resting N`: after each moving frame come `N` resting frames, in which every
+//! moving body gets its pose again with the same bits (`set_poses`), and the table
+//! shows moving and resting frames apart (medians of each, from the same run). On a
+//! moving frame, each moving body gets the scene's pose nudged by 1e-4 along y on
+//! every other moving frame, so that scenes whose bodies keep still (`pile`) move too.
+//!
 //! `--check` compares every frame with the oracles (brute-force pairs, f64 SAT) and
-//! exits with status 1 on a mismatch.
+//! exits with status 1 on a mismatch. The brute force tests every dynamic body against
+//! every body when dynamic bodies are few (large-world: 10⁸ box tests a frame), every
+//! pair otherwise.
 
+use glam::Vec3;
 use sepax_examples::args::Args;
 use sepax_examples::check::Checker;
-use sepax_pipeline::{CollisionWorld, Config};
-use sepax_testkit::scenes;
+use sepax_pipeline::geometry::Pose;
+use sepax_pipeline::{BodyHandle, CollisionWorld, Config};
+use sepax_testkit::scenes::{self, Scene};
 use std::process::ExitCode;
+use std::time::Instant;
 
-const USAGE: &str = "usage: stress [--scene soup|hulls|static-heavy|pile] [--bodies N] [--frames N] [--threads N] [--seed N] [--check]";
+const USAGE: &str = "usage: stress [--scene soup|hulls|static-heavy|pile|large-world] [--bodies N] [--frames N] [--threads N] [--seed N] [--resting N] [--check]";
 const WARM_UP: usize = 5;
+/// How far a moving frame of `--resting` nudges each body along y, every other time.
+const NUDGE: f32 = 1e-4;
 
 struct Options {
     scene: String,
@@ -26,13 +47,15 @@ struct Options {
     frames: usize,
     threads: usize,
     seed: u64,
+    /// `--resting N`: resting frames after each moving frame.
+    resting: Option<usize>,
     check: bool,
 }
 
 fn options() -> Result<Options, String> {
     let args = Args::parse(
         std::env::args().skip(1),
-        &["scene", "bodies", "frames", "threads", "seed"],
+        &["scene", "bodies", "frames", "threads", "seed", "resting"],
         &["check"],
     )?;
     let scene = args.value("scene").unwrap_or("soup").to_string();
@@ -42,16 +65,21 @@ fn options() -> Result<Options, String> {
             scenes::NAMES.join(", ")
         ));
     }
-    let default_bodies = if scene == "static-heavy" {
-        51_000
-    } else {
-        10_000
+    let default_bodies = match scene.as_str() {
+        "static-heavy" => 51_000,
+        "large-world" => 1_000_100,
+        _ => 10_000,
+    };
+    let resting = match args.value("resting") {
+        Some(_) => Some(args.number("resting", 0)?),
+        None => None,
     };
     let o = Options {
         bodies: args.number("bodies", default_bodies)?,
         frames: args.number("frames", 60)?,
         threads: args.number("threads", 0)?,
         seed: args.number("seed", 1)? as u64,
+        resting,
         check: args.switch("check"),
         scene,
     };
@@ -71,6 +99,56 @@ fn median(v: &mut [f64]) -> f64 {
     } else {
         0.5 * (v[n / 2 - 1] + v[n / 2])
     }
+}
+
+/// Resident set size and its peak, in MiB, from `/proc/self/status` (Linux); `None`
+/// elsewhere.
+fn memory_mib() -> Option<(f64, f64)> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kib = |key: &str| -> Option<f64> {
+        let line = status.lines().find(|l| l.starts_with(key))?;
+        line[key.len()..]
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()
+    };
+    Some((kib("VmRSS:")? / 1024.0, kib("VmHWM:")? / 1024.0))
+}
+
+/// Sets the poses of frame `frame`. Without `--resting` every frame is the scene's;
+/// with it, a moving frame sets the scene's poses (nudged on every other one) and keeps
+/// them in `last`, and a resting frame sets `last` again. Returns true on a moving frame.
+fn set_frame(
+    o: &Options,
+    scene: &Scene,
+    world: &mut CollisionWorld,
+    handles: &[BodyHandle],
+    last: &mut Vec<(BodyHandle, Pose)>,
+    frame: usize,
+) -> bool {
+    let Some(resting) = o.resting else {
+        scene
+            .apply(world, handles, frame as u32)
+            .expect("handles are live");
+        return true;
+    };
+    let period = resting + 1;
+    let moving = frame.is_multiple_of(period);
+    if moving {
+        let lift = Vec3::Y * (NUDGE * ((frame / period) % 2) as f32);
+        last.clear();
+        last.extend(scene.mover_poses(frame as u32).map(|(i, pose)| {
+            (
+                handles[i],
+                Pose::new(pose.translation + lift, pose.rotation),
+            )
+        }));
+    }
+    let batch = world.set_poses(last.iter().copied());
+    assert!(batch.all_applied(), "handles are live");
+    moving
 }
 
 fn main() -> ExitCode {
@@ -93,17 +171,21 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let start = Instant::now();
     let handles = scene
         .populate(&mut world)
         .expect("a fresh world takes every body");
+    let insert_ms = start.elapsed().as_secs_f64() * 1e3;
     let mut checker = o.check.then(Checker::new);
     let mut failure: Option<String> = None;
-    // Columns: aabb, broad, narrow, events, step (ms); candidates, touching, points.
-    let mut rows: Vec<[f64; 8]> = Vec::with_capacity(o.frames);
+    let mut last = Vec::new();
+    let mut first_step_ms = 0.0;
+    let mut rss_after_first = None;
+    // Columns: aabb, broad, narrow, events, step (ms); candidates, touching, points;
+    // 1 for a moving frame.
+    let mut rows: Vec<[f64; 9]> = Vec::with_capacity(o.frames);
     for frame in 0..o.frames {
-        scene
-            .apply(&mut world, &handles, frame as u32)
-            .expect("handles are live");
+        let moving = set_frame(&o, &scene, &mut world, &handles, &mut last, frame);
         let r = world.step();
         let t = r.timings;
         let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
@@ -116,7 +198,12 @@ fn main() -> ExitCode {
             r.candidate_pairs as f64,
             r.contacts.len() as f64,
             r.contact_points() as f64,
+            moving as u8 as f64,
         ]);
+        if frame == 0 {
+            first_step_ms = ms(t.total);
+            rss_after_first = memory_mib();
+        }
         if let (Some(c), None) = (checker.as_mut(), &failure)
             && let Err(e) = c.check(&world)
         {
@@ -128,8 +215,15 @@ fn main() -> ExitCode {
     } else {
         &rows[..]
     };
-    let col = |k: usize| median(&mut measured.iter().map(|r| r[k]).collect::<Vec<_>>());
-    let max = |k: usize| measured.iter().map(|r| r[k]).fold(0.0, f64::max);
+    let of_kind = |moving: bool| -> Vec<[f64; 9]> {
+        let keep = |r: &&[f64; 9]| o.resting.is_none() || (r[8] == 1.0) == moving;
+        measured.iter().filter(keep).copied().collect()
+    };
+    let (moving_rows, resting_rows) = (of_kind(true), of_kind(false));
+    let col_of =
+        |rows: &[[f64; 9]], k: usize| median(&mut rows.iter().map(|r| r[k]).collect::<Vec<_>>());
+    let max_of = |rows: &[[f64; 9]], k: usize| rows.iter().map(|r| r[k]).fold(0.0, f64::max);
+    let col = |k: usize| col_of(&moving_rows, k);
     println!(
         "scene {} | {} bodies | {} frames ({} measured) | {} threads",
         o.scene,
@@ -138,12 +232,44 @@ fn main() -> ExitCode {
         measured.len(),
         world.threads()
     );
-    println!("{:<8} {:>10} {:>10}", "stage", "median ms", "max ms");
-    for (k, name) in ["aabb", "broad", "narrow", "events", "step"]
-        .iter()
-        .enumerate()
-    {
-        println!("{name:<8} {:>10.3} {:>10.3}", col(k), max(k));
+    let memory = memory_mib();
+    let mib = |m: Option<f64>| m.map_or("n/a".to_string(), |v| format!("{v:.0} MiB"));
+    println!(
+        "insert {insert_ms:.1} ms, first step {first_step_ms:.1} ms (every AABB, static tree) | resident {} after the first step, peak {}",
+        mib(rss_after_first.map(|m| m.0)),
+        mib(memory.map(|m| m.1))
+    );
+    let stages = ["aabb", "broad", "narrow", "events", "step"];
+    if o.resting.is_some() {
+        println!(
+            "{:<8} {:>10} {:>10} {:>12} {:>12}",
+            "stage", "moving ms", "max ms", "resting ms", "max ms"
+        );
+        for (k, name) in stages.iter().enumerate() {
+            println!(
+                "{name:<8} {:>10.3} {:>10.3} {:>12.4} {:>12.4}",
+                col(k),
+                max_of(&moving_rows, k),
+                col_of(&resting_rows, k),
+                max_of(&resting_rows, k)
+            );
+        }
+        let (m, r) = (col(4), col_of(&resting_rows, 4));
+        println!(
+            "resting frame: {:.1}% of a moving one ({} moving, {} resting frames measured)",
+            100.0 * r / m.max(f64::MIN_POSITIVE),
+            moving_rows.len(),
+            resting_rows.len()
+        );
+    } else {
+        println!("{:<8} {:>10} {:>10}", "stage", "median ms", "max ms");
+        for (k, name) in stages.iter().enumerate() {
+            println!(
+                "{name:<8} {:>10.3} {:>10.3}",
+                col(k),
+                max_of(&moving_rows, k)
+            );
+        }
     }
     println!(
         "pairs: {} candidates, {} touching, {} contact points (medians)",
@@ -162,12 +288,27 @@ fn main() -> ExitCode {
             "ok".to_string()
         }
     };
+    let resting_json = if o.resting.is_some() {
+        format!(
+            ",\"resting_broad_ms\":{:.4},\"resting_narrow_ms\":{:.4},\"resting_step_ms\":{:.4}",
+            col_of(&resting_rows, 1),
+            col_of(&resting_rows, 2),
+            col_of(&resting_rows, 4)
+        )
+    } else {
+        String::new()
+    };
+    let json_mib = |m: Option<f64>| m.map_or("null".to_string(), |v| format!("{v:.1}"));
     println!(
-        "{{\"scene\":\"{}\",\"bodies\":{},\"frames\":{},\"threads\":{},\"candidate_pairs\":{},\"touching_pairs\":{},\"contact_points\":{},\"aabb_ms\":{:.4},\"broad_ms\":{:.4},\"narrow_ms\":{:.4},\"step_ms\":{:.4},\"check\":\"{}\"}}",
+        "{{\"scene\":\"{}\",\"bodies\":{},\"frames\":{},\"threads\":{},\"insert_ms\":{:.2},\"first_step_ms\":{:.2},\"rss_mib\":{},\"peak_rss_mib\":{},\"candidate_pairs\":{},\"touching_pairs\":{},\"contact_points\":{},\"aabb_ms\":{:.4},\"broad_ms\":{:.4},\"narrow_ms\":{:.4},\"step_ms\":{:.4}{},\"check\":\"{}\"}}",
         o.scene,
         scene.len(),
         o.frames,
         world.threads(),
+        insert_ms,
+        first_step_ms,
+        json_mib(rss_after_first.map(|m| m.0)),
+        json_mib(memory.map(|m| m.1)),
         col(5),
         col(6),
         col(7),
@@ -175,6 +316,7 @@ fn main() -> ExitCode {
         col(1),
         col(2),
         col(4),
+        resting_json,
         check.replace('\\', "\\\\").replace('"', "\\\"")
     );
     if failure.is_some() {

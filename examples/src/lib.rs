@@ -4,6 +4,7 @@
 //!
 //! * `cargo run --release --example quickstart`
 //! * `cargo run --release --example stress -- --scene soup --bodies 10000 --frames 60 --threads 2 --check`
+//! * `cargo run --release --example stress -- --scene large-world --check` (1,000,000 statics + 100 movers)
 //! * `cargo run --release --example render -- --scene soup --out docs/render.png`
 //! * `cargo run --release --example stacking -- --scene tower --frames 600 --png-every 30 --out-dir frames`
 //!

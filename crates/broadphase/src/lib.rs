@@ -90,12 +90,14 @@
 //! re-queries), not to the statics.
 //!
 //! **Output.** Pairs are collected per task in task order, packed as `a << 32 | b`,
-//! sorted (radix sort from 1,024 pairs, comparison sort below), and diffed against
-//! the previous frame for [`SweepAndPrune::pairs_added`] /
+//! sorted (radix sort from 1,024 pairs, comparison sort below; the dynamic pairs come
+//! sorted from the sorted candidates, so the sort runs only when static pairs were
+//! added), and diffed against the previous frame for [`SweepAndPrune::pairs_added`] /
 //! [`SweepAndPrune::pairs_removed`]. From
 //! [`PARALLEL_MIN_PROXIES`] (16,384) dynamic proxies on, the box read, the entry
 //! gather, the cell sweeps, the candidate test and the static pairs run on the rayon
-//! pool. Tasks are cut
+//! pool; the candidate test does from [`PARALLEL_MIN_CANDIDATES`] (8,192) candidates
+//! on. Tasks are cut
 //! by data size, never by thread count, and the final list is sorted, so the output is
 //! bit-identical on 1, 2 or 4 threads (tested).
 //!
@@ -187,6 +189,7 @@ pub use error::BroadPhaseError;
 pub use proxy::{ProxyId, ProxyKind};
 pub use sap::{
     DEFAULT_PAIR_BUDGET, DYNAMIC_FAT_MARGIN, FAT_MARGIN, FrameStats, GRID_MIN_CANDIDATES,
-    GRID_MIN_PROXIES, MAX_PATCHED_ESCAPES, PARALLEL_MIN_PROXIES, SweepAndPrune,
+    GRID_MIN_PROXIES, MAX_PATCHED_ESCAPES, PARALLEL_MIN_CANDIDATES, PARALLEL_MIN_PROXIES,
+    SweepAndPrune,
 };
 pub use static_bvh::{RayEntry, StaticBvh};

@@ -63,6 +63,12 @@ pub(crate) struct PairFrame {
 }
 
 impl PairFrame {
+    /// A frame with the same pairs as the last: empty diffs.
+    pub fn keep(&mut self) {
+        self.added.clear();
+        self.removed.clear();
+    }
+
     /// Replaces the pairs by the sorted `keys` and computes the diffs.
     pub fn publish(&mut self, keys: &[u64]) {
         std::mem::swap(&mut self.pairs, &mut self.previous);

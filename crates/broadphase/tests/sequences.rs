@@ -269,3 +269,42 @@ fn fat_candidate_paths(offset: Vec3) {
         "still {still} patched {patched} full {full}"
     );
 }
+
+/// A frame with no insert, update or remove keeps the pairs in O(1) (`unchanged`, empty
+/// diffs); any change, or a frame cut at the pair budget, sweeps again.
+#[test]
+fn a_frame_without_changes_keeps_the_pairs() {
+    use glam::Vec3;
+    use sepax_broadphase::{ProxyId, ProxyKind, SweepAndPrune};
+    use sepax_geometry::Aabb;
+    let unit = |x: f32| Aabb::new(Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 1.0, 1.0));
+    let mut sap = SweepAndPrune::new();
+    for i in 0..10u32 {
+        let kind = if i % 3 == 0 {
+            ProxyKind::Static
+        } else {
+            ProxyKind::Dynamic
+        };
+        sap.insert(ProxyId(i), unit(0.8 * i as f32), kind).unwrap();
+    }
+    sap.update_pairs();
+    let pairs = sap.pairs().to_vec();
+    assert!(!sap.stats().unchanged && pairs.len() > 5);
+    assert!(sap.keeps_pairs());
+    sap.update_pairs();
+    assert!(sap.stats().unchanged);
+    assert_eq!(sap.pairs(), &pairs[..]);
+    assert!(sap.pairs_added().is_empty() && sap.pairs_removed().is_empty());
+    // A move is a change, even back to the same box.
+    sap.update(ProxyId(4), unit(3.2)).unwrap();
+    assert!(!sap.keeps_pairs());
+    sap.update_pairs();
+    assert!(!sap.stats().unchanged);
+    assert_eq!(sap.pairs(), &pairs[..]);
+    // Over budget: the next frame sweeps again even without a change.
+    sap.set_pair_budget(2);
+    sap.update_pairs();
+    assert!(sap.stats().pair_budget_exceeded && !sap.keeps_pairs());
+    sap.update_pairs();
+    assert!(!sap.stats().unchanged && sap.pairs().len() == 2);
+}

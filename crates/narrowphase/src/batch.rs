@@ -18,9 +18,10 @@
 //! a pair for the f64 frame (the scalar `Frame::new`: 220) and 50 for the 15 axes (the
 //! scalar test: about 390). The clipping stays per pair and is most of a touching
 //! pair's cost. Per pair, cold caches, the bench pairs (`benches/examples/prof.rs`,
-//! callgrind, November 2026), `collide` → `collide_box_pairs`: resting 4,267 → 3,865,
-//! touching 2,869 → 2,466, deep 3,722 → 3,319, separated 845 → 603 instructions;
-//! `contact` → `contact_box_pairs`: touching 1,469 → 1,114, separated 673 → 481.
+//! callgrind, N=30 minus N=10 over 5,120 pairs, November 2026), `collide` →
+//! `collide_box_pairs`: resting 3,849 → 3,426, touching 2,488 → 2,065, deep 3,304 →
+//! 2,881, separated 784 → 521 instructions; `contact` → `contact_box_pairs`: touching
+//! 1,209 → 782, separated 668 → 402.
 
 // Lane loops index several arrays by the same lane (or axis): one index is the form
 // both the vectoriser and a reader see as "this lane".

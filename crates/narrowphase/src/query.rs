@@ -47,10 +47,12 @@ fn unit_rotation(pose: &Pose) -> Pose {
 /// shape's size (radius, half extents, a hull's vertex count and first vertex), then
 /// the pose. It depends only on the inputs, so it is deterministic; two identical
 /// shapes at the same pose are the one case left in the caller's order.
+#[inline]
 pub(crate) fn canonical_swap(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
     order_key(b, pose_b) < order_key(a, pose_a)
 }
 
+#[inline]
 fn order_key(shape: &Shape, pose: &Pose) -> [u32; 12] {
     let bits = |v: f32| v.to_bits();
     let (kind, size) = match shape {
@@ -375,17 +377,19 @@ fn manifold_from_outcome(
     let world = unit_rotation(pose_a);
     // Anchors: a's surface point is `c + n·d/2` (already in a's frame), b's is
     // `c − n·d/2`, taken to b's frame.
-    let mut world_points: SmallVec<[ManifoldPoint; 4]> = SmallVec::new();
-    for c in &points {
-        let half = axis.normal * (0.5 * c.depth);
-        world_points.push(ManifoldPoint {
-            position: world.transform_point(c.point),
-            depth: c.depth,
-            id: c.id,
-            anchor_a: c.point + half,
-            anchor_b: frame.point_to_b(c.point - half),
-        });
-    }
+    let world_points: SmallVec<[ManifoldPoint; 4]> = points
+        .iter()
+        .map(|c| {
+            let half = axis.normal * (0.5 * c.depth);
+            ManifoldPoint {
+                position: world.transform_point(c.point),
+                depth: c.depth,
+                id: c.id,
+                anchor_a: c.point + half,
+                anchor_b: frame.point_to_b(c.point - half),
+            }
+        })
+        .collect();
     Some(Manifold {
         normal: world.transform_vector(axis.normal),
         points: world_points,

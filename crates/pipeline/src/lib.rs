@@ -25,8 +25,8 @@
 //! 2. **Broad phase**: incremental sweep-and-prune
 //!    ([`SweepAndPrune`](broadphase::SweepAndPrune)) keyed by the bodies' slot
 //!    indices, so its pairs and their added/removed lists against the last step come
-//!    back in body keys, sorted, and the world carries its per-pair state over in one
-//!    walk beside them (no id map, no second diff). A pair needs a dynamic body
+//!    back in body keys, sorted, and the world carries its per-pair state over beside
+//!    them, in parallel over fixed chunks (no id map, no second diff). A pair needs a dynamic body
 //!    ([`BodyKind`]): the broad phase never pairs two statics, and kinematic bodies
 //!    (moved by the user, like platforms) sweep with the dynamic ones but never pair
 //!    with static or other kinematic bodies. Candidate pairs are filtered by
@@ -37,16 +37,25 @@
 //! 3. **Narrow phase** in parallel: [`collide`](narrowphase::collide) with the pair's
 //!    own [`PairCache`](narrowphase::PairCache), which lives as long as the pair stays a
 //!    candidate, so last frame's separating axis or contact feature is tried first.
+//!    Box–box pairs are batched within each chunk through
+//!    [`collide_box_pairs`](narrowphase::collide_box_pairs) (8 pairs per SIMD bundle),
+//!    which gives each pair bit for bit the answer of `collide`.
 //!    Pairs whose two bodies did not change since the last step (a pose set again to
 //!    the same bits counts as no change) copy last step's answer instead: resting
 //!    piles cost almost nothing. Pairs whose bounding spheres are apart skip the SAT.
-//! 4. **Contacts and events**: every pair in contact with its manifold (points with
+//! 4. **Contacts and events** (in parallel over the narrow phase's chunks, output in
+//!    key order): every pair in contact with its manifold (points with
 //!    anchors on both bodies); `Started` when a pair begins to touch (a point at
 //!    `depth >= 0`), `Ended` (with a cause: separated, removed, filtered, quarantined)
 //!    when it stops. Speculative pairs (all points within the margin but apart) are in
 //!    the contacts with [`touching`](ContactPair::touching) false and start no event.
 //!    Each contact names its index in last step's contacts and, per point, the point it
 //!    continues ([`ContactPair::previous_points`]), so a solver warm-starts without a map.
+//!
+//! A step in which nothing changed since the last one (poses set again with the same
+//! bits, or not set; no insert, remove or setter call) skips all of that: the broad
+//! phase keeps its pairs in O(1) and the report is the last one, each contact
+//! continuing itself, computed on the calling thread.
 //!
 //! ```
 //! use sepax_pipeline::{BodyDesc, CollisionWorld, Config, EventKind};
@@ -72,13 +81,25 @@
 //! assert!(report.events.is_empty());
 //! assert_eq!(report.contacts[0].previous_points[0], Some(0)); // warm-start from point 0
 //! ```
+//!
+//! ## Many bodies, an engine's own threads
+//! [`CollisionWorld::set_poses`] sets a batch of poses without a `Result` per body
+//! (stale handles are skipped and counted in a [`PoseBatch`]);
+//! [`CollisionWorld::step_in`] runs the step on a rayon pool of the caller's (this
+//! crate re-exports [`rayon`]), with the same report bit for bit.
 
+mod aabbs;
 mod body;
+mod carry;
 mod config;
 mod error;
+mod events;
+mod narrow;
 mod pairs;
+mod poses;
 mod query;
 mod report;
+mod resting;
 mod step;
 mod store;
 mod world;
@@ -86,6 +107,7 @@ mod world;
 pub use body::{BodyDesc, BodyHandle, BodyKind, Groups};
 pub use config::Config;
 pub use error::WorldError;
+pub use poses::PoseBatch;
 pub use report::{
     ContactEvent, ContactPair, EndCause, EventKind, MATCH_DISTANCE, QuarantineReason, Quarantined,
     StepReport, StepTimings,
@@ -93,6 +115,9 @@ pub use report::{
 pub use world::CollisionWorld;
 
 pub use glam;
+/// The rayon this crate runs its parallel stages on, for
+/// [`CollisionWorld::step_in`] with a pool of the caller's.
+pub use rayon;
 pub use sepax_broadphase as broadphase;
 pub use sepax_geometry as geometry;
 pub use sepax_narrowphase as narrowphase;

@@ -13,7 +13,7 @@ use sepax_broadphase::ProxyId;
 use sepax_narrowphase::{Manifold, PairCache};
 
 /// One candidate pair across steps.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct PairState {
     pub a: BodyHandle,
     pub b: BodyHandle,

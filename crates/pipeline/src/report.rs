@@ -145,17 +145,22 @@ pub struct Quarantined {
 }
 
 /// Wall-clock time of each stage of the last step.
+///
+/// A step in which nothing changed (see [`CollisionWorld::step`](crate::CollisionWorld::step))
+/// runs no stage but the broad phase's O(1) check: its time is all in `broad` and
+/// `total`, the others are zero.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StepTimings {
     /// World AABBs of the moved bodies (parallel) and their hand-over to the broad phase.
     pub aabb: Duration,
     /// Sweep-and-prune (pairs and their diff against the last step), and carrying the
-    /// pair states over to this step's pairs.
+    /// pair states over to this step's pairs (parallel).
     pub broad: Duration,
-    /// Per candidate pair (parallel): the group filter, then SAT and manifold, and the
-    /// match of the points to last step's.
+    /// Per candidate pair (parallel): the group filter, then SAT and manifold (box–box
+    /// pairs batched), and the match of the points to last step's.
     pub narrow: Duration,
-    /// Contacts and events in their final order.
+    /// Contacts and events in their final order (parallel), written over the contact
+    /// buffer of two steps ago.
     pub events: Duration,
     /// The whole step.
     pub total: Duration,

@@ -1,39 +1,44 @@
 //! [`CollisionWorld::step`](crate::CollisionWorld::step): one frame, as data.
 //!
 //! ```text
-//! changed bodies ─► world AABBs (parallel, fixed chunks, collected in order)
+//! changed bodies ─► world AABBs (parallel, fixed chunks, boxes 4 at a time in SIMD
+//!                   lanes, written in order: crate::aabbs)
 //!                ─► bad poses quarantined (proxy removed), others update the broad
-//!                   phase under their slot index
+//!                   phase under their slot index (sequential, slot order)
 //!                ─► sweep-and-prune: this frame's pairs in slot keys, sorted, with the
 //!                   pairs added and removed since the last frame (kind rule applied)
-//!                ─► pair states carried over in step with those lists (no search)
+//!                ─► pair states carried over by those lists (parallel, fixed chunks:
+//!                   crate::carry)
 //!                ─► per pair, in parallel over fixed chunks: group filter, last step's
-//!                   answer if both bodies rest, bounding-sphere test, SAT and manifold
-//!                   (each pair owns its cache)
-//!                ─► contacts and events in key order (sequential)
+//!                   answer if both bodies rest, bounding-sphere test; then the SAT and
+//!                   manifold, box–box pairs batched through the SIMD box test and other
+//!                   kinds one by one (each pair owns its cache: crate::narrow)
+//!                ─► contacts and events in key order (parallel, the same chunks:
+//!                   crate::events)
 //! ```
 //!
+//! Each stage is a function of its own (`#[inline(never)]`), so a profiler shows the
+//! same split as [`StepTimings`](crate::StepTimings).
+//!
 //! **Determinism.** Every parallel stage computes one independent result per item and
-//! writes it to that item's place; chunk boundaries depend on the configured chunk
-//! sizes only. Everything order-dependent (broad-phase updates, pair carry-over,
-//! events) runs sequentially in slot or key order. So the report is bit-identical for
-//! any thread count.
+//! writes it to a place fixed before the stage runs (the item's index, or an offset
+//! from a prefix sum over chunks); chunk boundaries depend on the configured chunk
+//! sizes and the item counts only, never on the thread count. What stays sequential
+//! (broad-phase updates in slot order, joining the events of the chunks) runs in slot
+//! or key order. So the report is bit-identical for any thread count.
 
+use crate::aabbs::{AabbOutcome, aabb_outcomes};
+use crate::carry::CarryPlan;
+use crate::events::{Ended, build_events, ended_event};
+use crate::narrow::{BoxBatch, NarrowContext, narrow_chunk};
 use crate::pairs::PairState;
-use crate::store::{Body, BodyStore};
-use crate::{
-    BodyHandle, Config, ContactEvent, ContactPair, EndCause, EventKind, MATCH_DISTANCE,
-    QuarantineReason, Quarantined, StepReport,
-};
+use crate::store::BodyStore;
+use crate::{BodyHandle, BodyKind, Config, ContactPair, EndCause, Quarantined, StepReport};
 use rayon::prelude::*;
 use sepax_broadphase::{ProxyId, SweepAndPrune};
 use sepax_geometry::Aabb;
-use sepax_narrowphase::{Manifold, collide};
+use sepax_narrowphase::Manifold;
 use std::time::Instant;
-
-/// An ended pair's event and its place among this step's pairs: the number of pairs
-/// whose key is below the ended pair's, so the event goes right before pair `place`.
-type Ended = (usize, ContactEvent);
 
 /// What the step keeps from one frame to the next besides the bodies and the broad
 /// phase: one state per broad-phase pair, in the broad phase's order, and buffers.
@@ -42,8 +47,11 @@ pub(crate) struct PairTracker {
     /// One per pair of the broad phase's last frame, in its order.
     states: Vec<PairState>,
     /// Buffers reused across steps (no fresh pages every frame): the pair states being
-    /// built and this step's manifold per pair.
+    /// built, the carry-over's plan, the AABB stage's outcomes and this step's manifold
+    /// per pair.
     spare: Vec<PairState>,
+    plan: CarryPlan,
+    aabb_outcomes: Vec<AabbOutcome>,
     manifolds: Vec<Option<Manifold>>,
     /// Last step's contacts (the report's buffers are swapped each step): pairs of two
     /// resting bodies copy their manifold from here.
@@ -60,38 +68,14 @@ pub(crate) struct StepFrame<'w> {
     pub world: u32,
 }
 
-/// What the AABB stage found for one changed slot.
-enum AabbOutcome {
-    /// The slot was emptied since it was marked.
-    Vacant,
-    Valid(Aabb),
-    Bad(QuarantineReason),
-}
-
-fn aabb_outcome(body: Option<&Body>, margin: f32) -> AabbOutcome {
-    let Some(body) = body else {
-        return AabbOutcome::Vacant;
-    };
-    let pose = &body.pose;
-    if !(pose.translation.is_finite() && pose.rotation.is_finite()) {
-        return AabbOutcome::Bad(QuarantineReason::NonFinitePose);
-    }
-    if !pose.is_valid() {
-        return AabbOutcome::Bad(QuarantineReason::NonUnitRotation);
-    }
-    let aabb = body.shape.aabb(pose).expanded(margin);
-    if !aabb.is_valid() {
-        return AabbOutcome::Bad(QuarantineReason::NonFiniteAabb);
-    }
-    AabbOutcome::Valid(aabb)
-}
-
 impl StepFrame<'_> {
     /// The whole frame, timed per stage, into `report` (cleared first).
     pub fn run(mut self, report: &mut StepReport) {
         let start = Instant::now();
         // Keep last step's contacts for the resting pairs; reuse the older buffer.
+        // The older buffer is overwritten in place by the event stage.
         std::mem::swap(&mut report.contacts, &mut self.pairs.prev_contacts);
+        let contacts = std::mem::take(&mut report.contacts);
         report.clear();
 
         self.update_aabbs(report);
@@ -105,14 +89,16 @@ impl StepFrame<'_> {
         let t_broad = Instant::now();
 
         let mut manifolds = std::mem::take(&mut self.pairs.manifolds);
-        self.narrow_phase(&mut manifolds);
+        let counts = self.narrow_phase(&mut manifolds);
         let t_narrow = Instant::now();
 
         build_events(
             &mut self.pairs.states,
             &mut manifolds,
+            (self.config.narrow_chunk, &counts),
             &ended,
             self.bodies,
+            contacts,
             report,
         );
         self.pairs.manifolds = manifolds;
@@ -129,23 +115,23 @@ impl StepFrame<'_> {
     /// World AABBs of the changed bodies in parallel, then the broad-phase updates in
     /// the order the bodies were marked. Quarantined bodies are marked again, so they
     /// are checked again at the next step.
+    #[inline(never)] // a stage of its own in profiles
     fn update_aabbs(&mut self, report: &mut StepReport) {
         let changed = self.bodies.begin_step();
         let (bodies, margin, chunk) = (&*self.bodies, self.config.margin, self.config.aabb_chunk);
-        let outcomes: Vec<AabbOutcome> = changed
-            .par_iter()
-            .with_min_len(chunk)
-            .map(|&i| aabb_outcome(bodies.live(i), margin))
-            .collect();
-        for (&index, outcome) in changed.iter().zip(outcomes) {
+        let mut outcomes = std::mem::take(&mut self.pairs.aabb_outcomes);
+        // Every slot is written below: only the length matters.
+        outcomes.truncate(changed.len());
+        outcomes.resize(changed.len(), AabbOutcome::Vacant);
+        changed
+            .par_chunks(chunk)
+            .zip(outcomes.par_chunks_mut(chunk))
+            .for_each(|(slots, out)| aabb_outcomes(bodies, slots, margin, out));
+        for (&index, &outcome) in changed.iter().zip(&outcomes) {
             let key = ProxyId(index);
             match outcome {
                 AabbOutcome::Vacant => {}
-                AabbOutcome::Valid(aabb) => {
-                    if let Some(kind) = self.bodies.kind(index) {
-                        place_proxy(self.broad, key, kind, aabb);
-                    }
-                }
+                AabbOutcome::Valid(aabb, kind) => place_proxy(self.broad, key, kind, aabb),
                 AabbOutcome::Bad(reason) => {
                     let _ = self.broad.remove(key);
                     self.bodies.mark_changed(index);
@@ -158,57 +144,45 @@ impl StepFrame<'_> {
                 }
             }
         }
+        self.pairs.aabb_outcomes = outcomes;
         report.quarantined.sort_unstable_by_key(|q| q.body.index());
     }
 
-    /// Carries last step's pair states over to this step's pairs, walking the broad
-    /// phase's sorted pairs in step with its added and removed lists: an added pair gets
-    /// a fresh state, any other pair is the next old state not removed. Lists the
-    /// touching pairs that are gone (`over_budget`: the pairs were cut at the pair
-    /// budget, so a missing pair may have been dropped), in key order, each with its
-    /// place among the new pairs.
+    /// Carries last step's pair states over to this step's pairs (in parallel, see
+    /// [`crate::carry`]): an added pair gets a fresh state, any other pair keeps its
+    /// own. Lists the touching pairs that are gone (`over_budget`: the pairs were cut
+    /// at the pair budget, so a missing pair may have been dropped), in key order, each
+    /// with its place among the new pairs.
+    #[inline(never)] // a stage of its own in profiles
     fn carry_pairs(&mut self, ended: &mut Vec<Ended>, over_budget: bool) {
-        let mut old = std::mem::take(&mut self.pairs.states);
+        let old = std::mem::take(&mut self.pairs.states);
         let mut next = std::mem::take(&mut self.pairs.spare);
-        next.clear();
-        let mut added = self.broad.pairs_added().iter().peekable();
-        let mut removed = self.broad.pairs_removed().iter().peekable();
-        let mut old_iter = old.drain(..);
-        for &(a, b) in self.broad.pairs() {
-            let mut carried = None;
-            if added.next_if_eq(&&(a, b)).is_none() {
-                for st in old_iter.by_ref() {
-                    if removed.next_if_eq(&&st.key()).is_none() {
-                        carried = Some(st);
-                        break;
-                    }
-                    self.end_gone(st, &next, ended, over_budget);
-                }
-                debug_assert!(carried.as_ref().is_some_and(|st| st.key() == (a, b)));
-            }
-            // Pairs come from live proxies only: both slots hold live bodies.
-            next.push(carried.unwrap_or_else(|| {
-                let handle = |p: ProxyId| {
-                    let generation = self.bodies.live(p.0).map_or(0, |b| b.generation);
-                    BodyHandle::new(p.0, generation, self.world)
-                };
-                PairState::new(handle(a), handle(b))
-            }));
+        let pairs = self.broad.pairs();
+        let (added, removed) = (self.broad.pairs_added(), self.broad.pairs_removed());
+        self.pairs.plan.locate(&old, pairs, added, removed);
+        for &i in self.pairs.plan.removed_at() {
+            self.end_gone(&old[i], pairs, ended, over_budget);
         }
-        for st in old_iter {
-            self.end_gone(st, &next, ended, over_budget);
-        }
+        // Pairs come from live proxies only: both slots hold live bodies.
+        let (bodies, world) = (&*self.bodies, self.world);
+        let handle = |p: ProxyId| {
+            let generation = bodies.live(p.0).map_or(0, |b| b.generation);
+            BodyHandle::new(p.0, generation, world)
+        };
+        let plan = &self.pairs.plan;
+        plan.carry(&old, pairs, &mut next, |(a, b)| {
+            PairState::new(handle(a), handle(b))
+        });
         self.pairs.states = next;
         self.pairs.spare = old;
     }
 
     /// A pair that is no longer a candidate: an `Ended` event if it was touching, placed
-    /// after the new pairs `next` (so far) with smaller keys. Those are all of them: the
-    /// walk has pushed every pair up to the next carried one, which comes after this.
+    /// before the first of this step's `pairs` with a larger key.
     fn end_gone(
         &self,
-        st: PairState,
-        next: &[PairState],
+        st: &PairState,
+        pairs: &[(ProxyId, ProxyId)],
         ended: &mut Vec<Ended>,
         over_budget: bool,
     ) {
@@ -226,15 +200,18 @@ impl StepFrame<'_> {
         } else {
             EndCause::Separated
         };
-        // `next` is sorted by key: a binary search (ended pairs are few).
+        // `pairs` is sorted by key: a binary search (ended pairs are few).
         let key = st.key();
-        let place = next.partition_point(|n| n.key() < key);
-        ended.push((place, ended_event(&st, cause)));
+        let place = pairs.partition_point(|p| *p < key);
+        ended.push((place, ended_event(st, cause)));
     }
 
-    /// The exact test of every candidate pair, in parallel over fixed chunks.
-    /// Fills `manifolds[i]` with the manifold of pair `i`.
-    fn narrow_phase(&mut self, manifolds: &mut Vec<Option<Manifold>>) {
+    /// The exact test of every candidate pair, in parallel over fixed chunks (box–box
+    /// pairs batched within each chunk, see [`crate::narrow`]). Fills `manifolds[i]`
+    /// with the manifold of pair `i`.
+    #[inline(never)] // a stage of its own in profiles
+    /// Returns the number of manifolds in each chunk, for the event stage.
+    fn narrow_phase(&mut self, manifolds: &mut Vec<Option<Manifold>>) -> Vec<usize> {
         let states = &mut self.pairs.states;
         // Every slot is written below, so only the length changes here (no sequential
         // pass over last step's slots).
@@ -243,148 +220,33 @@ impl StepFrame<'_> {
         let chunk = self.config.narrow_chunk;
         let (bodies, changed_at, now) = self.bodies.narrow_view();
         let context = NarrowContext {
+            bodies,
             margin: self.config.margin,
             changed_at,
             now,
             prev: &self.pairs.prev_contacts,
         };
+        // The batch buffers are scratch, cleared per chunk: which task's buffers a chunk
+        // uses changes nothing.
+        let mut counts = Vec::new();
         states
             .par_chunks_mut(chunk)
             .zip(manifolds.par_chunks_mut(chunk))
-            .for_each(|(states, out)| {
-                for (st, manifold) in states.iter_mut().zip(out) {
-                    let (ia, ib) = (st.a.index(), st.b.index());
-                    let (a, b) = (&bodies[ia as usize], &bodies[ib as usize]);
-                    *manifold = pair_manifold(st, a, b, ia, ib, &context);
-                    // The points' predecessors, here in the parallel pass: by id,
-                    // else by anchor within MATCH_DISTANCE of the smaller radius.
-                    match manifold {
-                        Some(m) => {
-                            let tolerance = MATCH_DISTANCE * a.radius.min(b.radius);
-                            st.matches = st.match_points(m, tolerance);
-                        }
-                        None => st.forget_points(),
-                    }
-                }
-            });
-    }
-}
-
-/// What every pair of the narrow pass reads besides its own state.
-struct NarrowContext<'w> {
-    margin: f32,
-    /// Per slot, the step that first saw the current pose and shape.
-    changed_at: &'w [u64],
-    now: u64,
-    prev: &'w [ContactPair],
-}
-
-/// One pair's manifold: `None` when filtered or apart; last step's answer when neither
-/// body changed since it was computed; else the narrow phase with the pair's cache.
-fn pair_manifold(
-    st: &mut PairState,
-    a: &Body,
-    b: &Body,
-    ia: u32,
-    ib: u32,
-    context: &NarrowContext,
-) -> Option<Manifold> {
-    let was_filtered = st.filtered;
-    st.filtered = !a.groups.interacts(&b.groups);
-    if st.filtered {
-        st.has_result = false;
-        return None;
-    }
-    // Neither body changed since last step's answer: same inputs, same bits (a query
-    // repeated with the cache it left gives the same answer, see `PairCache`), so copy
-    // it.
-    let (changed_at, now) = (context.changed_at, context.now);
-    let resting = changed_at[ia as usize] < now && changed_at[ib as usize] < now;
-    if resting && st.has_result && !was_filtered {
-        return context
-            .prev
-            .get(st.contact as usize)
-            .map(|c| c.manifold.clone());
-    }
-    st.has_result = true;
-    // Each shape lies in its bounding sphere: spheres apart by more than the margin
-    // mean no contact (the cache keeps its last axis). The radii grow by 1e-4 relative
-    // to stay clear of f32 round-off, so the skip never changes an answer.
-    let margin = context.margin;
-    let reach = (a.radius + b.radius) * 1.0001 + margin;
-    if a.pose.translation.distance_squared(b.pose.translation) > reach * reach {
-        return None;
-    }
-    collide(&a.shape, &a.pose, &b.shape, &b.pose, margin, &mut st.cache)
-}
-
-fn ended_event(st: &PairState, cause: EndCause) -> ContactEvent {
-    ContactEvent {
-        a: st.a,
-        b: st.b,
-        kind: EventKind::Ended(cause),
+            .map_init(BoxBatch::default, |batch, (states, out)| {
+                narrow_chunk(states, out, batch, &context)
+            })
+            .collect_into_vec(&mut counts);
+        counts
     }
 }
 
 /// Puts a body's AABB into the broad phase under its slot index (inserting its proxy
 /// if it has none).
-fn place_proxy(broad: &mut SweepAndPrune, key: ProxyId, kind: crate::BodyKind, aabb: Aabb) {
+fn place_proxy(broad: &mut SweepAndPrune, key: ProxyId, kind: BodyKind, aabb: Aabb) {
     if broad.update(key, aabb).is_ok() {
         return;
     }
     // The box was validated above, so this fails only if the slot index is u32::MAX;
     // the body then stays out of the broad phase (and so out of every pair).
     let _ = broad.insert(key, aabb, kind);
-}
-
-/// Contacts and events in key order: this step's pair states merged with the pairs that
-/// ended by leaving the candidate list (each placed before the pair of its `place`). A pair's touch state follows
-/// [`Manifold::is_touching`](sepax_narrowphase::Manifold::is_touching): speculative
-/// contacts are reported but start no event.
-fn build_events(
-    next: &mut [PairState],
-    manifolds: &mut [Option<Manifold>],
-    ended: &[Ended],
-    bodies: &BodyStore,
-    report: &mut StepReport,
-) {
-    let user_data = |h: BodyHandle| bodies.user_data(h.index());
-    let mut gone = ended.iter().peekable();
-    for (i, (st, manifold)) in next.iter_mut().zip(manifolds).enumerate() {
-        while let Some((_, e)) = gone.next_if(|(place, _)| *place <= i) {
-            report.events.push(*e);
-        }
-        let touching = manifold.as_ref().is_some_and(|m| m.is_touching());
-        if touching != st.was_touching {
-            let kind = match (touching, st.filtered) {
-                (true, _) => EventKind::Started,
-                (false, true) => EventKind::Ended(EndCause::Filtered),
-                (false, false) => EventKind::Ended(EndCause::Separated),
-            };
-            report.events.push(ContactEvent {
-                a: st.a,
-                b: st.b,
-                kind,
-            });
-        }
-        st.was_touching = touching;
-        let previous = (st.contact != u32::MAX).then_some(st.contact);
-        match manifold.take() {
-            Some(manifold) => {
-                st.contact = report.contacts.len() as u32;
-                let previous_points = st.matches;
-                report.contacts.push(ContactPair {
-                    a: st.a,
-                    b: st.b,
-                    user_data: [user_data(st.a), user_data(st.b)],
-                    manifold,
-                    touching,
-                    previous,
-                    previous_points,
-                });
-            }
-            None => st.contact = u32::MAX,
-        }
-    }
-    report.events.extend(gone.map(|(_, e)| *e));
 }

@@ -22,6 +22,20 @@
 use crate::{BodyDesc, BodyKind, Groups, WorldError};
 use sepax_geometry::{Pose, Shape};
 
+/// True when two poses have the same bit patterns (unlike `==`, which equates -0 and +0
+/// and never equates NaNs).
+#[inline]
+fn same_bits(a: &Pose, b: &Pose) -> bool {
+    pose_bits(a) == pose_bits(b)
+}
+
+/// The seven floats of a pose as bits (one compare of two small arrays).
+#[inline]
+fn pose_bits(p: &Pose) -> [u32; 7] {
+    let (t, r) = (p.translation, p.rotation);
+    [t.x, t.y, t.z, r.x, r.y, r.z, r.w].map(f32::to_bits)
+}
+
 /// What the step reads per body and pair: one cache line each, 32 (pose) + 16 (shape)
 /// + 4 + 8 + 4 bytes.
 #[derive(Clone, Debug)]
@@ -54,6 +68,9 @@ pub(crate) struct BodyStore {
     /// Slots freed since the last step: reused only after it.
     pending_free: Vec<u32>,
     live: usize,
+    /// Something besides a same-bits pose changed since the last step began: a body
+    /// inserted, removed, moved or reshaped, its groups or user data set.
+    edited: bool,
 }
 
 impl BodyStore {
@@ -102,6 +119,7 @@ impl BodyStore {
         body.generation = body.generation.wrapping_add(1);
         self.pending_free.push(index);
         self.live -= 1;
+        self.edited = true;
         Some(kind)
     }
 
@@ -140,17 +158,32 @@ impl BodyStore {
     /// Sets the user data of a live slot.
     pub fn set_user_data(&mut self, index: u32, user_data: u64) {
         self.user_data[index as usize] = user_data;
+        self.edited = true;
     }
 
     /// Sets the groups of a live slot (no change mark: the AABB stays valid).
     pub fn set_groups(&mut self, index: u32, groups: Groups) {
         self.bodies[index as usize].groups = groups;
+        self.edited = true;
     }
 
-    /// Sets the pose of a live slot and marks it changed.
-    pub fn set_pose(&mut self, index: u32, pose: Pose) {
-        self.bodies[index as usize].pose = pose;
+    /// Sets the pose of slot `index` if a body of `generation` lives there: `None` for
+    /// a stale slot, `Some(false)` when the pose has the same bits as the stored one
+    /// (nothing changes, the body keeps resting), `Some(true)` when it was stored and
+    /// the body marked changed.
+    #[inline]
+    pub fn set_pose(&mut self, index: u32, generation: u32, pose: Pose) -> Option<bool> {
+        let i = index as usize;
+        let body = self.bodies.get_mut(i)?;
+        if body.generation != generation || self.kinds[i].is_none() {
+            return None;
+        }
+        if same_bits(&body.pose, &pose) {
+            return Some(false);
+        }
+        body.pose = pose;
         self.mark_changed(index);
+        Some(true)
     }
 
     /// Sets the shape of a live slot and marks it changed.
@@ -163,6 +196,7 @@ impl BodyStore {
 
     /// Marks slot `index` for the next step (once).
     pub fn mark_changed(&mut self, index: u32) {
+        self.edited = true;
         let next = self.now + 1;
         let stamp = &mut self.changed_at[index as usize];
         if *stamp != next {
@@ -180,7 +214,14 @@ impl BodyStore {
     /// (marks made from now on are for the next step).
     pub fn begin_step(&mut self) -> Vec<u32> {
         self.now += 1;
+        self.edited = false;
         std::mem::take(&mut self.queued)
+    }
+
+    /// True when nothing changed since the last step began but poses set again with
+    /// the same bits: the next step sees exactly the bodies the last one saw.
+    pub fn at_rest(&self) -> bool {
+        !self.edited
     }
 
     /// Ends a step: slots freed before it may be reused.

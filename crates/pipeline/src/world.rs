@@ -3,7 +3,7 @@
 
 use crate::step::{PairTracker, StepFrame};
 use crate::store::{Body, BodyStore};
-use crate::{BodyDesc, BodyHandle, BodyKind, Config, Groups, StepReport, WorldError};
+use crate::{BodyDesc, BodyHandle, BodyKind, Config, Groups, PoseBatch, StepReport, WorldError};
 use sepax_broadphase::{ProxyId, SweepAndPrune};
 use sepax_geometry::{Aabb, Pose, Shape};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -11,13 +11,6 @@ use std::sync::atomic::{AtomicU32, Ordering};
 /// The identity of the next world: each world stamps its own on its handles, so a
 /// handle from another world is refused (wrapping after 2³² worlds).
 static NEXT_WORLD_ID: AtomicU32 = AtomicU32::new(0);
-
-/// True when two poses have the same bit patterns (unlike `==`, which equates -0 and +0
-/// and never equates NaNs).
-fn same_bits(a: &Pose, b: &Pose) -> bool {
-    a.translation.to_array().map(f32::to_bits) == b.translation.to_array().map(f32::to_bits)
-        && a.rotation.to_array().map(f32::to_bits) == b.rotation.to_array().map(f32::to_bits)
-}
 
 /// A set of bodies that is stepped as a whole: broad phase, narrow phase, events.
 ///
@@ -173,10 +166,59 @@ impl CollisionWorld {
     /// as resting, and its pairs with other resting bodies reuse last step's manifold
     /// at the next step (the answer would be the same bits).
     pub fn set_pose(&mut self, handle: BodyHandle, pose: Pose) -> Result<(), WorldError> {
-        if !same_bits(&self.body(handle)?.pose, &pose) {
-            self.bodies.set_pose(handle.index(), pose);
+        match self.try_set_pose(handle, pose) {
+            Some(_) => Ok(()),
+            None => Err(WorldError::StaleHandle(handle)),
         }
-        Ok(())
+    }
+
+    /// Moves many bodies at once: `set_pose` for each `(handle, pose)` in order,
+    /// without a `Result` per body. A stale handle is skipped and counted (the other
+    /// entries still apply); a pose with the same bits as the body's changes nothing.
+    /// See [`PoseBatch`] for the rules and the cost (a few ns a body).
+    ///
+    /// ```
+    /// use sepax_pipeline::{BodyDesc, CollisionWorld, Config};
+    /// use sepax_pipeline::geometry::{Pose, Sphere};
+    /// use glam::Vec3;
+    ///
+    /// let mut world = CollisionWorld::new(Config::default()).unwrap();
+    /// let ball = Sphere::try_new(0.5).unwrap();
+    /// let bodies: Vec<_> = (0..4)
+    ///     .map(|i| world.insert(BodyDesc::dynamic(ball, Pose::from_translation(Vec3::X * i as f32))).unwrap())
+    ///     .collect();
+    /// world.remove(bodies[3]).unwrap();
+    /// // The engine's solver output: one pose per body, the same for body 0.
+    /// let poses = [0.0, 1.5, 2.5, 3.5].map(|x| Pose::from_translation(Vec3::X * x));
+    /// let batch = world.set_poses(bodies.iter().copied().zip(poses));
+    /// assert_eq!((batch.moved, batch.unchanged, batch.stale), (2, 1, 1));
+    /// assert_eq!(batch.first_stale, Some(bodies[3]));
+    /// assert_eq!(world.pose(bodies[1]).unwrap(), poses[1]);
+    /// ```
+    pub fn set_poses(&mut self, poses: impl IntoIterator<Item = (BodyHandle, Pose)>) -> PoseBatch {
+        let mut batch = PoseBatch::default();
+        for (handle, pose) in poses {
+            match self.try_set_pose(handle, pose) {
+                Some(true) => batch.moved += 1,
+                Some(false) => batch.unchanged += 1,
+                None => {
+                    batch.stale += 1;
+                    batch.first_stale.get_or_insert(handle);
+                }
+            }
+        }
+        batch
+    }
+
+    /// `set_pose` without the error: `None` for a stale handle, else whether the pose
+    /// changed (see [`BodyStore::set_pose`]).
+    #[inline]
+    fn try_set_pose(&mut self, handle: BodyHandle, pose: Pose) -> Option<bool> {
+        if handle.world() != self.id {
+            return None;
+        }
+        self.bodies
+            .set_pose(handle.index(), handle.generation(), pose)
     }
 
     /// Replaces a body's shape. Its pair caches stay: a remembered separating axis is
@@ -249,7 +291,44 @@ impl CollisionWorld {
     /// that finds more than [`Config::pair_budget`](crate::Config::pair_budget)
     /// candidate pairs keeps the first ones and sets `pair_budget_exceeded`. Nothing
     /// here panics on user data.
+    ///
+    /// A step in which nothing changed since the last one (no pose with new bits, no
+    /// insert, remove, `set_shape`, `set_groups` or `set_user_data`) costs O(contacts)
+    /// on the calling thread: the report is the last one, each contact continuing
+    /// itself (`previous = Some(i)`, every point matched to itself), no events.
     pub fn step(&mut self) -> &StepReport {
+        self.step_on(None)
+    }
+
+    /// [`step`](Self::step) on a rayon pool of the caller's (an engine that already
+    /// has one), instead of the world's own pool: every parallel stage of the step runs
+    /// on `pool`. The report is bit-identical to `step`'s, whatever the pool's thread
+    /// count (the work is cut into chunks by size, never by thread count). Calling it
+    /// from a thread of `pool` itself is fine (the step then runs there directly).
+    ///
+    /// The world's own pool is still built by [`new`](Self::new) with
+    /// [`Config::threads`] threads; they sleep while unused, so a world stepped only
+    /// here is best created with `threads: 1`. The rayon version is the one this crate
+    /// re-exports as [`sepax_pipeline::rayon`](crate::rayon).
+    ///
+    /// ```
+    /// use sepax_pipeline::{rayon, BodyDesc, CollisionWorld, Config};
+    /// use sepax_pipeline::geometry::{Pose, Sphere};
+    /// use glam::Vec3;
+    ///
+    /// let engine_pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let mut world = CollisionWorld::new(Config { threads: 1, ..Config::default() }).unwrap();
+    /// let ball = Sphere::try_new(0.5).unwrap();
+    /// world.insert(BodyDesc::dynamic(ball, Pose::IDENTITY)).unwrap();
+    /// world.insert(BodyDesc::dynamic(ball, Pose::from_translation(Vec3::X * 0.9))).unwrap();
+    /// assert_eq!(world.step_in(&engine_pool).contacts.len(), 1);
+    /// ```
+    pub fn step_in(&mut self, pool: &rayon::ThreadPool) -> &StepReport {
+        self.step_on(Some(pool))
+    }
+
+    /// One step on `pool`, or on the world's own pool.
+    fn step_on(&mut self, pool: Option<&rayon::ThreadPool>) -> &StepReport {
         let mut report = std::mem::take(&mut self.report);
         let frame = StepFrame {
             bodies: &mut self.bodies,
@@ -258,9 +337,15 @@ impl CollisionWorld {
             config: &self.config,
             world: self.id,
         };
-        // One hand-over to the world's pool per step: every parallel stage inside runs
-        // on that pool without further cross-thread wake-ups.
-        self.pool.install(|| frame.run(&mut report));
+        if frame.is_resting() {
+            // Nothing changed: last step's report, without waking a pool.
+            frame.repeat(&mut report);
+        } else {
+            // One hand-over to the pool per step: every parallel stage inside runs on
+            // that pool without further cross-thread wake-ups.
+            pool.unwrap_or(&self.pool)
+                .install(|| frame.run(&mut report));
+        }
         self.report = report;
         &self.report
     }

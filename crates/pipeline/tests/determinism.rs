@@ -1,25 +1,70 @@
 //! The step's output is bit-identical for 1, 2 and 4 threads (Box2D's determinism test
 //! across worker counts), on boxes and hulls, with a body quarantined part of the time
-//! and bodies removed and inserted between steps.
+//! and bodies removed and inserted between steps; and the same when the step runs on a
+//! pool of the caller's (`step_in`) of any size, or from inside that pool. Scenes with
+//! resting frames (the pile) and a large static world are covered too.
 
 mod common;
 
 use glam::Vec3;
 use sepax_pipeline::geometry::Pose;
-use sepax_pipeline::{BodyDesc, CollisionWorld, Config};
+use sepax_pipeline::{BodyDesc, CollisionWorld, Config, rayon};
 use sepax_testkit::scenes;
 use std::hash::DefaultHasher;
 
+/// Where a world's steps run.
+#[derive(Clone, Copy)]
+enum Runner<'p> {
+    /// `step()` on the world's own pool of this many threads.
+    Own(usize),
+    /// `step_in(pool)` from the calling thread.
+    Caller(&'p rayon::ThreadPool),
+    /// `step_in(pool)` from a thread of that very pool.
+    Inside(&'p rayon::ThreadPool),
+}
+
+impl Runner<'_> {
+    fn config(self) -> Config {
+        let threads = match self {
+            Runner::Own(n) => n,
+            _ => 1,
+        };
+        Config {
+            threads,
+            narrow_chunk: 16,
+            aabb_chunk: 64,
+            ..Config::default()
+        }
+    }
+
+    fn step(self, world: &mut CollisionWorld, h: &mut DefaultHasher) -> (usize, usize) {
+        let mut hash = |r: &sepax_pipeline::StepReport| {
+            common::report_hash(r, h);
+            (r.contacts.len(), r.events.len())
+        };
+        match self {
+            Runner::Own(_) => hash(world.step()),
+            Runner::Caller(pool) => hash(world.step_in(pool)),
+            Runner::Inside(pool) => pool.install(|| hash(world.step_in(pool))),
+        }
+    }
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}
+
 fn run(threads: usize) -> (u64, usize, usize) {
+    run_on(Runner::Own(threads))
+}
+
+fn run_on(runner: Runner) -> (u64, usize, usize) {
     let scene = scenes::soup(3000, 11);
     let hulls = scenes::hulls(600, 12);
-    let mut world = CollisionWorld::new(Config {
-        threads,
-        narrow_chunk: 16,
-        aabb_chunk: 64,
-        ..Config::default()
-    })
-    .unwrap();
+    let mut world = CollisionWorld::new(runner.config()).unwrap();
     let mut handles = scene.populate(&mut world).unwrap();
     let hull_handles = hulls.populate(&mut world).unwrap();
     let mut h = DefaultHasher::new();
@@ -41,10 +86,9 @@ fn run(threads: usize) -> (u64, usize, usize) {
                 ))
                 .unwrap();
         }
-        let r = world.step();
-        contacts += r.contacts.len();
-        events += r.events.len();
-        common::report_hash(r, &mut h);
+        let (c, e) = runner.step(&mut world, &mut h);
+        contacts += c;
+        events += e;
     }
     (common::finish(h), contacts, events)
 }
@@ -58,4 +102,44 @@ fn same_bits_for_one_two_and_four_threads() {
     );
     assert_eq!(run(2), one);
     assert_eq!(run(4), one);
+}
+
+#[test]
+fn same_bits_on_a_pool_of_the_callers() {
+    let one = run(1);
+    for threads in [1, 3] {
+        let p = pool(threads);
+        assert_eq!(run_on(Runner::Caller(&p)), one, "{threads} threads");
+        assert_eq!(run_on(Runner::Inside(&p)), one, "{threads} threads, inside");
+    }
+}
+
+/// A pile that rests most frames (the short way) and moves now and then, and a static
+/// world of 40,000 cubes with movers gliding on it: the same bits on every runner.
+#[test]
+fn same_bits_on_resting_and_static_heavy_scenes() {
+    let pile = scenes::pile(301);
+    let large = scenes::large_world(40_000, 60, 3);
+    let run_scenes = |runner: Runner| {
+        let mut world = CollisionWorld::new(runner.config()).unwrap();
+        let piled = pile.populate(&mut world).unwrap();
+        let gliding = large.populate(&mut world).unwrap();
+        let mut h = DefaultHasher::new();
+        let mut contacts = 0;
+        for frame in 0..12u32 {
+            pile.apply(&mut world, &piled, frame).unwrap();
+            if frame % 4 == 0 {
+                large.apply(&mut world, &gliding, frame).unwrap();
+            }
+            contacts += runner.step(&mut world, &mut h).0;
+        }
+        (common::finish(h), contacts)
+    };
+    let one = run_scenes(Runner::Own(1));
+    assert!(one.1 > 12 * 300, "the scenes must collide: {one:?}");
+    assert_eq!(run_scenes(Runner::Own(2)), one);
+    assert_eq!(run_scenes(Runner::Own(4)), one);
+    let p = pool(3);
+    assert_eq!(run_scenes(Runner::Caller(&p)), one);
+    assert_eq!(run_scenes(Runner::Inside(&p)), one);
 }

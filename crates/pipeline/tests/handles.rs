@@ -111,3 +111,43 @@ fn issue_9_handle_from_another_world_with_a_live_index_is_stale() {
     world.step();
     assert_eq!(world.handles().collect::<Vec<_>>(), vec![mine]);
 }
+
+/// `set_poses` skips and counts stale and foreign handles (the rest of the batch still
+/// applies), treats a pose with the same bits as no change, and lets the last of two
+/// entries for one body win. Nothing panics.
+#[test]
+fn a_pose_batch_skips_stale_entries_and_applies_the_rest() {
+    let ball = Sphere::try_new(0.5).unwrap();
+    let at = |x: f32| Pose::from_translation(Vec3::X * x);
+    let mut world = CollisionWorld::new(Config::default()).unwrap();
+    let mut other = CollisionWorld::new(Config::default()).unwrap();
+    let bodies: Vec<_> = (0..4)
+        .map(|i| world.insert(BodyDesc::dynamic(ball, at(i as f32))).unwrap())
+        .collect();
+    let foreign = other.insert(BodyDesc::dynamic(ball, at(0.0))).unwrap();
+    world.remove(bodies[1]).unwrap();
+    world.step();
+    // A slot reused after the step: the old handle must not reach the new body.
+    let reused = world.insert(BodyDesc::dynamic(ball, at(9.0))).unwrap();
+    assert_eq!(reused.index(), bodies[1].index());
+    let batch = world.set_poses([
+        (bodies[0], at(0.0)), // same bits: unchanged
+        (bodies[1], at(5.0)), // removed: stale
+        (foreign, at(6.0)),   // another world's: stale
+        (bodies[2], at(7.0)), // moved
+        (bodies[2], at(7.5)), // moved again: the last pose wins
+        (bodies[3], at(3.0)), // same bits: unchanged
+    ]);
+    assert_eq!((batch.moved, batch.unchanged, batch.stale), (2, 2, 2));
+    assert_eq!(batch.first_stale, Some(bodies[1]));
+    assert!(!batch.all_applied());
+    assert_eq!(world.pose(bodies[2]), Ok(at(7.5)));
+    assert_eq!(world.pose(reused), Ok(at(9.0)));
+    assert_eq!(other.pose(foreign), Ok(at(0.0)));
+    // -0.0 and +0.0 compare equal but are different bits: a change.
+    let batch = world.set_poses([(bodies[0], Pose::from_translation(Vec3::new(-0.0, 0.0, 0.0)))]);
+    assert_eq!((batch.moved, batch.unchanged, batch.stale), (1, 0, 0));
+    let empty = world.set_poses(std::iter::empty());
+    assert_eq!(empty, Default::default());
+    assert!(empty.all_applied());
+}

@@ -71,3 +71,32 @@ fn poses_are_a_pure_function_of_the_frame() {
         assert!(step > 0.0 && step <= 0.0151, "{step}"); // ≤ 1% of a size ≤ 1.5
     }
 }
+
+/// `large-world` by name: 100 movers and the rest static tiles; every mover rests on
+/// the floor (touches a tile) at every frame, and touches one to four tiles.
+#[test]
+fn large_world_movers_rest_on_the_floor() {
+    let scene = scenes::by_name("large-world", 10_100, 1).unwrap();
+    assert_eq!((scene.len(), scene.movers().len()), (10_100, 100));
+    let mut world = CollisionWorld::new(Config::default()).unwrap();
+    let handles = scene.populate(&mut world).unwrap();
+    let is_static = |i: u32| !scene.is_moving(i as usize);
+    for frame in [0, 30, 77] {
+        scene.apply(&mut world, &handles, frame).unwrap();
+        let r = world.step();
+        let mut tiles = vec![0; scene.len()];
+        for c in r.contacts.iter().filter(|c| c.touching) {
+            let (a, b) = (c.a.index(), c.b.index());
+            if is_static(a) != is_static(b) {
+                tiles[a.max(b) as usize] += 1; // movers come after the statics
+            }
+        }
+        for &m in scene.movers() {
+            assert!(
+                (1..=4).contains(&tiles[m]),
+                "frame {frame}: mover {m} on {} tiles",
+                tiles[m]
+            );
+        }
+    }
+}

@@ -11,7 +11,7 @@
 //! | [`broad_twin`] | sweep-and-prune beside its brute-force oracle, fed the same calls | broad-phase tests |
 //! | [`pairs`] | 3D pair sets by kind (resting, touching, deep, separated, hulls) and the oracle tests' placements | narrow-phase tests and benches |
 //! | [`pairs2d`] | 2D pairs (boxes, polygons, circles) and placements; box and octagon pairs in a depth band | dim2 tests, 2D bench |
-//! | [`scenes`] | world scenes as plain data: soup, hulls, static-heavy, pile | pipeline tests, step bench, `stress`, `render` |
+//! | [`scenes`] | world scenes as plain data: soup, hulls, static-heavy, pile, large-world | pipeline tests, step bench, `stress`, `render` |
 //! | [`stacks`] | stacking scenes for a solver: tower, alternating tower, pyramid, dropped pile, mixed | the `stacking` example and its test |
 //! | `world` (feature `world`) | `Scene::populate` / `apply` / `body_desc`: a scene in a `CollisionWorld` | the same |
 //!

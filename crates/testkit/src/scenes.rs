@@ -15,6 +15,7 @@
 //! | [`hulls`] | n moving hulls | the same, with convex hulls of 24 random points |
 //! | [`static_heavy`] | statics + movers | static boxes everywhere, a few moving boxes among them (not the broad-phase bench's floor scene, [`clouds::floor_tiles`](crate::clouds::floor_tiles)) |
 //! | [`pile`] | n resting boxes | columns of unit cubes sunk 0.01 into each other on a static ground: every pair a face contact |
+//! | [`large_world`] | statics + movers | a floor of static 10 m tiles (1,000,000 in the scene, as Box3D's `large_world`) and a few spheres and boxes gliding on it |
 //!
 //! With the `world` feature, `Scene::populate` inserts a scene into a
 //! `CollisionWorld` and `Scene::apply` sets a frame's poses (module `world`).
@@ -31,7 +32,7 @@
 use crate::shapes::{ball_hull, soup_box};
 use glam::{Quat, Vec3};
 use sepax_geometry::rng::Rng;
-use sepax_geometry::{ConvexHull, Cuboid, Pose, Shape};
+use sepax_geometry::{ConvexHull, Cuboid, Pose, Shape, Sphere};
 use std::sync::Arc;
 
 /// Whether a body moves, as the pipeline's `BodyKind` has it (scenes have no
@@ -94,9 +95,11 @@ pub struct Scene {
     pub name: &'static str,
     /// The bodies at frame 0.
     pub bodies: Vec<SceneBody>,
-    motions: Vec<Option<Motion>>,
     /// Indices of the moving bodies, ascending.
     movers: Vec<usize>,
+    /// The motion of each moving body, parallel to `movers` (a scene of a million
+    /// statics keeps no per-static motion slot).
+    motions: Vec<Motion>,
 }
 
 impl Scene {
@@ -104,18 +107,18 @@ impl Scene {
         Scene {
             name,
             bodies: Vec::new(),
-            motions: Vec::new(),
             movers: Vec::new(),
+            motions: Vec::new(),
         }
     }
 
     fn push(&mut self, shape: Shape, kind: SceneKind, motion: Option<Motion>) {
         let pose = motion.map_or(Pose::IDENTITY, |m| m.pose(0));
-        if motion.is_some() {
+        if let Some(m) = motion {
             self.movers.push(self.bodies.len());
+            self.motions.push(m);
         }
         self.bodies.push(SceneBody { shape, pose, kind });
-        self.motions.push(motion);
     }
 
     fn push_static(&mut self, shape: Shape, pose: Pose) {
@@ -124,7 +127,6 @@ impl Scene {
             pose,
             kind: SceneKind::Static,
         });
-        self.motions.push(None);
     }
 
     /// Number of bodies.
@@ -139,7 +141,7 @@ impl Scene {
 
     /// True when body `i` gets a new pose every frame.
     pub fn is_moving(&self, i: usize) -> bool {
-        matches!(self.motions.get(i), Some(Some(_)))
+        self.movers.binary_search(&i).is_ok()
     }
 
     /// Indices of the bodies that move, ascending.
@@ -150,10 +152,19 @@ impl Scene {
     /// The pose of body `i` at `frame` (static bodies keep their pose).
     /// Panics if `i` is out of range (a programming error, not user data).
     pub fn pose(&self, i: usize, frame: u32) -> Pose {
-        match self.motions[i] {
-            Some(m) => m.pose(frame),
-            None => self.bodies[i].pose,
+        match self.movers.binary_search(&i) {
+            Ok(k) => self.motions[k].pose(frame),
+            Err(_) => self.bodies[i].pose,
         }
+    }
+
+    /// Every moving body with its pose at `frame`, in ascending body order (what
+    /// `Scene::apply` hands to the world in one batch).
+    pub fn mover_poses(&self, frame: u32) -> impl Iterator<Item = (usize, Pose)> + '_ {
+        self.movers
+            .iter()
+            .zip(&self.motions)
+            .map(move |(&i, m)| (i, m.pose(frame)))
     }
 }
 
@@ -275,12 +286,77 @@ pub fn pile(n: usize) -> Scene {
     scene
 }
 
-/// The scene names [`by_name`] knows.
-pub const NAMES: [&str; 4] = ["soup", "hulls", "static-heavy", "pile"];
+/// Side of a floor tile of [`large_world`], as in Box3D's `large_world` (10 m cells).
+pub const LARGE_WORLD_TILE: f32 = 10.0;
 
-/// A scene by name with `n` bodies in all: `soup`, `hulls`, `pile`, or `static-heavy`
-/// (`n / 51` movers, the rest static: 51,000 gives the 50,000 + 1,000).
-/// `None` for an unknown name.
+/// A huge static world with a few bodies moving in it, after Box3D's `large_world`
+/// benchmark (a floor of a million static boxes, 10 m cells, a hundred dynamic bodies
+/// on it): `statics` static tiles of `10 × 1 × 10`, edge to edge on a square grid in
+/// the xz plane, tops at `y = 0`, centred on the origin; and `movers` bodies at random
+/// places on the floor, spheres and boxes in turn (Box3D drops spheres; boxes are this
+/// crate's main shape), each resting on it sunk 0.02, boxes turning slowly about the
+/// vertical, everything gliding about 1% of its size per frame in a random horizontal
+/// direction, over one tile, or two to four where it crosses a seam. The step must
+/// cost in proportion to the movers, not to the statics. The scene is
+/// `large_world(1_000_000, 100, seed)`.
+///
+/// Static `k` sits at column `k % side`, row `k / side`, `side = ⌈√statics⌉`.
+pub fn large_world(statics: usize, movers: usize, seed: u64) -> Scene {
+    let mut rng = Rng::new(seed);
+    let mut scene = Scene::new("large-world");
+    let side = (statics as f64).sqrt().ceil() as usize;
+    let half = 0.5 * LARGE_WORLD_TILE;
+    let tile: Shape = Cuboid::try_from_half_extents(Vec3::new(half, 0.5, half))
+        .unwrap_or_else(|_| unreachable!())
+        .into();
+    let origin = -half * side.saturating_sub(1) as f32;
+    for k in 0..statics {
+        let (col, row) = (k % side, k / side);
+        let x = origin + LARGE_WORLD_TILE * col as f32;
+        let z = origin + LARGE_WORLD_TILE * row as f32;
+        scene.push_static(tile.clone(), Pose::from_translation(Vec3::new(x, -0.5, z)));
+    }
+    // Stay a body's length inside the floor's edge.
+    let reach = (-origin + half - 2.0).max(0.0);
+    for m in 0..movers {
+        let (shape, height, mean): (Shape, f32, f32) = if m % 2 == 0 {
+            let radius = rng.range(0.25, 0.75);
+            let ball = Sphere::try_new(radius).unwrap_or_else(|_| unreachable!());
+            (ball.into(), 2.0 * radius, 2.0 * radius)
+        } else {
+            let size = rng.vec3(Vec3::splat(0.5), Vec3::splat(1.5));
+            // Sizes in [0.5, 1.5] are positive and finite: the constructor cannot fail.
+            let cuboid = Cuboid::try_from_size(size).unwrap_or_else(|_| unreachable!());
+            (cuboid.into(), size.y, (size.x + size.y + size.z) / 3.0)
+        };
+        let at = Vec3::new(
+            rng.range(-reach, reach),
+            0.5 * height - 0.02,
+            rng.range(-reach, reach),
+        );
+        let heading = rng.range(0.0, std::f32::consts::TAU);
+        let yaw = rng.range(0.0, std::f32::consts::TAU);
+        let motion = Motion {
+            base: Pose::new(at, Quat::from_rotation_y(yaw)),
+            direction: Vec3::new(heading.cos(), 0.0, heading.sin()),
+            amplitude: 0.01 * mean / OMEGA,
+            phase: rng.range(0.0, std::f32::consts::TAU),
+            spin_axis: Vec3::Y,
+            spin: SPIN,
+        };
+        scene.push(shape, SceneKind::Dynamic, Some(motion));
+    }
+    scene
+}
+
+/// The scene names [`by_name`] knows.
+pub const NAMES: [&str; 5] = ["soup", "hulls", "static-heavy", "pile", "large-world"];
+
+/// A scene by name with `n` bodies in all: `soup`, `hulls`, `pile`, `static-heavy`
+/// (`n / 51` movers, the rest static: 51,000 gives the 50,000 + 1,000), or
+/// `large-world` (100 movers, or `n / 2` below 200 bodies, the rest static: 1,000,100
+/// gives the 1,000,000 + 100, and smaller `n` the same movers on a smaller
+/// grid). `None` for an unknown name.
 pub fn by_name(name: &str, n: usize, seed: u64) -> Option<Scene> {
     match name {
         "soup" => Some(soup(n, seed)),
@@ -290,6 +366,10 @@ pub fn by_name(name: &str, n: usize, seed: u64) -> Option<Scene> {
             Some(static_heavy(n - movers, movers, seed))
         }
         "pile" => Some(pile(n)),
+        "large-world" => {
+            let movers = 100.min(n / 2);
+            Some(large_world(n - movers, movers, seed))
+        }
         _ => None,
     }
 }

@@ -52,18 +52,21 @@ impl Scene {
     }
 
     /// Sets the pose of every moving body for `frame` (as a physics engine would after
-    /// its solver). `handles` are the ones [`populate`](Self::populate) returned.
+    /// its solver), in one [`CollisionWorld::set_poses`] batch. `handles` are the ones
+    /// [`populate`](Self::populate) returned (bodies past its end are left alone).
+    /// Errors: `StaleHandle` with the first stale handle (the other poses are set).
     pub fn apply(
         &self,
         world: &mut CollisionWorld,
         handles: &[BodyHandle],
         frame: u32,
     ) -> Result<(), WorldError> {
-        for &i in self.movers() {
-            if let Some(&h) = handles.get(i) {
-                world.set_pose(h, self.pose(i, frame))?;
-            }
+        let poses = self
+            .mover_poses(frame)
+            .filter_map(|(i, pose)| Some((*handles.get(i)?, pose)));
+        match world.set_poses(poses).first_stale {
+            None => Ok(()),
+            Some(h) => Err(WorldError::StaleHandle(h)),
         }
-        Ok(())
     }
 }

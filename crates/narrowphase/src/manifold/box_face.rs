@@ -19,22 +19,22 @@ use crate::frame::Frame;
 use glam::Vec3;
 use smallvec::SmallVec;
 
-/// A quad clipped by at most 4 lines has at most 8 vertices. A vertex's point holds the
-/// face coordinates and the height, `(u, v, w)`.
+/// A quad clipped by at most 4 lines has at most 8 vertices; the ninth slot takes the
+/// write of a vertex beyond them, which is dropped. A vertex's point holds the face
+/// coordinates and the height, `(u, v, w)`.
 #[derive(Clone, Copy, Default)]
 struct Polygon8 {
-    vertices: [ClipVertex; 8],
+    vertices: [ClipVertex; 9],
     len: usize,
 }
 
 impl Polygon8 {
     #[inline(always)]
     fn push(&mut self, v: ClipVertex) {
-        // A convex polygon gains at most one vertex per clip; 4 + 4 fits.
-        if self.len < 8 {
-            self.vertices[self.len] = v;
-            self.len += 1;
-        }
+        // A convex polygon gains at most one vertex per clip; 4 + 4 fits. Written
+        // without a branch: slot `len` (the spare one once 8 are in), counted if < 8.
+        self.vertices[self.len.min(8)] = v;
+        self.len += (self.len < 8) as usize;
     }
 
     /// Keeps the part of `self` where `distance ≤ 0`, written to `output` (see
@@ -42,7 +42,7 @@ impl Polygon8 {
     #[inline(always)]
     fn clip_into(&self, output: &mut Polygon8, distance: impl Fn(Vec3) -> f32, label: u16) {
         output.len = 0;
-        clip_polygon(&self.vertices[..self.len], distance, label, |v| {
+        clip_polygon(&self.vertices[..self.len.min(8)], distance, label, |v| {
             output.push(v)
         });
     }
@@ -116,11 +116,19 @@ pub(crate) fn box_face_contact(
         reference_h[k2] + clip_tolerance,
     );
     // The side planes `±u ≤ h1`, `±v ≤ h2` (u, v, w = x, y, z of the clip points).
-    let mut scratch = Polygon8::default();
-    polygon.clip_into(&mut scratch, |p| p.x - h1, SIDE | (2 * k1 as u16 + 1));
-    scratch.clip_into(&mut polygon, |p| -p.x - h1, SIDE | (2 * k1 as u16));
-    polygon.clip_into(&mut scratch, |p| p.y - h2, SIDE | (2 * k2 as u16 + 1));
-    scratch.clip_into(&mut polygon, |p| -p.y - h2, SIDE | (2 * k2 as u16));
+    // A quad inside all four planes (equal boxes stacked flush, a small box on a large
+    // one) would come out of the four clips as it went in: skip them.
+    let inside = polygon.vertices[..4].iter().all(|v| {
+        let p = v.point;
+        p.x - h1 <= 0.0 && -p.x - h1 <= 0.0 && p.y - h2 <= 0.0 && -p.y - h2 <= 0.0
+    });
+    if !inside {
+        let mut scratch = Polygon8::default();
+        polygon.clip_into(&mut scratch, |p| p.x - h1, SIDE | (2 * k1 as u16 + 1));
+        scratch.clip_into(&mut polygon, |p| -p.x - h1, SIDE | (2 * k1 as u16));
+        polygon.clip_into(&mut scratch, |p| p.y - h2, SIDE | (2 * k2 as u16 + 1));
+        scratch.clip_into(&mut polygon, |p| -p.y - h2, SIDE | (2 * k2 as u16));
+    }
 
     let mut candidates = [Candidate {
         point: Vec3::ZERO,
@@ -128,7 +136,7 @@ pub(crate) fn box_face_contact(
         id: 0,
     }; 8];
     let mut count = 0;
-    for vertex in &polygon.vertices[..polygon.len] {
+    for vertex in &polygon.vertices[..polygon.len.min(8)] {
         let [u, v, w] = vertex.point.to_array();
         let depth = reference_h[k] - sigma * w;
         if depth >= -margin {

@@ -51,6 +51,7 @@ pub(crate) fn support_point(a: &Solid, b: &Solid, frame: &Frame, axis: &Axis) ->
 /// incident shape's deepest vertex lies beyond the reference face's side planes, as
 /// happens deep inside), that vertex joins the candidates with the depth of the axis and
 /// the four are chosen again (the reduction keeps the deepest first).
+#[inline]
 pub(crate) fn keep_deepest(
     points: &mut SmallVec<[Candidate; 4]>,
     a: &Solid,
@@ -60,13 +61,16 @@ pub(crate) fn keep_deepest(
     exact: &Axis,
     clip_tolerance: f32,
 ) {
+    let wanted = -exact.separation;
+    let face = matches!(axis.feature, Feature::FaceA(_) | Feature::FaceB(_));
+    if !face || wanted <= 0.0 {
+        return;
+    }
     let deepest = points
         .iter()
         .map(|c| c.depth)
         .fold(f32::NEG_INFINITY, f32::max);
-    let wanted = -exact.separation;
-    let face = matches!(axis.feature, Feature::FaceA(_) | Feature::FaceB(_));
-    if !face || wanted <= 0.0 || deepest >= wanted - clip_tolerance {
+    if deepest >= wanted - clip_tolerance {
         return;
     }
     let mut candidates: SmallVec<[Candidate; 5]> = SmallVec::from_slice(points);

@@ -63,8 +63,19 @@ pub(crate) fn reduce(
     let edge = (candidates[i1].point - p0).cross(normal);
     let area = |c: &Candidate| -edge.dot(c.point - p0);
     let slack = tolerance * span;
-    let i2 = best_with_slack(candidates.iter().map(area), slack);
-    let i3 = best_with_slack(candidates.iter().map(|c| -area(c)), slack);
+    // `p2` and `p3` in one pass: the two scans of `best_with_slack`, on each area once.
+    let (mut i2, mut best2, mut i3, mut best3) = (0, f32::NEG_INFINITY, 0, f32::NEG_INFINITY);
+    for (i, c) in candidates.iter().enumerate() {
+        let a = area(c);
+        if a > best2 + slack {
+            i2 = i;
+            best2 = a;
+        }
+        if -a > best3 + slack {
+            i3 = i;
+            best3 = -a;
+        }
+    }
     let (max_area, min_area) = (area(&candidates[i2]), area(&candidates[i3]));
     let negligible = 1e-6 * span * span;
 

@@ -20,7 +20,7 @@
 //! cover that configuration. The first axis whose separation exceeds the margin ends
 //! the test.
 
-use super::{Axis, Frame, SatOutcome, fold_candidates};
+use super::{Axis, Frame, Pick, SatOutcome, fold_separations};
 use crate::Feature;
 use crate::sat::{FEATURE_SLOP, PARALLEL_EDGES};
 use glam::Vec3;
@@ -108,6 +108,7 @@ pub(crate) struct BoxPair {
 }
 
 impl BoxPair {
+    #[inline]
     pub(crate) fn new(ha: Vec3, hb: Vec3, frame: &Frame) -> BoxPair {
         let cols = [
             frame.rot.x_axis.to_array(),
@@ -240,6 +241,8 @@ impl BoxPair {
 #[inline]
 pub(crate) fn box_edge_along(axis: usize, dir: Vec3) -> u32 {
     let (a1, a2) = ((axis + 1) % 3, (axis + 2) % 3);
+    // Plain arrays: glam's runtime-indexed `Vec3[i]` is a match per access.
+    let dir = dir.to_array();
     4 * axis as u32 + (dir[a1] > 0.0) as u32 + 2 * (dir[a2] > 0.0) as u32
 }
 
@@ -247,13 +250,14 @@ pub(crate) fn box_edge_along(axis: usize, dir: Vec3) -> u32 {
 pub(crate) fn box_edge_segment(h: Vec3, edge: u32) -> (Vec3, Vec3) {
     let axis = edge as usize / 4;
     let (a1, a2) = ((axis + 1) % 3, (axis + 2) % 3);
-    let mut p = Vec3::ZERO;
+    let h = h.to_array();
+    let mut p = [0.0; 3];
     p[a1] = if edge & 1 != 0 { h[a1] } else { -h[a1] };
     p[a2] = if edge & 2 != 0 { h[a2] } else { -h[a2] };
     let mut q = p;
     p[axis] = -h[axis];
     q[axis] = h[axis];
-    (p, q)
+    (Vec3::from_array(p), Vec3::from_array(q))
 }
 
 /// The 15-axis test. `cached` is tried first; with no axis above `margin`, returns the
@@ -305,36 +309,57 @@ impl BoxPair {
         {
             return SatOutcome::Separated(pair.axis(k, separations[k]));
         }
-        if let Some(k) = separations.iter().position(|&s| s > margin) {
-            return SatOutcome::Separated(pair.axis(k, separations[k]));
-        }
-        // Best axis of each kind: faces of a (0..3), faces of b (3..6), edge pairs
-        // (6..15); the lowest index wins a tie.
-        let best_of = |range: std::ops::Range<usize>| {
-            let mut best = range.start;
-            for k in range {
-                if separations[k] > separations[best] {
-                    best = k;
-                }
+        // One pass: the first axis that separates wins; meanwhile the best axis of each
+        // kind, faces of a (0..3), faces of b (3..6), edge pairs (6..15), the lowest
+        // index winning a tie.
+        let mut best = [0, 3, 6];
+        for (k, &s) in separations.iter().enumerate() {
+            if s > margin {
+                return SatOutcome::Separated(pair.axis(k, s));
             }
-            best
-        };
-        let best = [best_of(0..3), best_of(3..6), best_of(6..15)];
+            let kind = if k < 3 {
+                0
+            } else if k < 6 {
+                1
+            } else {
+                2
+            };
+            if s > separations[best[kind]] {
+                best[kind] = k;
+            }
+        }
         let (ha, hb) = (Vec3::from_array(self.ha), Vec3::from_array(self.hb));
         let slop = FEATURE_SLOP * ha.min_element().min(hb.min_element());
         // Last query's reference axis, measured now (a degenerate edge axis is not kept).
         let kept = cached
             .and_then(axis_index)
-            .filter(|&k| separations[k] > f32::NEG_INFINITY)
-            .map(|k| pair.axis(k, separations[k]));
-        fold_candidates(
-            pair.axis(best[0], separations[best[0]]),
-            Some(pair.axis(best[1], separations[best[1]])),
-            (separations[best[2]] > f32::NEG_INFINITY)
-                .then(|| pair.axis(best[2], separations[best[2]])),
-            None,
+            .filter(|&k| separations[k] > f32::NEG_INFINITY);
+        let (exact, preferred) = fold_separations(
+            separations[best[0]],
+            [
+                Some(separations[best[1]]),
+                (separations[best[2]] > f32::NEG_INFINITY).then_some(separations[best[2]]),
+                None,
+                kept.map(|k| separations[k]),
+            ],
             slop,
-            kept,
-        )
+        );
+        // Normals and features only for the two axes chosen.
+        let index = |pick: Pick| match pick {
+            Pick::FaceA => best[0],
+            Pick::FaceB => best[1],
+            Pick::Edge | Pick::AnyEdge => best[2],
+            Pick::Kept => kept.expect("the fold keeps a given axis"),
+        };
+        let (exact, preferred) = (index(exact), index(preferred));
+        let exact_axis = pair.axis(exact, separations[exact]);
+        SatOutcome::Overlap {
+            exact: exact_axis,
+            preferred: if preferred == exact {
+                exact_axis
+            } else {
+                pair.axis(preferred, separations[preferred])
+            },
+        }
     }
 }

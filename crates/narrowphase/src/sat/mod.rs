@@ -74,6 +74,9 @@ pub(crate) enum SatOutcome {
 /// true separation, which only sets the exact axis (see `hull_hull::edges`). `kept` is last
 /// query's reference feature measured on this query's poses, when the test could
 /// measure it.
+// Out of line, as it was before it ran through `fold_separations`: inlined into the hull
+// test it cost that test 7% more instructions (callgrind, `prof hull`).
+#[inline(never)]
 pub(crate) fn fold_candidates(
     face_a: Axis,
     face_b: Option<Axis>,
@@ -82,32 +85,115 @@ pub(crate) fn fold_candidates(
     slop: f32,
     kept: Option<Axis>,
 ) -> SatOutcome {
-    let mut exact = face_a;
-    for candidate in [face_b, edge, any_edge].into_iter().flatten() {
-        if candidate.separation > exact.separation {
-            exact = candidate;
+    let candidates = [Some(face_a), face_b, edge, any_edge, kept];
+    let separation = |c: Option<Axis>| c.map(|c| c.separation);
+    let (exact, preferred) = fold_separations(
+        face_a.separation,
+        [
+            separation(face_b),
+            separation(edge),
+            separation(any_edge),
+            separation(kept),
+        ],
+        slop,
+    );
+    let pick = |i: Pick| candidates[i as usize].expect("the fold picks a given candidate");
+    SatOutcome::Overlap {
+        exact: pick(exact),
+        preferred: pick(preferred),
+    }
+}
+
+/// A candidate of [`fold_separations`], by its place in the array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pick {
+    FaceA = 0,
+    FaceB = 1,
+    Edge = 2,
+    AnyEdge = 3,
+    Kept = 4,
+}
+
+/// The rule of [`fold_candidates`] on the separations alone: `face_a`, then
+/// `[face_b, edge, any_edge, kept]` where given. Says which candidate is the exact axis
+/// and which the preferred one, so that a test that can build an axis' normal and
+/// feature after the fact (the box test) builds only these two.
+#[inline]
+pub(crate) fn fold_separations(face_a: f32, others: [Option<f32>; 4], slop: f32) -> (Pick, Pick) {
+    let [face_b, edge, any_edge, kept] = others;
+    let (mut exact, mut exact_separation) = (Pick::FaceA, face_a);
+    for (pick, candidate) in [
+        (Pick::FaceB, face_b),
+        (Pick::Edge, edge),
+        (Pick::AnyEdge, any_edge),
+    ] {
+        if let Some(s) = candidate
+            && s > exact_separation
+        {
+            exact = pick;
+            exact_separation = s;
         }
     }
     if let Some(kept) = kept
-        && kept.separation >= exact.separation - slop
+        && kept >= exact_separation - slop
     {
-        return SatOutcome::Overlap {
-            exact,
-            preferred: kept,
-        };
+        return (exact, Pick::Kept);
     }
     // Each rival is compared with the choice so far, so the choice ends within one
     // slop of every candidate: of the exact axis too.
-    let mut preferred = face_a;
+    let (mut preferred, mut preferred_separation) = (Pick::FaceA, face_a);
     if let Some(fb) = face_b
-        && fb.separation > preferred.separation + slop
+        && fb > preferred_separation + slop
     {
-        preferred = fb;
+        preferred = Pick::FaceB;
+        preferred_separation = fb;
     }
     if let Some(e) = edge
-        && e.separation > preferred.separation + slop
+        && e > preferred_separation + slop
     {
-        preferred = e;
+        preferred = Pick::Edge;
     }
-    SatOutcome::Overlap { exact, preferred }
+    (exact, preferred)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fold on separations alone picks what the preference rule says: a face of b
+    /// must beat a face of a by more than the slop, an edge the choice so far by more
+    /// than the slop, a kept axis stays within the slop of the exact one.
+    #[test]
+    fn fold_separations_follows_the_preference() {
+        let slop = 0.01;
+        // b's face better by less than the slop: a's face is kept.
+        assert_eq!(
+            fold_separations(-0.100, [Some(-0.095), None, None, None], slop),
+            (Pick::FaceB, Pick::FaceA)
+        );
+        // By more than the slop: b's face.
+        assert_eq!(
+            fold_separations(-0.100, [Some(-0.080), None, None, None], slop),
+            (Pick::FaceB, Pick::FaceB)
+        );
+        // An edge pair better than the faces by more than the slop.
+        assert_eq!(
+            fold_separations(-0.100, [Some(-0.099), Some(-0.050), None, None], slop),
+            (Pick::Edge, Pick::Edge)
+        );
+        // Any edge sets only the exact axis.
+        assert_eq!(
+            fold_separations(-0.100, [Some(-0.120), None, Some(-0.010), None], slop),
+            (Pick::AnyEdge, Pick::FaceA)
+        );
+        // A kept axis within the slop of the exact one stays; beyond it, it does not.
+        assert_eq!(
+            fold_separations(-0.100, [Some(-0.050), None, None, Some(-0.055)], slop),
+            (Pick::FaceB, Pick::Kept)
+        );
+        assert_eq!(
+            fold_separations(-0.100, [Some(-0.050), None, None, Some(-0.070)], slop),
+            (Pick::FaceB, Pick::FaceB)
+        );
+    }
 }

@@ -1,0 +1,190 @@
+//! Pair carry-over: last step's pair states moved to this step's pairs, in parallel.
+//!
+//! The broad phase gives this frame's pairs sorted, and the pairs added and removed
+//! since the last frame (both sorted, usually few). Last step's states are in last
+//! frame's pair order. So the new list is the old one with the removed states taken
+//! out and fresh states put in at the added pairs' places, order kept:
+//!
+//! ```text
+//! old:  s0  s1  s2  s3  s4          removed: s1        (removed_at = [1])
+//! new:  s0  f   s2  s3  s4  f       added at new index 1 and 5 (added_at = [1, 5])
+//! ```
+//!
+//! Each new slot `j` is found without a walk from the start: `A(j)` added pairs lie
+//! before it, so it is fresh if `j` is in `added_at`, else the carried state number
+//! `c = j - A(j)`; that is old index `i = c + #{k : removed_at[k] - k <= c}`
+//! (`removed_at[k] - k` counts the kept states before removed state `k`; they are
+//! before kept state `c` exactly when that count is at most `c`). So the new list is
+//! cut into fixed chunks, each chunk finds its first old index with two binary
+//! searches and then walks in step with the two lists, and the chunks run in
+//! parallel. The chunking depends on the pair count only: the result is the same
+//! list on any thread count. `PairState` is `Copy`, so a carried state is one copy.
+
+use crate::pairs::PairState;
+use rayon::prelude::*;
+use sepax_broadphase::ProxyId;
+
+/// New pairs per parallel task of the carry-over.
+const CARRY_CHUNK: usize = 2048;
+
+type Key = (ProxyId, ProxyId);
+
+/// Where the added pairs go and where the removed states were: reused buffers.
+#[derive(Debug, Default)]
+pub(crate) struct CarryPlan {
+    /// Index in the new list of each added pair.
+    added_at: Vec<usize>,
+    /// Index in the old list of each removed pair.
+    removed_at: Vec<usize>,
+    /// `removed_at[k] - k`: kept states before removed state `k` (non-decreasing).
+    kept_before: Vec<usize>,
+}
+
+impl CarryPlan {
+    /// Locates the added pairs among `pairs` and the removed ones among `old` (binary
+    /// searches: both lists are sorted by key and the diffs are short).
+    pub fn locate(&mut self, old: &[PairState], pairs: &[Key], added: &[Key], removed: &[Key]) {
+        self.added_at.clear();
+        self.added_at
+            .extend(added.iter().map(|k| pairs.partition_point(|p| p < k)));
+        self.removed_at.clear();
+        self.removed_at.extend(
+            removed
+                .iter()
+                .map(|k| old.partition_point(|s| s.key() < *k)),
+        );
+        self.kept_before.clear();
+        let kept = self.removed_at.iter().enumerate().map(|(k, &i)| i - k);
+        self.kept_before.extend(kept);
+    }
+
+    /// The old index of each removed pair, in key order.
+    pub fn removed_at(&self) -> &[usize] {
+        &self.removed_at
+    }
+
+    /// Fills `next` with one state per pair of `pairs`: a carried state from `old`, or
+    /// `fresh(a, b)` for an added pair. In parallel over fixed chunks.
+    pub fn carry(
+        &self,
+        old: &[PairState],
+        pairs: &[Key],
+        next: &mut Vec<PairState>,
+        fresh: impl Fn(Key) -> PairState + Sync,
+    ) {
+        self.carry_in_chunks(CARRY_CHUNK, old, pairs, next, fresh);
+    }
+
+    /// [`carry`](Self::carry) with chunks of `chunk` new pairs.
+    fn carry_in_chunks(
+        &self,
+        chunk: usize,
+        old: &[PairState],
+        pairs: &[Key],
+        next: &mut Vec<PairState>,
+        fresh: impl Fn(Key) -> PairState + Sync,
+    ) {
+        let Some(&first) = pairs.first() else {
+            next.clear();
+            return;
+        };
+        // Only the length matters: every slot is written below.
+        next.truncate(pairs.len());
+        next.resize(pairs.len(), fresh(first));
+        next.par_chunks_mut(chunk)
+            .enumerate()
+            .for_each(|(c, slots)| self.carry_chunk(old, pairs, c * chunk, slots, &fresh));
+    }
+
+    /// One chunk of the new list, from new index `start` (see the module docs).
+    fn carry_chunk(
+        &self,
+        old: &[PairState],
+        pairs: &[Key],
+        start: usize,
+        chunk: &mut [PairState],
+        fresh: &impl Fn(Key) -> PairState,
+    ) {
+        let (added_at, removed_at) = (&self.added_at, &self.removed_at);
+        let mut a = added_at.partition_point(|&j| j < start);
+        let carried = start - a;
+        let mut r = self.kept_before.partition_point(|&k| k <= carried);
+        let mut i = carried + r;
+        for (j, slot) in (start..).zip(chunk.iter_mut()) {
+            if added_at.get(a) == Some(&j) {
+                *slot = fresh(pairs[j]);
+                a += 1;
+                continue;
+            }
+            while removed_at.get(r) == Some(&i) {
+                i += 1;
+                r += 1;
+            }
+            *slot = old[i];
+            debug_assert!(slot.key() == pairs[j]);
+            i += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::BodyHandle;
+
+    fn state((a, b): Key, tag: u32) -> PairState {
+        let mut st = PairState::new(BodyHandle::new(a.0, 0, 0), BodyHandle::new(b.0, 0, 0));
+        st.contact = tag;
+        st
+    }
+
+    /// The chunked carry against the plain merge, on lists with additions and removals
+    /// at the ends, in runs and next to each other, for chunk sizes from 1 up.
+    #[test]
+    fn chunked_carry_matches_the_merge() {
+        let key = |i: u32| (ProxyId(i / 7), ProxyId(i));
+        let mut seed = 0x9e37_79b9_u32;
+        let mut bit = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed % 3
+        };
+        for _ in 0..20 {
+            // Each key of 0..300 is old only, new only, both, or neither.
+            let (mut old, mut pairs, mut added, mut removed) = (vec![], vec![], vec![], vec![]);
+            for i in 0..300 {
+                let (in_old, in_new) = (bit() != 0, bit() != 0);
+                if in_old {
+                    old.push(state(key(i), i));
+                }
+                if in_new {
+                    pairs.push(key(i));
+                }
+                match (in_old, in_new) {
+                    (true, false) => removed.push(key(i)),
+                    (false, true) => added.push(key(i)),
+                    _ => {}
+                }
+            }
+            let mut plan = CarryPlan::default();
+            plan.locate(&old, &pairs, &added, &removed);
+            let fresh = |k: Key| state(k, u32::MAX);
+            let expected: Vec<u32> = pairs
+                .iter()
+                .map(|k| {
+                    old.iter()
+                        .find(|s| s.key() == *k)
+                        .map_or(u32::MAX, |s| s.contact)
+                })
+                .collect();
+            for chunk in [1, 2, 3, 7, 64, 1000] {
+                let mut next = vec![state(key(0), 7); 5];
+                plan.carry_in_chunks(chunk, &old, &pairs, &mut next, fresh);
+                let got: Vec<u32> = next.iter().map(|s| s.contact).collect();
+                assert_eq!(got, expected, "chunk {chunk}");
+                assert!(next.iter().zip(&pairs).all(|(s, k)| s.key() == *k));
+            }
+        }
+    }
+}
