@@ -20,7 +20,7 @@ use crate::Feature;
 /// For hull queries it also keeps last query's **support vertices** (b's vertex under
 /// a's best face, a's under b's best face). The next query starts its face queries from
 /// them: each is a point of the other shape, so it bounds every face's separation
-/// from above and lets the query skip faces that cannot win (see `sat::hull_faces`).
+/// from above and lets the query skip faces that cannot win (see `sat::hull_hull::faces`).
 /// They only ever skip work, never change an answer: a query with them gives the same
 /// bits as one without ([`PairCache::forget_support`]), which
 /// `tests/hull_warm_equals_cold.rs` checks on random motion sequences.
