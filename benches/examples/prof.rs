@@ -36,7 +36,11 @@
 //! 1.39 billion instructions for the hull pairs (hull building and the f64 oracle
 //! that places them), 0.55 million for the box pairs. The per-pair cost of a query is
 //! the difference of two runs' totals (say `N=30` and `N=10`) over the difference of
-//! their queries.
+//! their queries; the set-up's count varies by a few hundred thousand from run to run
+//! (the hull builder's hash maps are randomly seeded). For a count of the queries
+//! alone, collect inside the query only:
+//! `valgrind --tool=callgrind --toggle-collect='sepax_narrowphase::query::collide' ...`
+//! (the total over `N × 256` calls).
 
 use glam::{Quat, Vec3};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
