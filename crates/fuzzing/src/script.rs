@@ -155,7 +155,7 @@ impl Script {
     pub fn rust(&self) -> String {
         let c = &self.config;
         let mut s = format!(
-            "let mut world = CollisionWorld::new(Config {{ threads: 1, margin: {}, narrow_chunk: {}, aabb_chunk: {} }}).unwrap();\nlet mut handles: Vec<Option<BodyHandle>> = Vec::new();\n",
+            "let mut world = CollisionWorld::new(Config {{ threads: 1, margin: {}, narrow_chunk: {}, aabb_chunk: {}, ..Config::default() }}).unwrap();\nlet mut handles: Vec<Option<BodyHandle>> = Vec::new();\n",
             rust_f32(c.margin),
             c.narrow_chunk,
             c.aabb_chunk

@@ -1,14 +1,16 @@
 //! The narrow pass of the step: every candidate pair's manifold, in parallel over
-//! fixed chunks, with box–box pairs batched.
+//! fixed chunks, with box–box pairs batched when
+//! [`Config::batch_box_pairs`](crate::Config::batch_box_pairs) is on (off by default:
+//! on this machine the batch measured slower in the step than one pair at a time).
 //!
 //! Per chunk of [`Config::narrow_chunk`](crate::Config::narrow_chunk) pairs, in three
 //! sweeps:
 //!
 //! 1. **Triage**, pair by pair: a pair the groups forbid gets `None`; a pair whose two
 //!    bodies both rest copies last step's answer; a pair whose bounding spheres are
-//!    apart gets `None`. What is left needs the SAT. A box–box pair is queued for the
-//!    batch (its [`BoxBoxPair`] and a copy of its cache); any other kind of pair runs
-//!    [`collide`] on the spot, as it always has.
+//!    apart gets `None`. What is left needs the SAT. With batching on, a box–box pair
+//!    is queued for the batch (its [`BoxBoxPair`] and a copy of its cache); any other
+//!    pair (every pair, with batching off) runs [`collide`] on the spot.
 //! 2. **The box batch**: the queued pairs go through [`collide_box_pairs`] together,
 //!    which tests them 8 at a time in SIMD lanes (see that function's module), and
 //!    the manifolds and caches go back to their pairs.
@@ -40,6 +42,8 @@ pub(crate) struct NarrowContext<'w> {
     pub changed_at: &'w [u64],
     pub now: u64,
     pub prev: &'w [ContactPair],
+    /// Box–box pairs go through the batch ([`Config::batch_box_pairs`](crate::Config)).
+    pub batch_boxes: bool,
 }
 
 /// The box–box pairs of one chunk that need the SAT, gathered for
@@ -82,7 +86,9 @@ pub(crate) fn narrow_chunk(
         );
         let manifold = &mut out[i];
         if triage(st, a, b, context, manifold) {
-            if let (Shape::Cuboid(box_a), Shape::Cuboid(box_b)) = (&a.shape, &b.shape) {
+            if let (true, Shape::Cuboid(box_a), Shape::Cuboid(box_b)) =
+                (context.batch_boxes, &a.shape, &b.shape)
+            {
                 batch.push(
                     i,
                     st.cache,

@@ -11,8 +11,9 @@
 //!                   crate::carry)
 //!                ─► per pair, in parallel over fixed chunks: group filter, last step's
 //!                   answer if both bodies rest, bounding-sphere test; then the SAT and
-//!                   manifold, box–box pairs batched through the SIMD box test and other
-//!                   kinds one by one (each pair owns its cache: crate::narrow)
+//!                   manifold one pair at a time, or box–box pairs batched through the
+//!                   SIMD box test with Config::batch_box_pairs (each pair owns its
+//!                   cache: crate::narrow)
 //!                ─► contacts and events in key order (parallel, the same chunks:
 //!                   crate::events)
 //! ```
@@ -225,6 +226,7 @@ impl StepFrame<'_> {
             changed_at,
             now,
             prev: &self.pairs.prev_contacts,
+            batch_boxes: self.config.batch_box_pairs,
         };
         // The batch buffers are scratch, cleared per chunk: which task's buffers a chunk
         // uses changes nothing.

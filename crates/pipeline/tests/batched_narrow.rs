@@ -65,11 +65,15 @@ fn bodies() -> Vec<(Shape, Pose)> {
 #[test]
 fn first_step_matches_collide_pair_by_pair() {
     let bodies = bodies();
-    for (narrow_chunk, margin) in [(128, 0.0), (5, 0.0), (16, 0.05), (1000, 0.05)] {
+    let settings = [(128, 0.0), (5, 0.0), (16, 0.05), (1000, 0.05)];
+    for ((narrow_chunk, margin), batch_box_pairs) in
+        settings.into_iter().flat_map(|s| [(s, true), (s, false)])
+    {
         let mut world = CollisionWorld::new(Config {
             threads: 2,
             narrow_chunk,
             margin,
+            batch_box_pairs,
             ..Config::default()
         })
         .unwrap();

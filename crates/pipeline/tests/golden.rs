@@ -1,7 +1,8 @@
 //! A pinned hash of a fixed scene's reports (Box2D's `test_determinism` is the model):
 //! 40 frames of 2,000 moving boxes and 400 hulls, with a quarantined body and a
 //! removal, hashed (FNV-1a over the bit patterns of every contact, point, anchor, id,
-//! match index and event) for 1, 2 and 4 threads. The three must equal each other and
+//! match index and event) for 1, 2 and 4 threads, and with box pairs batched through
+//! the SIMD SAT (`Config::batch_box_pairs`) on 1 and 2. All must equal each other and
 //! the pinned value. Any change of an answer changes the hash: update `GOLDEN` on
 //! purpose, with the reason in the commit message.
 //!
@@ -68,7 +69,7 @@ impl Fnv {
     }
 }
 
-fn run(threads: usize) -> u64 {
+fn run(threads: usize, batch_box_pairs: bool) -> u64 {
     let boxes = scenes::soup(2000, 21);
     let hulls = scenes::hulls(400, 22);
     let mut world = CollisionWorld::new(Config {
@@ -76,6 +77,7 @@ fn run(threads: usize) -> u64 {
         margin: 0.01,
         narrow_chunk: 32,
         aabb_chunk: 128,
+        batch_box_pairs,
         ..Config::default()
     })
     .unwrap();
@@ -107,9 +109,12 @@ fn run(threads: usize) -> u64 {
 
 #[test]
 fn pinned_hash_for_one_two_and_four_threads() {
-    let one = run(1);
-    assert_eq!(run(2), one, "2 threads differ from 1");
-    assert_eq!(run(4), one, "4 threads differ from 1");
+    let one = run(1, false);
+    assert_eq!(run(2, false), one, "2 threads differ from 1");
+    assert_eq!(run(4, false), one, "4 threads differ from 1");
+    // Box pairs batched through the SIMD SAT: the same bits.
+    assert_eq!(run(1, true), one, "batched box pairs differ (1 thread)");
+    assert_eq!(run(2, true), one, "batched box pairs differ (2 threads)");
     if cfg!(target_arch = "x86_64") {
         assert_eq!(one, GOLDEN, "the answers changed: {one:#x}");
     }
