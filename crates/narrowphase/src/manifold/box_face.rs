@@ -48,6 +48,16 @@ impl Polygon8 {
     }
 }
 
+/// The reference face `σ e_k` of a box: the axis `k`, the two face axes `k1`, `k2` in
+/// cyclic order and the side `σ = ±1`.
+#[derive(Clone, Copy)]
+struct ReferenceFace {
+    k: usize,
+    k1: usize,
+    k2: usize,
+    sigma: f32,
+}
+
 /// Manifold points, in the reference box's frame; `frame` places the incident box there.
 /// `reference_face` is `2k` (−k) or `2k + 1` (+k).
 /// `clip_tolerance` widens the side planes (see [`super`]): corners within it of a side
@@ -62,8 +72,61 @@ pub(crate) fn box_face_contact(
     reference_is_b: bool,
 ) -> SmallVec<[Candidate; 4]> {
     let k = reference_face / 2;
-    let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
-    let sigma = if reference_face % 2 == 1 { 1.0 } else { -1.0 };
+    let face = ReferenceFace {
+        k,
+        k1: (k + 1) % 3,
+        k2: (k + 2) % 3,
+        sigma: if reference_face % 2 == 1 { 1.0 } else { -1.0 },
+    };
+    let reference_h = reference_h.to_array();
+    let (mut polygon, incident_face) = incident_quad(frame, incident_h, face);
+    clip_to_sides(
+        &mut polygon,
+        face,
+        reference_h[face.k1] + clip_tolerance,
+        reference_h[face.k2] + clip_tolerance,
+    );
+    let mut candidates = [Candidate {
+        point: Vec3::ZERO,
+        depth: 0.0,
+        id: 0,
+    }; 8];
+    let mut count = 0;
+    for vertex in &polygon.vertices[..polygon.len.min(8)] {
+        let [u, v, w] = vertex.point.to_array();
+        let depth = reference_h[k] - face.sigma * w;
+        if depth >= -margin {
+            let mut point = [0.0; 3];
+            point[face.k1] = u;
+            point[face.k2] = v;
+            point[k] = w + face.sigma * 0.5 * depth;
+            candidates[count] = Candidate {
+                point: Vec3::from_array(point),
+                depth,
+                id: pack_id(
+                    reference_is_b,
+                    reference_face as u32,
+                    incident_face,
+                    vertex.lines,
+                ),
+            };
+            count += 1;
+        }
+    }
+    let mut normal = [0.0; 3];
+    normal[k] = face.sigma;
+    reduce(
+        &candidates[..count],
+        Vec3::from_array(normal),
+        clip_tolerance,
+    )
+}
+
+/// The incident box's face most anti-parallel to the reference face, as a quad in the
+/// face coordinates `(u, v, w)` with its edges labelled `0..4`, and its face number.
+#[inline(always)]
+fn incident_quad(frame: &Frame, incident_h: Vec3, face: ReferenceFace) -> (Polygon8, u32) {
+    let ReferenceFace { k, k1, k2, sigma } = face;
     // Plain arrays: glam's runtime-indexed `Vec3[i]` is a match per access.
     let axes = [
         frame.rot.x_axis.to_array(),
@@ -71,7 +134,6 @@ pub(crate) fn box_face_contact(
         frame.rot.z_axis.to_array(),
     ];
     let incident_h = incident_h.to_array();
-    let reference_h = reference_h.to_array();
     let mut m = 0;
     for j in 1..3 {
         if axes[j][k].abs() > axes[m][k].abs() {
@@ -111,57 +173,26 @@ pub(crate) fn box_face_contact(
             lines: [before.min(corner as u16), before.max(corner as u16)],
         });
     }
-    let (h1, h2) = (
-        reference_h[k1] + clip_tolerance,
-        reference_h[k2] + clip_tolerance,
-    );
-    // The side planes `±u ≤ h1`, `±v ≤ h2` (u, v, w = x, y, z of the clip points).
+    (polygon, incident_face)
+}
+
+/// Clips `polygon` to the side planes `±u ≤ h1`, `±v ≤ h2` of the reference face
+/// (u, v, w = x, y, z of the clip points).
+#[inline(always)]
+fn clip_to_sides(polygon: &mut Polygon8, face: ReferenceFace, h1: f32, h2: f32) {
     // A quad inside all four planes (equal boxes stacked flush, a small box on a large
     // one) would come out of the four clips as it went in: skip them.
     let inside = polygon.vertices[..4].iter().all(|v| {
         let p = v.point;
         p.x - h1 <= 0.0 && -p.x - h1 <= 0.0 && p.y - h2 <= 0.0 && -p.y - h2 <= 0.0
     });
-    if !inside {
-        let mut scratch = Polygon8::default();
-        polygon.clip_into(&mut scratch, |p| p.x - h1, SIDE | (2 * k1 as u16 + 1));
-        scratch.clip_into(&mut polygon, |p| -p.x - h1, SIDE | (2 * k1 as u16));
-        polygon.clip_into(&mut scratch, |p| p.y - h2, SIDE | (2 * k2 as u16 + 1));
-        scratch.clip_into(&mut polygon, |p| -p.y - h2, SIDE | (2 * k2 as u16));
+    if inside {
+        return;
     }
-
-    let mut candidates = [Candidate {
-        point: Vec3::ZERO,
-        depth: 0.0,
-        id: 0,
-    }; 8];
-    let mut count = 0;
-    for vertex in &polygon.vertices[..polygon.len.min(8)] {
-        let [u, v, w] = vertex.point.to_array();
-        let depth = reference_h[k] - sigma * w;
-        if depth >= -margin {
-            let mut point = [0.0; 3];
-            point[k1] = u;
-            point[k2] = v;
-            point[k] = w + sigma * 0.5 * depth;
-            candidates[count] = Candidate {
-                point: Vec3::from_array(point),
-                depth,
-                id: pack_id(
-                    reference_is_b,
-                    reference_face as u32,
-                    incident_face,
-                    vertex.lines,
-                ),
-            };
-            count += 1;
-        }
-    }
-    let mut normal = [0.0; 3];
-    normal[k] = sigma;
-    reduce(
-        &candidates[..count],
-        Vec3::from_array(normal),
-        clip_tolerance,
-    )
+    let (k1, k2) = (face.k1 as u16, face.k2 as u16);
+    let mut scratch = Polygon8::default();
+    polygon.clip_into(&mut scratch, |p| p.x - h1, SIDE | (2 * k1 + 1));
+    scratch.clip_into(polygon, |p| -p.x - h1, SIDE | (2 * k1));
+    polygon.clip_into(&mut scratch, |p| p.y - h2, SIDE | (2 * k2 + 1));
+    scratch.clip_into(polygon, |p| -p.y - h2, SIDE | (2 * k2));
 }

@@ -230,27 +230,90 @@ impl Query<'_> {
         } else {
             (Vec3::Z, -2.0)
         };
-        let u_b = self.frame.rot_t * -u;
         // Filled in place: returning a 2 KB inline vector by value would copy it.
         let mut edges_a: SmallVec<[EdgeData; 32]> = SmallVec::new();
+        let mut edges_b: SmallVec<[EdgeData; 32]> = SmallVec::new();
+        if !self.reaching_edges(u, c, &mut edges_a, &mut edges_b) {
+            return Ok(found);
+        }
+        let mut contenders: SmallVec<[(Axis, f32); CONTENDERS]> = SmallVec::new();
+        let mut cached_raw: Option<(Axis, f32)> = None;
+        let ranked = RankedPairs {
+            contenders: &mut contenders,
+            cached_raw: &mut cached_raw,
+            found: &mut found,
+        };
+        self.rank_edge_pairs(
+            &edges_a, &edges_b, margin, cached, support_a, support_b, ranked,
+        )?;
+        if let Some((axis, scale)) = cached_raw {
+            let (true_axis, supports) = self.verify(&axis, scale, support_a, support_b);
+            if supports {
+                found.kept = Some(true_axis);
+            }
+        }
+        for (axis, scale) in &contenders {
+            let (true_axis, supports) = self.verify(axis, *scale, support_a, support_b);
+            found.any = better_of(found.any, true_axis);
+            if supports {
+                found.best = Some(true_axis);
+                break;
+            }
+        }
+        Ok(found)
+    }
+
+    /// The edges of a and of b whose Gauss arcs may reach the cap around `u` (a's
+    /// frame) and `−u` (b's) of the bound `c` (see [`arc_may_reach`]); false when a has
+    /// none, so no edge pair can matter.
+    #[inline(always)]
+    fn reaching_edges(
+        &self,
+        u: Vec3,
+        c: f32,
+        edges_a: &mut SmallVec<[EdgeData; 32]>,
+        edges_b: &mut SmallVec<[EdgeData; 32]>,
+    ) -> bool {
         for (i, arc) in self.a.arcs.iter().enumerate() {
             if arc_may_reach(arc, u, c) {
                 edges_a.push(self.edge_a(i));
             }
         }
         if edges_a.is_empty() {
-            return Ok(found);
+            return false;
         }
-        let mut edges_b: SmallVec<[EdgeData; 32]> = SmallVec::new();
+        let u_b = self.frame.rot_t * -u;
         for (j, arc) in self.b.arcs.iter().enumerate() {
             if arc_may_reach(arc, u_b, c) {
                 edges_b.push(self.edge_b(j));
             }
         }
-        let mut contenders: SmallVec<[(Axis, f32); CONTENDERS]> = SmallVec::new();
-        let mut cached_raw: Option<(Axis, f32)> = None;
-        for ea in &edges_a {
-            for eb in &edges_b {
+        true
+    }
+
+    /// Every edge pair forming a Minkowski face, measured raw: a separating one is
+    /// verified against the true supports and ends the query; the others go into the
+    /// `CONTENDERS` best (and the cached pair is remembered) for [`Self::edge_query`]
+    /// to verify.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn rank_edge_pairs(
+        &self,
+        edges_a: &[EdgeData],
+        edges_b: &[EdgeData],
+        margin: f32,
+        cached: Option<Feature>,
+        support_a: &mut Support,
+        support_b: &mut Support,
+        ranked: RankedPairs,
+    ) -> Result<(), Separating> {
+        let RankedPairs {
+            contenders,
+            cached_raw,
+            found,
+        } = ranked;
+        for ea in edges_a {
+            for eb in edges_b {
                 if !arcs_cross(ea.n0, ea.n1, ea.cross, eb.n0, eb.n1, eb.cross) {
                     continue;
                 }
@@ -273,7 +336,7 @@ impl Query<'_> {
                     continue;
                 }
                 if cached == Some(axis.feature) {
-                    cached_raw = Some((axis, scale()));
+                    *cached_raw = Some((axis, scale()));
                 }
                 let full = contenders.len() == CONTENDERS;
                 if full && contenders[CONTENDERS - 1].0.separation >= axis.separation {
@@ -289,22 +352,15 @@ impl Query<'_> {
                 contenders.insert(at, (axis, scale()));
             }
         }
-        if let Some((axis, scale)) = cached_raw {
-            let (true_axis, supports) = self.verify(&axis, scale, support_a, support_b);
-            if supports {
-                found.kept = Some(true_axis);
-            }
-        }
-        for (axis, scale) in &contenders {
-            let (true_axis, supports) = self.verify(axis, *scale, support_a, support_b);
-            found.any = better_of(found.any, true_axis);
-            if supports {
-                found.best = Some(true_axis);
-                break;
-            }
-        }
-        Ok(found)
+        Ok(())
     }
+}
+
+/// Where [`Query::rank_edge_pairs`] puts what it finds.
+struct RankedPairs<'r> {
+    contenders: &'r mut SmallVec<[(Axis, f32); CONTENDERS]>,
+    cached_raw: &'r mut Option<(Axis, f32)>,
+    found: &'r mut EdgeAxes,
 }
 
 /// `|v|` on the scaled vector (0 for a zero or non-finite one).
