@@ -32,7 +32,7 @@ use crate::pairs::PairState;
 use crate::store::Body;
 use crate::{ContactPair, MATCH_DISTANCE};
 use sepax_geometry::Shape;
-use sepax_narrowphase::{BoxBoxPair, Manifold, PairCache, collide, collide_box_pairs};
+use sepax_narrowphase::{BoxBoxPair, Manifold, PairCache, collide, collide_box_pairs_with};
 
 /// What every pair of the narrow pass reads besides its own state.
 pub(crate) struct NarrowContext<'w> {
@@ -54,7 +54,6 @@ pub(crate) struct BoxBatch {
     at: Vec<usize>,
     pairs: Vec<BoxBoxPair>,
     caches: Vec<PairCache>,
-    manifolds: Vec<Option<Manifold>>,
 }
 
 /// Queued box pairs are run once this many wait: two full bundles. A small batch
@@ -137,21 +136,21 @@ impl BoxBatch {
         if self.at.is_empty() {
             return;
         }
-        self.manifolds.clear();
-        self.manifolds.resize(self.pairs.len(), None);
-        collide_box_pairs(
+        let at = &self.at;
+        let bodies = context.bodies;
+        // Each answer goes straight to its pair's slot and is matched while warm.
+        collide_box_pairs_with(
             &self.pairs,
             context.margin,
             &mut self.caches,
-            &mut self.manifolds,
+            |k, cache, manifold| {
+                let i = at[k];
+                let st = &mut states[i];
+                st.cache = *cache;
+                out[i] = manifold;
+                match_points(st, &out[i], bodies);
+            },
         );
-        let answers = self.at.iter().zip(&self.caches);
-        for ((&i, cache), manifold) in answers.zip(self.manifolds.drain(..)) {
-            let st = &mut states[i];
-            st.cache = *cache;
-            out[i] = manifold;
-            match_points(st, &out[i], context.bodies);
-        }
         self.clear();
     }
 }
