@@ -185,15 +185,8 @@ pub fn collide_box_pairs_with_at(
             let outcome = bundle.outcome(level, l, margin, cached);
             let (ha, hb) = (Vec3::from_array(pair.ha), Vec3::from_array(pair.hb));
             let pose_a = &bundle.poses_a[l];
-            let mut manifold = box_manifold_from_outcome(
-                ha,
-                hb,
-                pose_a,
-                &pair.frame,
-                margin,
-                &mut inner,
-                outcome,
-            );
+            let mut manifold =
+                box_manifold_from_outcome(ha, hb, pose_a, &pair.frame, margin, &mut inner, outcome);
             if swapped {
                 caches[l] = inner.flipped();
                 if let Some(m) = &mut manifold {
