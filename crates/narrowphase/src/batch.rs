@@ -128,52 +128,74 @@ pub fn collide_box_pairs_at(
     caches: &mut [PairCache],
     manifolds: &mut [Option<Manifold>],
 ) {
-    assert_eq!(caches.len(), pairs.len(), "one cache per pair");
     assert_eq!(manifolds.len(), pairs.len(), "one output per pair");
+    collide_box_pairs_with_at(level, pairs, margin, caches, |i, _, manifold| {
+        manifolds[i] = manifold;
+    });
+}
+
+/// [`collide_box_pairs`] handing each answer to `finish` instead of a slice:
+/// `finish(i, &caches[i], manifold)` once per pair, in order, as soon as pair `i` is
+/// done (its cache already updated). A caller whose manifolds live elsewhere (the
+/// pipeline's pair slots) moves each one straight to its place, and can use it while
+/// it is still in the cache, rather than copying a slice of them afterwards.
+///
+/// # Panics
+/// When `caches` is not as long as `pairs`.
+pub fn collide_box_pairs_with(
+    pairs: &[BoxBoxPair],
+    margin: f32,
+    caches: &mut [PairCache],
+    finish: impl FnMut(usize, &PairCache, Option<Manifold>),
+) {
+    collide_box_pairs_with_at(SimdLevel::detected(), pairs, margin, caches, finish);
+}
+
+/// [`collide_box_pairs_with`] at a given SIMD level (for the bitwise tests and benches).
+#[doc(hidden)]
+pub fn collide_box_pairs_with_at(
+    level: SimdLevel,
+    pairs: &[BoxBoxPair],
+    margin: f32,
+    caches: &mut [PairCache],
+    mut finish: impl FnMut(usize, &PairCache, Option<Manifold>),
+) {
+    assert_eq!(caches.len(), pairs.len(), "one cache per pair");
     let margin = sanitize_margin(margin);
     let mut bundle = Bundle::new();
-    let chunks = pairs
-        .chunks(LANES)
-        .zip(caches.chunks_mut(LANES))
-        .zip(manifolds.chunks_mut(LANES));
-    for ((pairs, caches), out) in chunks {
+    let chunks = pairs.chunks(LANES).zip(caches.chunks_mut(LANES));
+    for (bundle_index, (pairs, caches)) in chunks.enumerate() {
+        let first = bundle_index * LANES;
         bundle.load(level, pairs);
-        // The cache speaks the caller's order; the computation runs in the lane's.
-        let mut inner = [PairCache::default(); LANES];
+        bundle.measure(level, margin);
         for l in 0..pairs.len() {
-            inner[l] = if bundle.swapped[l] {
+            if !bundle.active[l] {
+                finish(first + l, &caches[l], None);
+                continue;
+            }
+            // The cache speaks the caller's order; the computation runs in the lane's.
+            let swapped = bundle.swapped[l];
+            let mut inner = if swapped {
                 caches[l].flipped()
             } else {
                 caches[l]
             };
-        }
-        bundle.measure(level, margin);
-        for l in 0..pairs.len() {
-            if !bundle.active[l] {
-                out[l] = None;
-                continue;
-            }
             let pair = &bundle.pairs[l];
-            let cached = inner[l].last.map(|c| c.feature);
+            let cached = inner.last.map(|c| c.feature);
             let outcome = bundle.outcome(level, l, margin, cached);
             let (ha, hb) = (Vec3::from_array(pair.ha), Vec3::from_array(pair.hb));
             let pose_a = &bundle.poses_a[l];
-            let manifold = box_manifold_from_outcome(
-                ha,
-                hb,
-                pose_a,
-                &pair.frame,
-                margin,
-                &mut inner[l],
-                outcome,
-            );
-            if bundle.swapped[l] {
-                caches[l] = inner[l].flipped();
-                out[l] = manifold.map(Manifold::flipped);
+            let mut manifold =
+                box_manifold_from_outcome(ha, hb, pose_a, &pair.frame, margin, &mut inner, outcome);
+            if swapped {
+                caches[l] = inner.flipped();
+                if let Some(m) = &mut manifold {
+                    m.flip();
+                }
             } else {
-                caches[l] = inner[l];
-                out[l] = manifold;
+                caches[l] = inner;
             }
+            finish(first + l, &caches[l], manifold);
         }
     }
 }

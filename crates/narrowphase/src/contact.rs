@@ -140,6 +140,12 @@ impl Manifold {
     /// with default caches; two identical shapes at the same pose are the exception
     /// (see the pair order in `collide`'s docs).
     pub fn flipped(mut self) -> Manifold {
+        self.flip();
+        self
+    }
+
+    /// [`flipped`](Self::flipped) in place.
+    pub fn flip(&mut self) {
         // A sphere's single point has one id whatever the order.
         let relabel = self.feature != Feature::Sphere;
         for p in &mut self.points {
@@ -150,7 +156,6 @@ impl Manifold {
         }
         self.normal = -self.normal;
         self.feature = self.feature.flipped();
-        self
     }
 }
 

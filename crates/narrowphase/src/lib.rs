@@ -67,9 +67,9 @@ pub mod ray;
 mod sat;
 mod solid;
 
-pub use batch::{BoxBoxPair, collide_box_pairs, contact_box_pairs};
+pub use batch::{BoxBoxPair, collide_box_pairs, collide_box_pairs_with, contact_box_pairs};
 #[doc(hidden)]
-pub use batch::{collide_box_pairs_at, contact_box_pairs_at};
+pub use batch::{collide_box_pairs_at, collide_box_pairs_with_at, contact_box_pairs_at};
 pub use cache::{CachedAxis, PairCache};
 pub use contact::{Contact, Feature, Manifold, ManifoldPoint, flipped_id};
 pub use manifold::CLIP_TOLERANCE;

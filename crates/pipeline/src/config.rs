@@ -72,11 +72,12 @@ pub struct Config {
     /// [`collide_box_pairs`](crate::narrowphase::collide_box_pairs) (8 pairs' axes
     /// in SIMD lanes) instead of one [`collide`](crate::narrowphase::collide) each.
     /// The answers are the same bits either way (tested), so this is a speed choice
-    /// only. Off by default: on the soup scene (10,000 moving boxes, 2-core AMD EPYC,
-    /// AVX2, 23 Nov 2026, `stress --scene soup --bodies 10000 --frames 100`) the
-    /// batched narrow phase ran 2.96–3.18 ms a step against 2.76–2.78 ms one pair at a
-    /// time on 1 thread, despite fewer instructions: the gather and scatter around the
-    /// bundles cost more than the SIMD axes save while clipping stays per pair.
+    /// only. On by default: on the soup scene (10,000 moving boxes, 2-core AMD EPYC,
+    /// AVX2, 23 Nov 2026, `stress --scene soup --bodies 10000 --frames 100 --threads
+    /// T`, medians of 15 alternating runs) the narrow phase took 2.74 ms a step
+    /// batched against 2.79 ms one pair at a time on 1 thread, 1.39 against 1.42 ms on
+    /// 2 threads: a small gain, as clipping (most of a touching pair's cost) stays per
+    /// pair and the gather around the bundles eats part of what the SIMD axes save.
     pub batch_box_pairs: bool,
 }
 
@@ -103,7 +104,7 @@ impl Default for Config {
             pair_budget: Config::DEFAULT_PAIR_BUDGET,
             narrow_chunk: 128,
             aabb_chunk: 1024,
-            batch_box_pairs: false,
+            batch_box_pairs: true,
         }
     }
 }

@@ -37,10 +37,11 @@
 //! 3. **Narrow phase** in parallel: [`collide`](narrowphase::collide) with the pair's
 //!    own [`PairCache`](narrowphase::PairCache), which lives as long as the pair stays a
 //!    candidate, so last frame's separating axis or contact feature is tried first.
-//!    With [`Config::batch_box_pairs`], box–box pairs are batched within each chunk
-//!    through [`collide_box_pairs`](narrowphase::collide_box_pairs) (8 pairs per SIMD
-//!    bundle), which gives each pair bit for bit the answer of `collide` (off by
-//!    default: it measured slower in the step, see the field's docs).
+//!    With [`Config::batch_box_pairs`] (the default), box–box pairs are batched
+//!    within each chunk through
+//!    [`collide_box_pairs_with`](narrowphase::collide_box_pairs_with) (8 pairs per
+//!    SIMD bundle), which gives each pair bit for bit the answer of `collide` (a
+//!    little faster in the step, see the field's docs).
 //!    Pairs whose two bodies did not change since the last step (a pose set again to
 //!    the same bits counts as no change) copy last step's answer instead: resting
 //!    piles cost almost nothing. Pairs whose bounding spheres are apart skip the SAT.
