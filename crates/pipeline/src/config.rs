@@ -78,6 +78,9 @@ pub struct Config {
     /// batched against 2.79 ms one pair at a time on 1 thread, 1.39 against 1.42 ms on
     /// 2 threads: a small gain, as clipping (most of a touching pair's cost) stays per
     /// pair and the gather around the bundles eats part of what the SIMD axes save.
+    /// Within run-to-run noise, in fact: the criterion group `narrow_10k` in the same
+    /// afternoon measured 2.78 / 1.49 ms batched against 2.74 / 1.39 ms (1 / 2
+    /// threads) one pair at a time.
     pub batch_box_pairs: bool,
 }
 
