@@ -13,10 +13,9 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
-use sepax_benches::to_parry;
-use sepax_geometry::Shape;
+use sepax_benches::{box_batch, to_parry};
 use sepax_narrowphase::{
-    BoxBoxPair, PairCache, SupportMode, collide_box_pairs, collide_with, contact, contact_box_pairs,
+    PairCache, SupportMode, collide_box_pairs, collide_with, contact, contact_box_pairs,
 };
 use sepax_testkit::pairs::{Pair, PairKind, box_pairs, hull_pairs, sphere_hull_pairs};
 use std::hint::black_box;
@@ -43,22 +42,6 @@ fn parry_pairs(pairs: &[Pair]) -> Vec<ParryPair> {
                 pose_a,
                 pose_b,
             }
-        })
-        .collect()
-}
-
-/// The pairs as a box batch, when every pair is two boxes.
-fn box_batch(pairs: &[Pair]) -> Option<Vec<BoxBoxPair>> {
-    pairs
-        .iter()
-        .map(|p| match (&p.a, &p.b) {
-            (Shape::Cuboid(a), Shape::Cuboid(b)) => Some(BoxBoxPair {
-                a: *a,
-                pose_a: p.pose_a,
-                b: *b,
-                pose_b: p.pose_b,
-            }),
-            _ => None,
         })
         .collect()
 }

@@ -44,8 +44,8 @@
 
 use glam::{Quat, Vec3};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
-use sepax_benches::to_parry;
-use sepax_geometry::{Pose, Shape};
+use sepax_benches::{box_batch, to_parry};
+use sepax_geometry::Pose;
 use sepax_narrowphase::{
     BoxBoxPair, PairCache, SimdLevel, collide, collide_box_pairs_at, contact, contact_box_pairs_at,
 };
@@ -164,22 +164,6 @@ fn sepax_contact(pairs: &[Pair]) {
     for p in pairs {
         black_box(contact(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0));
     }
-}
-
-/// The pairs as the batched API takes them; `None` unless every shape is a box.
-fn box_batch(pairs: &[Pair]) -> Option<Vec<BoxBoxPair>> {
-    pairs
-        .iter()
-        .map(|p| match (&p.a, &p.b) {
-            (Shape::Cuboid(a), Shape::Cuboid(b)) => Some(BoxBoxPair {
-                a: *a,
-                pose_a: p.pose_a,
-                b: *b,
-                pose_b: p.pose_b,
-            }),
-            _ => None,
-        })
-        .collect()
 }
 
 /// `passes` runs of the batched manifold (`manifolds`) or contact query, cold caches.

@@ -104,8 +104,8 @@ pub(crate) fn manifold_points(
         (Solid::Box(ha), Solid::Box(hb), Feature::FaceA(i)) => {
             box_face_contact(*ha, *hb, frame, i as usize, margin, clip_tolerance, false)
         }
-        (Solid::Box(ha), Solid::Box(hb), Feature::FaceB(j)) => {
-            let mut points = box_face_contact(
+        (Solid::Box(ha), Solid::Box(hb), Feature::FaceB(j)) => to_frame_a(
+            box_face_contact(
                 *hb,
                 *ha,
                 &frame.inverse(),
@@ -113,18 +113,15 @@ pub(crate) fn manifold_points(
                 margin,
                 clip_tolerance,
                 true,
-            );
-            for c in &mut points {
-                c.point = frame.point_to_a(c.point);
-            }
-            points
-        }
+            ),
+            frame,
+        ),
         (_, _, Feature::FaceA(i)) => with_polytopes(a, b, |pa, pb| {
             face_contact(pa, pb, frame, i as usize, margin, clip_tolerance, false)
         })
         .unwrap_or_default(),
         (_, _, Feature::FaceB(j)) => with_polytopes(a, b, |pa, pb| {
-            let mut points = face_contact(
+            let points = face_contact(
                 pb,
                 pa,
                 &frame.inverse(),
@@ -133,10 +130,7 @@ pub(crate) fn manifold_points(
                 clip_tolerance,
                 true,
             );
-            for c in &mut points {
-                c.point = frame.point_to_a(c.point);
-            }
-            points
+            to_frame_a(points, frame)
         })
         .unwrap_or_default(),
         (_, _, Feature::EdgeEdge(ea, eb)) => {
@@ -156,4 +150,12 @@ pub(crate) fn manifold_points(
         }
         (_, _, Feature::Sphere) => SmallVec::new(),
     }
+}
+
+/// Points found in b's frame (b's face as the reference), moved to a's.
+fn to_frame_a(mut points: SmallVec<[Candidate; 4]>, frame: &Frame) -> SmallVec<[Candidate; 4]> {
+    for c in &mut points {
+        c.point = frame.point_to_a(c.point);
+    }
+    points
 }

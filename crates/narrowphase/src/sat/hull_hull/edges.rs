@@ -69,6 +69,23 @@ pub(super) struct EdgeData {
     length: f32,
 }
 
+impl EdgeData {
+    /// Edge `index` from `point` along `direction`, between the faces of normals `n0`
+    /// and `n1` (a's frame).
+    #[inline(always)]
+    fn new(index: usize, n0: Vec3, n1: Vec3, point: Vec3, direction: Vec3) -> EdgeData {
+        EdgeData {
+            index: index as u32,
+            n0,
+            n1,
+            cross: n1.cross(n0),
+            point,
+            direction,
+            length: scaled_length(direction),
+        }
+    }
+}
+
 /// What the edge query found when no edge pair separates.
 pub(super) struct EdgeAxes {
     /// The best edge pair whose edges support its axis (it may carry a manifold).
@@ -89,15 +106,7 @@ impl Query<'_> {
         );
         let p = self.a.vertices[e.vertices[0] as usize];
         let direction = self.a.vertices[e.vertices[1] as usize] - p;
-        EdgeData {
-            index: i as u32,
-            n0,
-            n1,
-            cross: n1.cross(n0),
-            point: p,
-            direction,
-            length: scaled_length(direction),
-        }
+        EdgeData::new(i, n0, n1, p, direction)
     }
 
     pub(super) fn edge_b(&self, j: usize) -> EdgeData {
@@ -112,15 +121,7 @@ impl Query<'_> {
             .point_to_a(self.b.vertices[e.vertices[0] as usize]);
         let direction = rot
             * (self.b.vertices[e.vertices[1] as usize] - self.b.vertices[e.vertices[0] as usize]);
-        EdgeData {
-            index: j as u32,
-            n0,
-            n1,
-            cross: n1.cross(n0),
-            point: p,
-            direction,
-            length: scaled_length(direction),
-        }
+        EdgeData::new(j, n0, n1, p, direction)
     }
 
     /// The axis of an edge pair, oriented into a's Gauss arc of the edge; `None` when

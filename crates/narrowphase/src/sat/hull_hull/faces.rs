@@ -119,48 +119,22 @@ impl Query<'_> {
         support_b: &mut Support,
         hint: &mut u16,
     ) -> Result<Axis, Separating> {
-        let (a, b, d) = (self.a, self.b, self.centroid_offset);
-        let seed = match cached {
-            Some(Feature::FaceA(i)) if (i as usize) < a.planes.len() => i as usize,
-            _ => argmax(a.planes.iter().map(|p| p.normal.dot(d))),
+        let (b, d) = (self.b, self.centroid_offset);
+        let cached = match cached {
+            Some(Feature::FaceA(i)) => Some(i as usize),
+            _ => None,
         };
-        let mut witnesses = Witnesses::new(self.witness_slack);
-        let to_a = |k: usize| move || self.frame.point_to_a(b.vertices[k]);
-        if (*hint as usize) < b.vertices.len() {
-            witnesses.add(*hint as usize, to_a(*hint as usize));
-        }
-        // The cached face was measured already (as the cached axis): the same bits.
-        let (mut best, seed_vertex) = match measured {
-            Some(measured) => measured,
-            None => (self.face_a(seed, support_b), support_b.last),
-        };
-        let mut best_index = seed;
-        *hint = hint_of(seed_vertex);
-        if best.separation > margin {
-            return Err(Separating(best));
-        }
-        witnesses.add(seed_vertex, to_a(seed_vertex));
-        for (i, plane) in a.planes.iter().enumerate() {
-            if i == seed
-                || plane.normal.dot(d) - self.inner_radii < best.separation
-                || witnesses.rule_out(plane, best.separation)
-            {
-                continue;
-            }
-            let axis = self.face_a(i, support_b);
-            let vertex = support_b.last;
-            if axis.separation > margin {
-                *hint = hint_of(vertex);
-                return Err(Separating(axis));
-            }
-            if better(&axis, &best, i, best_index) {
-                best = axis;
-                best_index = i;
-                *hint = hint_of(vertex);
-            }
-            witnesses.add(vertex, to_a(vertex));
-        }
-        Ok(best)
+        self.face_search(
+            self.a.planes,
+            cached,
+            measured,
+            margin,
+            hint,
+            b.vertices.len(),
+            |plane| plane.normal.dot(d),
+            |k| self.frame.point_to_a(b.vertices[k]),
+            |i| (self.face_a(i, support_b), support_b.last),
+        )
     }
 
     /// The face query of b, as [`Query::face_query_a`]; the inner-sphere bound of face
@@ -174,47 +148,81 @@ impl Query<'_> {
         support_a: &mut Support,
         hint: &mut u16,
     ) -> Result<Axis, Separating> {
-        let (a, b) = (self.a, self.b);
+        let a = self.a;
         let d_in_b = self.frame.rot_t * self.centroid_offset;
+        let cached = match cached {
+            Some(Feature::FaceB(j)) => Some(j as usize),
+            _ => None,
+        };
+        self.face_search(
+            self.b.planes,
+            cached,
+            measured,
+            margin,
+            hint,
+            a.vertices.len(),
+            |plane| -plane.normal.dot(d_in_b),
+            |k| self.frame.point_to_b(a.vertices[k]),
+            |j| (self.face_b(j, support_a), support_a.last),
+        )
+    }
+
+    /// The walk both face queries share, over one shape's `planes`: `facing(plane)` is
+    /// the plane's normal along the centroid offset (the seed's measure and, minus the
+    /// inner radii, the inner-sphere bound), `witness(k)` the other shape's vertex `k`
+    /// in the planes' frame (`other_vertices` of them), `measure(i)` face `i`'s axis and
+    /// the support vertex under it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn face_search(
+        &self,
+        planes: &[Plane],
+        cached: Option<usize>,
+        measured: Option<(Axis, usize)>,
+        margin: f32,
+        hint: &mut u16,
+        other_vertices: usize,
+        facing: impl Fn(&Plane) -> f32,
+        witness: impl Fn(usize) -> Vec3,
+        mut measure: impl FnMut(usize) -> (Axis, usize),
+    ) -> Result<Axis, Separating> {
         let seed = match cached {
-            Some(Feature::FaceB(j)) if (j as usize) < b.planes.len() => j as usize,
-            _ => argmax(b.planes.iter().map(|p| -p.normal.dot(d_in_b))),
+            Some(i) if i < planes.len() => i,
+            _ => argmax(planes.iter().map(&facing)),
         };
         let mut witnesses = Witnesses::new(self.witness_slack);
-        let to_b = |k: usize| move || self.frame.point_to_b(a.vertices[k]);
-        if (*hint as usize) < a.vertices.len() {
-            witnesses.add(*hint as usize, to_b(*hint as usize));
+        if (*hint as usize) < other_vertices {
+            witnesses.add(*hint as usize, || witness(*hint as usize));
         }
         // The cached face was measured already (as the cached axis): the same bits.
         let (mut best, seed_vertex) = match measured {
             Some(measured) => measured,
-            None => (self.face_b(seed, support_a), support_a.last),
+            None => measure(seed),
         };
         let mut best_index = seed;
         *hint = hint_of(seed_vertex);
         if best.separation > margin {
             return Err(Separating(best));
         }
-        witnesses.add(seed_vertex, to_b(seed_vertex));
-        for (j, plane) in b.planes.iter().enumerate() {
-            if j == seed
-                || -plane.normal.dot(d_in_b) - self.inner_radii < best.separation
+        witnesses.add(seed_vertex, || witness(seed_vertex));
+        for (i, plane) in planes.iter().enumerate() {
+            if i == seed
+                || facing(plane) - self.inner_radii < best.separation
                 || witnesses.rule_out(plane, best.separation)
             {
                 continue;
             }
-            let axis = self.face_b(j, support_a);
-            let vertex = support_a.last;
+            let (axis, vertex) = measure(i);
             if axis.separation > margin {
                 *hint = hint_of(vertex);
                 return Err(Separating(axis));
             }
-            if better(&axis, &best, j, best_index) {
+            if better(&axis, &best, i, best_index) {
                 best = axis;
-                best_index = j;
+                best_index = i;
                 *hint = hint_of(vertex);
             }
-            witnesses.add(vertex, to_b(vertex));
+            witnesses.add(vertex, || witness(vertex));
         }
         Ok(best)
     }
