@@ -334,3 +334,51 @@ fn batched_box_pairs_match_the_scalar_queries_bit_for_bit() {
         "{touching} manifolds in {total} pairs"
     );
 }
+
+/// Bad input in a batch: poses with NaN or infinite parts, non-unit rotations and huge
+/// translations, mixed into bundles with good pairs, under NaN, negative and infinite
+/// margins. Each pair gets what `collide` / `contact` give it alone (bit for bit, no
+/// panic), and a bad pair does not disturb the good pairs of its bundle.
+#[test]
+fn bad_poses_and_margins_in_a_batch_match_the_scalar_queries() {
+    let bad_poses = [
+        Pose::new(Vec3::new(f32::NAN, 0.0, 0.0), Quat::IDENTITY),
+        Pose::new(Vec3::new(0.0, f32::INFINITY, 0.0), Quat::IDENTITY),
+        Pose::new(Vec3::ZERO, Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)),
+        Pose::new(Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 2.0)),
+        Pose::new(Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
+        Pose::new(Vec3::splat(f32::MAX), Quat::IDENTITY),
+        Pose::new(Vec3::splat(-3e38), Quat::from_rotation_z(0.3)),
+    ];
+    let mut rng = Rng::new(0xBAD_B0C5);
+    let mut checked = 0;
+    for margin in [0.0, MARGIN, -1.0, f32::NAN, f32::INFINITY, f32::MAX] {
+        for round in 0..40 {
+            let len = 1 + rng.below(20);
+            let mut pairs: Vec<BoxBoxPair> = (0..len)
+                .map(|_| {
+                    let placement = ALL[rng.below(ALL.len())];
+                    make_pair(&mut rng, placement)
+                })
+                .collect();
+            // Spoil a few pairs' poses (a's, b's or both).
+            for _ in 0..1 + rng.below(3) {
+                let i = rng.below(len);
+                let bad = bad_poses[rng.below(bad_poses.len())];
+                match (round + i) % 3 {
+                    0 => pairs[i].pose_a = bad,
+                    1 => pairs[i].pose_b = bad,
+                    _ => (pairs[i].pose_a, pairs[i].pose_b) = (bad, bad),
+                }
+            }
+            let cold = vec![PairCache::default(); len];
+            let mut after = cold.clone();
+            let want = scalar(&pairs, margin, &mut after);
+            for level in SimdLevel::available() {
+                check(level, &pairs, margin, &cold, &want, &after, "bad input");
+            }
+            checked += len;
+        }
+    }
+    assert!(checked > 1_000);
+}

@@ -151,3 +151,66 @@ fn a_pose_batch_skips_stale_entries_and_applies_the_rest() {
     assert_eq!(empty, Default::default());
     assert!(empty.all_applied());
 }
+
+/// Bad poses in a batch are taken like `set_pose` takes them: accepted, and the body is
+/// quarantined at the next step (NaN, infinite, non-unit rotation) while the other
+/// bodies of the batch keep their contacts; fixing the pose brings it back.
+#[test]
+fn bad_poses_in_a_batch_quarantine_only_their_bodies() {
+    use glam::Quat;
+    use sepax_pipeline::QuarantineReason;
+    let ball = Sphere::try_new(0.5).unwrap();
+    let at = |x: f32| Pose::from_translation(Vec3::X * x);
+    let mut world = CollisionWorld::new(Config::default()).unwrap();
+    let bodies: Vec<_> = (0..6)
+        .map(|i| {
+            world
+                .insert(BodyDesc::dynamic(ball, at(0.9 * i as f32)))
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(world.step().contacts.len(), 5);
+    let batch = world.set_poses([
+        (
+            bodies[1],
+            Pose::from_translation(Vec3::new(f32::NAN, 0.0, 0.0)),
+        ),
+        (
+            bodies[3],
+            Pose::new(Vec3::X * 2.7, Quat::from_xyzw(0.0, 0.0, 0.0, 2.0)),
+        ),
+        (
+            bodies[5],
+            Pose::from_translation(Vec3::new(f32::INFINITY, 0.0, 0.0)),
+        ),
+    ]);
+    assert_eq!((batch.moved, batch.stale), (3, 0));
+    let report = world.step();
+    let mut quarantined: Vec<_> = report
+        .quarantined
+        .iter()
+        .map(|q| (q.body, q.reason))
+        .collect();
+    quarantined.sort_by_key(|q| q.0.index());
+    assert_eq!(
+        quarantined,
+        vec![
+            (bodies[1], QuarantineReason::NonFinitePose),
+            (bodies[3], QuarantineReason::NonUnitRotation),
+            (bodies[5], QuarantineReason::NonFinitePose),
+        ]
+    );
+    // Every touching pair had a quarantined body; the good bodies 0, 2, 4 are 1.8
+    // apart, so no contact is left, and none names a quarantined body.
+    assert!(report.contacts.is_empty());
+    assert_eq!(report.candidate_pairs, 0);
+    let fixed = world.set_poses([
+        (bodies[1], at(0.9)),
+        (bodies[3], at(2.7)),
+        (bodies[5], at(4.5)),
+    ]);
+    assert_eq!(fixed.moved, 3);
+    let report = world.step();
+    assert!(report.quarantined.is_empty());
+    assert_eq!(report.contacts.len(), 5);
+}
