@@ -43,6 +43,7 @@ pub mod ray;
 pub mod rng;
 mod shape;
 mod sphere;
+pub mod triangle;
 
 pub use aabb::Aabb;
 pub use cuboid::{Cuboid, OrientedBox};
@@ -53,5 +54,6 @@ pub use pose::Pose;
 pub use ray::is_valid_ray;
 pub use shape::Shape;
 pub use sphere::Sphere;
+pub use triangle::MeshTriangle;
 
 pub use glam;

@@ -1,0 +1,75 @@
+//! One triangle of a triangle mesh, as the narrow phase sees it.
+//!
+//! A [`MeshTriangle`] carries its three corners, its unit front normal and which of its
+//! edges and corners may produce a contact normal of their own. The flags are what lets
+//! the narrow phase remove *internal-edge* (ghost) contacts: a box sliding over a flat
+//! floor made of many triangles must not catch on the seams between them.
+//!
+//! ## Orientation
+//! The corners are counter-clockwise seen from the front; the front normal is
+//! `normalize((v1 − v0) × (v2 − v0))`.
+//!
+//! ## Active features
+//! * Edge `i` runs from `vertices[i]` to `vertices[(i + 1) % 3]`. It is **active** when it
+//!   is a boundary edge (no other triangle shares it) or when the triangle across it
+//!   bends away from the front side (a *convex* edge) by more than
+//!   [`MeshTriangle::FLAT_ANGLE`]. Flat edges (bent by less, either way) and concave
+//!   edges (bent towards the front) are **inactive**: every direction a contact there
+//!   could need is already some neighbouring face's normal.
+//! * Corner `j` is **active** when at least one mesh edge that meets at it (in any
+//!   triangle, not only this one) is active.
+//!
+//! A contact whose closest feature on the triangle is an inactive edge or corner has
+//! its normal replaced by the triangle's front normal.
+
+use glam::Vec3;
+
+/// One triangle of a mesh in the mesh's local frame, with its internal-edge flags.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeshTriangle {
+    /// The corners, counter-clockwise seen from the front.
+    pub vertices: [Vec3; 3],
+    /// The unit front normal, `normalize((v1 − v0) × (v2 − v0))`.
+    pub normal: Vec3,
+    /// Edge `i` (from corner `i` to corner `(i + 1) % 3`) may give its own normal.
+    pub active_edges: [bool; 3],
+    /// Corner `j` may give its own normal.
+    pub active_vertices: [bool; 3],
+}
+
+impl MeshTriangle {
+    /// Bend angle (radians) below which an edge between two triangles counts as flat:
+    /// about 0.5°. Meshes exported from modelling tools carry this much noise on faces
+    /// meant to be flat.
+    pub const FLAT_ANGLE: f32 = 0.5 * std::f32::consts::PI / 180.0;
+
+    /// A triangle whose edges and corners are all active (a lone triangle: every edge is
+    /// a boundary edge). `None` when the corners are not finite or the triangle has no
+    /// area (its normal cannot be normalised).
+    pub fn lone(vertices: [Vec3; 3]) -> Option<MeshTriangle> {
+        if !vertices.iter().all(|v| v.is_finite()) {
+            return None;
+        }
+        let [a, b, c] = vertices;
+        let normal = (b - a).cross(c - a).try_normalize()?;
+        Some(MeshTriangle {
+            vertices,
+            normal,
+            active_edges: [true; 3],
+            active_vertices: [true; 3],
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lone_triangle_faces_its_counter_clockwise_side() {
+        let t = MeshTriangle::lone([Vec3::ZERO, Vec3::X, Vec3::Y]).unwrap();
+        assert_eq!(t.normal, Vec3::Z);
+        assert!(MeshTriangle::lone([Vec3::ZERO, Vec3::X, Vec3::X * 2.0]).is_none());
+        assert!(MeshTriangle::lone([Vec3::NAN, Vec3::X, Vec3::Y]).is_none());
+    }
+}
