@@ -26,10 +26,10 @@ impl TriMesh {
     ///
     /// **Degenerate triangles are removed** (and listed in
     /// [`TriMesh::removed_triangles`]): a repeated vertex index; twice the area at most
-    /// [`TriMesh::DEGENERATE_TOLERANCE`] times the longest edge squared; or a cross
-    /// product `(v1 − v0) × (v2 − v0)` whose squared length is not a normal `f32`
-    /// (sides below about `1e-10`), which the narrow phase could not normalise. The
-    /// edges they leave open count as boundary edges for the flags.
+    /// [`TriMesh::DEGENERATE_TOLERANCE`] times the longest edge squared; or twice the
+    /// area squared below `f32::MIN_POSITIVE` (about `1.2e-38`: a right triangle with
+    /// legs below about `3e-10`), too small for f32 arithmetic to resolve.
+    /// The edges they leave open count as boundary edges for the flags.
     ///
     /// Vertices that no kept triangle uses are kept (indices stay valid) but play no
     /// part in the box, the radius or the queries.
@@ -155,12 +155,12 @@ fn triangle_normal(vertices: &[Vec3], tri: [u32; 3]) -> Option<DVec3> {
     if i == j || j == k || k == i {
         return None;
     }
-    let [a, b, c] = tri.map(|i| vertices[i as usize]);
-    if !(b - a).cross(c - a).length_squared().is_normal() {
+    let [a, b, c] = tri.map(|i| vertices[i as usize].as_dvec3());
+    let cross = (b - a).cross(c - a);
+    // Squared twice-area below the smallest normal f32: too small for f32 arithmetic.
+    if cross.length_squared() < f32::MIN_POSITIVE as f64 {
         return None;
     }
-    let (a, b, c) = (a.as_dvec3(), b.as_dvec3(), c.as_dvec3());
-    let cross = (b - a).cross(c - a);
     let longest_squared = (b - a)
         .length_squared()
         .max((c - a).length_squared())
