@@ -21,8 +21,9 @@
 //!
 //! This is our own small tree rather than the `bvh` crate the broad phase uses: it
 //! keeps nalgebra out of `sepax-geometry`, and its node array is the one layout both
-//! queries walk. 100,000 triangles build in about 20 ms (release; see
-//! `tests/mesh_bvh.rs`, `build_time_of_100k_triangles`).
+//! queries walk. A whole [`TriMesh::try_new`](crate::TriMesh::try_new) of 100,000
+//! triangles takes about 70–80 ms in release, three quarters of it in this build
+//! (`build_time_of_100k_triangles` in `tests/mesh_bvh.rs`; depth 16 to 19).
 
 use crate::Aabb;
 use glam::Vec3;
@@ -81,11 +82,41 @@ struct Task {
     parent: Option<usize>,
 }
 
-/// Per bin: the box of its triangles and their count.
+/// Per bin: the box of its triangles (empty: `min = +inf`, `max = −inf`) and their
+/// count.
 #[derive(Clone, Copy)]
 struct Bin {
-    aabb: Option<Aabb>,
+    min: Vec3,
+    max: Vec3,
     count: usize,
+}
+
+impl Bin {
+    const EMPTY: Bin = Bin {
+        min: Vec3::INFINITY,
+        max: Vec3::NEG_INFINITY,
+        count: 0,
+    };
+
+    fn add_box(&mut self, aabb: &Aabb) {
+        self.min = self.min.min(aabb.min);
+        self.max = self.max.max(aabb.max);
+    }
+
+    fn add_bin(&mut self, other: &Bin) {
+        self.min = self.min.min(other.min);
+        self.max = self.max.max(other.max);
+        self.count += other.count;
+    }
+
+    /// Surface area, 0 when empty.
+    fn area(&self) -> f32 {
+        if self.count == 0 {
+            0.0
+        } else {
+            Aabb::new(self.min, self.max).surface_area()
+        }
+    }
 }
 
 impl MeshBvh {
@@ -107,8 +138,8 @@ impl MeshBvh {
                 nodes[parent].first = index as u32;
             }
             let items = &mut order[task.start..task.end];
-            let aabb = union_of(items, boxes);
-            let split = split_point(items, boxes, &centres, aabb, task.depth);
+            let (aabb, centre_min, centre_max) = bounds_of(items, boxes, &centres);
+            let split = split_point(items, boxes, &centres, aabb, centre_min, centre_max, task.depth);
             match split {
                 None => nodes.push(BvhNode {
                     aabb,
@@ -173,31 +204,33 @@ impl MeshBvh {
     }
 }
 
-/// The union of the boxes of `items` (not empty).
-fn union_of(items: &[u32], boxes: &[Aabb]) -> Aabb {
-    let first = boxes[items[0] as usize];
-    items[1..]
-        .iter()
-        .fold(first, |acc, &i| acc.union(&boxes[i as usize]))
+/// The union of the boxes of `items` (not empty) and the box of their centres.
+fn bounds_of(items: &[u32], boxes: &[Aabb], centres: &[Vec3]) -> (Aabb, Vec3, Vec3) {
+    let mut bin = Bin::EMPTY;
+    let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+    for &i in items {
+        bin.add_box(&boxes[i as usize]);
+        lo = lo.min(centres[i as usize]);
+        hi = hi.max(centres[i as usize]);
+    }
+    (Aabb::new(bin.min, bin.max), lo, hi)
 }
 
 /// Where to split `items` (reordered in place so the left child is `items[..mid]`), or
-/// `None` to make a leaf.
+/// `None` to make a leaf. `lo`, `hi`: the box of the items' centres.
 fn split_point(
     items: &mut [u32],
     boxes: &[Aabb],
     centres: &[Vec3],
     aabb: Aabb,
+    lo: Vec3,
+    hi: Vec3,
     depth: usize,
 ) -> Option<usize> {
     let n = items.len();
     if n <= 1 {
         return None;
     }
-    let (lo, hi) = items.iter().fold(
-        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
-        |(lo, hi), &i| (lo.min(centres[i as usize]), hi.max(centres[i as usize])),
-    );
     let extent = hi - lo;
     if extent.max_element() <= 0.0 {
         // Every centre is the same point: no plane separates them.
@@ -207,51 +240,44 @@ fn split_point(
         return Some(median_split(items, centres, extent.max_position()));
     }
 
-    let area = aabb.surface_area().max(f32::MIN_POSITIVE);
-    let mut best: Option<(f32, usize, usize)> = None; // (cost, axis, planes below)
-    for axis in 0..3 {
-        if extent[axis] <= 0.0 {
-            continue;
-        }
-        let scale = BINS as f32 / extent[axis];
-        let bin_of = |i: u32| ((centres[i as usize][axis] - lo[axis]) * scale) as usize;
-        let mut bins = [Bin {
-            aabb: None,
-            count: 0,
-        }; BINS];
-        for &i in items.iter() {
-            let bin = &mut bins[bin_of(i).min(BINS - 1)];
-            let b = boxes[i as usize];
-            bin.aabb = Some(bin.aabb.map_or(b, |a| a.union(&b)));
+    // One pass over the items fills the bins of all three axes. An axis without extent
+    // puts everything in bin 0 and offers no plane.
+    let scale = Vec3::select(
+        extent.cmpgt(Vec3::ZERO),
+        Vec3::splat(BINS as f32) / extent,
+        Vec3::ZERO,
+    );
+    let bin_of = |c: Vec3, axis: usize| (((c[axis] - lo[axis]) * scale[axis]) as usize).min(BINS - 1);
+    let mut bins = [[Bin::EMPTY; BINS]; 3];
+    for &i in items.iter() {
+        let (c, b) = (centres[i as usize], &boxes[i as usize]);
+        for (axis, axis_bins) in bins.iter_mut().enumerate() {
+            let bin = &mut axis_bins[bin_of(c, axis)];
+            bin.add_box(b);
             bin.count += 1;
         }
-        // Sweep from the right: the area and count of bins k.. for each k.
-        let mut right_area = [0.0f32; BINS];
-        let mut right_count = [0usize; BINS];
-        let mut acc: Option<Aabb> = None;
-        let mut count = 0;
+    }
+
+    let area = aabb.surface_area().max(f32::MIN_POSITIVE);
+    let mut best: Option<(f32, usize, usize)> = None; // (cost, axis, first bin on the right)
+    for (axis, axis_bins) in bins.iter().enumerate() {
+        // Sweep from the right: bins k.. for each k; then from the left, pricing the
+        // plane between bins k − 1 and k.
+        let mut right = [Bin::EMPTY; BINS];
+        let mut acc = Bin::EMPTY;
         for k in (1..BINS).rev() {
-            if let Some(b) = bins[k].aabb {
-                acc = Some(acc.map_or(b, |a| a.union(&b)));
-            }
-            count += bins[k].count;
-            right_area[k] = acc.map_or(0.0, |a| a.surface_area());
-            right_count[k] = count;
+            acc.add_bin(&axis_bins[k]);
+            right[k] = acc;
         }
-        // Sweep from the left, pricing the plane between bins k − 1 and k.
-        let mut acc: Option<Aabb> = None;
-        let mut count = 0;
+        let mut left = Bin::EMPTY;
         for k in 1..BINS {
-            if let Some(b) = bins[k - 1].aabb {
-                acc = Some(acc.map_or(b, |a| a.union(&b)));
-            }
-            count += bins[k - 1].count;
-            if count == 0 || right_count[k] == 0 {
+            left.add_bin(&axis_bins[k - 1]);
+            if left.count == 0 || right[k].count == 0 {
                 continue;
             }
-            let left_area = acc.map_or(0.0, |a| a.surface_area());
             let cost = 1.0
-                + (count as f32 * left_area + right_count[k] as f32 * right_area[k]) / area;
+                + (left.count as f32 * left.area() + right[k].count as f32 * right[k].area())
+                    / area;
             if best.is_none_or(|(c, _, _)| cost < c) {
                 best = Some((cost, axis, k));
             }
@@ -262,10 +288,7 @@ fn split_point(
     if n <= MAX_LEAF && cost >= n as f32 {
         return None;
     }
-    let scale = BINS as f32 / extent[axis];
-    let left = partition(items, |i| {
-        (((centres[i as usize][axis] - lo[axis]) * scale) as usize).min(BINS - 1) < plane
-    });
+    let left = partition(items, |i| bin_of(centres[i as usize], axis) < plane);
     debug_assert!(left > 0 && left < n, "an SAH plane with an empty side");
     Some(left)
 }
