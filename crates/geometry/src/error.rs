@@ -151,7 +151,10 @@ impl fmt::Display for MeshError {
                 crate::TriMesh::MAX_COORDINATE
             ),
             MeshError::IndexOutOfRange { triangle, index } => {
-                write!(f, "triangle {triangle} names vertex {index}, which does not exist")
+                write!(
+                    f,
+                    "triangle {triangle} names vertex {index}, which does not exist"
+                )
             }
             MeshError::TooManyTriangles(n) => {
                 write!(f, "{n} triangles, more than a u32 can number")

@@ -19,6 +19,10 @@
 //! * Corner `j` is **active** when at least one mesh edge that meets at it (in any
 //!   triangle, not only this one) is active.
 //!
+//! [`TriMesh`](crate::TriMesh) pairs edges by vertex index and also marks active the
+//! edges it cannot classify: non-manifold edges (three or more triangles) and edges
+//! whose two triangles are wound in opposite senses (see [`crate::mesh::adjacency`]).
+//!
 //! A contact whose closest feature on the triangle is an inactive edge or corner has
 //! its normal replaced by the triangle's front normal.
 

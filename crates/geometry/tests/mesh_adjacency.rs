@@ -44,7 +44,8 @@ fn edge_kind(mesh: &TriMesh, t: usize, e: usize) -> EdgeKind {
             if angle < MeshTriangle::FLAT_ANGLE as f64 {
                 return EdgeKind::Flat;
             }
-            let along = mesh.vertices()[q as usize].as_dvec3() - mesh.vertices()[p as usize].as_dvec3();
+            let along =
+                mesh.vertices()[q as usize].as_dvec3() - mesh.vertices()[p as usize].as_dvec3();
             if na.cross(nb).dot(along) > 0.0 {
                 EdgeKind::Convex
             } else {
@@ -55,17 +56,17 @@ fn edge_kind(mesh: &TriMesh, t: usize, e: usize) -> EdgeKind {
     }
 }
 
-/// Compares every flag of `mesh` with the twin; returns the kinds seen.
+/// Compares every flag of `mesh` with the twin; counts the kinds seen in `seen`.
 fn check_flags(mesh: &TriMesh, seen: &mut std::collections::HashMap<EdgeKind, usize>) {
     let n = mesh.triangle_count();
     let mut active_vertex = vec![false; mesh.vertices().len()];
     let mut expected_edges = vec![[false; 3]; n];
-    for t in 0..n {
-        for e in 0..3 {
+    for (t, expected) in expected_edges.iter_mut().enumerate() {
+        for (e, edge_active) in expected.iter_mut().enumerate() {
             let kind = edge_kind(mesh, t, e);
             *seen.entry(kind).or_default() += 1;
             let active = !matches!(kind, EdgeKind::Flat | EdgeKind::Concave);
-            expected_edges[t][e] = active;
+            *edge_active = active;
             if active {
                 let tri = mesh.indices()[t];
                 active_vertex[tri[e] as usize] = true;
@@ -73,13 +74,16 @@ fn check_flags(mesh: &TriMesh, seen: &mut std::collections::HashMap<EdgeKind, us
             }
         }
     }
-    for t in 0..n {
+    for (t, expected_edges) in expected_edges.iter().enumerate() {
         let tri = mesh.triangle(t as u32);
-        assert_eq!(tri.active_edges, expected_edges[t], "edges of triangle {t}");
+        assert_eq!(tri.active_edges, *expected_edges, "edges of triangle {t}");
         let expected = mesh.indices()[t].map(|v| active_vertex[v as usize]);
         assert_eq!(tri.active_vertices, expected, "corners of triangle {t}");
         // The flags' triangle is the mesh's triangle.
-        assert_eq!(tri.vertices, mesh.indices()[t].map(|v| mesh.vertices()[v as usize]));
+        assert_eq!(
+            tri.vertices,
+            mesh.indices()[t].map(|v| mesh.vertices()[v as usize])
+        );
         assert_eq!(tri.normal, mesh.normals()[t]);
     }
 }
@@ -154,7 +158,10 @@ fn flags_match_the_brute_force_twin_on_random_terrains() {
         EdgeKind::Convex,
         EdgeKind::Concave,
     ] {
-        assert!(seen.get(&kind).copied().unwrap_or(0) > 100, "{kind:?}: {seen:?}");
+        assert!(
+            seen.get(&kind).copied().unwrap_or(0) > 100,
+            "{kind:?}: {seen:?}"
+        );
     }
 }
 
@@ -214,8 +221,16 @@ fn bends_just_below_and_above_the_flat_angle() {
         // for a positive angle: convex). The shared edge is edge 0 of both.
         let mesh = TriMesh::try_new(v, vec![[0, 1, 2], [1, 0, 3]]).unwrap();
         assert!(mesh.normals()[0].y > 0.99 && mesh.normals()[1].y > 0.99);
-        assert_eq!(mesh.triangle(0).active_edges, [active, true, true], "{angle}°");
-        assert_eq!(mesh.triangle(1).active_edges, [active, true, true], "{angle}°");
+        assert_eq!(
+            mesh.triangle(0).active_edges,
+            [active, true, true],
+            "{angle}°"
+        );
+        assert_eq!(
+            mesh.triangle(1).active_edges,
+            [active, true, true],
+            "{angle}°"
+        );
     }
 }
 

@@ -19,8 +19,14 @@ fn quad() -> (Vec<Vec3>, Vec<[u32; 3]>) {
 #[test]
 fn named_errors_for_bad_input() {
     let (v, i) = quad();
-    assert_eq!(TriMesh::try_new(vec![], i.clone()).err(), Some(MeshError::Empty));
-    assert_eq!(TriMesh::try_new(v.clone(), vec![]).err(), Some(MeshError::Empty));
+    assert_eq!(
+        TriMesh::try_new(vec![], i.clone()).err(),
+        Some(MeshError::Empty)
+    );
+    assert_eq!(
+        TriMesh::try_new(v.clone(), vec![]).err(),
+        Some(MeshError::Empty)
+    );
 
     let mut nan = v.clone();
     nan[2].y = f32::NAN;
@@ -92,7 +98,11 @@ fn largest_coordinates_still_build() {
     let n = mesh.triangle(0).normal;
     assert!(n.is_finite() && (n.length() - 1.0).abs() < 1e-6);
     assert!(mesh.bounding_radius().is_finite() && mesh.aabb().surface_area().is_finite());
-    let hit = mesh.cast_ray(Vec3::new(m, -m, -m) * 2.0, Vec3::new(-1.0, 0.3, 0.4), f32::INFINITY);
+    let hit = mesh.cast_ray(
+        Vec3::new(m, -m, -m) * 2.0,
+        Vec3::new(-1.0, 0.3, 0.4),
+        f32::INFINITY,
+    );
     if let Some(hit) = hit {
         assert!(hit.t.is_finite() && hit.normal.is_finite());
     }

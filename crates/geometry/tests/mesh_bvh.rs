@@ -29,7 +29,9 @@ fn soup(rng: &mut Rng, count: usize, world: f32) -> TriMesh {
             vertices.push(centre + rng.unit_vec3() * size);
         }
     }
-    let indices = (0..count as u32).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect();
+    let indices = (0..count as u32)
+        .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
+        .collect();
     TriMesh::try_new(vertices, indices).unwrap()
 }
 
@@ -62,7 +64,7 @@ fn random_region(rng: &mut Rng, mesh: &TriMesh) -> Aabb {
         0.01 * 1000f32.powf(rng.unit()),
     ) * (around.size().max_element() / 200.0).max(0.01);
     match rng.below(10) {
-        0 => Aabb::new(centre, centre), // a point
+        0 => Aabb::new(centre, centre),                     // a point
         1 => Aabb::new(around.min - 1.0, around.max + 1.0), // everything
         _ => Aabb::from_center_half_extents(centre, half),
     }
@@ -112,7 +114,11 @@ fn compare(mesh: &TriMesh, rng: &mut Rng, boxes: usize, rays: usize) -> (usize, 
     for _ in 0..rays {
         let (o, d, max_t) = random_ray(rng, mesh.aabb());
         let hit = mesh.cast_ray(o, d, max_t);
-        assert_eq!(hit, mesh.cast_ray_brute_force(o, d, max_t), "ray {o} {d} {max_t}");
+        assert_eq!(
+            hit,
+            mesh.cast_ray_brute_force(o, d, max_t),
+            "ray {o} {d} {max_t}"
+        );
         if let Some(hit) = hit {
             assert!(hit.normal.dot(d) <= 0.0 && hit.t >= 0.0 && hit.t <= max_t);
             found.1 += 1;
@@ -160,7 +166,11 @@ fn exponential_spacing_stays_within_the_depth_bound() {
     let mut vertices = Vec::new();
     for k in 0..46 {
         let x = 2f32.powi(4 * k - 124);
-        vertices.extend([Vec3::new(x, 0.0, 0.0), Vec3::new(x, 1.0, 0.0), Vec3::new(x, 0.0, 1.0)]);
+        vertices.extend([
+            Vec3::new(x, 0.0, 0.0),
+            Vec3::new(x, 1.0, 0.0),
+            Vec3::new(x, 0.0, 1.0),
+        ]);
     }
     let indices = (0..46u32).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect();
     let mesh = TriMesh::try_new(vertices, indices).unwrap();
@@ -176,7 +186,12 @@ fn exponential_spacing_stays_within_the_depth_bound() {
     let point = Vec3::new(0.5, 0.0, 0.5);
     mesh.query_aabb(&Aabb::new(point, point), &mut out);
     assert!(out.iter().copied().eq(0..1000));
-    assert_eq!(mesh.cast_ray(Vec3::new(0.2, 1.0, 0.2), -Vec3::Y, 2.0).unwrap().triangle, 0);
+    assert_eq!(
+        mesh.cast_ray(Vec3::new(0.2, 1.0, 0.2), -Vec3::Y, 2.0)
+            .unwrap()
+            .triangle,
+        0
+    );
 }
 
 #[test]
@@ -193,7 +208,9 @@ fn bad_queries_find_nothing() {
     assert_eq!(mesh.cast_ray(o, -Vec3::Y, -1.0), None);
     assert_eq!(mesh.cast_ray(Vec3::NAN, -Vec3::Y, 1.0), None);
     // From below: the back of the terrain, the normal turned to face the ray.
-    let up = mesh.cast_ray(Vec3::new(3.3, -10.0, 3.3), Vec3::Y, 100.0).unwrap();
+    let up = mesh
+        .cast_ray(Vec3::new(3.3, -10.0, 3.3), Vec3::Y, 100.0)
+        .unwrap();
     let down = mesh.cast_ray(o, -Vec3::Y, 100.0).unwrap();
     assert_eq!(up.triangle, down.triangle);
     assert_eq!(up.normal, -down.normal);
@@ -215,7 +232,9 @@ fn build_time_of_100k_triangles() {
             centre + rng.unit_vec3()
         })
         .collect();
-    let soup_indices: Vec<[u32; 3]> = (0..100_000u32).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect();
+    let soup_indices: Vec<[u32; 3]> = (0..100_000u32)
+        .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
+        .collect();
     for run in 0..3 {
         let start = Instant::now();
         let grid = TriMesh::try_from_heights(side, side, Vec2::ONE, &heights).unwrap();
@@ -231,4 +250,35 @@ fn build_time_of_100k_triangles() {
             soup.bvh().depth()
         );
     }
+}
+
+/// Queries for instruction counts: 100,000 region queries (boxes of about a 1 m body on
+/// the surface) and 100,000 downward rays on the 100,352-triangle terrain. Run in
+/// release under callgrind and read the inclusive counts of `TriMesh::query_aabb` and
+/// `TriMesh::cast_ray`:
+/// `valgrind --tool=callgrind --callgrind-out-file=/tmp/q.out <mesh_bvh binary> --ignored --exact query_workload`
+#[test]
+#[ignore = "a workload for callgrind, run by hand in release"]
+fn query_workload() {
+    let mut rng = Rng::new(8);
+    let side = 225;
+    let heights: Vec<f32> = (0..side * side)
+        .map(|k| 2.0 * ((k % side) as f32 * 0.1).sin() * ((k / side) as f32 * 0.07).cos())
+        .collect();
+    let mesh = TriMesh::try_from_heights(side, side, Vec2::ONE, &heights).unwrap();
+    let mut out = Vec::with_capacity(64);
+    let (mut found, mut hits) = (0usize, 0usize);
+    for _ in 0..100_000 {
+        let (x, z) = (rng.range(0.0, 224.0), rng.range(0.0, 224.0));
+        let y = 2.0 * (x * 0.1).sin() * (z * 0.07).cos();
+        let centre = Vec3::new(x, y + 0.4, z);
+        mesh.query_aabb(
+            &Aabb::from_center_half_extents(centre, Vec3::splat(0.5)),
+            &mut out,
+        );
+        found += out.len();
+        let ray = mesh.cast_ray(Vec3::new(x, 10.0, z), -Vec3::Y, 100.0);
+        hits += ray.is_some() as usize;
+    }
+    println!("{found} triangles found, {hits} rays hit");
 }

@@ -139,7 +139,9 @@ impl MeshBvh {
             }
             let items = &mut order[task.start..task.end];
             let (aabb, centre_min, centre_max) = bounds_of(items, boxes, &centres);
-            let split = split_point(items, boxes, &centres, aabb, centre_min, centre_max, task.depth);
+            let split = split_point(
+                items, boxes, &centres, aabb, centre_min, centre_max, task.depth,
+            );
             match split {
                 None => nodes.push(BvhNode {
                     aabb,
@@ -247,7 +249,8 @@ fn split_point(
         Vec3::splat(BINS as f32) / extent,
         Vec3::ZERO,
     );
-    let bin_of = |c: Vec3, axis: usize| (((c[axis] - lo[axis]) * scale[axis]) as usize).min(BINS - 1);
+    let bin_of =
+        |c: Vec3, axis: usize| (((c[axis] - lo[axis]) * scale[axis]) as usize).min(BINS - 1);
     let mut bins = [[Bin::EMPTY; BINS]; 3];
     for &i in items.iter() {
         let (c, b) = (centres[i as usize], &boxes[i as usize]);

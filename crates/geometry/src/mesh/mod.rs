@@ -15,7 +15,7 @@
 //! ## What the build does ([`TriMesh::try_new`])
 //! 1. **Validation.** NaN or infinite coordinates, coordinates beyond
 //!    [`TriMesh::MAX_COORDINATE`], indices out of range and empty input are errors
-//!    ([`MeshError`]).
+//!    ([`MeshError`](crate::MeshError)).
 //! 2. **Degenerate triangles are removed**, not refused: a triangle with a repeated
 //!    index or (within a relative tolerance) no area has no normal and no contact
 //!    to give. The mesh remembers which input triangles it dropped

@@ -86,9 +86,9 @@ impl TriMesh {
     /// in index order. The oracle of the tests.
     pub fn query_aabb_brute_force(&self, region: &Aabb, out: &mut Vec<u32>) {
         out.clear();
-        out.extend((0..self.triangle_count() as u32).filter(|&t| {
-            self.triangle_aabb(t).overlaps(region)
-        }));
+        out.extend(
+            (0..self.triangle_count() as u32).filter(|&t| self.triangle_aabb(t).overlaps(region)),
+        );
     }
 
     /// The closest triangle hit by the ray `origin + t * dir`, `t` in `[0, max_t]`
@@ -106,10 +106,7 @@ impl TriMesh {
 
         let nodes = self.bvh.nodes();
         let order = self.bvh.triangle_order();
-        let root_entry = ray_box_entry(&nodes[0].aabb, o, d, inv, best_t);
-        let Some(root_entry) = root_entry else {
-            return None;
-        };
+        let root_entry = ray_box_entry(&nodes[0].aabb, o, d, inv, best_t)?;
         let mut stack = [(0u32, 0.0f64); MAX_DEPTH + 2];
         stack[0] = (0, root_entry);
         let mut len = 1;
