@@ -251,3 +251,48 @@ fn duplicated_vertices_are_not_welded() {
     let split = TriMesh::try_new(v, vec![[0, 1, 2], [5, 4, 3]]).unwrap();
     assert_eq!(split.triangle(0).active_edges, [true; 3]);
 }
+
+#[test]
+fn welding_split_vertices_gives_back_the_shared_mesh() {
+    let mut rng = Rng::new(11);
+    for round in 0..50 {
+        let mesh = random_terrain(&mut rng, 3 + round % 9, 0.0);
+        // Every triangle with its own three vertices.
+        let mut vertices = Vec::new();
+        let mut indices = Vec::new();
+        for tri in mesh.indices() {
+            let base = vertices.len() as u32;
+            vertices.extend(tri.map(|v| mesh.vertices()[v as usize]));
+            indices.push([base, base + 1, base + 2]);
+        }
+        let split = TriMesh::try_new(vertices.clone(), indices.clone()).unwrap();
+        assert!(
+            (0..split.triangle_count() as u32).all(|t| split.triangle(t).active_edges == [true; 3])
+        );
+        // Welding does not depend on how the vertices were split. (The terrain itself
+        // may have two fin tops at one position, which welding joins.)
+        let welded = TriMesh::try_new_welded(vertices, indices).unwrap();
+        let shared =
+            TriMesh::try_new_welded(mesh.vertices().to_vec(), mesh.indices().to_vec()).unwrap();
+        assert_eq!(welded.triangle_count(), mesh.triangle_count());
+        for t in 0..mesh.triangle_count() as u32 {
+            assert_eq!(welded.triangle(t), shared.triangle(t), "triangle {t}");
+        }
+    }
+    // −0.0 and +0.0 are one position; out-of-range indices are still reported.
+    let v = vec![
+        Vec3::new(0.0, 0.0, 0.0),
+        Vec3::X,
+        Vec3::Z,
+        Vec3::new(-0.0, 0.0, -0.0),
+    ];
+    let welded = TriMesh::try_new_welded(v.clone(), vec![[3, 2, 1]]).unwrap();
+    assert_eq!(welded.indices(), &[[0, 2, 1]]);
+    assert_eq!(
+        TriMesh::try_new_welded(v, vec![[3, 2, 9]]).err(),
+        Some(sepax_geometry::MeshError::IndexOutOfRange {
+            triangle: 0,
+            index: 9
+        })
+    );
+}

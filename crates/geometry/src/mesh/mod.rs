@@ -28,8 +28,9 @@
 //!    reads them through [`TriMesh::triangle`] to drop the ghost contacts a box would
 //!    otherwise catch on the seams of a flat floor. Vertices are **not welded**: two
 //!    triangles that share an edge only by position (duplicated vertices, as some
-//!    exporters write them) see a boundary there, and both edges stay active. Weld
-//!    such vertices (give them one index) before building.
+//!    exporters write them) see a boundary there, and both edges stay active.
+//!    [`TriMesh::try_new_welded`] first merges vertices with exactly equal
+//!    coordinates; vertices that are only close must be merged by the caller.
 //! 4. **A bounding volume hierarchy** over the triangles' boxes ([`bvh`]), for
 //!    [`TriMesh::query_aabb`] (the triangles near a shape) and [`TriMesh::cast_ray`].
 //!    Queries allocate nothing beyond the caller's buffer.
@@ -69,6 +70,7 @@ pub mod adjacency;
 mod build;
 pub mod bvh;
 mod query;
+mod weld;
 
 use crate::{Aabb, MeshTriangle};
 use adjacency::TriangleFlags;
