@@ -4,7 +4,7 @@
 //! answers must be equal, bit for bit.
 
 use glam::{Vec2, Vec3};
-use sepax_geometry::mesh::bvh::{MAX_DEPTH, SAH_DEPTH};
+use sepax_geometry::mesh::bvh::{MAX_DEPTH, MAX_LEAF, SAH_DEPTH};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Aabb, TriMesh};
 use std::time::Instant;
@@ -99,10 +99,42 @@ fn random_ray(rng: &mut Rng, around: Aabb) -> (Vec3, Vec3, f32) {
     (origin, dir, max_t)
 }
 
+/// The tree's invariants: every node's box is the exact union of its children's (of
+/// its triangles' for a leaf); leaves hold at most `MAX_LEAF` triangles unless their
+/// centres coincide; the left child follows its parent.
+fn check_tree(mesh: &TriMesh) {
+    let nodes = mesh.bvh().nodes();
+    let order = mesh.bvh().triangle_order();
+    for (i, node) in nodes.iter().enumerate() {
+        match (node.leaf_range(), node.right_child()) {
+            (Some(range), None) => {
+                let boxes: Vec<Aabb> = order[range]
+                    .iter()
+                    .map(|&t| mesh.triangle_aabb(t))
+                    .collect();
+                let union = boxes.iter().skip(1).fold(boxes[0], |a, b| a.union(b));
+                assert_eq!(node.aabb, union, "leaf {i}");
+                let centre = boxes[0].center();
+                assert!(boxes.len() <= MAX_LEAF || boxes.iter().all(|b| b.center() == centre));
+            }
+            (None, Some(right)) => {
+                assert!(right > i + 1 && right < nodes.len());
+                assert_eq!(
+                    node.aabb,
+                    nodes[i + 1].aabb.union(&nodes[right].aabb),
+                    "node {i}"
+                );
+            }
+            _ => panic!("node {i} is neither leaf nor inner"),
+        }
+    }
+}
+
 /// Runs `boxes` region queries and `rays` ray casts on `mesh`, each against its twin.
 /// Returns how many of each found something.
 fn compare(mesh: &TriMesh, rng: &mut Rng, boxes: usize, rays: usize) -> (usize, usize) {
     let (mut fast, mut slow) = (Vec::new(), Vec::new());
+    check_tree(mesh);
     let mut found = (0, 0);
     for _ in 0..boxes {
         let region = random_region(rng, mesh);

@@ -71,23 +71,27 @@ impl TriMesh {
         }
 
         let flags = compute_flags(&vertices, &triangles, &normals64);
-        let normals = normals64.iter().map(|n| n.as_vec3()).collect();
-        let mut mesh = TriMesh {
+        let boxes: Vec<Aabb> = triangles
+            .iter()
+            .map(|tri| {
+                let [a, b, c] = tri.map(|v| vertices[v as usize]);
+                Aabb::new(a.min(b).min(c), a.max(b).max(c))
+            })
+            .collect();
+        let bvh = MeshBvh::build(&boxes);
+        let mesh = TriMesh {
+            aabb: bvh.nodes()[0].aabb,
+            bounding_radius: bounding_radius(&vertices, &triangles),
+            normals: normals64.iter().map(|n| n.as_vec3()).collect(),
             vertices,
             triangles,
-            normals,
             flags,
             removed,
-            bvh: MeshBvh::default(),
-            aabb: Aabb::new(Vec3::ZERO, Vec3::ZERO),
-            bounding_radius: 0.0,
+            bvh,
         };
-        let boxes: Vec<Aabb> = (0..mesh.triangle_count() as u32)
-            .map(|t| mesh.triangle_aabb(t))
-            .collect();
-        mesh.bvh = MeshBvh::build(&boxes);
-        mesh.aabb = mesh.bvh.nodes()[0].aabb;
-        mesh.bounding_radius = bounding_radius(&mesh.vertices, &mesh.triangles);
+        debug_assert!(
+            (0..mesh.triangle_count() as u32).all(|t| mesh.triangle_aabb(t) == boxes[t as usize])
+        );
         Ok(mesh)
     }
 

@@ -14,8 +14,8 @@
 //! triangle tests, Goldsmith–Salmon / MacDonald–Booth) is swept in two passes, and the
 //! cheapest plane wins. A node of at most [`MAX_LEAF`] triangles becomes a leaf when no
 //! plane beats testing them all (cost `n`); a node whose centres all coincide is split
-//! in half by position. Below depth [`SAH_DEPTH`] the split is the median of the centres
-//! along the widest axis instead, so no tree is deeper than [`MAX_DEPTH`] whatever the
+//! in half by position. From depth [`SAH_DEPTH`] on, the split is the median of the
+//! centres along the widest axis instead, so no tree is deeper than [`MAX_DEPTH`] whatever the
 //! input: the queries walk it with a fixed stack on the call stack (no allocation, and
 //! none of the bvh crate's 32-entry `traverse_iterator` overflow).
 //!
@@ -67,7 +67,7 @@ impl BvhNode {
 }
 
 /// A flat BVH over a mesh's triangles (see the [module docs](self)).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct MeshBvh {
     nodes: Vec<BvhNode>,
     order: Vec<u32>,
@@ -122,7 +122,7 @@ impl Bin {
 impl MeshBvh {
     /// The tree over `boxes` (triangle `i` has box `boxes[i]`; at least one box, all
     /// finite with coordinates within `±TriMesh::MAX_COORDINATE`).
-    pub fn build(boxes: &[Aabb]) -> MeshBvh {
+    pub(crate) fn build(boxes: &[Aabb]) -> MeshBvh {
         let centres: Vec<Vec3> = boxes.iter().map(Aabb::center).collect();
         let mut order: Vec<u32> = (0..boxes.len() as u32).collect();
         let mut nodes: Vec<BvhNode> = Vec::with_capacity(2 * boxes.len());
