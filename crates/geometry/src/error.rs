@@ -128,7 +128,8 @@ pub enum MeshError {
         /// The offending vertex index.
         index: u32,
     },
-    /// More triangles than a `u32` can number (the count).
+    /// More triangles than [`TriMesh::MAX_TRIANGLES`](crate::TriMesh::MAX_TRIANGLES)
+    /// (the count).
     TooManyTriangles(usize),
     /// Every triangle was degenerate (repeated index or no area), so nothing is left.
     AllDegenerate,
@@ -156,9 +157,11 @@ impl fmt::Display for MeshError {
                     "triangle {triangle} names vertex {index}, which does not exist"
                 )
             }
-            MeshError::TooManyTriangles(n) => {
-                write!(f, "{n} triangles, more than a u32 can number")
-            }
+            MeshError::TooManyTriangles(n) => write!(
+                f,
+                "{n} triangles, more than the {} a mesh may have",
+                crate::TriMesh::MAX_TRIANGLES
+            ),
             MeshError::AllDegenerate => write!(f, "every triangle of the mesh is degenerate"),
             MeshError::InvalidGrid => write!(
                 f,

@@ -7,9 +7,9 @@ use crate::{Aabb, MeshError};
 use glam::{DVec3, Vec2, Vec3};
 
 impl TriMesh {
-    /// Most triangles a mesh may have: `u32::MAX / 2`, so triangle and BVH node
-    /// indices fit a `u32`.
-    pub const MAX_TRIANGLES: usize = (u32::MAX / 2) as usize;
+    /// Most triangles a mesh may have: `u32::MAX / 4` (about a billion), so triangle,
+    /// half-edge (`3 × triangle + edge`) and BVH node indices fit a `u32`.
+    pub const MAX_TRIANGLES: usize = (u32::MAX / 4) as usize;
 
     /// A mesh of `vertices` and `indices` (three vertex indices per triangle,
     /// counter-clockwise seen from the front).

@@ -34,8 +34,9 @@ pub const BINS: usize = 12;
 pub const MAX_LEAF: usize = 4;
 /// Depth from which nodes are split at the median (halving the count each level).
 pub const SAH_DEPTH: usize = 32;
-/// No node lies deeper than this: `SAH_DEPTH` levels of SAH, then at most 32 halvings
-/// of fewer than `2^32` triangles.
+/// No node lies deeper than this: `SAH_DEPTH` levels of SAH, then at most 30 halvings
+/// of at most [`TriMesh::MAX_TRIANGLES`](crate::TriMesh::MAX_TRIANGLES) (< `2^30`)
+/// triangles.
 pub const MAX_DEPTH: usize = 64;
 
 /// One node: a box and either two children or a run of triangles.
