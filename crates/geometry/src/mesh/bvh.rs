@@ -26,7 +26,7 @@
 //! (`build_time_of_100k_triangles` in `tests/mesh_bvh.rs`; depth 16 to 19).
 
 use crate::Aabb;
-use glam::Vec3;
+use glam::{UVec3, Vec3A};
 
 /// Bins per axis in the SAH sweep.
 pub const BINS: usize = 12;
@@ -83,25 +83,32 @@ struct Task {
     parent: Option<usize>,
 }
 
+/// A box in SIMD-friendly form for the build (the same values as an [`Aabb`]).
+#[derive(Clone, Copy)]
+struct Bounds {
+    min: Vec3A,
+    max: Vec3A,
+}
+
 /// Per bin: the box of its triangles (empty: `min = +inf`, `max = −inf`) and their
 /// count.
 #[derive(Clone, Copy)]
 struct Bin {
-    min: Vec3,
-    max: Vec3,
+    min: Vec3A,
+    max: Vec3A,
     count: usize,
 }
 
 impl Bin {
     const EMPTY: Bin = Bin {
-        min: Vec3::INFINITY,
-        max: Vec3::NEG_INFINITY,
+        min: Vec3A::INFINITY,
+        max: Vec3A::NEG_INFINITY,
         count: 0,
     };
 
-    fn add_box(&mut self, aabb: &Aabb) {
-        self.min = self.min.min(aabb.min);
-        self.max = self.max.max(aabb.max);
+    fn add_box(&mut self, b: &Bounds) {
+        self.min = self.min.min(b.min);
+        self.max = self.max.max(b.max);
     }
 
     fn add_bin(&mut self, other: &Bin) {
@@ -110,21 +117,42 @@ impl Bin {
         self.count += other.count;
     }
 
+    fn aabb(&self) -> Aabb {
+        Aabb::new(self.min.into(), self.max.into())
+    }
+
     /// Surface area, 0 when empty.
     fn area(&self) -> f32 {
         if self.count == 0 {
             0.0
         } else {
-            Aabb::new(self.min, self.max).surface_area()
+            self.aabb().surface_area()
         }
     }
+}
+
+/// The bin of a centre `c` on each axis: `⌊(c − lo) · scale⌋`, at most `BINS − 1`.
+/// Binning and partitioning both use this, so they agree bit for bit.
+#[inline]
+fn bin_index(c: Vec3A, lo: Vec3A, scale: Vec3A) -> UVec3 {
+    ((c - lo) * scale)
+        .as_uvec3()
+        .min(UVec3::splat(BINS as u32 - 1))
 }
 
 impl MeshBvh {
     /// The tree over `boxes` (triangle `i` has box `boxes[i]`; at least one box, all
     /// finite with coordinates within `±TriMesh::MAX_COORDINATE`).
     pub(crate) fn build(boxes: &[Aabb]) -> MeshBvh {
-        let centres: Vec<Vec3> = boxes.iter().map(Aabb::center).collect();
+        let boxes: Vec<Bounds> = boxes
+            .iter()
+            .map(|b| Bounds {
+                min: b.min.into(),
+                max: b.max.into(),
+            })
+            .collect();
+        let centres: Vec<Vec3A> = boxes.iter().map(|b| (b.min + b.max) * 0.5).collect();
+        let boxes = &boxes[..];
         let mut order: Vec<u32> = (0..boxes.len() as u32).collect();
         let mut nodes: Vec<BvhNode> = Vec::with_capacity(2 * boxes.len());
         let mut tasks = vec![Task {
@@ -208,26 +236,26 @@ impl MeshBvh {
 }
 
 /// The union of the boxes of `items` (not empty) and the box of their centres.
-fn bounds_of(items: &[u32], boxes: &[Aabb], centres: &[Vec3]) -> (Aabb, Vec3, Vec3) {
+fn bounds_of(items: &[u32], boxes: &[Bounds], centres: &[Vec3A]) -> (Aabb, Vec3A, Vec3A) {
     let mut bin = Bin::EMPTY;
-    let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+    let (mut lo, mut hi) = (Vec3A::INFINITY, Vec3A::NEG_INFINITY);
     for &i in items {
         bin.add_box(&boxes[i as usize]);
         lo = lo.min(centres[i as usize]);
         hi = hi.max(centres[i as usize]);
     }
-    (Aabb::new(bin.min, bin.max), lo, hi)
+    (bin.aabb(), lo, hi)
 }
 
 /// Where to split `items` (reordered in place so the left child is `items[..mid]`), or
 /// `None` to make a leaf. `lo`, `hi`: the box of the items' centres.
 fn split_point(
     items: &mut [u32],
-    boxes: &[Aabb],
-    centres: &[Vec3],
+    boxes: &[Bounds],
+    centres: &[Vec3A],
     aabb: Aabb,
-    lo: Vec3,
-    hi: Vec3,
+    lo: Vec3A,
+    hi: Vec3A,
     depth: usize,
 ) -> Option<usize> {
     let n = items.len();
@@ -245,25 +273,24 @@ fn split_point(
 
     // One pass over the items fills the bins of all three axes. An axis without extent
     // puts everything in bin 0 and offers no plane.
-    let scale = Vec3::select(
-        extent.cmpgt(Vec3::ZERO),
-        Vec3::splat(BINS as f32) / extent,
-        Vec3::ZERO,
+    let scale = Vec3A::select(
+        extent.cmpgt(Vec3A::ZERO),
+        Vec3A::splat(BINS as f32) / extent,
+        Vec3A::ZERO,
     );
-    let bin_of =
-        |c: Vec3, axis: usize| (((c[axis] - lo[axis]) * scale[axis]) as usize).min(BINS - 1);
     let mut bins = [[Bin::EMPTY; BINS]; 3];
     for &i in items.iter() {
-        let (c, b) = (centres[i as usize], &boxes[i as usize]);
+        let b = &boxes[i as usize];
+        let index = bin_index(centres[i as usize], lo, scale);
         for (axis, axis_bins) in bins.iter_mut().enumerate() {
-            let bin = &mut axis_bins[bin_of(c, axis)];
+            let bin = &mut axis_bins[index[axis] as usize];
             bin.add_box(b);
             bin.count += 1;
         }
     }
 
     let area = aabb.surface_area().max(f32::MIN_POSITIVE);
-    let mut best: Option<(f32, usize, usize)> = None; // (cost, axis, first bin on the right)
+    let mut best: Option<(f32, usize, u32)> = None; // (cost, axis, first bin on the right)
     for (axis, axis_bins) in bins.iter().enumerate() {
         // Sweep from the right: bins k.. for each k; then from the left, pricing the
         // plane between bins k − 1 and k.
@@ -283,7 +310,7 @@ fn split_point(
                 + (left.count as f32 * left.area() + right[k].count as f32 * right[k].area())
                     / area;
             if best.is_none_or(|(c, _, _)| cost < c) {
-                best = Some((cost, axis, k));
+                best = Some((cost, axis, k as u32));
             }
         }
     }
@@ -292,14 +319,16 @@ fn split_point(
     if n <= MAX_LEAF && cost >= n as f32 {
         return None;
     }
-    let left = partition(items, |i| bin_of(centres[i as usize], axis) < plane);
+    let left = partition(items, |i| {
+        bin_index(centres[i as usize], lo, scale)[axis] < plane
+    });
     debug_assert!(left > 0 && left < n, "an SAH plane with an empty side");
     Some(left)
 }
 
 /// Reorders `items` so the median centre along `axis` (ties by index) splits them in
 /// half; returns the half.
-fn median_split(items: &mut [u32], centres: &[Vec3], axis: usize) -> usize {
+fn median_split(items: &mut [u32], centres: &[Vec3A], axis: usize) -> usize {
     let mid = items.len() / 2;
     items.select_nth_unstable_by(mid, |&a, &b| {
         let (ca, cb) = (centres[a as usize][axis], centres[b as usize][axis]);
