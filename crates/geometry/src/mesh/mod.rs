@@ -26,7 +26,7 @@
 //!    convex bend of more than [`MeshTriangle::FLAT_ANGLE`]) or *inactive* (flat or
 //!    concave); a corner is active when any edge meeting there is. The narrow phase
 //!    reads them through [`TriMesh::triangle`] to drop the ghost contacts a box would
-//!    otherwise catch on the seams of a flat floor. Vertices are **not welded**: two
+//!    otherwise catch on the seams of a flat floor. `try_new` does **not weld**: two
 //!    triangles that share an edge only by position (duplicated vertices, as some
 //!    exporters write them) see a boundary there, and both edges stay active.
 //!    [`TriMesh::try_new_welded`] first merges vertices with exactly equal
