@@ -101,7 +101,7 @@ pub fn triangles_with_flags(mesh: &MeshData) -> Vec<MeshTriangle> {
     let mut edge_active = vec![[true; 3]; n];
     for i in 0..n {
         let Some(ti) = lone[i] else { continue };
-        for e in 0..3 {
+        for (e, active) in edge_active[i].iter_mut().enumerate() {
             let (a, b) = (mesh.indices[i][e], mesh.indices[i][(e + 1) % 3]);
             let sharing: Vec<usize> = (0..n)
                 .filter(|&j| j != i && lone[j].is_some())
@@ -125,7 +125,7 @@ pub fn triangles_with_flags(mesh: &MeshData) -> Vec<MeshTriangle> {
                 .as_dvec3()
                 .dot(ti.normal.as_dvec3())
                 < 0.0;
-            edge_active[i][e] = below && bend > MeshTriangle::FLAT_ANGLE as f64;
+            *active = below && bend > MeshTriangle::FLAT_ANGLE as f64;
         }
     }
     // A corner is active when any mesh edge meeting there is active.
