@@ -13,6 +13,7 @@
 //! | [`pairs2d`] | 2D pairs (boxes, polygons, circles) and placements; box and octagon pairs in a depth band | dim2 tests, 2D bench |
 //! | [`scenes`] | world scenes as plain data: soup, hulls, static-heavy, pile, large-world | pipeline tests, step bench, `stress`, `render` |
 //! | [`stacks`] | stacking scenes for a solver: tower, alternating tower, pyramid, dropped pile, mixed | the `stacking` example and its test |
+//! | [`terrain`] | triangle meshes (flat floor, rolling terrain) and the brute-force twin of their internal-edge flags | mesh and triangle-contact tests, terrain scenes |
 //! | `world` (feature `world`) | `Scene::populate` / `apply` / `body_desc`: a scene in a `CollisionWorld` | the same |
 //!
 //! Every random number comes from [`Rng`](sepax_geometry::rng::Rng) (SplitMix64) with
@@ -39,5 +40,6 @@ pub mod pairs2d;
 pub mod scenes;
 pub mod shapes;
 pub mod stacks;
+pub mod terrain;
 #[cfg(feature = "world")]
 pub mod world;
