@@ -4,7 +4,7 @@
 
 use glam::{Vec2, Vec3};
 use proptest::prelude::*;
-use sepax_geometry::{Aabb, MeshError, TriMesh};
+use sepax_geometry::{Aabb, MeshError, MeshTriangle, TriMesh};
 
 fn quad() -> (Vec<Vec3>, Vec<[u32; 3]>) {
     let v = vec![
@@ -196,6 +196,11 @@ fn check_mesh(mesh: &TriMesh, input_count: usize) {
         let tri = mesh.triangle(t);
         assert!(tri.normal.is_finite());
         assert!((tri.normal.length() - 1.0).abs() < 1e-5, "{:?}", tri.normal);
+        // The same normal bits as a lone triangle with these corners.
+        assert_eq!(
+            MeshTriangle::lone(tri.vertices).map(|l| l.normal),
+            Some(tri.normal)
+        );
         for v in tri.vertices {
             assert!(aabb.contains_point(v));
             assert!(v.length() <= mesh.bounding_radius() * (1.0 + 1e-6));

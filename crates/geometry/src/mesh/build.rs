@@ -3,7 +3,7 @@
 use super::TriMesh;
 use super::adjacency::compute_flags;
 use super::bvh::MeshBvh;
-use crate::{Aabb, MeshError};
+use crate::{Aabb, MeshError, MeshTriangle};
 use glam::{DVec3, Vec2, Vec3};
 
 impl TriMesh {
@@ -30,6 +30,9 @@ impl TriMesh {
     /// area squared below `f32::MIN_POSITIVE` (about `1.2e-38`: a right triangle with
     /// legs below about `3e-10`), too small for f32 arithmetic to resolve.
     /// The edges they leave open count as boundary edges for the flags.
+    ///
+    /// Normals are [`MeshTriangle::unit_normal`] (f64, rounded once), the same bits a
+    /// [`MeshTriangle::lone`] with the same corners has.
     ///
     /// Vertices that no kept triangle uses are kept (indices stay valid) but play no
     /// part in the box, the radius or the queries.
@@ -159,21 +162,19 @@ fn triangle_normal(vertices: &[Vec3], tri: [u32; 3]) -> Option<DVec3> {
     if i == j || j == k || k == i {
         return None;
     }
-    let [a, b, c] = tri.map(|i| vertices[i as usize].as_dvec3());
-    let cross = (b - a).cross(c - a);
-    // Squared twice-area below the smallest normal f32: too small for f32 arithmetic.
-    if cross.length_squared() < f32::MIN_POSITIVE as f64 {
-        return None;
-    }
+    let corners = tri.map(|i| vertices[i as usize]);
+    // None when twice the area squared underflows f32 (the tiny-triangle rule).
+    let normal = MeshTriangle::unit_normal(corners)?;
+    let [a, b, c] = corners.map(|v| v.as_dvec3());
+    let twice_area = (b - a).cross(c - a).length();
     let longest_squared = (b - a)
         .length_squared()
         .max((c - a).length_squared())
         .max((c - b).length_squared());
-    let twice_area = cross.length();
     if twice_area <= TriMesh::DEGENERATE_TOLERANCE * longest_squared {
         return None;
     }
-    Some(cross / twice_area)
+    Some(normal)
 }
 
 /// Largest distance from the origin of a vertex of a kept triangle, in f64, rounded up
