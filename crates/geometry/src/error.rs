@@ -108,3 +108,67 @@ impl fmt::Display for HullError {
 }
 
 impl std::error::Error for HullError {}
+
+/// Why a [`TriMesh`](crate::TriMesh) could not be built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeshError {
+    /// No vertices or no triangles were given.
+    Empty,
+    /// A vertex coordinate was NaN or infinite (the index of the first such vertex).
+    NonFiniteVertex(usize),
+    /// A vertex coordinate lies beyond
+    /// [`TriMesh::MAX_COORDINATE`](crate::TriMesh::MAX_COORDINATE) in magnitude (the
+    /// index of the first such vertex): products of two lengths (normals, areas,
+    /// plane offsets) would overflow `f32`.
+    TooLarge(usize),
+    /// A triangle names a vertex that does not exist.
+    IndexOutOfRange {
+        /// The triangle's position in the index list given.
+        triangle: usize,
+        /// The offending vertex index.
+        index: u32,
+    },
+    /// More triangles than [`TriMesh::MAX_TRIANGLES`](crate::TriMesh::MAX_TRIANGLES)
+    /// (the count).
+    TooManyTriangles(usize),
+    /// Every triangle was degenerate (repeated index or no area), so nothing is left.
+    AllDegenerate,
+    /// [`TriMesh::try_from_heights`](crate::TriMesh::try_from_heights) was given fewer
+    /// than 2 × 2 samples, a height count that is not `columns × rows`, or a cell size
+    /// that is not finite and positive.
+    InvalidGrid,
+}
+
+impl fmt::Display for MeshError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MeshError::Empty => write!(f, "a mesh needs at least one vertex and one triangle"),
+            MeshError::NonFiniteVertex(i) => {
+                write!(f, "vertex {i} has a NaN or infinite coordinate")
+            }
+            MeshError::TooLarge(i) => write!(
+                f,
+                "vertex {i} has a coordinate beyond {:e}",
+                crate::TriMesh::MAX_COORDINATE
+            ),
+            MeshError::IndexOutOfRange { triangle, index } => {
+                write!(
+                    f,
+                    "triangle {triangle} names vertex {index}, which does not exist"
+                )
+            }
+            MeshError::TooManyTriangles(n) => write!(
+                f,
+                "{n} triangles, more than the {} a mesh may have",
+                crate::TriMesh::MAX_TRIANGLES
+            ),
+            MeshError::AllDegenerate => write!(f, "every triangle of the mesh is degenerate"),
+            MeshError::InvalidGrid => write!(
+                f,
+                "a height grid needs at least 2 x 2 samples, columns x rows heights and a finite positive cell size"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MeshError {}

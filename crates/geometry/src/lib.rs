@@ -9,6 +9,11 @@
 //!   gathered in [`Shape`], which knows its tight world AABB and bounding sphere.
 //!   [`ConvexHull::try_from_points`] builds a hull from a point cloud (coplanar
 //!   triangles merged into polygon faces, points on faces and edges left out).
+//! * [`TriMesh`] ([`mesh`]): a static triangle mesh for level geometry (floors,
+//!   terrain, walls), one-sided (front = counter-clockwise), built once with
+//!   validation, degenerate-triangle removal, per-triangle internal-edge flags
+//!   ([`MeshTriangle`]) and its own BVH for region queries and two-sided ray casts.
+//!   [`TriMesh::try_from_heights`] builds a height field.
 //! * [`MassProperties`] ([`mass`]): mass, centre of mass and inertia of each shape at
 //!   a density (`Sphere::mass_properties`, …, [`Shape::mass_properties`]), exact
 //!   polyhedral integration for hulls, plus the inverses a solver needs.
@@ -18,9 +23,10 @@
 //!
 //! ## Conventions
 //! * Math is glam `f32`: `Vec3`, `Quat`, `Mat3`.
-//! * Constructors that take user data are `try_*` and return a [`ShapeError`] or
-//!   [`HullError`] naming the problem (non-finite value, non-positive extent, degenerate
-//!   point set). Nothing here panics on user input.
+//! * Constructors that take user data are `try_*` and return a [`ShapeError`],
+//!   [`HullError`] or [`MeshError`] naming the problem (non-finite value, non-positive
+//!   extent, degenerate point set, index out of range). Nothing here panics on user
+//!   input.
 //!
 //! ```
 //! use sepax_geometry::{Cuboid, Pose, Shape};
@@ -38,6 +44,7 @@ pub mod dim2;
 mod error;
 pub mod hull;
 pub mod mass;
+pub mod mesh;
 mod pose;
 pub mod ray;
 pub mod rng;
@@ -47,9 +54,10 @@ pub mod triangle;
 
 pub use aabb::Aabb;
 pub use cuboid::{Cuboid, OrientedBox};
-pub use error::{HullError, ShapeError};
+pub use error::{HullError, MeshError, ShapeError};
 pub use hull::{ConvexHull, GaussArc, HullEdge, Plane};
 pub use mass::MassProperties;
+pub use mesh::{MeshRayHit, TriMesh};
 pub use pose::Pose;
 pub use ray::is_valid_ray;
 pub use shape::Shape;

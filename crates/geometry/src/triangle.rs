@@ -19,10 +19,14 @@
 //! * Corner `j` is **active** when at least one mesh edge that meets at it (in any
 //!   triangle, not only this one) is active.
 //!
+//! [`TriMesh`](crate::TriMesh) pairs edges by vertex index and also marks active the
+//! edges it cannot classify: non-manifold edges (three or more triangles) and edges
+//! whose two triangles are wound in opposite senses (see [`crate::mesh::adjacency`]).
+//!
 //! A contact whose closest feature on the triangle is an inactive edge or corner has
 //! its normal replaced by the triangle's front normal.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
 /// One triangle of a mesh in the mesh's local frame, with its internal-edge flags.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -45,19 +49,33 @@ impl MeshTriangle {
 
     /// A triangle whose edges and corners are all active (a lone triangle: every edge is
     /// a boundary edge). `None` when the corners are not finite or the triangle has no
-    /// area (its normal cannot be normalised).
+    /// area: twice its area squared is below `f32::MIN_POSITIVE` (see
+    /// [`MeshTriangle::unit_normal`]).
     pub fn lone(vertices: [Vec3; 3]) -> Option<MeshTriangle> {
         if !vertices.iter().all(|v| v.is_finite()) {
             return None;
         }
-        let [a, b, c] = vertices;
-        let normal = (b - a).cross(c - a).try_normalize()?;
+        let normal = MeshTriangle::unit_normal(vertices)?.as_vec3();
         Some(MeshTriangle {
             vertices,
             normal,
             active_edges: [true; 3],
             active_vertices: [true; 3],
         })
+    }
+
+    /// The unit front normal of the triangle with these (finite) corners,
+    /// `normalize((v1 − v0) × (v2 − v0))`, computed in f64 (so neither round-off on thin
+    /// triangles nor overflow on large ones spoils it); `None` when twice the area
+    /// squared, `|(v1 − v0) × (v2 − v0)|²`, is below `f32::MIN_POSITIVE` (about
+    /// `1.2e-38`: a right triangle with legs below about `3e-10`), too small for f32
+    /// arithmetic. [`TriMesh`](crate::TriMesh) and [`MeshTriangle::lone`] both use it, so
+    /// a mesh triangle and a lone one with the same corners have the same normal bits.
+    pub fn unit_normal(vertices: [Vec3; 3]) -> Option<DVec3> {
+        let [a, b, c] = vertices.map(|v| v.as_dvec3());
+        let cross = (b - a).cross(c - a);
+        let squared = cross.length_squared();
+        (squared >= f32::MIN_POSITIVE as f64).then(|| cross / squared.sqrt())
     }
 }
 
