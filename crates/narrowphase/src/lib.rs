@@ -60,6 +60,7 @@ pub mod dim2;
 mod frame;
 mod manifold;
 mod math;
+pub mod mesh;
 pub mod oracle;
 mod polytope;
 mod query;

@@ -1,0 +1,178 @@
+//! One triangle's contact with the convex: the test, the points, the internal-edge
+//! correction. What [`super::merge`] gathers.
+
+use super::box_triangle::box_triangle;
+use super::hull_triangle::hull_triangle;
+use super::internal_edges::{axis_feature, is_active};
+use super::local::{Convex, LocalTriangle};
+use super::points::{triangle_face_points, triangle_points};
+use super::sphere_triangle::{TriangleFeature, closest_point};
+use crate::Feature;
+use crate::manifold::reduce::Candidate;
+use crate::math::length_and_direction;
+use crate::sat::{Axis, SatOutcome};
+use glam::Vec3;
+use smallvec::SmallVec;
+
+/// The shape against the mesh: a sphere by radius, else a box or hull.
+#[derive(Clone, Copy)]
+pub(crate) enum Against<'a> {
+    Sphere(f32),
+    Convex(Convex<'a>),
+}
+
+/// One triangle's contact, in the convex's frame: its normal (triangle → convex), the
+/// feature pair of its axis and its points (ids local to the triangle).
+#[derive(Clone, Debug)]
+pub(crate) struct Patch {
+    pub normal: Vec3,
+    pub feature: Feature,
+    pub points: SmallVec<[Candidate; 4]>,
+}
+
+impl Patch {
+    /// The deepest point's depth.
+    pub fn depth(&self) -> f32 {
+        self.points
+            .iter()
+            .map(|c| c.depth)
+            .fold(f32::NEG_INFINITY, f32::max)
+    }
+}
+
+/// The contact of one triangle, or `None` when it gives none: apart beyond the margin,
+/// the shape's centre behind the triangle's plane (one-sided), or a corrected contact
+/// with nothing over the triangle.
+pub(crate) fn triangle_patch(
+    against: &Against,
+    tri: &LocalTriangle,
+    margin: f32,
+    clip_tolerance: f32,
+) -> Option<Patch> {
+    match against {
+        Against::Sphere(radius) => sphere_patch(*radius, tri, margin),
+        Against::Convex(convex) => convex_patch(convex, tri, margin, clip_tolerance),
+    }
+}
+
+/// The test's outcome for a box or hull whose centre is in front of the plane.
+#[inline]
+pub(crate) fn convex_outcome(convex: &Convex, tri: &LocalTriangle, margin: f32) -> Option<SatOutcome> {
+    if tri.normal.dot(convex.centre()) < tri.offset {
+        return None;
+    }
+    Some(match convex {
+        Convex::Box { half, .. } => box_triangle(*half, tri, margin),
+        Convex::Hull(poly) => hull_triangle(poly, tri, margin),
+    })
+}
+
+fn convex_patch(
+    convex: &Convex,
+    tri: &LocalTriangle,
+    margin: f32,
+    clip_tolerance: f32,
+) -> Option<Patch> {
+    let SatOutcome::Overlap { exact, preferred } = convex_outcome(convex, tri, margin)? else {
+        return None;
+    };
+    let (axis, mut points) = {
+        let points = triangle_points(convex, tri, &preferred, margin, clip_tolerance);
+        if points.is_empty() && exact != preferred {
+            (exact, triangle_points(convex, tri, &exact, margin, clip_tolerance))
+        } else {
+            (preferred, points)
+        }
+    };
+    if !is_active(tri, axis_feature(tri, &axis)) {
+        // An internal edge or corner: the front normal, depths along it, only the part
+        // over this triangle (see `internal_edges`).
+        let points = triangle_face_points(convex, tri, margin, clip_tolerance);
+        return (!points.is_empty()).then_some(Patch {
+            normal: tri.normal,
+            feature: Feature::FaceA(0),
+            points,
+        });
+    }
+    if points.is_empty() {
+        if exact.separation > 0.0 {
+            return None;
+        }
+        points.push(deepest_vertex(convex, &axis));
+    }
+    Some(Patch {
+        normal: axis.normal,
+        feature: axis.feature,
+        points,
+    })
+}
+
+/// The convex's deepest vertex along the axis, with the axis' depth: the point when
+/// clipping gave none (deep inside).
+fn deepest_vertex(convex: &Convex, axis: &Axis) -> Candidate {
+    let poly = convex.polytope();
+    let k = poly.support_index(-axis.normal);
+    let depth = -axis.separation;
+    Candidate {
+        point: poly.vertices[k] + axis.normal * (0.5 * depth),
+        depth,
+        id: crate::manifold::pack_id(false, u32::MAX, u32::MAX, [u16::MAX - 1, k as u16]),
+    }
+}
+
+/// A sphere of `radius` at the origin against `tri`: the closest point, the normal from
+/// it to the centre (the front normal on the face, or when the closest feature is an
+/// inactive edge or corner — then only if the centre lies over the triangle, within a
+/// small tolerance, else the neighbour that it lies over gives the contact).
+fn sphere_patch(radius: f32, tri: &LocalTriangle, margin: f32) -> Option<Patch> {
+    let n = tri.normal;
+    // One-sided: the centre (the origin) must be in front; its height is `−offset`.
+    let height = -tri.offset;
+    if height < 0.0 {
+        return None;
+    }
+    let (closest, feature) = closest_point(tri, Vec3::ZERO);
+    let (distance, normal) = if feature == TriangleFeature::Face
+        || (!is_active(tri, feature) && over_triangle(tri, n * tri.offset))
+    {
+        (height, n)
+    } else if is_active(tri, feature) {
+        length_and_direction(-closest).unwrap_or((0.0, n))
+    } else {
+        return None;
+    };
+    let depth = radius - distance;
+    if depth < -margin {
+        return None;
+    }
+    let code = match feature {
+        TriangleFeature::Face => 0,
+        TriangleFeature::Edge(i) => 1 + i as u64,
+        TriangleFeature::Vertex(j) => 4 + j as u64,
+    };
+    Some(Patch {
+        normal,
+        feature: Feature::Sphere,
+        points: SmallVec::from_elem(
+            Candidate {
+                point: -normal * (radius - 0.5 * depth),
+                depth,
+                id: code,
+            },
+            1,
+        ),
+    })
+}
+
+/// Does `p`, a point in the triangle's plane, lie on the triangle within
+/// `1e-4 ×` its size?
+fn over_triangle(tri: &LocalTriangle, p: Vec3) -> bool {
+    let tolerance = 1e-4 * tri.size();
+    (0..3).all(|i| {
+        let (v0, v1) = tri.edge(i);
+        let Some(side) = (v1 - v0).cross(tri.normal).try_normalize() else {
+            return true;
+        };
+        side.dot(p - v0) <= tolerance
+    })
+}
