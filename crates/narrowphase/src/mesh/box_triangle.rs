@@ -66,7 +66,10 @@ fn box_axes(h: Vec3, t: &[Vec3; 3], n: Vec3, margin: f32) -> Result<Eligible, Ax
             units[k],
             na[k],
             (-ha[k] - hia[k], loa[k] - ha[k]),
-            (Feature::FaceB(2 * k as u32), Feature::FaceB(2 * k as u32 + 1)),
+            (
+                Feature::FaceB(2 * k as u32),
+                Feature::FaceB(2 * k as u32 + 1),
+            ),
             margin,
         )?;
     }

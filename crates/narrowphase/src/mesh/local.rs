@@ -53,10 +53,7 @@ impl LocalTriangle {
     /// The longest edge's length: the triangle's size, for tolerances.
     pub fn size(&self) -> f32 {
         let [a, b, c] = self.vertices;
-        (b - a)
-            .length()
-            .max((c - b).length())
-            .max((a - c).length())
+        (b - a).length().max((c - b).length()).max((a - c).length())
     }
 }
 

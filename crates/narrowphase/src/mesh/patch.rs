@@ -57,7 +57,11 @@ pub(crate) fn triangle_patch(
 
 /// The test's outcome for a box or hull whose centre is in front of the plane.
 #[inline]
-pub(crate) fn convex_outcome(convex: &Convex, tri: &LocalTriangle, margin: f32) -> Option<SatOutcome> {
+pub(crate) fn convex_outcome(
+    convex: &Convex,
+    tri: &LocalTriangle,
+    margin: f32,
+) -> Option<SatOutcome> {
     if tri.normal.dot(convex.centre()) < tri.offset {
         return None;
     }
@@ -79,7 +83,10 @@ fn convex_patch(
     let (axis, mut points) = {
         let points = triangle_points(convex, tri, &preferred, margin, clip_tolerance);
         if points.is_empty() && exact != preferred {
-            (exact, triangle_points(convex, tri, &exact, margin, clip_tolerance))
+            (
+                exact,
+                triangle_points(convex, tri, &exact, margin, clip_tolerance),
+            )
         } else {
             (preferred, points)
         }

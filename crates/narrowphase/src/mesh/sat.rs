@@ -43,7 +43,11 @@ impl Eligible {
     /// Offers a candidate of one kind (`edge`: an edge pair, else a face of b).
     #[inline(always)]
     pub fn offer(&mut self, edge: bool, separation: f32, normal: Vec3, feature: Feature) {
-        let slot = if edge { &mut self.edge } else { &mut self.face_b };
+        let slot = if edge {
+            &mut self.edge
+        } else {
+            &mut self.face_b
+        };
         if slot.is_none_or(|best| separation > best.separation) {
             *slot = Some(Axis {
                 separation,
