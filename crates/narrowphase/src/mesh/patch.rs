@@ -127,10 +127,12 @@ fn deepest_vertex(convex: &Convex, axis: &Axis) -> Candidate {
     }
 }
 
-/// A sphere of `radius` at the origin against `tri`: the closest point, the normal from
-/// it to the centre (the front normal on the face, or when the closest feature is an
-/// inactive edge or corner — then only if the centre lies over the triangle, within a
-/// small tolerance, else the neighbour that it lies over gives the contact).
+/// A sphere of `radius` at the origin against `tri`. The verdict is the true distance
+/// to the triangle's closest point; the normal runs from that point to the centre, or
+/// is the front normal, with the depth measured along it (the centre's height), on the
+/// face and on an inactive edge or corner. (There the contact does not need the
+/// centre over this triangle: near a flat or slightly convex inactive edge the centre
+/// can lie past the edge of both triangles that share it.)
 fn sphere_patch(radius: f32, tri: &LocalTriangle, margin: f32) -> Option<Patch> {
     let n = tri.normal;
     // One-sided: the centre (the origin) must be in front; its height is `−offset`.
@@ -139,14 +141,14 @@ fn sphere_patch(radius: f32, tri: &LocalTriangle, margin: f32) -> Option<Patch> 
         return None;
     }
     let (closest, feature) = closest_point(tri, Vec3::ZERO);
-    let (distance, normal) = if feature == TriangleFeature::Face
-        || (!is_active(tri, feature) && over_triangle(tri, n * tri.offset))
-    {
-        (height, n)
-    } else if is_active(tri, feature) {
-        length_and_direction(-closest).unwrap_or((0.0, n))
-    } else {
+    let (true_distance, direction) = length_and_direction(-closest).unwrap_or((0.0, n));
+    if true_distance - radius > margin {
         return None;
+    }
+    let (distance, normal) = if feature == TriangleFeature::Face || !is_active(tri, feature) {
+        (height, n)
+    } else {
+        (true_distance, direction)
     };
     let depth = radius - distance;
     if depth < -margin {
@@ -168,18 +170,5 @@ fn sphere_patch(radius: f32, tri: &LocalTriangle, margin: f32) -> Option<Patch> 
             },
             1,
         ),
-    })
-}
-
-/// Does `p`, a point in the triangle's plane, lie on the triangle within
-/// `1e-4 ×` its size?
-fn over_triangle(tri: &LocalTriangle, p: Vec3) -> bool {
-    let tolerance = 1e-4 * tri.size();
-    (0..3).all(|i| {
-        let (v0, v1) = tri.edge(i);
-        let Some(side) = (v1 - v0).cross(tri.normal).try_normalize() else {
-            return true;
-        };
-        side.dot(p - v0) <= tolerance
     })
 }
