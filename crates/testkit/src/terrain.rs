@@ -14,7 +14,9 @@
 //! triangle-contact tests that run before a mesh exists.
 
 use glam::Vec3;
-use sepax_geometry::MeshTriangle;
+use sepax_geometry::rng::Rng;
+use sepax_geometry::{Cuboid, MeshTriangle, Pose, Shape};
+use sepax_narrowphase::oracle::triangle::triangle_vertex_projection_sat;
 
 /// A triangle mesh as the user hands it over.
 #[derive(Clone, Debug)]
@@ -149,6 +151,69 @@ pub fn triangles_with_flags(mesh: &MeshData) -> Vec<MeshTriangle> {
             Some(t)
         })
         .collect()
+}
+
+/// A box touching one mesh triangle: the triangle-contact bench's pair.
+#[derive(Clone, Debug)]
+pub struct TrianglePair {
+    /// The triangle, in the mesh frame (a lone triangle: every edge and corner active).
+    pub triangle: MeshTriangle,
+    /// The mesh's pose.
+    pub mesh_pose: Pose,
+    /// The shape touching the triangle.
+    pub shape: Shape,
+    /// Its pose.
+    pub pose: Pose,
+}
+
+/// `count` boxes (half extents 0.2–0.6) each penetrating one triangle of a unit floor
+/// cell (the right triangle `(0,0,0), (0,0,1), (1,0,0)` of [`flat_floor`]'s grid,
+/// corners jittered by up to 0.1 in height), resting on it at a random turn, its
+/// lowest point 0.5–3% of its size below the plane over a random point of the
+/// triangle. Pairs the one-sided f64 oracle does not find penetrating are drawn again.
+/// Draw order per pair: the three heights, the half extents, the rotation, the point
+/// (two barycentric weights), the depth.
+pub fn box_triangle_pairs(seed: u64, count: usize) -> Vec<TrianglePair> {
+    let mut rng = Rng::new(seed);
+    let mut pairs = Vec::with_capacity(count);
+    while pairs.len() < count {
+        let heights = [(); 3].map(|_| rng.range(-0.1, 0.1));
+        let corners = [Vec3::ZERO, Vec3::Z, Vec3::X];
+        let vertices = std::array::from_fn(|i| corners[i] + Vec3::Y * heights[i]);
+        let Some(triangle) = MeshTriangle::lone(vertices) else {
+            continue;
+        };
+        let half = rng.vec3(Vec3::splat(0.2), Vec3::splat(0.6));
+        let Ok(cuboid) = Cuboid::try_from_half_extents(half) else {
+            continue;
+        };
+        let shape = Shape::from(cuboid);
+        let rotation = rng.rotation();
+        let (u, v) = (rng.unit(), rng.unit());
+        let (u, v) = if u + v > 1.0 {
+            (1.0 - u, 1.0 - v)
+        } else {
+            (u, v)
+        };
+        let [a, b, c] = vertices;
+        let point = a + (b - a) * u + (c - a) * v;
+        let n = triangle.normal;
+        let reach = (rotation * shape.local_support(rotation.inverse() * -n)).dot(-n);
+        let sink = rng.range(0.005, 0.03) * 2.0 * half.max_element();
+        let pose = Pose::new(point + n * (reach - sink), rotation);
+        let mesh_pose = Pose::IDENTITY;
+        let touching = triangle_vertex_projection_sat(&triangle, &mesh_pose, &shape, &pose)
+            .is_some_and(|o| o.separation < 0.0);
+        if touching {
+            pairs.push(TrianglePair {
+                triangle,
+                mesh_pose,
+                shape,
+                pose,
+            });
+        }
+    }
+    pairs
 }
 
 #[cfg(test)]
