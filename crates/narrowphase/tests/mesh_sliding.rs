@@ -17,7 +17,7 @@ use sepax_testkit::terrain::{
     MeshData, flat_floor, rolling_normal, rolling_terrain, triangles_with_flags,
 };
 
-/// How far the shapes are sunk into the surface.
+/// How far the shapes are sunk into the surface (and hover above it, within a margin).
 const SINK: f32 = 0.01;
 /// The largest angle allowed between a manifold normal and the surface normal.
 const MAX_DEGREES: f32 = 1.0;
@@ -65,7 +65,12 @@ fn shapes() -> Vec<(&'static str, Shape)> {
 /// The worst angle (degrees) between the manifold normal and the surface normal over
 /// every step of every slide; panics at the first step beyond `MAX_DEGREES` or without
 /// a contact. `surface(x, z)` gives the height and the exact normal.
-fn slide(mesh: &Mesh, surface: impl Fn(f32, f32) -> (f32, Vec3), label: &str) -> f32 {
+fn slide(
+    mesh: &Mesh,
+    surface: impl Fn(f32, f32) -> (f32, Vec3),
+    (sink, margin): (f32, f32),
+    label: &str,
+) -> f32 {
     let mut scratch = MeshScratch::default();
     let mut worst = 0.0f32;
     let mut steps = 0;
@@ -88,19 +93,19 @@ fn slide(mesh: &Mesh, surface: impl Fn(f32, f32) -> (f32, Vec3), label: &str) ->
                     // below the surface point under its centre.
                     let local_down = rotation.inverse() * -up;
                     let reach = (rotation * shape.local_support(local_down)).dot(-up);
-                    let centre = Vec3::new(xz.x, height, xz.z) + up * (reach - SINK);
+                    let centre = Vec3::new(xz.x, height, xz.z) + up * (reach - sink);
                     let pose = Pose::new(centre, rotation);
                     let bounds = shape.aabb(&pose);
                     let (lo, hi) = (
-                        bounds.min - Vec3::splat(0.01),
-                        bounds.max + Vec3::splat(0.01),
+                        bounds.min - Vec3::splat(margin + 0.01),
+                        bounds.max + Vec3::splat(margin + 0.01),
                     );
                     let m = collide_mesh_triangles(
                         mesh.under(lo, hi),
                         &Pose::IDENTITY,
                         &shape,
                         &pose,
-                        0.0,
+                        margin,
                         &mut scratch,
                     )
                     .unwrap_or_else(|| panic!("{label} {name}: no contact at {centre}"));
@@ -132,7 +137,7 @@ fn slide(mesh: &Mesh, surface: impl Fn(f32, f32) -> (f32, Vec3), label: &str) ->
                         &Pose::IDENTITY,
                         &shape,
                         &pose,
-                        0.0,
+                        margin,
                         &mut scratch,
                     )
                     .unwrap();
@@ -150,19 +155,24 @@ fn slide(mesh: &Mesh, surface: impl Fn(f32, f32) -> (f32, Vec3), label: &str) ->
 fn shapes_slide_across_a_flat_floor_of_2048_triangles_without_ghost_contacts() {
     let mesh = Mesh::new(&flat_floor(32, 1.0));
     assert_eq!(mesh.triangles.len(), 2048);
-    slide(&mesh, |_, _| (0.0, Vec3::Y), "floor");
+    slide(&mesh, |_, _| (0.0, Vec3::Y), (SINK, 0.0), "floor");
+    // Hovering within a contact margin: speculative points keep the normal too.
+    slide(
+        &mesh,
+        |_, _| (0.0, Vec3::Y),
+        (-SINK, 4.0 * SINK),
+        "floor, hovering",
+    );
 }
 
 #[test]
 fn shapes_slide_over_rolling_terrain_within_a_degree_of_its_normal() {
     let (amplitude, wavelength) = (0.2, 4.0);
     let mesh = Mesh::new(&rolling_terrain(32, 0.5, amplitude, wavelength));
-    slide(
-        &mesh,
-        |x, z| {
-            let height = amplitude * (x / wavelength).sin() * (z / wavelength).cos();
-            (height, rolling_normal(x, z, amplitude, wavelength))
-        },
-        "terrain",
-    );
+    let surface = |x: f32, z: f32| {
+        let height = amplitude * (x / wavelength).sin() * (z / wavelength).cos();
+        (height, rolling_normal(x, z, amplitude, wavelength))
+    };
+    slide(&mesh, surface, (SINK, 0.0), "terrain");
+    slide(&mesh, surface, (-SINK, 4.0 * SINK), "terrain, hovering");
 }
