@@ -3,7 +3,8 @@
 //! triangle as one of the two polygons.
 //!
 //! * **Triangle face** (normal `n`, plane `n·x = d`): the incident face is, among the
-//!   convex's faces around its deepest vertex along `−n`, the most anti-parallel one; it
+//!   convex's faces around its deepest vertex along `−n`, the most anti-parallel one (a
+//!   box's: straight from the largest component of `n`); it
 //!   is clipped by the triangle's three side planes `((t_{i+1} − t_i) × n) · x ≤ …`,
 //!   pushed out by the clip tolerance; a point `p` has depth `d − n·p`.
 //! * **Convex face** `m·x = o` (the axis is `−m`): the triangle is the incident polygon,
@@ -52,16 +53,34 @@ pub(crate) fn triangle_face_points(
 ) -> SmallVec<[Candidate; 4]> {
     let poly = convex.polytope();
     let n = tri.normal;
-    let deepest = poly.support_index(-n) as u32;
-    let mut incident_face = 0;
-    let mut best_dot = f32::INFINITY;
-    for (j, plane) in poly.planes.iter().enumerate() {
-        let d = plane.normal.dot(n);
-        if d < best_dot && poly.face(j).contains(&deepest) {
-            best_dot = d;
-            incident_face = j;
+    let incident_face = match convex {
+        // A box's most anti-parallel face, `−sign(n_k) e_k` for the largest `|n_k|`,
+        // holds its deepest corner: no search.
+        Convex::Box { .. } => {
+            let a = n.abs();
+            let k = if a.x >= a.y && a.x >= a.z {
+                0
+            } else if a.y >= a.z {
+                1
+            } else {
+                2
+            };
+            2 * k + (n[k] < 0.0) as usize
         }
-    }
+        Convex::Hull(_) => {
+            let deepest = poly.support_index(-n) as u32;
+            let mut incident_face = 0;
+            let mut best_dot = f32::INFINITY;
+            for (j, plane) in poly.planes.iter().enumerate() {
+                let d = plane.normal.dot(n);
+                if d < best_dot && poly.face(j).contains(&deepest) {
+                    best_dot = d;
+                    incident_face = j;
+                }
+            }
+            incident_face
+        }
+    };
     let polygon = incident_polygon(
         poly.face(incident_face)
             .iter()
