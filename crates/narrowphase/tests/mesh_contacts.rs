@@ -180,3 +180,84 @@ fn a_moved_mesh_gives_the_moved_manifold() {
         assert!((mover.transform_point(a.position) - b.position).length() < 1e-4);
     }
 }
+
+/// Bad input never panics: a triangle with NaN or infinite corners (its fields are
+/// public), a zero-area triangle, invalid poses, NaN and negative margins.
+#[test]
+fn bad_triangles_poses_and_margins_do_not_panic() {
+    let good = MeshTriangle::lone([Vec3::ZERO, Vec3::Z, Vec3::X]).unwrap();
+    let mut nan = good;
+    nan.vertices[1] = Vec3::NAN;
+    let mut infinite = good;
+    infinite.vertices[2] = Vec3::new(f32::INFINITY, 0.0, 0.0);
+    let mut flat = good;
+    flat.vertices[2] = flat.vertices[1];
+    let mut bad_normal = good;
+    bad_normal.normal = Vec3::ZERO;
+    let shapes = [
+        cube(0.3),
+        Shape::from(Sphere::try_new(0.3).unwrap()),
+        Shape::from(sepax_geometry::ConvexHull::cuboid(Vec3::splat(0.3)).unwrap()),
+    ];
+    let poses = [
+        Pose::from_translation(Vec3::new(0.3, 0.25, 0.3)),
+        Pose::from_translation(Vec3::NAN),
+        Pose::new(Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
+        Pose::from_translation(Vec3::splat(1e30)),
+    ];
+    let mut scratch = MeshScratch::default();
+    for shape in &shapes {
+        for pose in &poses {
+            for margin in [0.0, -1.0, f32::NAN, 0.1, f32::INFINITY] {
+                let triangles = [
+                    (0, good),
+                    (1, nan),
+                    (2, infinite),
+                    (3, flat),
+                    (4, bad_normal),
+                ];
+                let m = collide_mesh_triangles(
+                    triangles,
+                    &Pose::IDENTITY,
+                    shape,
+                    pose,
+                    margin,
+                    &mut scratch,
+                );
+                if let Some(m) = m {
+                    assert!(m.points.len() <= 4);
+                }
+                for (_, t) in triangles {
+                    let _ = collide_triangle(&t, &Pose::IDENTITY, shape, pose, margin);
+                    let _ = sepax_narrowphase::mesh::contact_triangle(
+                        &t,
+                        &Pose::IDENTITY,
+                        shape,
+                        pose,
+                        margin,
+                    );
+                }
+            }
+        }
+    }
+    // Broken triangles before a good one do not spoil its manifold.
+    let alone = collide_triangle(&good, &Pose::IDENTITY, &shapes[0], &poses[0], 0.0).unwrap();
+    let mixed = collide_mesh_triangles(
+        [
+            (1, nan),
+            (2, infinite),
+            (3, flat),
+            (4, bad_normal),
+            (0, good),
+        ],
+        &Pose::IDENTITY,
+        &shapes[0],
+        &poses[0],
+        0.0,
+        &mut scratch,
+    )
+    .unwrap();
+    assert_eq!(alone, mixed);
+    // An invalid pose gives nothing.
+    assert!(collide_triangle(&good, &Pose::IDENTITY, &shapes[0], &poses[1], 0.0).is_none());
+}

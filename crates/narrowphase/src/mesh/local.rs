@@ -44,6 +44,13 @@ impl LocalTriangle {
         }
     }
 
+    /// Are the corners and the plane finite?
+    #[inline]
+    pub fn is_finite(&self) -> bool {
+        (self.vertices[0] + self.vertices[1] + self.vertices[2]).is_finite()
+            && self.offset.is_finite()
+    }
+
     /// The segment of edge `i`.
     #[inline]
     pub fn edge(&self, i: usize) -> (Vec3, Vec3) {

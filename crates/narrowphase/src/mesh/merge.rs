@@ -35,6 +35,9 @@ pub(crate) fn reference_patch(patches: &[(u32, Patch)]) -> Option<usize> {
     let mut best: Option<(usize, f32)> = None;
     for (k, (_, patch)) in patches.iter().enumerate() {
         let depth = patch.depth();
+        if depth.is_nan() {
+            continue;
+        }
         if best.is_none_or(|(_, d)| depth > d) {
             best = Some((k, depth));
         }

@@ -126,7 +126,7 @@ fn inner_radius(shape: &Shape) -> f32 {
 /// [`Pose::is_valid`]. The manifold's `feature` is the reference triangle's:
 /// `FaceA(triangle)`, `EdgeEdge(3 · triangle + edge, edge of the shape)` (wrapping), or
 /// `FaceB(face of the shape)`; `Sphere` for a sphere. A negative or NaN margin counts
-/// as 0.
+/// as 0; a triangle with non-finite corners or normal is skipped.
 pub fn collide_mesh_triangles(
     triangles: impl IntoIterator<Item = (u32, MeshTriangle)>,
     mesh_pose: &Pose,
@@ -146,6 +146,11 @@ pub fn collide_mesh_triangles(
     with_against(shape, |against| {
         for (id, triangle) in triangles {
             let tri = LocalTriangle::new(&triangle, &mesh_in_convex);
+            // A triangle with non-finite corners or normal (its fields are public) is
+            // skipped rather than let NaN into the merge.
+            if !tri.is_finite() {
+                continue;
+            }
             if let Some(patch) = triangle_patch(&against, &tri, margin, clip_tolerance) {
                 scratch.patches.push((id, patch));
             }
