@@ -16,6 +16,7 @@
 //! | `hullwarm` | the hull pairs, b nudged every pass (≤ 1% of its size, ≤ 0.01 rad) | sepax `collide`, each pair's cache kept from pass to pass |
 //! | `hullnudged` | the nudged hull pairs of `hullwarm` | sepax `collide`, cold cache (`hullwarm`'s twin) |
 //! | `boxtri` | 256 boxes each touching one triangle (`terrain::box_triangle_pairs(6, 256)`) | sepax `collide_mesh_triangles` with that triangle, one scratch reused |
+//! | `boxfloor` | 256 boxes resting on `terrain::flat_floor(8, 1.0)` (`terrain::boxes_on_floor`), each with the triangles its box overlaps | sepax `collide_mesh_triangles`, one scratch reused |
 //! | `parry-boxtri` | the box–triangle pairs | parry3d `contact_manifolds` (`Triangle`, `Cuboid`), fresh manifolds |
 //! | `parry-box` | the box pairs | parry3d `contact_manifolds`, fresh manifolds |
 //! | `parry-hull` | the hull pairs | parry3d `contact_manifolds`, fresh manifolds |
@@ -53,11 +54,11 @@ use sepax_narrowphase::{
     BoxBoxPair, PairCache, SimdLevel, collide, collide_box_pairs_at, contact, contact_box_pairs_at,
 };
 use sepax_testkit::pairs::{Pair, PairKind, box_pairs, hull_pairs};
-use sepax_testkit::terrain::{TrianglePair, box_triangle_pairs};
+use sepax_testkit::terrain::{TrianglePair, box_triangle_pairs, boxes_on_floor};
 use std::hint::black_box;
 use std::process::ExitCode;
 
-const MODES: [&str; 11] = [
+const MODES: [&str; 12] = [
     "box",
     "boxbatch",
     "boxc",
@@ -69,6 +70,7 @@ const MODES: [&str; 11] = [
     "parry-hull",
     "boxtri",
     "parry-boxtri",
+    "boxfloor",
 ];
 
 fn main() -> ExitCode {
@@ -118,6 +120,26 @@ fn main() -> ExitCode {
     } else {
         box_pairs(1, 256, kind)
     };
+    if mode == "boxfloor" {
+        let (triangles, pairs) = boxes_on_floor(7, 256);
+        let mut scratch = MeshScratch::default();
+        let mut touched = 0;
+        for _ in 0..passes {
+            for (shape, pose, under) in &pairs {
+                touched += under.len();
+                black_box(collide_mesh_triangles(
+                    under.iter().map(|&i| (i, triangles[i as usize])),
+                    &Pose::IDENTITY,
+                    shape,
+                    pose,
+                    0.0,
+                    &mut scratch,
+                ));
+            }
+        }
+        eprintln!("{touched} triangle tests");
+        return ExitCode::SUCCESS;
+    }
     if mode.ends_with("boxtri") {
         let pairs = box_triangle_pairs(6, 256);
         if mode == "boxtri" {

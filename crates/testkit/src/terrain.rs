@@ -216,6 +216,48 @@ pub fn box_triangle_pairs(seed: u64, count: usize) -> Vec<TrianglePair> {
     pairs
 }
 
+/// The triangles of `flat_floor(8, 1.0)` with their flags, and `count` boxes (half
+/// extents 0.2–0.6) resting on it, sunk by 0.5–3% of their size, at random places over
+/// the inner 6 × 6 cells and random turns about the vertical (tilted up to 2°), each
+/// with the indices of the triangles whose boxes overlap its box: what a world's mesh
+/// BVH hands the narrow phase. Draw order per box: half extents, position (x, z), turn,
+/// tilt axis, tilt angle, sink.
+#[allow(clippy::type_complexity)]
+pub fn boxes_on_floor(
+    seed: u64,
+    count: usize,
+) -> (Vec<MeshTriangle>, Vec<(Shape, Pose, Vec<u32>)>) {
+    let triangles = triangles_with_flags(&flat_floor(8, 1.0));
+    let mut rng = Rng::new(seed);
+    let boxes = (0..count)
+        .map(|_| {
+            let half = rng.vec3(Vec3::splat(0.2), Vec3::splat(0.6));
+            let shape =
+                Shape::from(Cuboid::try_from_half_extents(half).unwrap_or_else(|_| unreachable!()));
+            let (x, z) = (rng.range(-3.0, 3.0), rng.range(-3.0, 3.0));
+            let turn = glam::Quat::from_rotation_y(rng.range(0.0, std::f32::consts::TAU));
+            let tilt = glam::Quat::from_axis_angle(rng.unit_vec3(), rng.range(0.0, 0.035));
+            let rotation = turn * tilt;
+            let reach = (rotation * shape.local_support(rotation.inverse() * -Vec3::Y)).y;
+            let sink = rng.range(0.005, 0.03) * 2.0 * half.max_element();
+            let pose = Pose::new(Vec3::new(x, -reach - sink, z), rotation);
+            let bounds = shape.aabb(&pose);
+            let under = triangles
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| {
+                    let [a, b, c] = t.vertices;
+                    let (lo, hi) = (a.min(b).min(c), a.max(b).max(c));
+                    lo.cmple(bounds.max).all() && hi.cmpge(bounds.min).all()
+                })
+                .map(|(i, _)| i as u32)
+                .collect();
+            (shape, pose, under)
+        })
+        .collect();
+    (triangles, boxes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
