@@ -108,7 +108,7 @@ pub(crate) fn box_triangle(h: Vec3, tri: &LocalTriangle, margin: f32) -> SatOutc
 #[inline]
 fn face_axis(separation: f32, c: usize) -> Axis {
     let mut normal = [0.0; 3];
-    normal[c / 2] = if c % 2 == 0 { 1.0 } else { -1.0 };
+    normal[c / 2] = if c.is_multiple_of(2) { 1.0 } else { -1.0 };
     Axis {
         separation,
         normal: Vec3::from_array(normal),
@@ -151,7 +151,7 @@ fn edge_axis(separation: f32, c: usize, t: [Vec3; 3]) -> Axis {
     let (i, k) = (m / 3, m % 3);
     let units = [Vec3::X, Vec3::Y, Vec3::Z];
     let l = (t[(i + 1) % 3] - t[i]).cross(units[k]).normalize();
-    let normal = if c % 2 == 0 { l } else { -l };
+    let normal = if c.is_multiple_of(2) { l } else { -l };
     Axis {
         separation,
         normal,
