@@ -176,3 +176,101 @@ fn shapes_slide_over_rolling_terrain_within_a_degree_of_its_normal() {
     slide(&mesh, surface, (SINK, 0.0), "terrain");
     slide(&mesh, surface, (-SINK, 4.0 * SINK), "terrain, hovering");
 }
+
+/// Shapes resting on a strongly curved terrain (bends of up to ~11° between
+/// neighbouring triangles, every inner edge active): a normal on an active edge or
+/// corner must stay within that feature's range of face normals (see `mesh::cone`), so
+/// within half the largest bend of the nearest face normal under the shape; tested
+/// alone, a triangle would push some of them off its edge by up to 90°. Away from the
+/// mesh's boundary, whose edges keep any normal.
+#[test]
+fn normals_on_convex_bends_stay_between_the_faces() {
+    let (amplitude, wavelength) = (0.6, 1.5);
+    let mesh = Mesh::new(&rolling_terrain(32, 0.5, amplitude, wavelength));
+    let mut rng = Rng::new(0xC0E);
+    let mut scratch = MeshScratch::default();
+    let mut worst = 0.0f32;
+    for case in 0..6000 {
+        let shape = if case % 2 == 0 {
+            Shape::from(
+                Cuboid::try_from_half_extents(rng.vec3(Vec3::splat(0.1), Vec3::splat(0.4)))
+                    .unwrap(),
+            )
+        } else {
+            let n = 8 + rng.below(20);
+            Shape::from(ball_hull(&mut rng, n, 0.15, 0.45))
+        };
+        let (x, z) = (rng.range(-6.0, 6.0), rng.range(-6.0, 6.0));
+        let up = rolling_normal(x, z, amplitude, wavelength);
+        let tilt = Quat::from_axis_angle(rng.unit_vec3(), rng.range(0.0, 0.1));
+        let rotation = Quat::from_rotation_arc(Vec3::Y, up)
+            * Quat::from_rotation_y(rng.range(0.0, 6.3))
+            * tilt;
+        let reach = (rotation * shape.local_support(rotation.inverse() * -up)).dot(-up);
+        let height = amplitude * (x / wavelength).sin() * (z / wavelength).cos();
+        let sink = rng.range(0.0, 0.05);
+        let pose = Pose::new(Vec3::new(x, height, z) + up * (reach - sink), rotation);
+        let bounds = shape.aabb(&pose);
+        let (lo, hi) = (
+            bounds.min - Vec3::splat(0.01),
+            bounds.max + Vec3::splat(0.01),
+        );
+        let Some(m) = collide_mesh_triangles(
+            mesh.under(lo, hi),
+            &Pose::IDENTITY,
+            &shape,
+            &pose,
+            0.0,
+            &mut scratch,
+        ) else {
+            continue;
+        };
+        let nearest = mesh
+            .under(lo, hi)
+            .map(|(_, t)| {
+                m.normal
+                    .cross(t.normal)
+                    .length()
+                    .atan2(m.normal.dot(t.normal))
+            })
+            .fold(f32::INFINITY, f32::min)
+            .to_degrees();
+        worst = worst.max(nearest);
+        if nearest > 6.0 {
+            eprintln!(
+                "feature {:?} depth {} pts {} sink {sink} shape r {}",
+                m.feature,
+                m.depth(),
+                m.points.len(),
+                shape.bounding_radius()
+            );
+            for (i, t) in mesh.under(lo, hi) {
+                if let Some(r) = sepax_narrowphase::mesh::collide_triangle(
+                    &t,
+                    &Pose::IDENTITY,
+                    &shape,
+                    &pose,
+                    0.0,
+                ) {
+                    eprintln!(
+                        "  tri {i} n {} edges {:?} corners {:?}: {} depth {} {:?}",
+                        t.normal,
+                        t.active_edges,
+                        t.active_vertices,
+                        r.normal,
+                        r.depth(),
+                        r.feature
+                    );
+                }
+            }
+        }
+        assert!(
+            nearest <= 6.0,
+            "case {case}: normal {} is {nearest}° from every face under the shape",
+            m.normal
+        );
+    }
+    eprintln!(
+        "curved terrain: worst normal {worst:.3}° from the nearest face normal under the shape"
+    );
+}

@@ -19,9 +19,10 @@
 //!   within a small tolerance of the highest `L · t_i`: three (`L` along the normal,
 //!   within the tolerance) is the face, two an edge, one a corner.
 //!
-//! An active feature keeps the test's normal. It already lies in the front half-space
-//! (the one-sided rule); the flags say nothing about the neighbouring face's normal, so
-//! the narrower cone between the two faces' normals cannot be enforced here.
+//! An active feature keeps the test's normal here (it lies in the front half-space by
+//! the one-sided rule); the flags say nothing about the neighbouring face, so the
+//! narrower range between the two faces' normals is enforced once every triangle of
+//! the call is known (`cone`).
 
 use super::local::LocalTriangle;
 use super::sphere_triangle::TriangleFeature;

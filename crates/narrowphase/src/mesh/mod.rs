@@ -27,8 +27,10 @@
 //! ## Internal edges
 //! A contact on an edge or corner that the mesh marks inactive (flat or concave: see
 //! [`MeshTriangle`]) takes the triangle's front normal, with depths re-measured along
-//! it, and keeps only the points over that triangle; active ones keep the test's normal
-//! (see `internal_edges`). A box sliding over a floor of 2,048 triangles keeps a normal
+//! it, and keeps only the points over that triangle (see `internal_edges`). An active
+//! edge or corner keeps the test's normal while it lies within the range of normals of
+//! the faces that meet there, and is moved to the nearest of them otherwise (see
+//! `cone`). A box sliding over a floor of 2,048 triangles keeps a normal
 //! within 1° of up across every seam (`tests/mesh_sliding.rs`).
 //!
 //! ## Many triangles
@@ -60,6 +62,7 @@
 //! ```
 
 mod box_triangle;
+mod cone;
 mod hull_triangle;
 mod internal_edges;
 mod local;
@@ -78,6 +81,7 @@ use crate::manifold::reduce::Candidate;
 use crate::math::sanitize_margin;
 use crate::polytope::{BoxPolytope, Polytope};
 use crate::sat::SatOutcome;
+use cone::clamp_to_cones;
 use internal_edges::{axis_feature, is_active};
 use local::{Convex, LocalTriangle};
 use merge::{merged_points, reference_patch, with_triangle};
@@ -89,6 +93,7 @@ use sepax_geometry::{MeshTriangle, Pose, Shape};
 #[derive(Clone, Debug, Default)]
 pub struct MeshScratch {
     patches: Vec<(u32, Patch)>,
+    triangles: Vec<(u32, LocalTriangle)>,
     gathered: Vec<Candidate>,
 }
 
@@ -143,6 +148,7 @@ pub fn collide_mesh_triangles(
     // The mesh in the convex's frame: `point_to_a` maps mesh points there.
     let mesh_in_convex = Frame::new(pose, mesh_pose);
     scratch.patches.clear();
+    scratch.triangles.clear();
     with_against(shape, |against| {
         for (id, triangle) in triangles {
             let tri = LocalTriangle::new(&triangle, &mesh_in_convex);
@@ -151,9 +157,19 @@ pub fn collide_mesh_triangles(
             if !tri.is_finite() {
                 continue;
             }
+            scratch.triangles.push((id, tri));
             if let Some(patch) = triangle_patch(&against, &tri, margin, clip_tolerance) {
                 scratch.patches.push((id, patch));
             }
+        }
+        if let Against::Convex(convex) = against {
+            clamp_to_cones(
+                &mut scratch.patches,
+                &scratch.triangles,
+                &convex,
+                margin,
+                clip_tolerance,
+            );
         }
     });
     let reference = reference_patch(&scratch.patches)?;

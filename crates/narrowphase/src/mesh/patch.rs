@@ -28,6 +28,12 @@ pub(crate) struct Patch {
     pub normal: Vec3,
     pub feature: Feature,
     pub points: SmallVec<[Candidate; 4]>,
+    /// The triangle's feature the normal came from: `Face` when the normal is the
+    /// triangle's front normal (its face, or a corrected internal edge), else the active
+    /// edge or corner.
+    pub on: TriangleFeature,
+    /// The triangle (convex frame).
+    pub tri: LocalTriangle,
 }
 
 impl Patch {
@@ -91,7 +97,8 @@ fn convex_patch(
             (preferred, points)
         }
     };
-    if !is_active(tri, axis_feature(tri, &axis)) {
+    let on = axis_feature(tri, &axis);
+    if !is_active(tri, on) {
         // An internal edge or corner: the front normal, depths along it, only the part
         // over this triangle (see `internal_edges`).
         let points = triangle_face_points(convex, tri, margin, clip_tolerance);
@@ -99,6 +106,8 @@ fn convex_patch(
             normal: tri.normal,
             feature: Feature::FaceA(0),
             points,
+            on: TriangleFeature::Face,
+            tri: *tri,
         });
     }
     if points.is_empty() {
@@ -111,6 +120,8 @@ fn convex_patch(
         normal: axis.normal,
         feature: axis.feature,
         points,
+        on,
+        tri: *tri,
     })
 }
 
@@ -145,10 +156,10 @@ fn sphere_patch(radius: f32, tri: &LocalTriangle, margin: f32) -> Option<Patch> 
     if true_distance - radius > margin {
         return None;
     }
-    let (distance, normal) = if feature == TriangleFeature::Face || !is_active(tri, feature) {
-        (height, n)
+    let (distance, normal, on) = if feature == TriangleFeature::Face || !is_active(tri, feature) {
+        (height, n, TriangleFeature::Face)
     } else {
-        (true_distance, direction)
+        (true_distance, direction, feature)
     };
     let depth = radius - distance;
     if depth < -margin {
@@ -170,5 +181,7 @@ fn sphere_patch(radius: f32, tri: &LocalTriangle, margin: f32) -> Option<Patch> 
             },
             1,
         ),
+        on,
+        tri: *tri,
     })
 }
