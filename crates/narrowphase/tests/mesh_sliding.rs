@@ -236,34 +236,6 @@ fn normals_on_convex_bends_stay_between_the_faces() {
             .fold(f32::INFINITY, f32::min)
             .to_degrees();
         worst = worst.max(nearest);
-        if nearest > 6.0 {
-            eprintln!(
-                "feature {:?} depth {} pts {} sink {sink} shape r {}",
-                m.feature,
-                m.depth(),
-                m.points.len(),
-                shape.bounding_radius()
-            );
-            for (i, t) in mesh.under(lo, hi) {
-                if let Some(r) = sepax_narrowphase::mesh::collide_triangle(
-                    &t,
-                    &Pose::IDENTITY,
-                    &shape,
-                    &pose,
-                    0.0,
-                ) {
-                    eprintln!(
-                        "  tri {i} n {} edges {:?} corners {:?}: {} depth {} {:?}",
-                        t.normal,
-                        t.active_edges,
-                        t.active_vertices,
-                        r.normal,
-                        r.depth(),
-                        r.feature
-                    );
-                }
-            }
-        }
         assert!(
             nearest <= 6.0,
             "case {case}: normal {} is {nearest}° from every face under the shape",

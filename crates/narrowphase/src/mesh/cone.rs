@@ -120,9 +120,7 @@ fn corner_target(
     };
     // A corner with only its own triangle at hand (a lone triangle, a mesh's outer
     // corner) keeps its normal.
-    if around().nth(1).is_none() {
-        return None;
-    }
+    around().nth(1)?;
     // The cone's width as the smallest cosine between two of its normals.
     let mut widest = 1.0f32;
     for (_, t) in around() {
