@@ -17,6 +17,7 @@
 //! | `hullnudged` | the nudged hull pairs of `hullwarm` | sepax `collide`, cold cache (`hullwarm`'s twin) |
 //! | `boxtri` | 256 boxes each touching one triangle (`terrain::box_triangle_pairs(6, 256)`) | sepax `collide_mesh_triangles` with that triangle, one scratch reused |
 //! | `boxfloor` | 256 boxes resting on `terrain::flat_floor(8, 1.0)` (`terrain::boxes_on_floor`), each with the triangles its box overlaps | sepax `collide_mesh_triangles`, one scratch reused |
+//! | `hulltri` | 256 hulls of 16 points each touching one triangle (`terrain::hull_triangle_pairs(8, 256, 16)`) | sepax `collide_mesh_triangles` with that triangle |
 //! | `parry-boxtri` | the box–triangle pairs | parry3d `contact_manifolds` (`Triangle`, `Cuboid`), fresh manifolds |
 //! | `parry-box` | the box pairs | parry3d `contact_manifolds`, fresh manifolds |
 //! | `parry-hull` | the hull pairs | parry3d `contact_manifolds`, fresh manifolds |
@@ -54,11 +55,13 @@ use sepax_narrowphase::{
     BoxBoxPair, PairCache, SimdLevel, collide, collide_box_pairs_at, contact, contact_box_pairs_at,
 };
 use sepax_testkit::pairs::{Pair, PairKind, box_pairs, hull_pairs};
-use sepax_testkit::terrain::{TrianglePair, box_triangle_pairs, boxes_on_floor};
+use sepax_testkit::terrain::{
+    TrianglePair, box_triangle_pairs, boxes_on_floor, hull_triangle_pairs,
+};
 use std::hint::black_box;
 use std::process::ExitCode;
 
-const MODES: [&str; 12] = [
+const MODES: [&str; 13] = [
     "box",
     "boxbatch",
     "boxc",
@@ -71,6 +74,7 @@ const MODES: [&str; 12] = [
     "boxtri",
     "parry-boxtri",
     "boxfloor",
+    "hulltri",
 ];
 
 fn main() -> ExitCode {
@@ -140,9 +144,13 @@ fn main() -> ExitCode {
         eprintln!("{touched} triangle tests");
         return ExitCode::SUCCESS;
     }
-    if mode.ends_with("boxtri") {
-        let pairs = box_triangle_pairs(6, 256);
-        if mode == "boxtri" {
+    if mode.ends_with("boxtri") || mode == "hulltri" {
+        let pairs = if mode == "hulltri" {
+            hull_triangle_pairs(8, 256, 16)
+        } else {
+            box_triangle_pairs(6, 256)
+        };
+        if mode != "parry-boxtri" {
             let mut scratch = MeshScratch::default();
             for _ in 0..passes {
                 for p in &pairs {

@@ -174,6 +174,29 @@ pub struct TrianglePair {
 /// Draw order per pair: the three heights, the half extents, the rotation, the point
 /// (two barycentric weights), the depth.
 pub fn box_triangle_pairs(seed: u64, count: usize) -> Vec<TrianglePair> {
+    touching_triangle_pairs(seed, count, |rng| {
+        let half = rng.vec3(Vec3::splat(0.2), Vec3::splat(0.6));
+        Cuboid::try_from_half_extents(half).ok().map(Shape::from)
+    })
+}
+
+/// [`box_triangle_pairs`] with hulls of `points` points on a ball of radius 0.2–0.6
+/// (drawn where the box's half extents are).
+pub fn hull_triangle_pairs(seed: u64, count: usize, points: usize) -> Vec<TrianglePair> {
+    touching_triangle_pairs(seed, count, |rng| {
+        let radius = rng.range(0.2, 0.6);
+        let cloud: Vec<Vec3> = (0..points).map(|_| rng.unit_vec3() * radius).collect();
+        sepax_geometry::ConvexHull::try_from_points(&cloud)
+            .ok()
+            .map(Shape::from)
+    })
+}
+
+fn touching_triangle_pairs(
+    seed: u64,
+    count: usize,
+    mut make: impl FnMut(&mut Rng) -> Option<Shape>,
+) -> Vec<TrianglePair> {
     let mut rng = Rng::new(seed);
     let mut pairs = Vec::with_capacity(count);
     while pairs.len() < count {
@@ -183,11 +206,9 @@ pub fn box_triangle_pairs(seed: u64, count: usize) -> Vec<TrianglePair> {
         let Some(triangle) = MeshTriangle::lone(vertices) else {
             continue;
         };
-        let half = rng.vec3(Vec3::splat(0.2), Vec3::splat(0.6));
-        let Ok(cuboid) = Cuboid::try_from_half_extents(half) else {
+        let Some(shape) = make(&mut rng) else {
             continue;
         };
-        let shape = Shape::from(cuboid);
         let rotation = rng.rotation();
         let (u, v) = (rng.unit(), rng.unit());
         let (u, v) = if u + v > 1.0 {
@@ -199,7 +220,7 @@ pub fn box_triangle_pairs(seed: u64, count: usize) -> Vec<TrianglePair> {
         let point = a + (b - a) * u + (c - a) * v;
         let n = triangle.normal;
         let reach = (rotation * shape.local_support(rotation.inverse() * -n)).dot(-n);
-        let sink = rng.range(0.005, 0.03) * 2.0 * half.max_element();
+        let sink = rng.range(0.005, 0.03) * 2.0 * shape.bounding_radius();
         let pose = Pose::new(point + n * (reach - sink), rotation);
         let mesh_pose = Pose::IDENTITY;
         let touching = triangle_vertex_projection_sat(&triangle, &mesh_pose, &shape, &pose)

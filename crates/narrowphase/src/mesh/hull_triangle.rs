@@ -9,11 +9,12 @@
 //!   hull's interval `[lo, hi]` along `L`; `up = lo − max_i L·t_i`,
 //!   `down = min_i L·t_i − hi`; near-parallel pairs are skipped.
 //!
-//! The edge query scans the hull once per pair (`3 E` scans of `V` vertices): plain
-//! and exact, the twin of the f64 oracle's candidate set; Gregorius' Gauss-map pruning
-//! (the triangle edge's arc is the half circle in the plane `⟂ e_i` on the side of the
-//! edge's outward perpendicular) is the way to make it faster when hulls on meshes
-//! matter.
+//! The edge query keeps every pair, the twin of the f64 oracle's candidate set (see
+//! `sat` for why no Gauss-map pruning), and scans the hull only for the pairs that
+//! can matter: the hull holds the ball of its inradius `r` about its centroid `c`, so
+//! `up ≤ L·c − r − max_i L·t_i` and `down ≤ min_i L·t_i − L·c − r`; a pair whose two
+//! bounds can neither exceed the margin nor beat the best eligible axis so far (an
+//! exact test, like the hull–hull test's) is skipped.
 
 use super::local::LocalTriangle;
 use super::sat::{Eligible, offer_line};
@@ -35,13 +36,18 @@ pub(crate) fn hull_triangle(poly: &Polytope, tri: &LocalTriangle, margin: f32) -
     if face_a.separation > margin {
         return SatOutcome::Separated(face_a);
     }
-    match hull_axes(poly, tri, margin) {
+    match hull_axes(poly, tri, face_a.separation, margin) {
         Ok(eligible) => eligible.fold(face_a, FEATURE_SLOP * poly.inradius),
         Err(axis) => SatOutcome::Separated(axis),
     }
 }
 
-fn hull_axes(poly: &Polytope, tri: &LocalTriangle, margin: f32) -> Result<Eligible, Axis> {
+fn hull_axes(
+    poly: &Polytope,
+    tri: &LocalTriangle,
+    face_a: f32,
+    margin: f32,
+) -> Result<Eligible, Axis> {
     let (n, t) = (tri.normal, tri.vertices);
     let mut eligible = Eligible::new();
     for (j, plane) in poly.planes.iter().enumerate() {
@@ -71,14 +77,24 @@ fn hull_axes(poly: &Polytope, tri: &LocalTriangle, margin: f32) -> Result<Eligib
                 continue;
             }
             let l = l / length_squared.sqrt();
-            let (lo, hi) = interval(poly.vertices, l);
             let (p, q) = (l.dot(t[i]), l.dot(t[(i + 2) % 3]));
+            // The inner ball bounds both gaps from above: skip the scan when neither
+            // orientation could separate or beat the best eligible axis so far.
+            let (centre, l_dot_n) = (l.dot(poly.centroid), l.dot(n));
+            let best = eligible.best().max(face_a);
+            let could = |bound: f32, eligible: bool| bound > margin || (eligible && bound > best);
+            if !could(centre - poly.inradius - p.max(q), l_dot_n >= 0.0)
+                && !could(p.min(q) - centre - poly.inradius, l_dot_n <= 0.0)
+            {
+                continue;
+            }
+            let (lo, hi) = interval(poly.vertices, l);
             let feature = Feature::EdgeEdge(i as u32, j as u32);
             offer_line(
                 &mut eligible,
                 true,
                 l,
-                l.dot(n),
+                l_dot_n,
                 (lo - p.max(q), p.min(q) - hi),
                 (feature, feature),
                 margin,

@@ -1,13 +1,17 @@
-//! The one-sided separating-axis rule shared by the box and hull triangle tests.
+//! The one-sided separating-axis rule of the triangle tests (the box test applies it in
+//! closed form on its own; the hull test through [`offer_line`]).
 //!
 //! A triangle is a flat polytope: its faces are `+n` and `−n`, its edges have
 //! half-great-circle Gauss arcs. For a convex shape b against triangle a, the candidate
 //! axes are the triangle's front normal `n`, b's faces (the axis `−m` for a face with
 //! outward normal `m`: that face turned towards the triangle), and the cross products
-//! `e_i × g_j` of a triangle edge with an edge of b, each **both ways** (no Gauss-map
-//! pruning: a triangle edge's arc runs from `n` to `−n` through the edge's outward
-//! perpendicular, and the plain test of every pair is cheap for a box). For an axis `L`
-//! pointing from the triangle to b, the gap is `min_b L·x − max_a L·x`.
+//! `e_i × g_j` of a triangle edge with an edge of b, each **both ways**. There is no
+//! Gauss-map pruning: a triangle edge's arc is a half circle from `n` to `−n` through
+//! the edge's outward perpendicular, which the `n1 × n2` arc formula cannot define, and
+//! keeping every pair makes the candidate set exactly the f64 oracle's, so the
+//! one-sided choice below (a maximum over a half space of directions, not over all of
+//! them) agrees with it. For an axis `L` pointing from the triangle to b, the gap is
+//! `min_b L·x − max_a L·x`.
 //!
 //! * **Verdict**: the pair is apart (beyond the margin) when some candidate's gap, either
 //!   way, exceeds the margin — the usual SAT. (`−n` is left out: with b's centre in
@@ -38,6 +42,13 @@ impl Eligible {
             face_b: None,
             edge: None,
         }
+    }
+
+    /// The largest separation offered so far (`−∞` before any).
+    #[inline]
+    pub fn best(&self) -> f32 {
+        let of = |a: Option<Axis>| a.map_or(f32::NEG_INFINITY, |a| a.separation);
+        of(self.face_b).max(of(self.edge))
     }
 
     /// Offers a candidate of one kind (`edge`: an edge pair, else a face of b).
