@@ -42,11 +42,12 @@
 //! from call to call: nothing is allocated per triangle.
 //!
 //! ## Cost
-//! Counted with callgrind (`benches/examples/prof.rs`, November 2026): a box against
-//! one touching triangle (`prof boxtri`) takes 4,544 instructions, a box–box touching
-//! pair (`prof box touching`) 2,581, parry3d's `contact_manifolds` for a `Triangle`
-//! and a `Cuboid` (`prof parry-boxtri`) 6,401; a box resting on a floor, with the 8.6
-//! triangles its box overlaps (`prof boxfloor`), 29,900 for its one manifold.
+//! Counted with callgrind (`benches/examples/prof.rs`, per pair, November 2026): a box
+//! against one touching triangle (`prof boxtri`) takes 4,492 instructions, a box–box
+//! touching pair (`prof box touching`) 2,580 (1.74×), parry3d's `contact_manifolds`
+//! for a `Triangle` and a `Cuboid` (`prof parry-boxtri`) 6,390; a box resting on a
+//! floor, with the 8.6 triangles its box overlaps (`prof boxfloor`), 29,884 for its one
+//! manifold; a 16-point hull against one triangle (`prof hulltri`) about 33,500.
 //!
 //! ```
 //! use sepax_geometry::{Cuboid, MeshTriangle, Pose, Shape};
