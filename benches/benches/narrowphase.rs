@@ -10,14 +10,22 @@
 //! `sepax-batch`: the same 256 pairs through `contact_box_pairs` / `collide_box_pairs`
 //! (8 pairs at a time in SIMD lanes, the level this CPU has; the same answers bit for
 //! bit), with cold caches too.
+//!
+//! `box_triangle_manifold` puts a box against one touching mesh triangle
+//! (`terrain::box_triangle_pairs`) beside the box–box touching pairs: sepax's
+//! `collide_mesh_triangles` with one triangle and a reused scratch (the mesh path's
+//! cost per touching triangle), and parry3d's `contact_manifolds` of a `Triangle` and a
+//! `Cuboid`.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
 use sepax_benches::{box_batch, to_parry};
+use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles};
 use sepax_narrowphase::{
     PairCache, SupportMode, collide_box_pairs, collide_with, contact, contact_box_pairs,
 };
 use sepax_testkit::pairs::{Pair, PairKind, box_pairs, hull_pairs, sphere_hull_pairs};
+use sepax_testkit::terrain::{TrianglePair, box_triangle_pairs};
 use std::hint::black_box;
 
 const BATCH: usize = 256;
@@ -164,5 +172,87 @@ fn narrowphase(c: &mut Criterion) {
     bench_manifold(c, "sphere_hull_manifold", &spheres, false);
 }
 
-criterion_group!(benches, narrowphase);
+/// A box against one touching triangle, beside box–box touching pairs.
+fn box_triangle(c: &mut Criterion) {
+    let mut group = c.benchmark_group("box_triangle_manifold");
+    group.throughput(Throughput::Elements(BATCH as u64));
+    let boxes = box_pairs(4, BATCH, PairKind::Touching);
+    group.bench_function(BenchmarkId::new("sepax-box-box", "touching"), |bench| {
+        bench.iter(|| {
+            for p in &boxes {
+                let mut cache = PairCache::default();
+                black_box(collide_with(
+                    &p.a,
+                    &p.pose_a,
+                    &p.b,
+                    &p.pose_b,
+                    0.0,
+                    &mut cache,
+                    SupportMode::Scan,
+                ));
+            }
+        })
+    });
+    let triangles = box_triangle_pairs(6, BATCH);
+    let mut scratch = MeshScratch::default();
+    group.bench_function(BenchmarkId::new("sepax", "touching"), |bench| {
+        bench.iter(|| {
+            for p in &triangles {
+                black_box(collide_mesh_triangles(
+                    [(0, p.triangle)],
+                    &p.mesh_pose,
+                    &p.shape,
+                    &p.pose,
+                    0.0,
+                    &mut scratch,
+                ));
+            }
+        })
+    });
+    let peers = parry_triangle_pairs(&triangles);
+    let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
+    group.bench_function(BenchmarkId::new("parry3d", "touching"), |bench| {
+        bench.iter(|| {
+            for (triangle, cuboid, pose_ab) in &peers {
+                manifolds.clear();
+                let mut workspace = None;
+                DefaultQueryDispatcher
+                    .contact_manifolds(
+                        pose_ab,
+                        triangle,
+                        &**cuboid,
+                        0.0,
+                        &mut manifolds,
+                        &mut workspace,
+                    )
+                    .unwrap();
+                black_box(&manifolds);
+            }
+        })
+    });
+    group.finish();
+}
+
+/// parry's side of the triangle pairs: the triangle, the box, the box's pose relative
+/// to the mesh.
+fn parry_triangle_pairs(
+    pairs: &[TrianglePair],
+) -> Vec<(
+    parry3d::shape::Triangle,
+    Box<dyn parry3d::shape::Shape>,
+    parry3d::math::Pose,
+)> {
+    pairs
+        .iter()
+        .map(|p| {
+            (
+                to_parry::triangle(&p.triangle),
+                to_parry::shape(&p.shape),
+                to_parry::pose(&p.mesh_pose).inv_mul(&to_parry::pose(&p.pose)),
+            )
+        })
+        .collect()
+}
+
+criterion_group!(benches, narrowphase, box_triangle);
 criterion_main!(benches);

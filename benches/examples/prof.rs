@@ -15,6 +15,10 @@
 //! | `hull` | 256 touching 24-point hull pairs (`hull_pairs(24, 256, 24)`) | sepax `collide`, cold cache |
 //! | `hullwarm` | the hull pairs, b nudged every pass (≤ 1% of its size, ≤ 0.01 rad) | sepax `collide`, each pair's cache kept from pass to pass |
 //! | `hullnudged` | the nudged hull pairs of `hullwarm` | sepax `collide`, cold cache (`hullwarm`'s twin) |
+//! | `boxtri` | 256 boxes each touching one triangle (`terrain::box_triangle_pairs(6, 256)`) | sepax `collide_mesh_triangles` with that triangle, one scratch reused |
+//! | `boxfloor` | 256 boxes resting on `terrain::flat_floor(8, 1.0)` (`terrain::boxes_on_floor`), each with the triangles its box overlaps | sepax `collide_mesh_triangles`, one scratch reused |
+//! | `hulltri` | 256 hulls of 16 points each touching one triangle (`terrain::hull_triangle_pairs(8, 256, 16)`) | sepax `collide_mesh_triangles` with that triangle |
+//! | `parry-boxtri` | the box–triangle pairs | parry3d `contact_manifolds` (`Triangle`, `Cuboid`), fresh manifolds |
 //! | `parry-box` | the box pairs | parry3d `contact_manifolds`, fresh manifolds |
 //! | `parry-hull` | the hull pairs | parry3d `contact_manifolds`, fresh manifolds |
 //!
@@ -46,14 +50,18 @@ use glam::{Quat, Vec3};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
 use sepax_benches::{box_batch, to_parry};
 use sepax_geometry::Pose;
+use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles};
 use sepax_narrowphase::{
     BoxBoxPair, PairCache, SimdLevel, collide, collide_box_pairs_at, contact, contact_box_pairs_at,
 };
 use sepax_testkit::pairs::{Pair, PairKind, box_pairs, hull_pairs};
+use sepax_testkit::terrain::{
+    TrianglePair, box_triangle_pairs, boxes_on_floor, hull_triangle_pairs,
+};
 use std::hint::black_box;
 use std::process::ExitCode;
 
-const MODES: [&str; 9] = [
+const MODES: [&str; 13] = [
     "box",
     "boxbatch",
     "boxc",
@@ -63,6 +71,10 @@ const MODES: [&str; 9] = [
     "hullnudged",
     "parry-box",
     "parry-hull",
+    "boxtri",
+    "parry-boxtri",
+    "boxfloor",
+    "hulltri",
 ];
 
 fn main() -> ExitCode {
@@ -112,6 +124,51 @@ fn main() -> ExitCode {
     } else {
         box_pairs(1, 256, kind)
     };
+    if mode == "boxfloor" {
+        let (triangles, pairs) = boxes_on_floor(7, 256);
+        let mut scratch = MeshScratch::default();
+        let mut touched = 0;
+        for _ in 0..passes {
+            for (shape, pose, under) in &pairs {
+                touched += under.len();
+                black_box(collide_mesh_triangles(
+                    under.iter().map(|&i| (i, triangles[i as usize])),
+                    &Pose::IDENTITY,
+                    shape,
+                    pose,
+                    0.0,
+                    &mut scratch,
+                ));
+            }
+        }
+        eprintln!("{touched} triangle tests");
+        return ExitCode::SUCCESS;
+    }
+    if mode.ends_with("boxtri") || mode == "hulltri" {
+        let pairs = if mode == "hulltri" {
+            hull_triangle_pairs(8, 256, 16)
+        } else {
+            box_triangle_pairs(6, 256)
+        };
+        if mode != "parry-boxtri" {
+            let mut scratch = MeshScratch::default();
+            for _ in 0..passes {
+                for p in &pairs {
+                    black_box(collide_mesh_triangles(
+                        [(0, p.triangle)],
+                        &p.mesh_pose,
+                        &p.shape,
+                        &p.pose,
+                        0.0,
+                        &mut scratch,
+                    ));
+                }
+            }
+        } else {
+            parry_triangles(&pairs, passes);
+        }
+        return ExitCode::SUCCESS;
+    }
     match mode.as_str() {
         "box" | "hull" => (0..passes).for_each(|_| sepax_collide(&pairs)),
         "hullwarm" => sepax_collide_nudged(&pairs, passes, true),
@@ -201,6 +258,37 @@ fn parry_manifolds(pairs: &[Pair], passes: usize) {
             let mut workspace = None;
             DefaultQueryDispatcher
                 .contact_manifolds(pose_ab, &**a, &**b, 0.0, &mut manifolds, &mut workspace)
+                .unwrap();
+            black_box(&manifolds);
+        }
+    }
+}
+
+fn parry_triangles(pairs: &[TrianglePair], passes: usize) {
+    let peers: Vec<_> = pairs
+        .iter()
+        .map(|p| {
+            (
+                to_parry::triangle(&p.triangle),
+                to_parry::shape(&p.shape),
+                to_parry::pose(&p.mesh_pose).inv_mul(&to_parry::pose(&p.pose)),
+            )
+        })
+        .collect();
+    let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
+    for _ in 0..passes {
+        for (triangle, cuboid, pose_ab) in &peers {
+            manifolds.clear();
+            let mut workspace = None;
+            DefaultQueryDispatcher
+                .contact_manifolds(
+                    pose_ab,
+                    triangle,
+                    &**cuboid,
+                    0.0,
+                    &mut manifolds,
+                    &mut workspace,
+                )
                 .unwrap();
             black_box(&manifolds);
         }

@@ -1,7 +1,7 @@
 //! sepax (glam 0.34) → parry3d 0.31 (glam 0.33 through glamx), through plain arrays.
 
 use parry3d::math::{Pose as PPose, Rotation as PRot, Vector as PVec};
-use sepax_geometry::{Pose, Shape};
+use sepax_geometry::{MeshTriangle, Pose, Shape};
 
 /// A parry pose equal to `p`.
 pub fn pose(p: &Pose) -> PPose {
@@ -31,4 +31,10 @@ pub fn shape(s: &Shape) -> Box<dyn parry3d::shape::Shape> {
             )
         }
     }
+}
+
+/// A parry triangle with the same corners (parry's triangles are two-sided).
+pub fn triangle(t: &MeshTriangle) -> parry3d::shape::Triangle {
+    let [a, b, c] = t.vertices.map(|v| PVec::new(v.x, v.y, v.z));
+    parry3d::shape::Triangle::new(a, b, c)
 }

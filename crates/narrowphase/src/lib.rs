@@ -23,7 +23,11 @@
 //! * box–hull, hull–hull: Gregorius' polytope SAT — face queries of both shapes and an
 //!   edge query over the edge pairs that form a Minkowski face (their Gauss-map arcs
 //!   cross), with exact pruning by the shapes' inner spheres — then clipping;
-//! * anything with a sphere: a point-to-shape distance.
+//! * anything with a sphere: a point-to-shape distance;
+//! * a triangle mesh against a convex shape ([`mesh`]): each triangle under the shape
+//!   through a one-sided triangle SAT (box: 13 axes; hull: faces and edge pairs;
+//!   sphere: the closest point) and the same clipper, contacts on internal edges given
+//!   the face normal, all merged into one manifold.
 //!
 //! The plane has its own module, [`dim2`]: boxes (seed 002), convex polygons and circles
 //! with manifolds of at most 2 points, under the same conventions.
@@ -60,6 +64,7 @@ pub mod dim2;
 mod frame;
 mod manifold;
 mod math;
+pub mod mesh;
 pub mod oracle;
 mod polytope;
 mod query;

@@ -15,12 +15,16 @@
 //! * [`sphere_separation`]: a sphere against any shape, the signed distance of its
 //!   centre minus its radius.
 //!
+//! [`triangle`] holds the one-sided twins of the mesh-triangle queries.
+//!
 //! [`gap_along`] measures a pair's gap along a given normal (`min_b − max_a` over the
 //! vertices, or centre ± radius), the check that a reported normal really is an axis
 //! of that depth.
 
 use glam::{DVec3, Vec3};
 use sepax_geometry::{ConvexHull, Pose, Shape};
+
+pub mod triangle;
 
 /// What the oracle found.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -14,7 +14,9 @@
 //! triangle-contact tests that run before a mesh exists.
 
 use glam::Vec3;
-use sepax_geometry::MeshTriangle;
+use sepax_geometry::rng::Rng;
+use sepax_geometry::{Cuboid, MeshTriangle, Pose, Shape};
+use sepax_narrowphase::oracle::triangle::triangle_vertex_projection_sat;
 
 /// A triangle mesh as the user hands it over.
 #[derive(Clone, Debug)]
@@ -149,6 +151,132 @@ pub fn triangles_with_flags(mesh: &MeshData) -> Vec<MeshTriangle> {
             Some(t)
         })
         .collect()
+}
+
+/// A box touching one mesh triangle: the triangle-contact bench's pair.
+#[derive(Clone, Debug)]
+pub struct TrianglePair {
+    /// The triangle, in the mesh frame (a lone triangle: every edge and corner active).
+    pub triangle: MeshTriangle,
+    /// The mesh's pose.
+    pub mesh_pose: Pose,
+    /// The shape touching the triangle.
+    pub shape: Shape,
+    /// Its pose.
+    pub pose: Pose,
+}
+
+/// `count` boxes (half extents 0.2–0.6) each penetrating one triangle of a unit floor
+/// cell (the right triangle `(0,0,0), (0,0,1), (1,0,0)` of [`flat_floor`]'s grid,
+/// corners jittered by up to 0.1 in height), resting on it at a random turn, its
+/// lowest point 0.5–3% of its size below the plane over a random point of the
+/// triangle. Pairs the one-sided f64 oracle does not find penetrating are drawn again.
+/// Draw order per pair: the three heights, the half extents, the rotation, the point
+/// (two barycentric weights), the depth.
+pub fn box_triangle_pairs(seed: u64, count: usize) -> Vec<TrianglePair> {
+    touching_triangle_pairs(seed, count, |rng| {
+        let half = rng.vec3(Vec3::splat(0.2), Vec3::splat(0.6));
+        Cuboid::try_from_half_extents(half).ok().map(Shape::from)
+    })
+}
+
+/// [`box_triangle_pairs`] with hulls of `points` points on a ball of radius 0.2–0.6
+/// (drawn where the box's half extents are).
+pub fn hull_triangle_pairs(seed: u64, count: usize, points: usize) -> Vec<TrianglePair> {
+    touching_triangle_pairs(seed, count, |rng| {
+        let radius = rng.range(0.2, 0.6);
+        let cloud: Vec<Vec3> = (0..points).map(|_| rng.unit_vec3() * radius).collect();
+        sepax_geometry::ConvexHull::try_from_points(&cloud)
+            .ok()
+            .map(Shape::from)
+    })
+}
+
+fn touching_triangle_pairs(
+    seed: u64,
+    count: usize,
+    mut make: impl FnMut(&mut Rng) -> Option<Shape>,
+) -> Vec<TrianglePair> {
+    let mut rng = Rng::new(seed);
+    let mut pairs = Vec::with_capacity(count);
+    while pairs.len() < count {
+        let heights = [(); 3].map(|_| rng.range(-0.1, 0.1));
+        let corners = [Vec3::ZERO, Vec3::Z, Vec3::X];
+        let vertices = std::array::from_fn(|i| corners[i] + Vec3::Y * heights[i]);
+        let Some(triangle) = MeshTriangle::lone(vertices) else {
+            continue;
+        };
+        let Some(shape) = make(&mut rng) else {
+            continue;
+        };
+        let rotation = rng.rotation();
+        let (u, v) = (rng.unit(), rng.unit());
+        let (u, v) = if u + v > 1.0 {
+            (1.0 - u, 1.0 - v)
+        } else {
+            (u, v)
+        };
+        let [a, b, c] = vertices;
+        let point = a + (b - a) * u + (c - a) * v;
+        let n = triangle.normal;
+        let reach = (rotation * shape.local_support(rotation.inverse() * -n)).dot(-n);
+        let sink = rng.range(0.005, 0.03) * 2.0 * shape.bounding_radius();
+        let pose = Pose::new(point + n * (reach - sink), rotation);
+        let mesh_pose = Pose::IDENTITY;
+        let touching = triangle_vertex_projection_sat(&triangle, &mesh_pose, &shape, &pose)
+            .is_some_and(|o| o.separation < 0.0);
+        if touching {
+            pairs.push(TrianglePair {
+                triangle,
+                mesh_pose,
+                shape,
+                pose,
+            });
+        }
+    }
+    pairs
+}
+
+/// The triangles of `flat_floor(8, 1.0)` with their flags, and `count` boxes (half
+/// extents 0.2–0.6) resting on it, sunk by 0.5–3% of their size, at random places over
+/// the inner 6 × 6 cells and random turns about the vertical (tilted up to 2°), each
+/// with the indices of the triangles whose boxes overlap its box: what a world's mesh
+/// BVH hands the narrow phase. Draw order per box: half extents, position (x, z), turn,
+/// tilt axis, tilt angle, sink.
+#[allow(clippy::type_complexity)]
+pub fn boxes_on_floor(
+    seed: u64,
+    count: usize,
+) -> (Vec<MeshTriangle>, Vec<(Shape, Pose, Vec<u32>)>) {
+    let triangles = triangles_with_flags(&flat_floor(8, 1.0));
+    let mut rng = Rng::new(seed);
+    let boxes = (0..count)
+        .map(|_| {
+            let half = rng.vec3(Vec3::splat(0.2), Vec3::splat(0.6));
+            let shape =
+                Shape::from(Cuboid::try_from_half_extents(half).unwrap_or_else(|_| unreachable!()));
+            let (x, z) = (rng.range(-3.0, 3.0), rng.range(-3.0, 3.0));
+            let turn = glam::Quat::from_rotation_y(rng.range(0.0, std::f32::consts::TAU));
+            let tilt = glam::Quat::from_axis_angle(rng.unit_vec3(), rng.range(0.0, 0.035));
+            let rotation = turn * tilt;
+            let reach = (rotation * shape.local_support(rotation.inverse() * -Vec3::Y)).y;
+            let sink = rng.range(0.005, 0.03) * 2.0 * half.max_element();
+            let pose = Pose::new(Vec3::new(x, -reach - sink, z), rotation);
+            let bounds = shape.aabb(&pose);
+            let under = triangles
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| {
+                    let [a, b, c] = t.vertices;
+                    let (lo, hi) = (a.min(b).min(c), a.max(b).max(c));
+                    lo.cmple(bounds.max).all() && hi.cmpge(bounds.min).all()
+                })
+                .map(|(i, _)| i as u32)
+                .collect();
+            (shape, pose, under)
+        })
+        .collect();
+    (triangles, boxes)
 }
 
 #[cfg(test)]

@@ -1,0 +1,135 @@
+//! Active edges and corners: keeping their normals inside the mesh's range of normals.
+//!
+//! Tested alone, a triangle is a thin sheet, and a shape crossing one of its edges can
+//! be pushed off it sideways: the edge pair's axis, up to 90° from the face normal. On
+//! a mesh, an active edge is a convex bend between two faces (or a boundary), and the
+//! normals a contact there may take run from one face's normal to the other's, the
+//! edge's **cone** (an arc about the edge: Gauss-map arcs again). So a patch on an active
+//! edge whose normal leaves that arc is moved to the nearer end: rebuilt as a face
+//! contact of that end's triangle (its face as the reference: points over that face,
+//! depths along its normal), or dropped when nothing of the shape lies over it.
+//!
+//! The neighbour across the edge is found among the triangles of the same call (its
+//! two shared corners are bit-equal: the same mesh vertices, transformed the same way).
+//! It is always among them: a shape touching the shared edge overlaps the neighbour's
+//! box too. A boundary edge has no neighbour and keeps its normal.
+//!
+//! An active corner's cone is spanned by the normals of the triangles around it (those
+//! of the call: all of them when the shape touches the corner, as they all hold it); a
+//! normal further from each of them than those normals are from one another (the cone's
+//! width) is outside, and moves to the nearest of them, as above. A corner with only its
+//! own triangle at hand keeps its normal. The test is a bound, not the exact spherical
+//! polygon, and it closes the open side of a corner on the mesh's boundary too: a shape
+//! pressing sideways on a boundary corner shared by several triangles gets a face
+//! normal.
+//!
+//! Spheres need none of this: a sphere's normal runs from the closest point of the mesh
+//! to its centre, which is inside the cone of the closest feature by construction.
+
+use super::local::{Convex, LocalTriangle};
+use super::patch::Patch;
+use super::points::triangle_face_points;
+use super::sphere_triangle::TriangleFeature;
+use crate::Feature;
+
+/// Moves the normals of active-edge and active-corner patches into their cones (see the
+/// module docs); `triangles` are every triangle of the call, in the convex's frame.
+pub(crate) fn clamp_to_cones(
+    patches: &mut Vec<(u32, Patch)>,
+    triangles: &[(u32, LocalTriangle)],
+    convex: &Convex,
+    margin: f32,
+    clip_tolerance: f32,
+) {
+    let mut k = 0;
+    while k < patches.len() {
+        let (id, patch) = &patches[k];
+        let target = match patch.on {
+            TriangleFeature::Face => None,
+            TriangleFeature::Edge(i) => edge_target(*id, patch, i as usize, triangles),
+            TriangleFeature::Vertex(j) => corner_target(patch, j as usize, triangles),
+        };
+        let Some((id, tri)) = target else {
+            k += 1;
+            continue;
+        };
+        let points = triangle_face_points(convex, &tri, margin, clip_tolerance);
+        if points.is_empty() {
+            patches.swap_remove(k);
+            continue;
+        }
+        patches[k] = (
+            id,
+            Patch {
+                normal: tri.normal,
+                feature: Feature::FaceA(0),
+                points,
+                on: TriangleFeature::Face,
+                tri,
+            },
+        );
+        k += 1;
+    }
+}
+
+/// The triangle (and its id) whose face a patch on active edge `i` moves to, or `None`
+/// when its normal is inside the edge's arc (or the edge has no neighbour).
+fn edge_target(
+    id: u32,
+    patch: &Patch,
+    i: usize,
+    triangles: &[(u32, LocalTriangle)],
+) -> Option<(u32, LocalTriangle)> {
+    let tri = &patch.tri;
+    let (a, b) = tri.edge(i);
+    let &(neighbour_id, neighbour) = triangles.iter().find(|(_, t)| {
+        t.vertices != tri.vertices && t.vertices.contains(&a) && t.vertices.contains(&b)
+    })?;
+    let e = (b - a).try_normalize()?;
+    // The normal's part about the edge; both face normals are perpendicular to it.
+    let l = (patch.normal - e * e.dot(patch.normal)).try_normalize()?;
+    let (n_here, n_there) = (tri.normal, neighbour.normal);
+    // Inside the arc from `n_here` to `n_there` (the short way, about `e`): on the same
+    // turning side of both ends as the arc itself, and not on the far side of the circle.
+    let turn = n_here.cross(n_there).dot(e);
+    let inside = n_here.cross(l).dot(e) * turn >= 0.0
+        && l.cross(n_there).dot(e) * turn >= 0.0
+        && l.dot(n_here + n_there) > 0.0;
+    if inside {
+        return None;
+    }
+    if l.dot(n_here) >= l.dot(n_there) {
+        Some((id, *tri))
+    } else {
+        Some((neighbour_id, neighbour))
+    }
+}
+
+/// The triangle whose face a patch on active corner `j` moves to, or `None` when its
+/// normal is within the cone of the triangles around the corner.
+fn corner_target(
+    patch: &Patch,
+    j: usize,
+    triangles: &[(u32, LocalTriangle)],
+) -> Option<(u32, LocalTriangle)> {
+    let corner = patch.tri.vertices[j];
+    let around = || {
+        triangles
+            .iter()
+            .filter(move |(_, t)| t.vertices.contains(&corner))
+    };
+    // A corner with only its own triangle at hand (a lone triangle, a mesh's outer
+    // corner) keeps its normal.
+    around().nth(1)?;
+    // The cone's width as the smallest cosine between two of its normals.
+    let mut widest = 1.0f32;
+    for (_, t) in around() {
+        for (_, u) in around() {
+            widest = widest.min(t.normal.dot(u.normal));
+        }
+    }
+    let l = patch.normal;
+    let &(id, nearest) =
+        around().max_by(|(_, t), (_, u)| l.dot(t.normal).total_cmp(&l.dot(u.normal)))?;
+    (l.dot(nearest.normal) < widest).then_some((id, nearest))
+}

@@ -1,0 +1,187 @@
+//! One triangle's contact with the convex: the test, the points, the internal-edge
+//! correction. What [`super::merge`] gathers.
+
+use super::box_triangle::box_triangle;
+use super::hull_triangle::hull_triangle;
+use super::internal_edges::{axis_feature, is_active};
+use super::local::{Convex, LocalTriangle};
+use super::points::{triangle_face_points, triangle_points};
+use super::sphere_triangle::{TriangleFeature, closest_point};
+use crate::Feature;
+use crate::manifold::reduce::Candidate;
+use crate::math::length_and_direction;
+use crate::sat::{Axis, SatOutcome};
+use glam::Vec3;
+use smallvec::SmallVec;
+
+/// The shape against the mesh: a sphere by radius, else a box or hull.
+#[derive(Clone, Copy)]
+pub(crate) enum Against<'a> {
+    Sphere(f32),
+    Convex(Convex<'a>),
+}
+
+/// One triangle's contact, in the convex's frame: its normal (triangle → convex), the
+/// feature pair of its axis and its points (ids local to the triangle).
+#[derive(Clone, Debug)]
+pub(crate) struct Patch {
+    pub normal: Vec3,
+    pub feature: Feature,
+    pub points: SmallVec<[Candidate; 4]>,
+    /// The triangle's feature the normal came from: `Face` when the normal is the
+    /// triangle's front normal (its face, or a corrected internal edge), else the active
+    /// edge or corner.
+    pub on: TriangleFeature,
+    /// The triangle (convex frame).
+    pub tri: LocalTriangle,
+}
+
+impl Patch {
+    /// The deepest point's depth.
+    pub fn depth(&self) -> f32 {
+        self.points
+            .iter()
+            .map(|c| c.depth)
+            .fold(f32::NEG_INFINITY, f32::max)
+    }
+}
+
+/// The contact of one triangle, or `None` when it gives none: apart beyond the margin,
+/// the shape's centre behind the triangle's plane (one-sided), or a corrected contact
+/// with nothing over the triangle.
+pub(crate) fn triangle_patch(
+    against: &Against,
+    tri: &LocalTriangle,
+    margin: f32,
+    clip_tolerance: f32,
+) -> Option<Patch> {
+    match against {
+        Against::Sphere(radius) => sphere_patch(*radius, tri, margin),
+        Against::Convex(convex) => convex_patch(convex, tri, margin, clip_tolerance),
+    }
+}
+
+/// The test's outcome for a box or hull whose centre is in front of the plane.
+#[inline]
+pub(crate) fn convex_outcome(
+    convex: &Convex,
+    tri: &LocalTriangle,
+    margin: f32,
+) -> Option<SatOutcome> {
+    if tri.normal.dot(convex.centre()) < tri.offset {
+        return None;
+    }
+    Some(match convex {
+        Convex::Box { half, .. } => box_triangle(*half, tri, margin),
+        Convex::Hull(poly) => hull_triangle(poly, tri, margin),
+    })
+}
+
+fn convex_patch(
+    convex: &Convex,
+    tri: &LocalTriangle,
+    margin: f32,
+    clip_tolerance: f32,
+) -> Option<Patch> {
+    let SatOutcome::Overlap { exact, preferred } = convex_outcome(convex, tri, margin)? else {
+        return None;
+    };
+    let (axis, mut points) = {
+        let points = triangle_points(convex, tri, &preferred, margin, clip_tolerance);
+        if points.is_empty() && exact != preferred {
+            (
+                exact,
+                triangle_points(convex, tri, &exact, margin, clip_tolerance),
+            )
+        } else {
+            (preferred, points)
+        }
+    };
+    let on = axis_feature(tri, &axis);
+    if !is_active(tri, on) {
+        // An internal edge or corner: the front normal, depths along it, only the part
+        // over this triangle (see `internal_edges`).
+        let points = triangle_face_points(convex, tri, margin, clip_tolerance);
+        return (!points.is_empty()).then_some(Patch {
+            normal: tri.normal,
+            feature: Feature::FaceA(0),
+            points,
+            on: TriangleFeature::Face,
+            tri: *tri,
+        });
+    }
+    if points.is_empty() {
+        if exact.separation > 0.0 {
+            return None;
+        }
+        points.push(deepest_vertex(convex, &axis));
+    }
+    Some(Patch {
+        normal: axis.normal,
+        feature: axis.feature,
+        points,
+        on,
+        tri: *tri,
+    })
+}
+
+/// The convex's deepest vertex along the axis, with the axis' depth: the point when
+/// clipping gave none (deep inside).
+fn deepest_vertex(convex: &Convex, axis: &Axis) -> Candidate {
+    let poly = convex.polytope();
+    let k = poly.support_index(-axis.normal);
+    let depth = -axis.separation;
+    Candidate {
+        point: poly.vertices[k] + axis.normal * (0.5 * depth),
+        depth,
+        id: crate::manifold::pack_id(false, u32::MAX, u32::MAX, [u16::MAX - 1, k as u16]),
+    }
+}
+
+/// A sphere of `radius` at the origin against `tri`. The verdict is the true distance
+/// to the triangle's closest point; the normal runs from that point to the centre, or
+/// is the front normal, with the depth measured along it (the centre's height), on the
+/// face and on an inactive edge or corner. (There the contact does not need the
+/// centre over this triangle: near a flat or slightly convex inactive edge the centre
+/// can lie past the edge of both triangles that share it.)
+fn sphere_patch(radius: f32, tri: &LocalTriangle, margin: f32) -> Option<Patch> {
+    let n = tri.normal;
+    // One-sided: the centre (the origin) must be in front; its height is `−offset`.
+    let height = -tri.offset;
+    if height < 0.0 {
+        return None;
+    }
+    let (closest, feature) = closest_point(tri, Vec3::ZERO);
+    let (true_distance, direction) = length_and_direction(-closest).unwrap_or((0.0, n));
+    if true_distance - radius > margin {
+        return None;
+    }
+    let (distance, normal, on) = if feature == TriangleFeature::Face || !is_active(tri, feature) {
+        (height, n, TriangleFeature::Face)
+    } else {
+        (true_distance, direction, feature)
+    };
+    let depth = radius - distance;
+    if depth < -margin {
+        return None;
+    }
+    let code = match feature {
+        TriangleFeature::Face => 0,
+        TriangleFeature::Edge(i) => 1 + i as u64,
+        TriangleFeature::Vertex(j) => 4 + j as u64,
+    };
+    Some(Patch {
+        normal,
+        feature: Feature::Sphere,
+        points: SmallVec::from_elem(
+            Candidate {
+                point: -normal * (radius - 0.5 * depth),
+                depth,
+                id: code,
+            },
+            1,
+        ),
+        on,
+        tri: *tri,
+    })
+}

@@ -1,0 +1,218 @@
+//! Manifold points of one triangle pair, in the convex's frame, from the axis the test
+//! chose: the project's clipper ([`crate::manifold::clip`]) and reduction with the
+//! triangle as one of the two polygons.
+//!
+//! * **Triangle face** (normal `n`, plane `n·x = d`): the incident face is, among the
+//!   convex's faces around its deepest vertex along `−n`, the most anti-parallel one (a
+//!   box's: straight from the largest component of `n`); it
+//!   is clipped by the triangle's three side planes `((t_{i+1} − t_i) × n) · x ≤ …`,
+//!   pushed out by the clip tolerance; a point `p` has depth `d − n·p`.
+//! * **Convex face** `m·x = o` (the axis is `−m`): the triangle is the incident polygon,
+//!   clipped by the face's side planes; depth `o − m·p`.
+//! * **Edge pair**: one point halfway between the closest points of the triangle edge
+//!   and the convex's edge (a box edge by its number, a hull edge when it supports the
+//!   axis, else the hull's deepest vertex along the axis).
+//!
+//! Points within the margin are kept, placed halfway between the surfaces, and reduced
+//! to four. Ids are [`pack_id`]'s, local to the triangle (the caller adds the
+//! triangle's id).
+
+use super::local::{Convex, LocalTriangle};
+use crate::Feature;
+use crate::manifold::clip::{ClipPolygon, SIDE, clip_by_plane, incident_polygon};
+use crate::manifold::edge::{edge_contact, polytope_edge};
+use crate::manifold::pack_id;
+use crate::manifold::reduce::{Candidate, reduce};
+use crate::sat::Axis;
+use crate::sat::box_box::box_edge_segment;
+use glam::Vec3;
+use smallvec::SmallVec;
+
+/// Manifold points for `axis` (from the triangle test), in the convex's frame.
+pub(crate) fn triangle_points(
+    convex: &Convex,
+    tri: &LocalTriangle,
+    axis: &Axis,
+    margin: f32,
+    clip_tolerance: f32,
+) -> SmallVec<[Candidate; 4]> {
+    match axis.feature {
+        Feature::FaceA(_) => triangle_face_points(convex, tri, margin, clip_tolerance),
+        Feature::FaceB(j) => convex_face_points(convex, tri, j as usize, margin, clip_tolerance),
+        Feature::EdgeEdge(i, j) => edge_points(convex, tri, axis, (i, j), margin),
+        Feature::Sphere => SmallVec::new(),
+    }
+}
+
+/// The triangle's face as the reference (see the module docs).
+pub(crate) fn triangle_face_points(
+    convex: &Convex,
+    tri: &LocalTriangle,
+    margin: f32,
+    clip_tolerance: f32,
+) -> SmallVec<[Candidate; 4]> {
+    let poly = convex.polytope();
+    let n = tri.normal;
+    let incident_face = match convex {
+        // A box's most anti-parallel face, `−sign(n_k) e_k` for the largest `|n_k|`,
+        // holds its deepest corner: no search.
+        Convex::Box { .. } => {
+            let a = n.abs();
+            let k = if a.x >= a.y && a.x >= a.z {
+                0
+            } else if a.y >= a.z {
+                1
+            } else {
+                2
+            };
+            2 * k + (n[k] < 0.0) as usize
+        }
+        Convex::Hull(_) => {
+            let deepest = poly.support_index(-n) as u32;
+            let mut incident_face = 0;
+            let mut best_dot = f32::INFINITY;
+            for (j, plane) in poly.planes.iter().enumerate() {
+                let d = plane.normal.dot(n);
+                if d < best_dot && poly.face(j).contains(&deepest) {
+                    best_dot = d;
+                    incident_face = j;
+                }
+            }
+            incident_face
+        }
+    };
+    let polygon = incident_polygon(
+        poly.face(incident_face)
+            .iter()
+            .map(|&v| poly.vertices[v as usize]),
+    );
+    let sides = (0..3).map(|i| {
+        let (v0, v1) = tri.edge(i);
+        ((v1 - v0).cross(n), v0)
+    });
+    let clipped = clip_by_sides(polygon, sides, clip_tolerance);
+    let candidates: SmallVec<[Candidate; 16]> = clipped
+        .iter()
+        .filter_map(|v| {
+            let depth = tri.offset - n.dot(v.point);
+            (depth >= -margin).then(|| Candidate {
+                point: v.point + n * (0.5 * depth),
+                depth,
+                id: pack_id(false, 0, incident_face as u32, v.lines),
+            })
+        })
+        .collect();
+    reduce(&candidates, n, clip_tolerance)
+}
+
+/// Face `j` of the convex as the reference, the triangle as the incident polygon.
+fn convex_face_points(
+    convex: &Convex,
+    tri: &LocalTriangle,
+    j: usize,
+    margin: f32,
+    clip_tolerance: f32,
+) -> SmallVec<[Candidate; 4]> {
+    let poly = convex.polytope();
+    let plane = poly.planes[j];
+    let m = plane.normal;
+    let polygon = incident_polygon(tri.vertices.into_iter());
+    let face = poly.face(j);
+    let sides = (0..face.len()).map(|k| {
+        let v0 = poly.vertices[face[k] as usize];
+        let v1 = poly.vertices[face[(k + 1) % face.len()] as usize];
+        ((v1 - v0).cross(m), v0)
+    });
+    let clipped = clip_by_sides(polygon, sides, clip_tolerance);
+    let candidates: SmallVec<[Candidate; 16]> = clipped
+        .iter()
+        .filter_map(|v| {
+            let depth = plane.offset - m.dot(v.point);
+            (depth >= -margin).then(|| Candidate {
+                point: v.point + m * (0.5 * depth),
+                depth,
+                id: pack_id(true, j as u32, 0, v.lines),
+            })
+        })
+        .collect();
+    reduce(&candidates, -m, clip_tolerance)
+}
+
+/// Clips `polygon` by the side planes `(outward, through)` (outward normals need not be
+/// unit), each pushed out by `clip_tolerance`, labelled `SIDE | k`.
+fn clip_by_sides(
+    mut polygon: ClipPolygon,
+    sides: impl Iterator<Item = (Vec3, Vec3)>,
+    clip_tolerance: f32,
+) -> ClipPolygon {
+    let mut scratch = ClipPolygon::new();
+    let (mut from, mut to) = (&mut polygon, &mut scratch);
+    for (k, (outward, through)) in sides.enumerate() {
+        let Some(side) = outward.try_normalize() else {
+            continue;
+        };
+        clip_by_plane(
+            from,
+            side,
+            side.dot(through) + clip_tolerance,
+            SIDE | k as u16,
+            to,
+        );
+        std::mem::swap(&mut from, &mut to);
+        if from.is_empty() {
+            break;
+        }
+    }
+    std::mem::take(from)
+}
+
+/// One point for an edge pair: triangle edge `i` against the convex's edge `j`.
+fn edge_points(
+    convex: &Convex,
+    tri: &LocalTriangle,
+    axis: &Axis,
+    (i, j): (u32, u32),
+    margin: f32,
+) -> SmallVec<[Candidate; 4]> {
+    let l = axis.normal;
+    let on_convex = match convex {
+        Convex::Box { half, .. } => box_edge_segment(*half, j),
+        Convex::Hull(poly) => {
+            // The hull edge gave the direction; it carries the contact only when both its
+            // ends are the hull's lowest along `L` (within round-off), else the deepest
+            // vertex does.
+            let (v0, v1) = polytope_edge(poly, j);
+            let deepest = poly.vertices[poly.support_index(-l)];
+            let tolerance = 1e-4 * poly.radius;
+            let low = l.dot(deepest);
+            if l.dot(v0) - low <= tolerance && l.dot(v1) - low <= tolerance {
+                (v0, v1)
+            } else {
+                (deepest, deepest)
+            }
+        }
+    };
+    let points = edge_contact(
+        tri.edge(i as usize),
+        on_convex,
+        l,
+        axis.separation,
+        margin,
+        (i, j),
+    );
+    if !points.is_empty() || axis.separation > 0.0 {
+        return points;
+    }
+    // The edges do not carry the axis (see `edge_contact`): the convex's deepest vertex.
+    let poly = convex.polytope();
+    let k = poly.support_index(-l);
+    let depth = -axis.separation;
+    SmallVec::from_elem(
+        Candidate {
+            point: poly.vertices[k] + l * (0.5 * depth),
+            depth,
+            id: pack_id(false, u32::MAX, u32::MAX, [u16::MAX - 1, k as u16]),
+        },
+        1,
+    )
+}

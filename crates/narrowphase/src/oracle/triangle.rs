@@ -1,0 +1,166 @@
+//! The f64 twins of the one-sided triangle queries ([`crate::mesh`]): vertex projection
+//! over every candidate axis for boxes and hulls, the closest point for spheres.
+//!
+//! The rules are the mesh module's, written out plainly:
+//! * the shape's centre (a box's centre, a hull's centroid, a sphere's centre) behind
+//!   the triangle's plane: no contact (`None`);
+//! * candidate axes, each unit, pointing from the triangle to the shape: the front
+//!   normal `n`; `−m` for each face normal `m` of the shape (a box's six faces, a
+//!   hull's planes); `±(e_i × g)` for every triangle edge `e_i` and every edge
+//!   direction `g` of the shape;
+//! * gap along `L`: `min over the shape of L·x − max over the triangle of L·x`, every
+//!   vertex projected, in f64;
+//! * apart when some gap (or the gap along `−n`) is positive: `separation` is then the
+//!   largest gap; otherwise `separation` is minus the depth, the largest gap among the
+//!   axes with `L · n ≥ 0`, and `normal` that axis.
+
+use super::{DEGENERATE_CROSS, OracleContact, interval, solid, world};
+use glam::DVec3;
+use sepax_geometry::{MeshTriangle, Pose, Shape};
+
+/// The triangle's corners and normal in the world, in f64.
+fn world_triangle(triangle: &MeshTriangle, mesh_pose: &Pose) -> ([DVec3; 3], DVec3) {
+    let corners = triangle.vertices.map(|v| world(v, mesh_pose));
+    let normal = (corners[1] - corners[0])
+        .cross(corners[2] - corners[0])
+        .normalize();
+    (corners, normal)
+}
+
+/// The one-sided vertex-projection test of a box or hull against a triangle (see the
+/// module docs); `None` for a sphere, an invalid pose or a centre behind the plane.
+pub fn triangle_vertex_projection_sat(
+    triangle: &MeshTriangle,
+    mesh_pose: &Pose,
+    shape: &Shape,
+    pose: &Pose,
+) -> Option<OracleContact> {
+    if !(mesh_pose.is_valid() && pose.is_valid()) {
+        return None;
+    }
+    let (t, n) = world_triangle(triangle, mesh_pose);
+    let convex = solid(shape, pose)?;
+    let centre = match shape {
+        Shape::ConvexHull(h) => world(h.centroid(), pose),
+        _ => pose.translation.as_dvec3(),
+    };
+    if n.dot(centre - t[0]) < 0.0 {
+        return None;
+    }
+    let mut apart = f64::NEG_INFINITY;
+    let mut best = OracleContact {
+        separation: f64::NEG_INFINITY,
+        normal: n,
+    };
+    let mut consider = |l: DVec3| {
+        let (lo, _) = interval(&convex.vertices, l);
+        let (_, hi) = interval(&t, l);
+        let gap = lo - hi;
+        apart = apart.max(gap);
+        if l.dot(n) >= 0.0 && gap > best.separation {
+            best = OracleContact {
+                separation: gap,
+                normal: l,
+            };
+        }
+    };
+    consider(n);
+    // A box's normals are its three axes: its six faces are `±` each.
+    let both_ways = matches!(shape, Shape::Cuboid(_));
+    for m in &convex.normals {
+        let m = m.normalize();
+        consider(-m);
+        if both_ways {
+            consider(m);
+        }
+    }
+    for i in 0..3 {
+        let e = t[(i + 1) % 3] - t[i];
+        for g in &convex.edges {
+            let c = e.cross(*g);
+            if c.length() > DEGENERATE_CROSS * e.length() * g.length() {
+                let l = c.normalize();
+                consider(l);
+                consider(-l);
+            }
+        }
+    }
+    // The back face: its gap is never positive with the centre in front, kept for the
+    // plain statement of the verdict.
+    let (_, hi) = interval(&convex.vertices, n);
+    apart = apart.max(n.dot(t[0]) - hi);
+    if apart > 0.0 {
+        best.separation = apart;
+    }
+    Some(best)
+}
+
+/// The closest point of the triangle (world, f64) to `p`.
+pub fn closest_point_on_triangle(triangle: &MeshTriangle, mesh_pose: &Pose, p: DVec3) -> DVec3 {
+    let (t, n) = world_triangle(triangle, mesh_pose);
+    let projected = p - n * n.dot(p - t[0]);
+    let inside = (0..3).all(|i| {
+        let (a, b) = (t[i], t[(i + 1) % 3]);
+        (b - a).cross(n).dot(projected - a) <= 0.0
+    });
+    if inside {
+        return projected;
+    }
+    (0..3)
+        .map(|i| {
+            let (a, b) = (t[i], t[(i + 1) % 3]);
+            let s = ((p - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+            a + (b - a) * s
+        })
+        .min_by(|x, y| (*x - p).length().total_cmp(&(*y - p).length()))
+        .unwrap_or(projected)
+}
+
+/// A sphere against a triangle: `None` when the centre is behind the plane, else the
+/// separation `|c − q| − r` and the unit normal from the closest point `q` to the
+/// centre (the front normal when the centre lies on the triangle).
+pub fn triangle_sphere(
+    triangle: &MeshTriangle,
+    mesh_pose: &Pose,
+    radius: f32,
+    pose: &Pose,
+) -> Option<OracleContact> {
+    let (t, n) = world_triangle(triangle, mesh_pose);
+    let c = pose.translation.as_dvec3();
+    if n.dot(c - t[0]) < 0.0 {
+        return None;
+    }
+    let q = closest_point_on_triangle(triangle, mesh_pose, c);
+    let distance = (c - q).length();
+    let normal = if distance > 0.0 {
+        (c - q) / distance
+    } else {
+        n
+    };
+    Some(OracleContact {
+        separation: distance - radius as f64,
+        normal,
+    })
+}
+
+/// The gap of a posed shape and a triangle along `normal` (triangle → shape): `min over
+/// the shape − max over the triangle` of `normal · x`, in f64 (a sphere: centre minus
+/// radius). A contact of depth `d` along `normal` has `gap ≈ −d`.
+pub fn triangle_gap_along(
+    triangle: &MeshTriangle,
+    mesh_pose: &Pose,
+    shape: &Shape,
+    pose: &Pose,
+    normal: DVec3,
+) -> f64 {
+    let (t, _) = world_triangle(triangle, mesh_pose);
+    let (_, hi) = interval(&t, normal);
+    let lo = match solid(shape, pose) {
+        Some(convex) => interval(&convex.vertices, normal).0,
+        None => {
+            let r = shape.bounding_radius() as f64 * normal.length();
+            pose.translation.as_dvec3().dot(normal) - r
+        }
+    };
+    lo - hi
+}

@@ -1,0 +1,263 @@
+//! The rules of mesh contacts (issue 10, parts 2–3) on small cases: one-sidedness, the
+//! internal-edge correction (a ghost contact that the flags remove), ids that carry the
+//! triangle, the merge into at most four points with the deepest kept, and a moved
+//! mesh giving the moved answer.
+
+use glam::{Quat, Vec3};
+use sepax_geometry::{Cuboid, MeshTriangle, Pose, Shape, Sphere};
+use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles, collide_triangle};
+use sepax_testkit::terrain::{flat_floor, triangles_with_flags};
+
+fn cube(half: f32) -> Shape {
+    Shape::from(Cuboid::try_from_half_extents(Vec3::splat(half)).unwrap())
+}
+
+fn floor_triangles(cells: u32) -> Vec<(u32, MeshTriangle)> {
+    triangles_with_flags(&flat_floor(cells, 1.0))
+        .into_iter()
+        .enumerate()
+        .map(|(i, t)| (i as u32, t))
+        .collect()
+}
+
+#[test]
+fn a_shape_whose_centre_is_behind_the_triangle_gets_no_contact() {
+    let t = MeshTriangle::lone([
+        Vec3::new(-2.0, 0.0, -2.0),
+        Vec3::new(-2.0, 0.0, 2.0),
+        Vec3::new(2.0, 0.0, 0.0),
+    ])
+    .unwrap();
+    for shape in [cube(0.5), Shape::from(Sphere::try_new(0.5).unwrap())] {
+        let above = Pose::from_translation(Vec3::new(0.0, 0.3, 0.0));
+        let m = collide_triangle(&t, &Pose::IDENTITY, &shape, &above, 0.0).unwrap();
+        assert!((m.normal - Vec3::Y).length() < 1e-6);
+        assert!((m.depth() - 0.2).abs() < 1e-5);
+        // The same overlap from behind: no contact, not a push through the triangle.
+        let below = Pose::from_translation(Vec3::new(0.0, -0.3, 0.0));
+        assert!(collide_triangle(&t, &Pose::IDENTITY, &shape, &below, 0.0).is_none());
+    }
+}
+
+/// A box sunk 0.01 into a flat floor, one of its corners reaching 0.003 over a
+/// triangle's corner: alone, that triangle's best axis is sideways (a ghost); with the
+/// floor's flags the manifold's normal is up.
+#[test]
+fn a_sliver_over_an_inactive_corner_gives_the_face_normal() {
+    let triangles = floor_triangles(4);
+    // Cells are 1 wide from −2; put the box's +x face 0.003 past x = 0 (a grid line).
+    let half = 0.5;
+    let pose = Pose::from_translation(Vec3::new(0.003 - half, half - 0.01, 0.3));
+    let mut scratch = MeshScratch::default();
+    let m = collide_mesh_triangles(
+        triangles.iter().copied(),
+        &Pose::IDENTITY,
+        &cube(half),
+        &pose,
+        0.0,
+        &mut scratch,
+    )
+    .unwrap();
+    assert!((m.normal - Vec3::Y).length() < 1e-6, "{}", m.normal);
+    assert!(m.points.len() <= 4);
+    assert!((m.depth() - 0.01).abs() < 1e-5);
+    // Without the flags, some triangle under the box's edge pushes sideways.
+    let lone: Vec<(u32, MeshTriangle)> = triangles
+        .iter()
+        .map(|&(i, t)| (i, MeshTriangle::lone(t.vertices).unwrap()))
+        .collect();
+    let ghost = lone.iter().any(|(_, t)| {
+        collide_triangle(t, &Pose::IDENTITY, &cube(half), &pose, 0.0)
+            .is_some_and(|m| m.normal.y < 0.5)
+    });
+    assert!(ghost, "the case must have a ghost contact to remove");
+}
+
+#[test]
+fn ids_carry_the_triangle_and_stay_while_the_box_creeps() {
+    let triangles = floor_triangles(4);
+    let mut scratch = MeshScratch::default();
+    let at = |x: f32, scratch: &mut MeshScratch| {
+        let pose = Pose::new(Vec3::new(x, 0.29, 0.1), Quat::from_rotation_y(0.3));
+        collide_mesh_triangles(
+            triangles.iter().copied(),
+            &Pose::IDENTITY,
+            &cube(0.3),
+            &pose,
+            0.0,
+            scratch,
+        )
+        .unwrap()
+    };
+    let first = at(0.2, &mut scratch);
+    let moved = at(0.2001, &mut scratch);
+    let ids = |m: &sepax_narrowphase::Manifold| {
+        let mut ids: Vec<u64> = m.points.iter().map(|p| p.id).collect();
+        ids.sort_unstable();
+        ids
+    };
+    assert_eq!(ids(&first), ids(&moved));
+    for p in &first.points {
+        assert!(((p.id >> 32) as usize) < triangles.len());
+    }
+}
+
+#[test]
+fn the_merge_keeps_four_points_and_the_deepest() {
+    let triangles = floor_triangles(4);
+    let mut scratch = MeshScratch::default();
+    // A big tilted box over many triangles.
+    let pose = Pose::new(
+        Vec3::new(0.1, 0.6, -0.2),
+        Quat::from_rotation_y(0.4) * Quat::from_rotation_x(0.05),
+    );
+    let shape = Shape::from(Cuboid::try_from_half_extents(Vec3::new(1.5, 0.65, 1.2)).unwrap());
+    let m = collide_mesh_triangles(
+        triangles.iter().copied(),
+        &Pose::IDENTITY,
+        &shape,
+        &pose,
+        0.0,
+        &mut scratch,
+    )
+    .unwrap();
+    assert!(m.points.len() <= 4 && m.points.len() >= 3);
+    let deepest_alone = triangles
+        .iter()
+        .filter_map(|(_, t)| collide_triangle(t, &Pose::IDENTITY, &shape, &pose, 0.0))
+        .map(|m| m.depth())
+        .fold(f32::NEG_INFINITY, f32::max);
+    assert!(
+        (m.depth() - deepest_alone).abs() < 1e-5,
+        "{} vs {deepest_alone}",
+        m.depth()
+    );
+    // Anchors: the mesh's surface point in the mesh frame, the box's in the box frame.
+    for p in &m.points {
+        let on_mesh = p.anchor_a;
+        let on_box = pose.transform_point(p.anchor_b);
+        assert!((on_mesh - on_box - m.normal * p.depth).length() < 1e-4);
+    }
+}
+
+#[test]
+fn a_moved_mesh_gives_the_moved_manifold() {
+    let triangles = floor_triangles(4);
+    let mut scratch = MeshScratch::default();
+    let shape = cube(0.4);
+    let pose = Pose::new(Vec3::new(0.3, 0.38, 0.2), Quat::from_rotation_y(0.2));
+    let here = collide_mesh_triangles(
+        triangles.iter().copied(),
+        &Pose::IDENTITY,
+        &shape,
+        &pose,
+        0.0,
+        &mut scratch,
+    )
+    .unwrap();
+    let mover = Pose::new(
+        Vec3::new(10.0, -3.0, 5.0),
+        Quat::from_rotation_z(0.7) * Quat::from_rotation_x(0.3),
+    );
+    let moved_pose = Pose::new(
+        mover.transform_point(pose.translation),
+        mover.rotation * pose.rotation,
+    );
+    let there = collide_mesh_triangles(
+        triangles.iter().copied(),
+        &mover,
+        &shape,
+        &moved_pose,
+        0.0,
+        &mut scratch,
+    )
+    .unwrap();
+    assert!((there.normal - mover.transform_vector(here.normal)).length() < 1e-5);
+    assert_eq!(here.points.len(), there.points.len());
+    for (a, b) in here.points.iter().zip(&there.points) {
+        assert_eq!(a.id, b.id);
+        assert!((a.depth - b.depth).abs() < 1e-5);
+        assert!((mover.transform_point(a.position) - b.position).length() < 1e-4);
+    }
+}
+
+/// Bad input never panics: a triangle with NaN or infinite corners (its fields are
+/// public), a zero-area triangle, invalid poses, NaN and negative margins.
+#[test]
+fn bad_triangles_poses_and_margins_do_not_panic() {
+    let good = MeshTriangle::lone([Vec3::ZERO, Vec3::Z, Vec3::X]).unwrap();
+    let mut nan = good;
+    nan.vertices[1] = Vec3::NAN;
+    let mut infinite = good;
+    infinite.vertices[2] = Vec3::new(f32::INFINITY, 0.0, 0.0);
+    let mut flat = good;
+    flat.vertices[2] = flat.vertices[1];
+    let mut bad_normal = good;
+    bad_normal.normal = Vec3::ZERO;
+    let shapes = [
+        cube(0.3),
+        Shape::from(Sphere::try_new(0.3).unwrap()),
+        Shape::from(sepax_geometry::ConvexHull::cuboid(Vec3::splat(0.3)).unwrap()),
+    ];
+    let poses = [
+        Pose::from_translation(Vec3::new(0.3, 0.25, 0.3)),
+        Pose::from_translation(Vec3::NAN),
+        Pose::new(Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
+        Pose::from_translation(Vec3::splat(1e30)),
+    ];
+    let mut scratch = MeshScratch::default();
+    for shape in &shapes {
+        for pose in &poses {
+            for margin in [0.0, -1.0, f32::NAN, 0.1, f32::INFINITY] {
+                let triangles = [
+                    (0, good),
+                    (1, nan),
+                    (2, infinite),
+                    (3, flat),
+                    (4, bad_normal),
+                ];
+                let m = collide_mesh_triangles(
+                    triangles,
+                    &Pose::IDENTITY,
+                    shape,
+                    pose,
+                    margin,
+                    &mut scratch,
+                );
+                if let Some(m) = m {
+                    assert!(m.points.len() <= 4);
+                }
+                for (_, t) in triangles {
+                    let _ = collide_triangle(&t, &Pose::IDENTITY, shape, pose, margin);
+                    let _ = sepax_narrowphase::mesh::contact_triangle(
+                        &t,
+                        &Pose::IDENTITY,
+                        shape,
+                        pose,
+                        margin,
+                    );
+                }
+            }
+        }
+    }
+    // Broken triangles before a good one do not spoil its manifold.
+    let alone = collide_triangle(&good, &Pose::IDENTITY, &shapes[0], &poses[0], 0.0).unwrap();
+    let mixed = collide_mesh_triangles(
+        [
+            (1, nan),
+            (2, infinite),
+            (3, flat),
+            (4, bad_normal),
+            (0, good),
+        ],
+        &Pose::IDENTITY,
+        &shapes[0],
+        &poses[0],
+        0.0,
+        &mut scratch,
+    )
+    .unwrap();
+    assert_eq!(alone, mixed);
+    // An invalid pose gives nothing.
+    assert!(collide_triangle(&good, &Pose::IDENTITY, &shapes[0], &poses[1], 0.0).is_none());
+}

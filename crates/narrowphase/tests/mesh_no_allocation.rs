@@ -1,0 +1,84 @@
+//! Mesh contacts allocate nothing once the scratch buffers are warm (issue 10: "no
+//! allocation per triangle pair in the step"): a counting global allocator around
+//! repeated `collide_mesh_triangles` calls for a box, a sphere and a hull on a floor.
+
+use glam::{Quat, Vec3};
+use sepax_geometry::{ConvexHull, Cuboid, MeshTriangle, Pose, Shape, Sphere};
+use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles};
+use sepax_testkit::terrain::{flat_floor, triangles_with_flags};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards to the system allocator unchanged; only counts the calls.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller's contract is passed on as is.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract is passed on as is.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn warm_scratch_collides_without_allocating() {
+    let triangles: Vec<(u32, MeshTriangle)> = triangles_with_flags(&flat_floor(6, 1.0))
+        .into_iter()
+        .enumerate()
+        .map(|(i, t)| (i as u32, t))
+        .collect();
+    let shapes = [
+        Shape::from(Cuboid::try_from_half_extents(Vec3::new(0.7, 0.3, 0.5)).unwrap()),
+        Shape::from(Sphere::try_new(0.4).unwrap()),
+        Shape::from(ConvexHull::cuboid(Vec3::splat(0.45)).unwrap()),
+    ];
+    let mut scratch = MeshScratch::default();
+    let poses: Vec<Pose> = (0..50)
+        .map(|k| {
+            let x = -1.5 + 0.06 * k as f32;
+            Pose::new(
+                Vec3::new(x, 0.28, 0.1 * x),
+                Quat::from_rotation_y(0.1 * k as f32),
+            )
+        })
+        .collect();
+    let run = |scratch: &mut MeshScratch| {
+        let mut touching = 0;
+        for shape in &shapes {
+            for pose in &poses {
+                let m = collide_mesh_triangles(
+                    triangles.iter().copied(),
+                    &Pose::IDENTITY,
+                    shape,
+                    pose,
+                    0.02,
+                    scratch,
+                );
+                touching += m.is_some() as usize;
+            }
+        }
+        touching
+    };
+    // Warm-up: the scratch vectors grow to their working size.
+    let touching = run(&mut scratch);
+    assert!(touching > 100);
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    run(&mut scratch);
+    let allocated = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    assert_eq!(
+        allocated,
+        0,
+        "{allocated} allocations in {} warm calls",
+        3 * poses.len()
+    );
+}
