@@ -11,8 +11,11 @@ use crate::frame::Frame;
 use crate::manifold::CLIP_TOLERANCE;
 use crate::manifold::deepest::{keep_deepest, support_point};
 use crate::manifold::manifold_points;
+use crate::manifold::reduce::Candidate;
 use crate::math::sanitize_margin;
+use crate::manifold::capsule::capsule_points;
 use crate::sat::box_box::box_box;
+use crate::sat::capsule::{CapsuleOutcome, capsule_query};
 use crate::sat::hull_hull::{SupportMode, hull_hull};
 use crate::sat::sphere::{shape_sphere, sphere_shape, sphere_sphere};
 use crate::sat::{Axis, SatOutcome};
@@ -45,7 +48,7 @@ fn unit_rotation(pose: &Pose) -> Pose {
 /// same depth, the normal negated, the features swapped), and likewise `collide` and
 /// `intersects`. The order compares, as plain bit patterns: the shape kind, the
 /// shape's size (radius, half extents, a hull's vertex count and first vertex), then
-/// the pose. It depends only on the inputs, so it is deterministic; two identical
+/// the pose. Kinds come in the order sphere, box, hull, capsule. It depends only on the inputs, so it is deterministic; two identical
 /// shapes at the same pose are the one case left in the caller's order.
 #[inline]
 pub(crate) fn canonical_swap(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
@@ -68,6 +71,9 @@ fn order_key(shape: &Shape, pose: &Pose) -> [u32; 12] {
                 [h.vertices().len() as u32, bits(v.x), bits(v.y), bits(v.z)],
             )
         }
+        // After every other kind: against a box or hull the polytope is a, so the
+        // query runs in its frame.
+        Shape::Capsule(c) => (3, [bits(c.half_height()), bits(c.radius()), 0, 0]),
     };
     let (t, q) = (pose.translation, pose.rotation);
     [
@@ -99,6 +105,9 @@ fn run_sat(
         (Solid::Sphere(ra), Solid::Sphere(rb)) => sphere_sphere(*ra, *rb, frame, margin),
         (Solid::Sphere(ra), _) => sphere_shape(*ra, frame, margin, |p| b.point_query(p)),
         (_, Solid::Sphere(rb)) => shape_sphere(*rb, frame, margin, |p| a.point_query(p)),
+        (Solid::Capsule(..), _) | (_, Solid::Capsule(..)) => {
+            capsule_query(a, b, frame, margin).outcome
+        }
         (Solid::Box(ha), Solid::Box(hb)) => box_box(*ha, *hb, frame, margin, cached),
         _ => with_polytopes(a, b, |pa, pb| {
             hull_hull(pa, pb, frame, margin, cached, mode, hints)
@@ -297,6 +306,11 @@ fn collide_in_order(
     let margin = sanitize_margin(margin);
     let frame = Frame::new(pose_a, pose_b);
     let (solid_a, solid_b) = (Solid::new(a), Solid::new(b));
+    let sphere = |s: &Solid| matches!(s, Solid::Sphere(_));
+    if (solid_a.is_capsule() || solid_b.is_capsule()) && !(sphere(&solid_a) || sphere(&solid_b)) {
+        let query = capsule_query(&solid_a, &solid_b, &frame, margin);
+        return capsule_manifold(&solid_a, &solid_b, pose_a, &frame, margin, cache, query);
+    }
     let cached = cache.last.map(|c| c.feature);
     let outcome = run_sat(
         &solid_a,
@@ -374,6 +388,48 @@ fn manifold_from_outcome(
         &exact,
         clip_tolerance,
     );
+    Some(to_world(pose_a, frame, &axis, &points))
+}
+
+/// A pair with a capsule (and no sphere): [`manifold_from_outcome`] for the capsule
+/// queries, whose manifolds come from the closest points they found (see
+/// `manifold::capsule`).
+fn capsule_manifold(
+    solid_a: &Solid,
+    solid_b: &Solid,
+    pose_a: &Pose,
+    frame: &Frame,
+    margin: f32,
+    cache: &mut PairCache,
+    query: CapsuleOutcome,
+) -> Option<Manifold> {
+    let (exact, preferred) = match query.outcome {
+        SatOutcome::Separated(axis) => {
+            cache.remember(axis.feature, true);
+            return None;
+        }
+        SatOutcome::Overlap { exact, preferred } => (exact, preferred),
+    };
+    cache.remember(preferred.feature, false);
+    let clip_tolerance = CLIP_TOLERANCE * solid_a.inner_radius().min(solid_b.inner_radius());
+    let build = |axis: &Axis| {
+        let witness = (axis == &exact).then_some(query.witness).flatten();
+        capsule_points(solid_a, solid_b, frame, axis, witness, margin, clip_tolerance)
+    };
+    let mut axis = preferred;
+    let mut points = build(&preferred);
+    if points.is_empty() && exact != preferred {
+        axis = exact;
+        points = build(&exact);
+    }
+    if points.is_empty() {
+        return None;
+    }
+    Some(to_world(pose_a, frame, &axis, &points))
+}
+
+/// The manifold in the world from its points in a's frame.
+fn to_world(pose_a: &Pose, frame: &Frame, axis: &Axis, points: &[Candidate]) -> Manifold {
     let world = unit_rotation(pose_a);
     // Anchors: a's surface point is `c + n·d/2` (already in a's frame), b's is
     // `c − n·d/2`, taken to b's frame.
@@ -390,9 +446,9 @@ fn manifold_from_outcome(
             }
         })
         .collect();
-    Some(Manifold {
+    Manifold {
         normal: world.transform_vector(axis.normal),
         points: world_points,
         feature: axis.feature,
-    })
+    }
 }
