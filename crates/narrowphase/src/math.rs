@@ -33,12 +33,8 @@ pub(crate) fn length_and_direction(v: Vec3) -> Option<(f32, Vec3)> {
 /// In f64: the determinant `|d1|²|d2|² − (d1·d2)²` of two edges 1e15 long overflows f32
 /// (and cancels badly well before), which gave NaN points on long boxes.
 pub(crate) fn closest_points_on_segments(p1: Vec3, d1: Vec3, p2: Vec3, d2: Vec3) -> (Vec3, Vec3) {
-    let (a, b) = closest_points_on_segments_f64(
-        p1.as_dvec3(),
-        d1.as_dvec3(),
-        p2.as_dvec3(),
-        d2.as_dvec3(),
-    );
+    let (a, b) =
+        closest_points_on_segments_f64(p1.as_dvec3(), d1.as_dvec3(), p2.as_dvec3(), d2.as_dvec3());
     (a.as_vec3(), b.as_vec3())
 }
 

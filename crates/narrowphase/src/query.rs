@@ -9,11 +9,11 @@ use crate::cache::SupportHints;
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
 use crate::frame::Frame;
 use crate::manifold::CLIP_TOLERANCE;
+use crate::manifold::capsule::capsule_points;
 use crate::manifold::deepest::{keep_deepest, support_point};
 use crate::manifold::manifold_points;
 use crate::manifold::reduce::Candidate;
 use crate::math::sanitize_margin;
-use crate::manifold::capsule::capsule_points;
 use crate::sat::box_box::box_box;
 use crate::sat::capsule::{CapsuleOutcome, capsule_query};
 use crate::sat::hull_hull::{SupportMode, hull_hull};
@@ -414,7 +414,15 @@ fn capsule_manifold(
     let clip_tolerance = CLIP_TOLERANCE * solid_a.inner_radius().min(solid_b.inner_radius());
     let build = |axis: &Axis| {
         let witness = (axis == &exact).then_some(query.witness).flatten();
-        capsule_points(solid_a, solid_b, frame, axis, witness, margin, clip_tolerance)
+        capsule_points(
+            solid_a,
+            solid_b,
+            frame,
+            axis,
+            witness,
+            margin,
+            clip_tolerance,
+        )
     };
     let mut axis = preferred;
     let mut points = build(&preferred);

@@ -30,10 +30,10 @@
 use super::pack_id;
 use super::reduce::Candidate;
 use crate::Feature;
+use crate::frame::Frame;
 use crate::math::closest_points_on_segments_f64;
 use crate::polytope::Polytope;
 use crate::sat::Axis;
-use crate::frame::Frame;
 use crate::sat::capsule::{Core, flip_axis};
 use crate::solid::Solid;
 use glam::Vec3;
@@ -69,9 +69,8 @@ pub(crate) fn capsule_points(
                 let inverse = frame.inverse();
                 let core = Core::of_b(&inverse, *h, *r);
                 let axis_b = flip_axis(axis, &inverse);
-                let witness_b = witness.map(|(on_a, on_b)| {
-                    (inverse.point_to_a(on_b), inverse.point_to_a(on_a))
-                });
+                let witness_b = witness
+                    .map(|(on_a, on_b)| (inverse.point_to_a(on_b), inverse.point_to_a(on_a)));
                 let mut points = polytope_capsule_points(
                     poly,
                     core,
@@ -122,8 +121,8 @@ pub(crate) fn capsule_capsule_points(
     let closest = single(on_b, core.radius, axis, pack_id(false, 0, 0, [u16::MAX; 2]));
     let db = core.p1 - core.p0;
     let da = Vec3::Y;
-    let along = db.cross(da).length_squared()
-        <= PARALLEL_CORES * PARALLEL_CORES * db.length_squared();
+    let along =
+        db.cross(da).length_squared() <= PARALLEL_CORES * PARALLEL_CORES * db.length_squared();
     let mut points = SmallVec::new();
     if !(along && ha > 0.0 && db.y != 0.0) {
         points.push(closest);
@@ -178,9 +177,14 @@ pub(crate) fn polytope_capsule_points(
     reference_is_b: bool,
 ) -> SmallVec<[Candidate; 4]> {
     match axis.feature {
-        Feature::FaceA(f) => {
-            face_points(poly, core, f as usize, margin, clip_tolerance, reference_is_b)
-        }
+        Feature::FaceA(f) => face_points(
+            poly,
+            core,
+            f as usize,
+            margin,
+            clip_tolerance,
+            reference_is_b,
+        ),
         Feature::EdgeEdge(e, _) => {
             let on_core = match witness {
                 Some((_, on_core)) => on_core,
@@ -189,12 +193,8 @@ pub(crate) fn polytope_capsule_points(
                     let v0 = poly.vertices[edge.vertices[0] as usize].as_dvec3();
                     let v1 = poly.vertices[edge.vertices[1] as usize].as_dvec3();
                     let c0 = core.p0.as_dvec3();
-                    let (_, on_core) = closest_points_on_segments_f64(
-                        v0,
-                        v1 - v0,
-                        c0,
-                        core.p1.as_dvec3() - c0,
-                    );
+                    let (_, on_core) =
+                        closest_points_on_segments_f64(v0, v1 - v0, c0, core.p1.as_dvec3() - c0);
                     on_core.as_vec3()
                 }
             };

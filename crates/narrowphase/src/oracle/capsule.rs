@@ -96,11 +96,20 @@ fn segment_polytope(
 ) -> f64 {
     let q = pose.rotation.as_dquat().normalize();
     let shift = pose.translation.as_dvec3() - origin;
-    let vertices: Vec<DVec3> = hull.vertices().iter().map(|v| q * v.as_dvec3() + shift).collect();
+    let vertices: Vec<DVec3> = hull
+        .vertices()
+        .iter()
+        .map(|v| q * v.as_dvec3() + shift)
+        .collect();
     let edges: Vec<(DVec3, DVec3)> = hull
         .edges()
         .iter()
-        .map(|e| (vertices[e.vertices[0] as usize], vertices[e.vertices[1] as usize]))
+        .map(|e| {
+            (
+                vertices[e.vertices[0] as usize],
+                vertices[e.vertices[1] as usize],
+            )
+        })
         .collect();
     let d = c1 - c0;
     let mut gap = f64::NEG_INFINITY;
@@ -128,8 +137,11 @@ fn segment_polytope(
         return gap;
     }
     let world_origin = |p: DVec3| p + origin;
-    let mut distance = signed_distance(shape, pose, world_origin(c0))
-        .min(signed_distance(shape, pose, world_origin(c1)));
+    let mut distance = signed_distance(shape, pose, world_origin(c0)).min(signed_distance(
+        shape,
+        pose,
+        world_origin(c1),
+    ));
     for (e0, e1) in &edges {
         distance = distance.min(segment_segment_distance(c0, c1, *e0, *e1));
     }

@@ -47,6 +47,15 @@ use glam::{DVec3, Vec3};
 /// separation (the same rule, and value, as the polytope test's parallel edges).
 const PARALLEL: f32 = crate::sat::PARALLEL_EDGES;
 
+/// Distances below this fraction of the sizes and offsets involved are round-off of
+/// the f32 inputs (a few ulps): their closest points give no direction.
+const ROUND_OFF: f64 = 1e-6;
+
+/// The round-off distance of a segment–polytope query (see [`ROUND_OFF`]).
+fn tiny_distance(poly: &Polytope, core: Core) -> f64 {
+    ROUND_OFF * (poly.radius as f64 + core.p0.length() as f64 + core.p1.length() as f64)
+}
+
 /// A capsule's core segment and radius, in the frame a query works in.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Core {
@@ -128,7 +137,12 @@ pub(crate) fn flip_axis(axis: &Axis, frame: &Frame) -> Axis {
     }
 }
 
-fn finish(exact: Axis, preferred: Axis, margin: f32, witness: Option<(Vec3, Vec3)>) -> CapsuleOutcome {
+fn finish(
+    exact: Axis,
+    preferred: Axis,
+    margin: f32,
+    witness: Option<(Vec3, Vec3)>,
+) -> CapsuleOutcome {
     let outcome = if exact.separation > margin {
         SatOutcome::Separated(exact)
     } else {
@@ -150,8 +164,10 @@ pub(crate) fn capsule_capsule(ha: f32, ra: f32, b: Core, margin: f32) -> Capsule
     let radii = ra as f64 + b.radius as f64;
     let offset = on_b - on_a;
     let distance = offset.length();
+    // Closest points nearer than the inputs' round-off say nothing about a direction.
+    let tiny = ROUND_OFF * (2.0 * ha as f64 + (b.p1 - b.p0).length() as f64 + b.p0.length() as f64);
     let normal = match (offset / distance).as_vec3().try_normalize() {
-        Some(n) if distance > 0.0 => n,
+        Some(n) if distance > tiny => n,
         _ => crossing_normal(a.p1 - a.p0, b.p1 - b.p0, (b.p0 + b.p1) * 0.5),
     };
     let axis = Axis {
@@ -167,10 +183,17 @@ pub(crate) fn capsule_capsule(ha: f32, ra: f32, b: Core, margin: f32) -> Capsule
 fn crossing_normal(da: Vec3, db: Vec3, towards: Vec3) -> Vec3 {
     let across = da.cross(db);
     let n = length_and_direction(across)
-        .filter(|_| across.length_squared() > (PARALLEL * PARALLEL) * da.length_squared() * db.length_squared())
+        .filter(|_| {
+            across.length_squared()
+                > (PARALLEL * PARALLEL) * da.length_squared() * db.length_squared()
+        })
         .map(|(_, n)| n)
         .or_else(|| {
-            let along = if da.length_squared() >= db.length_squared() { da } else { db };
+            let along = if da.length_squared() >= db.length_squared() {
+                da
+            } else {
+                db
+            };
             length_and_direction(along.any_orthogonal_vector()).map(|(_, n)| n)
         })
         .unwrap_or(Vec3::X);
@@ -179,7 +202,12 @@ fn crossing_normal(da: Vec3, db: Vec3, towards: Vec3) -> Vec3 {
 
 /// The polytope `poly` (shape a) against a capsule whose core is given in a's frame.
 /// `slop` is the feature slop of the preference (see the module docs).
-pub(crate) fn polytope_capsule(poly: &Polytope, core: Core, margin: f32, slop: f32) -> CapsuleOutcome {
+pub(crate) fn polytope_capsule(
+    poly: &Polytope,
+    core: Core,
+    margin: f32,
+    slop: f32,
+) -> CapsuleOutcome {
     let Core { p0, p1, radius } = core;
     let d = p1 - p0;
     // Faces of the polytope: the core's lowest endpoint against the plane.
@@ -240,16 +268,24 @@ pub(crate) fn polytope_capsule(poly: &Polytope, core: Core, margin: f32, slop: f
         let n = face.normal;
         let low = if n.dot(p0) <= n.dot(p1) { p0 } else { p1 };
         let foot = low - n * face.separation;
-        if projects_inside(poly, f as usize, foot) {
+        // A face the core's lowest endpoint is in front of and over: its separation is
+        // the endpoint's distance, which no lower bound exceeds.
+        if face.separation > 0.0 && projects_inside(poly, f as usize, foot) {
             exact = face;
             witness = Some((foot, low));
         } else if let Some((e, on_poly, on_core, distance)) = closest_edge(poly, core) {
-            let direction = ((on_core - on_poly) / distance).as_vec3();
-            exact = Axis {
-                separation: distance as f32,
-                normal: direction.try_normalize().unwrap_or(exact.normal),
-                feature: Feature::EdgeEdge(e, 0),
-            };
+            // The closest points' direction, unless they are so close that it is
+            // round-off: then the SAT's axis, whose separation is within that distance.
+            let direction = ((on_core - on_poly) / distance).as_vec3().try_normalize();
+            if let Some(direction) = direction.filter(|_| distance > tiny_distance(poly, core)) {
+                exact = Axis {
+                    separation: distance as f32,
+                    normal: direction,
+                    feature: Feature::EdgeEdge(e, 0),
+                };
+            } else {
+                exact.separation = distance as f32;
+            }
             witness = Some((on_poly.as_vec3(), on_core.as_vec3()));
         }
     }
@@ -280,7 +316,10 @@ fn projects_inside(poly: &Polytope, f: usize, q: Vec3) -> bool {
 fn closest_edge(poly: &Polytope, core: Core) -> Option<(u32, DVec3, DVec3, f64)> {
     let in_front = |f: u32| {
         let plane = poly.planes[f as usize];
-        plane.signed_distance(core.p0).max(plane.signed_distance(core.p1)) > 0.0
+        plane
+            .signed_distance(core.p0)
+            .max(plane.signed_distance(core.p1))
+            > 0.0
     };
     let (c0, cd) = (core.p0.as_dvec3(), (core.p1 - core.p0).as_dvec3());
     let mut best: Option<(u32, DVec3, DVec3, f64)> = None;
