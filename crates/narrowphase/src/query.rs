@@ -426,7 +426,13 @@ fn capsule_manifold(
     };
     let mut axis = preferred;
     let mut points = build(&preferred);
-    if points.is_empty() && exact != preferred {
+    // The deepest-point rule: a preferred face whose points fall short of the exact
+    // depth gives way to the exact axis, whose points reach it.
+    let deepest = points
+        .iter()
+        .map(|c| c.depth)
+        .fold(f32::NEG_INFINITY, f32::max);
+    if exact != preferred && deepest < -exact.separation - clip_tolerance {
         axis = exact;
         points = build(&exact);
     }

@@ -11,12 +11,16 @@
 //!   `v_k → v_{k+1}` of the loop gives the outward normal `s_k = (v_{k+1} − v_k) × n`,
 //!   pushed out by the clip tolerance as in [`super::face`]): each plane bounds `t`
 //!   from one side. Both ends of what is left become points, each with its own depth
-//!   `r − (n·x − o)`, kept within the margin. If the core's deepest endpoint was cut off
-//!   while deeper than every kept point by more than the clip tolerance, it is added
-//!   (the deepest-point rule of the [module docs](super)).
+//!   `r − (n·x − o)`, kept within the margin. When the face is the exact axis, the
+//!   deepest of them has the exact depth: the Minkowski face `f − core` holds the
+//!   closest point to the origin, so a point of the core at that depth lies over the
+//!   face. When the face is only preferred (within the slop) and its points come out
+//!   shallower than the exact depth by more than the clip tolerance, the query takes
+//!   the exact axis instead (the deepest-point rule of the [module docs](super)).
 //!   Ids: the face, incident feature 0 (the core), lines `[end, cut]` where `end` is 0
 //!   for the end towards `p₀`, 1 for the other, and `cut` the face edge whose side plane
-//!   cut it (`0xfffe` when the core's own endpoint; `0xfffd` for the deepest-point rule).
+//!   cut it (`0xfffe` when the core's own endpoint; `0xfffd` for the core's lowest
+//!   endpoint when round-off left nothing over the face).
 //! * **Capsule along capsule** (cores within `PARALLEL_CORES` of parallel): b's core is
 //!   clipped to the span of a's (`|y| ≤ h_a`, a's core is its y axis), and both ends
 //!   become points, each at depth `r_a + r_b − n·(x_b − x_a)` with `x_a` the point of
@@ -220,7 +224,7 @@ fn face_points(
     reference_is_b: bool,
 ) -> SmallVec<[Candidate; 4]> {
     const ENDPOINT: u16 = u16::MAX - 1;
-    const DEEPEST: u16 = u16::MAX - 2;
+    const LOWEST: u16 = u16::MAX - 2;
     let plane = poly.planes[f];
     let n = plane.normal;
     let d = core.p1 - core.p0;
@@ -253,7 +257,6 @@ fn face_points(
         depth,
         id: pack_id(reference_is_b, f as u32, 0, lines),
     };
-    let mut deepest = f32::NEG_INFINITY;
     if !empty && ends[0].0 <= ends[1].0 {
         // One point when what is left is shorter than the clip tolerance.
         let one = (ends[1].0 - ends[0].0) * d.length() <= clip_tolerance;
@@ -268,19 +271,21 @@ fn face_points(
             let x = core.p0 + d * t;
             let depth = depth_at(x);
             if depth >= -margin {
-                deepest = deepest.max(depth);
                 points.push(point(x, depth, [end as u16, cut]));
             }
         }
     }
-    let (low_end, low) = if n.dot(core.p0) <= n.dot(core.p1) {
-        (0u16, core.p0)
-    } else {
-        (1, core.p1)
-    };
-    let low_depth = depth_at(low);
-    if low_depth >= -margin && deepest < low_depth - clip_tolerance {
-        points.push(point(low, low_depth, [low_end, DEEPEST]));
+    if empty || ends[0].0 > ends[1].0 {
+        // Nothing over the face (round-off at its rim): the core's lowest endpoint.
+        let (low_end, low) = if n.dot(core.p0) <= n.dot(core.p1) {
+            (0u16, core.p0)
+        } else {
+            (1, core.p1)
+        };
+        let low_depth = depth_at(low);
+        if low_depth >= -margin {
+            points.push(point(low, low_depth, [low_end, LOWEST]));
+        }
     }
     points
 }
