@@ -97,6 +97,7 @@ fn ray_sphere(r: f32, o: Vec3, d: Vec3) -> Option<(f32, Vec3)> {
 /// `b = o_xz·d_xz`, `c = |o_xz|² − r²` enters at `t = c / (−b + √(b² − a c))` (the
 /// smaller root without cancellation), a hit when `|y(t)| ≤ h`; its normal is radial.
 /// Balls: [`ray_sphere`] about each end. An origin within `r` of the core is inside.
+/// The normal is the direction from the core's closest point.
 fn ray_capsule(h: f32, r: f32, o: Vec3, d: Vec3) -> Option<(f32, Vec3)> {
     let core = Vec3::new(0.0, o.y.clamp(-h, h), 0.0);
     if (o - core).length_squared() <= r * r {
@@ -126,7 +127,14 @@ fn ray_capsule(h: f32, r: f32, o: Vec3, d: Vec3) -> Option<(f32, Vec3)> {
     for end in [Vec3::new(0.0, h, 0.0), Vec3::new(0.0, -h, 0.0)] {
         keep(ray_sphere(r, o - end, d));
     }
-    best
+    // The normal from the core's closest point, whichever part gave the entry: near
+    // the seams a grazing ray's entries into a ball and the cylinder tie up to
+    // round-off, and a ball's own normal would tilt by the distance to the seam.
+    best.map(|(t, normal)| {
+        let p = o + t * d;
+        let radial = p - Vec3::new(0.0, p.y.clamp(-h, h), 0.0);
+        (t, radial.try_normalize().unwrap_or(normal))
+    })
 }
 
 /// Slab test: on axis `k` the ray is inside `[−h_k, h_k]` for `t` between
