@@ -242,3 +242,64 @@ fn ray_casts_match_sphere_tracing() {
     }
     assert!(hits > 5_000 && inside > 10, "{hits} hits, {inside} inside");
 }
+
+/// Bad input never panics: NaN, infinite and huge poses, NaN, negative and infinite
+/// margins, capsules from the smallest to the largest values, against every kind.
+#[test]
+fn bad_input_never_panics_and_margins_behave_as_documented() {
+    use sepax_geometry::Sphere;
+    use sepax_narrowphase::{contact, intersects};
+    let pill = capsule(1.0, 0.25);
+    let touching = Pose::from_translation(Vec3::new(0.0, 0.0, 0.5));
+    let apart = Pose::from_translation(Vec3::new(0.0, 0.0, 0.55));
+    for bad in [-1.0, f32::NAN, f32::NEG_INFINITY] {
+        assert!(contact(&pill, &Pose::IDENTITY, &pill, &apart, bad).is_none());
+        assert!(contact(&pill, &Pose::IDENTITY, &pill, &touching, bad).is_some());
+    }
+    let c = contact(&pill, &Pose::IDENTITY, &pill, &apart, f32::INFINITY).unwrap();
+    assert!((c.depth + 0.05).abs() < 1e-6);
+    let mut shapes = vec![
+        Shape::from(Cuboid::try_from_half_extents(Vec3::ONE).unwrap()),
+        Shape::from(ConvexHull::cuboid(Vec3::new(1.0, 0.5, 2.0)).unwrap()),
+        Shape::from(Sphere::try_new(1.0).unwrap()),
+    ];
+    for e in [1e-30f32, 1e-6, 1.0, 1e18, 1e37, f32::MAX] {
+        shapes.push(capsule(e, 1.0));
+        shapes.push(capsule(1.0, e));
+        shapes.push(capsule(0.0, e));
+    }
+    let poses = [
+        Pose::IDENTITY,
+        Pose::new(Vec3::splat(0.5), Quat::from_rotation_x(0.3)),
+        Pose::new(Vec3::new(1e30, -1e30, 0.0), Quat::IDENTITY),
+        Pose::new(Vec3::new(f32::NAN, 0.0, 0.0), Quat::IDENTITY),
+        Pose::new(Vec3::new(f32::INFINITY, 0.0, 0.0), Quat::IDENTITY),
+        Pose::new(Vec3::ZERO, Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)),
+    ];
+    for a in &shapes {
+        for b in &shapes {
+            if !(matches!(a, Shape::Capsule(_)) || matches!(b, Shape::Capsule(_))) {
+                continue;
+            }
+            for pa in &poses {
+                for pb in &poses {
+                    let valid = pa.is_valid() && pb.is_valid();
+                    for margin in [0.0, 0.1, f32::NAN, f32::INFINITY] {
+                        let m = collide(a, pa, b, pb, margin, &mut PairCache::default());
+                        if let Some(m) = &m {
+                            assert!(valid);
+                            assert!(!m.points.is_empty() && m.points.len() <= 4);
+                            assert!(!m.normal.is_nan());
+                            assert!(m.points.iter().all(|p| !p.depth.is_nan()));
+                        }
+                        let c = contact(a, pa, b, pb, margin);
+                        assert!(valid || c.is_none());
+                        assert!(c.is_none_or(|c| !c.depth.is_nan()));
+                    }
+                    assert!(valid || !intersects(a, pa, b, pb));
+                    let _ = ray_shape(a, pa, Vec3::splat(-3.0), Vec3::ONE, f32::INFINITY);
+                }
+            }
+        }
+    }
+}
