@@ -9,7 +9,8 @@
 //! query altogether, which would measure nothing.) Box pairs also run batched,
 //! `sepax-batch`: the same 256 pairs through `contact_box_pairs` / `collide_box_pairs`
 //! (8 pairs at a time in SIMD lanes, the level this CPU has; the same answers bit for
-//! bit), with cold caches too.
+//! bit), with cold caches too. Capsules (issue 10): 256 touching capsule–box and
+//! capsule–capsule pairs (`capsule_box_manifold`, `capsule_capsule_manifold`).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
@@ -17,7 +18,10 @@ use sepax_benches::{box_batch, to_parry};
 use sepax_narrowphase::{
     PairCache, SupportMode, collide_box_pairs, collide_with, contact, contact_box_pairs,
 };
-use sepax_testkit::pairs::{Pair, PairKind, box_pairs, hull_pairs, sphere_hull_pairs};
+use sepax_testkit::pairs::{
+    Pair, PairKind, box_pairs, capsule_box_pairs, capsule_capsule_pairs, hull_pairs,
+    sphere_hull_pairs,
+};
 use std::hint::black_box;
 
 const BATCH: usize = 256;
@@ -162,6 +166,11 @@ fn narrowphase(c: &mut Criterion) {
     bench_manifold(c, "hull_hull_manifold", &hulls, true);
     let spheres = [("24", sphere_hull_pairs(5, BATCH, 24))];
     bench_manifold(c, "sphere_hull_manifold", &spheres, false);
+    // Issue 10's target: ≥ 3× parry3d per touching pair.
+    let capsule_box = [("touching", capsule_box_pairs(6, BATCH))];
+    bench_manifold(c, "capsule_box_manifold", &capsule_box, false);
+    let capsule_capsule = [("touching", capsule_capsule_pairs(7, BATCH))];
+    bench_manifold(c, "capsule_capsule_manifold", &capsule_capsule, false);
 }
 
 criterion_group!(benches, narrowphase);
