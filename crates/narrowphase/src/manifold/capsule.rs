@@ -60,37 +60,24 @@ pub(crate) fn capsule_points(
             let witness = witness.unwrap_or((Vec3::ZERO, (core.p0 + core.p1) * 0.5));
             capsule_capsule_points(*ha, *ra, core, axis, witness, margin, clip_tolerance)
         }
-        (_, Solid::Capsule(h, r)) => a.with_polytope(|poly| {
-            poly.map(|poly| {
-                let core = Core::of_b(frame, *h, *r);
-                polytope_capsule_points(poly, core, axis, witness, margin, clip_tolerance, false)
-            })
-            .unwrap_or_default()
-        }),
-        (Solid::Capsule(h, r), _) => b.with_polytope(|poly| {
-            poly.map(|poly| {
-                // Built in b's frame with b's polytope as the reference, then brought over.
-                let inverse = frame.inverse();
-                let core = Core::of_b(&inverse, *h, *r);
-                let axis_b = flip_axis(axis, &inverse);
-                let witness_b = witness
-                    .map(|(on_a, on_b)| (inverse.point_to_a(on_b), inverse.point_to_a(on_a)));
-                let mut points = polytope_capsule_points(
-                    poly,
-                    core,
-                    &axis_b,
-                    witness_b,
-                    margin,
-                    clip_tolerance,
-                    true,
-                );
-                for c in &mut points {
-                    c.point = frame.point_to_a(c.point);
-                }
-                points
-            })
-            .unwrap_or_default()
-        }),
+        (_, Solid::Capsule(h, r)) => {
+            let core = Core::of_b(frame, *h, *r);
+            solid_capsule_points(a, core, axis, witness, margin, clip_tolerance, false)
+        }
+        (Solid::Capsule(h, r), _) => {
+            // Built in b's frame with b as the reference, then brought over.
+            let inverse = frame.inverse();
+            let core = Core::of_b(&inverse, *h, *r);
+            let axis_b = flip_axis(axis, &inverse);
+            let witness_b =
+                witness.map(|(on_a, on_b)| (inverse.point_to_a(on_b), inverse.point_to_a(on_a)));
+            let mut points =
+                solid_capsule_points(b, core, &axis_b, witness_b, margin, clip_tolerance, true);
+            for c in &mut points {
+                c.point = frame.point_to_a(c.point);
+            }
+            points
+        }
         _ => SmallVec::new(),
     }
 }
@@ -109,6 +96,121 @@ fn single(on_b: Vec3, radius_b: f32, axis: &Axis, id: u64) -> Candidate {
         depth,
         id,
     }
+}
+
+/// Points of a box or hull (the reference, in whose frame `core` is given) and a
+/// capsule: [`polytope_capsule_points`], with a box's face clipped by its slabs.
+fn solid_capsule_points(
+    solid: &Solid,
+    core: Core,
+    axis: &Axis,
+    witness: Option<(Vec3, Vec3)>,
+    margin: f32,
+    clip_tolerance: f32,
+    reference_is_b: bool,
+) -> SmallVec<[Candidate; 4]> {
+    match (solid, axis.feature) {
+        (Solid::Box(h), Feature::FaceA(f)) => {
+            box_face_points(*h, core, f as usize, margin, clip_tolerance, reference_is_b)
+        }
+        _ => solid
+            .with_polytope(|poly| {
+                poly.map(|poly| {
+                    polytope_capsule_points(
+                        poly,
+                        core,
+                        axis,
+                        witness,
+                        margin,
+                        clip_tolerance,
+                        reference_is_b,
+                    )
+                })
+            })
+            .unwrap_or_default(),
+    }
+}
+
+/// The face points of [`face_points`] for face `f` of a box of half extents `h` (`2k`
+/// the −k face, `2k + 1` the +k face): its side planes are the slabs `|xᵢ| ≤ hᵢ` of
+/// the other two axes, pushed out by the clip tolerance. The line a cut end lies on is
+/// `2i` (the −i side) or `2i + 1` (the +i side).
+fn box_face_points(
+    h: Vec3,
+    core: Core,
+    f: usize,
+    margin: f32,
+    clip_tolerance: f32,
+    reference_is_b: bool,
+) -> SmallVec<[Candidate; 4]> {
+    const ENDPOINT: u16 = u16::MAX - 1;
+    let k = f / 2;
+    let sign = if f % 2 == 1 { 1.0 } else { -1.0 };
+    let (p0, d) = (core.p0.to_array(), (core.p1 - core.p0).to_array());
+    let ha = h.to_array();
+    let mut ends = [(0.0f32, ENDPOINT), (1.0f32, ENDPOINT)];
+    for i in [(k + 1) % 3, (k + 2) % 3] {
+        let reach = ha[i] + clip_tolerance;
+        if d[i] == 0.0 {
+            if p0[i].abs() > reach {
+                ends = [(1.0, ENDPOINT), (0.0, ENDPOINT)];
+            }
+            continue;
+        }
+        let (t_minus, t_plus) = ((-reach - p0[i]) / d[i], (reach - p0[i]) / d[i]);
+        let ((t_in, side_in), (t_out, side_out)) = if d[i] > 0.0 {
+            ((t_minus, 2 * i), (t_plus, 2 * i + 1))
+        } else {
+            ((t_plus, 2 * i + 1), (t_minus, 2 * i))
+        };
+        if t_in > ends[0].0 {
+            ends[0] = (t_in, side_in as u16);
+        }
+        if t_out < ends[1].0 {
+            ends[1] = (t_out, side_out as u16);
+        }
+    }
+    let d = Vec3::from_array(d);
+    let mut normal = [0.0; 3];
+    normal[k] = sign;
+    let n = Vec3::from_array(normal);
+    let depth_at = |x: Vec3| core.radius - (sign * x.to_array()[k] - ha[k]);
+    let point = |x: Vec3, depth: f32, lines: [u16; 2]| Candidate {
+        point: x - n * core.radius + n * (0.5 * depth),
+        depth,
+        id: pack_id(reference_is_b, f as u32, 0, lines),
+    };
+    if ends[0].0 > ends[1].0 {
+        // Nothing over the face (round-off at its rim): the core's lowest endpoint.
+        let (end, low) = if depth_at(core.p0) >= depth_at(core.p1) {
+            (0u16, core.p0)
+        } else {
+            (1, core.p1)
+        };
+        let depth = depth_at(low);
+        return if depth >= -margin {
+            SmallVec::from_elem(point(low, depth, [end, u16::MAX - 2]), 1)
+        } else {
+            SmallVec::new()
+        };
+    }
+    // One point when what is left is shorter than the clip tolerance: the deeper end.
+    let chosen: SmallVec<[usize; 2]> = if (ends[1].0 - ends[0].0) * d.length() <= clip_tolerance {
+        let [a, b] = ends.map(|(t, _)| depth_at(core.p0 + d * t));
+        SmallVec::from_elem(if b > a { 1 } else { 0 }, 1)
+    } else {
+        SmallVec::from_slice(&[0, 1])
+    };
+    let mut points = SmallVec::new();
+    for end in chosen {
+        let (t, cut) = ends[end];
+        let x = core.p0 + d * t;
+        let depth = depth_at(x);
+        if depth >= -margin {
+            points.push(point(x, depth, [end as u16, cut]));
+        }
+    }
+    points
 }
 
 /// Points of two capsules, in a's frame (a's core along its y axis, b's `core` given in

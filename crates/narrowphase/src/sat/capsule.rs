@@ -35,6 +35,7 @@
 //! face gets that face's two-point manifold), else the exact axis. Last frame's feature
 //! is not used: a capsule query is the same warm or cold.
 
+use super::capsule_box::box_capsule;
 use super::{Axis, FEATURE_SLOP, Frame, SatOutcome, length_and_direction};
 use crate::Feature;
 use crate::math::closest_points_on_segments_f64;
@@ -49,7 +50,7 @@ const PARALLEL: f32 = crate::sat::PARALLEL_EDGES;
 
 /// Distances below this fraction of the sizes and offsets involved are round-off of
 /// the f32 inputs (a few ulps): their closest points give no direction.
-const ROUND_OFF: f64 = 1e-6;
+pub(crate) const ROUND_OFF: f64 = 1e-6;
 
 /// The round-off distance of a segment–polytope query (see [`ROUND_OFF`]).
 fn tiny_distance(poly: &Polytope, core: Core) -> f64 {
@@ -101,16 +102,12 @@ pub(crate) fn capsule_query(a: &Solid, b: &Solid, frame: &Frame, margin: f32) ->
         (Solid::Capsule(ha, ra), Solid::Capsule(hb, rb)) => {
             capsule_capsule(*ha, *ra, Core::of_b(frame, *hb, *rb), margin)
         }
-        (_, Solid::Capsule(h, r)) => a.with_polytope(|poly| {
-            let poly = poly.expect("spheres are handled before capsules");
-            polytope_capsule(poly, Core::of_b(frame, *h, *r), margin, slop)
-        }),
-        (Solid::Capsule(h, r), _) => b.with_polytope(|poly| {
+        (_, Solid::Capsule(h, r)) => solid_capsule(a, Core::of_b(frame, *h, *r), margin, slop),
+        (Solid::Capsule(h, r), _) => {
             // The canonical pair order puts capsules after polytopes, so this runs only
             // when called out of that order: the query runs in b's frame and is mirrored.
-            let poly = poly.expect("spheres are handled before capsules");
             let inverse = frame.inverse();
-            let q = polytope_capsule(poly, Core::of_b(&inverse, *h, *r), margin, slop);
+            let q = solid_capsule(b, Core::of_b(&inverse, *h, *r), margin, slop);
             let outcome = match q.outcome {
                 SatOutcome::Separated(axis) => SatOutcome::Separated(flip_axis(&axis, frame)),
                 SatOutcome::Overlap { exact, preferred } => SatOutcome::Overlap {
@@ -122,8 +119,19 @@ pub(crate) fn capsule_query(a: &Solid, b: &Solid, frame: &Frame, margin: f32) ->
                 .witness
                 .map(|(on_b, on_a)| (frame.point_to_a(on_a), frame.point_to_a(on_b)));
             CapsuleOutcome { outcome, witness }
-        }),
+        }
         _ => unreachable!("a capsule query needs a capsule"),
+    }
+}
+
+/// A box or hull (in its own frame) against a capsule's core in that frame.
+fn solid_capsule(solid: &Solid, core: Core, margin: f32, slop: f32) -> CapsuleOutcome {
+    match solid {
+        Solid::Box(h) => box_capsule(*h, core, margin, slop),
+        _ => solid.with_polytope(|poly| {
+            let poly = poly.expect("spheres and capsules are handled before polytopes");
+            polytope_capsule(poly, core, margin, slop)
+        }),
     }
 }
 
@@ -137,7 +145,7 @@ pub(crate) fn flip_axis(axis: &Axis, frame: &Frame) -> Axis {
     }
 }
 
-fn finish(
+pub(crate) fn finish(
     exact: Axis,
     preferred: Axis,
     margin: f32,
