@@ -9,7 +9,7 @@ use crate::cache::SupportHints;
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
 use crate::frame::Frame;
 use crate::manifold::CLIP_TOLERANCE;
-use crate::manifold::capsule::capsule_points;
+use crate::manifold::capsule::{capsule_points, deepest_endpoint};
 use crate::manifold::deepest::{keep_deepest, support_point};
 use crate::manifold::manifold_points;
 use crate::manifold::reduce::Candidate;
@@ -437,7 +437,11 @@ fn capsule_manifold(
         points = build(&exact);
     }
     if points.is_empty() {
-        return None;
+        if exact.separation > 0.0 {
+            return None;
+        }
+        axis = exact;
+        points.push(deepest_endpoint(solid_a, solid_b, frame, &exact));
     }
     Some(to_world(pose_a, frame, &axis, &points))
 }

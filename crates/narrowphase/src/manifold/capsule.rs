@@ -19,8 +19,7 @@
 //!   the exact axis instead (the deepest-point rule of the [module docs](super)).
 //!   Ids: the face, incident feature 0 (the core), lines `[end, cut]` where `end` is 0
 //!   for the end towards `p₀`, 1 for the other, and `cut` the face edge whose side plane
-//!   cut it (`0xfffe` when the core's own endpoint; `0xfffd` for the core's lowest
-//!   endpoint when round-off left nothing over the face).
+//!   cut it (`0xfffe` when the core's own endpoint).
 //! * **Capsule along capsule** (cores within `PARALLEL_CORES` of parallel): b's core is
 //!   clipped to the span of a's (`|y| ≤ h_a`, a's core is its y axis), and both ends
 //!   become points, each at depth `r_a + r_b − n·(x_b − x_a)` with `x_a` the point of
@@ -82,6 +81,40 @@ pub(crate) fn capsule_points(
     }
 }
 
+/// The last resort of a touching pair whose axes gave no point (round-off at the rim of
+/// a face): the capsule core's deepest endpoint along `axis`, with the axis' depth. Ids:
+/// no reference feature, lines `[end, 0xfffd]`.
+pub(crate) fn deepest_endpoint(a: &Solid, b: &Solid, frame: &Frame, axis: &Axis) -> Candidate {
+    let n = axis.normal;
+    let depth = -axis.separation;
+    let (point, end, reference_is_b) = match (a, b) {
+        (_, Solid::Capsule(h, r)) => {
+            let core = Core::of_b(frame, *h, *r);
+            let (end, x) = if n.dot(core.p0) <= n.dot(core.p1) {
+                (0, core.p0)
+            } else {
+                (1, core.p1)
+            };
+            (x - n * *r + n * (0.5 * depth), end, false)
+        }
+        (Solid::Capsule(h, r), _) => {
+            let core = Core::local(*h, *r);
+            let (end, x) = if n.dot(core.p0) >= n.dot(core.p1) {
+                (0, core.p0)
+            } else {
+                (1, core.p1)
+            };
+            (x + n * *r - n * (0.5 * depth), end, true)
+        }
+        _ => (Vec3::ZERO, 0, false),
+    };
+    Candidate {
+        point,
+        depth,
+        id: pack_id(reference_is_b, u32::MAX, 0, [end, u16::MAX - 2]),
+    }
+}
+
 /// Cores closer to parallel than this (`|d_a × d_b| ≤ k|d_a||d_b|`, about 3°) lie along
 /// each other: two points.
 const PARALLEL_CORES: f32 = 0.05;
@@ -112,6 +145,23 @@ fn solid_capsule_points(
     match (solid, axis.feature) {
         (Solid::Box(h), Feature::FaceA(f)) => {
             box_face_points(*h, core, f as usize, margin, clip_tolerance, reference_is_b)
+        }
+        // A box's edge axes always come with their closest points.
+        (Solid::Box(_), Feature::EdgeEdge(e, _)) => {
+            let Some((_, on_core)) = witness else {
+                return SmallVec::new();
+            };
+            let point = single(
+                on_core,
+                core.radius,
+                axis,
+                pack_id(reference_is_b, e, 0, [u16::MAX; 2]),
+            );
+            if point.depth >= -margin {
+                SmallVec::from_elem(point, 1)
+            } else {
+                SmallVec::new()
+            }
         }
         _ => solid
             .with_polytope(|poly| {
@@ -181,18 +231,7 @@ fn box_face_points(
         id: pack_id(reference_is_b, f as u32, 0, lines),
     };
     if ends[0].0 > ends[1].0 {
-        // Nothing over the face (round-off at its rim): the core's lowest endpoint.
-        let (end, low) = if depth_at(core.p0) >= depth_at(core.p1) {
-            (0u16, core.p0)
-        } else {
-            (1, core.p1)
-        };
-        let depth = depth_at(low);
-        return if depth >= -margin {
-            SmallVec::from_elem(point(low, depth, [end, u16::MAX - 2]), 1)
-        } else {
-            SmallVec::new()
-        };
+        return SmallVec::new();
     }
     // One point when what is left is shorter than the clip tolerance: the deeper end.
     let chosen: SmallVec<[usize; 2]> = if (ends[1].0 - ends[0].0) * d.length() <= clip_tolerance {
@@ -326,7 +365,6 @@ fn face_points(
     reference_is_b: bool,
 ) -> SmallVec<[Candidate; 4]> {
     const ENDPOINT: u16 = u16::MAX - 1;
-    const LOWEST: u16 = u16::MAX - 2;
     let plane = poly.planes[f];
     let n = plane.normal;
     let d = core.p1 - core.p0;
@@ -375,18 +413,6 @@ fn face_points(
             if depth >= -margin {
                 points.push(point(x, depth, [end as u16, cut]));
             }
-        }
-    }
-    if empty || ends[0].0 > ends[1].0 {
-        // Nothing over the face (round-off at its rim): the core's lowest endpoint.
-        let (low_end, low) = if n.dot(core.p0) <= n.dot(core.p1) {
-            (0u16, core.p0)
-        } else {
-            (1, core.p1)
-        };
-        let low_depth = depth_at(low);
-        if low_depth >= -margin {
-            points.push(point(low, low_depth, [low_end, LOWEST]));
         }
     }
     points

@@ -31,53 +31,58 @@ use glam::{DVec3, Vec3};
 pub(crate) fn box_capsule(h: Vec3, core: Core, margin: f32, slop: f32) -> CapsuleOutcome {
     let Core { p0, p1, radius } = core;
     let d = p1 - p0;
-    let (low, high) = (p0.min(p1).to_array(), p0.max(p1).to_array());
-    let ha = h.to_array();
-    let mut face = Axis {
-        separation: f32::NEG_INFINITY,
-        normal: Vec3::Y,
-        feature: Feature::FaceA(0),
-    };
     // Face 2k is the −k face, 2k + 1 the +k face (as `BoxPolytope`), first on ties.
-    for k in 0..3 {
-        for (f, s, sign) in [
-            (2 * k, -high[k] - ha[k], -1.0),
-            (2 * k + 1, low[k] - ha[k], 1.0),
-        ] {
-            if s > face.separation {
-                let mut normal = [0.0; 3];
-                normal[k] = sign;
-                face = Axis {
-                    separation: s,
-                    normal: Vec3::from_array(normal),
-                    feature: Feature::FaceA(f as u32),
-                };
-            }
+    let minus = -p0.max(p1) - h;
+    let plus = p0.min(p1) - h;
+    let (mut face_s, mut face_f) = (f32::NEG_INFINITY, 0usize);
+    for (k, (m, p)) in minus
+        .to_array()
+        .into_iter()
+        .zip(plus.to_array())
+        .enumerate()
+    {
+        if m > face_s {
+            (face_s, face_f) = (m, 2 * k);
+        }
+        if p > face_s {
+            (face_s, face_f) = (p, 2 * k + 1);
         }
     }
-    let mut edge: Option<Axis> = None;
-    let d_squared = d.length_squared();
-    for (k, axis) in [Vec3::X, Vec3::Y, Vec3::Z].into_iter().enumerate() {
-        let m = d.cross(axis);
+    let mut face_normal = [0.0; 3];
+    face_normal[face_f / 2] = if face_f % 2 == 1 { 1.0 } else { -1.0 };
+    let mut face = Axis {
+        separation: face_s,
+        normal: Vec3::from_array(face_normal),
+        feature: Feature::FaceA(face_f as u32),
+    };
+    // d × e_k for k = x, y, z.
+    let crosses = [
+        Vec3::new(0.0, d.z, -d.y),
+        Vec3::new(-d.z, 0.0, d.x),
+        Vec3::new(d.y, -d.x, 0.0),
+    ];
+    let floor = (PARALLEL_EDGES * PARALLEL_EDGES) * d.length_squared();
+    let (mut edge_s, mut edge_k, mut edge_m) = (f32::NEG_INFINITY, usize::MAX, Vec3::ZERO);
+    for (k, m) in crosses.into_iter().enumerate() {
         let m_squared = m.length_squared();
-        if !(m_squared > (PARALLEL_EDGES * PARALLEL_EDGES) * d_squared) {
+        if !(m_squared > floor) {
             continue;
         }
         let m = m / m_squared.sqrt();
         let along = m.dot(p0);
-        let m = if along < 0.0 { -m } else { m };
         let s = along.abs() - h.dot(m.abs());
-        if edge.is_none_or(|best| s > best.separation) {
-            edge = Some(Axis {
-                separation: s,
-                normal: m,
-                feature: Feature::EdgeEdge(box_edge_along(k, m), 0),
-            });
+        if edge_k == usize::MAX || s > edge_s {
+            (edge_s, edge_k, edge_m) = (s, k, if along < 0.0 { -m } else { m });
         }
     }
-    let mut exact = match edge {
-        Some(e) if e.separation > face.separation => e,
-        _ => face,
+    let mut exact = if edge_k != usize::MAX && edge_s > face_s {
+        Axis {
+            separation: edge_s,
+            normal: edge_m,
+            feature: Feature::EdgeEdge(box_edge_along(edge_k, edge_m), 0),
+        }
+    } else {
+        face
     };
     let mut witness = None;
     if exact.separation > 0.0 && exact.separation - radius <= margin {
