@@ -288,7 +288,11 @@ pub fn collide_with(
         let mut inner = cache.flipped();
         let manifold = collide_in_order(b, pose_b, a, pose_a, margin, &mut inner, mode);
         *cache = inner.flipped();
-        return manifold.map(Manifold::flipped);
+        let mut manifold = manifold;
+        if let Some(m) = &mut manifold {
+            m.flip();
+        }
+        return manifold;
     }
     collide_in_order(a, pose_a, b, pose_b, margin, cache, mode)
 }

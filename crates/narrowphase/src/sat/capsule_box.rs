@@ -13,7 +13,9 @@
 //!   linear, its kinks where a coordinate crosses `±hₖ`. The minimum is where `f'`
 //!   changes sign: between the last kink (or 0) where `f' ≤ 0` and the first (or 1)
 //!   where `f' ≥ 0` it is linear, so one interpolation finds it exactly (in `f64`).
-//!   The closest box point is the clamp; one clamped coordinate is a face (normal
+//!   Before that, the cheap case: when the core's endpoint nearest the best face lies
+//!   over that face, the face's separation is the distance. The closest box point is
+//!   the clamp; one clamped coordinate is a face (normal
 //!   `±eₖ` exactly), two or three an edge (feature `4k + j` as the box–box test
 //!   numbers edges, `k` the axis not clamped, or the one clamped least for a corner).
 //!
@@ -85,7 +87,11 @@ pub(crate) fn box_capsule(h: Vec3, core: Core, margin: f32, slop: f32) -> Capsul
         face
     };
     let mut witness = None;
-    if exact.separation > 0.0 && exact.separation - radius <= margin {
+    if face_s > 0.0 && exact.separation - radius <= margin && realised(h, face_f, p0, p1) {
+        // The core's endpoint nearest the best face lies over it: that face's
+        // separation is the distance (see the general query), no minimisation needed.
+        exact = face;
+    } else if exact.separation > 0.0 && exact.separation - radius <= margin {
         let (on_box, on_core, distance) = segment_box_distance(h, p0, p1);
         let tiny = ROUND_OFF * (h.length() as f64 + p0.length() as f64 + p1.length() as f64);
         if !distance.is_finite() {
@@ -153,6 +159,17 @@ pub(crate) fn box_capsule(h: Vec3, core: Core, margin: f32, slop: f32) -> Capsul
         exact
     };
     finish(exact, preferred, margin, witness)
+}
+
+/// Does the core's endpoint nearest face `f` (of positive separation) project inside
+/// it: `|xᵢ| ≤ hᵢ` on the other two axes?
+fn realised(h: Vec3, f: usize, p0: Vec3, p1: Vec3) -> bool {
+    let k = f / 2;
+    let (a, b) = (p0.to_array(), p1.to_array());
+    let near = if (a[k] <= b[k]) == (f % 2 == 0) { b } else { a };
+    let h = h.to_array();
+    let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+    near[i].abs() <= h[i] && near[j].abs() <= h[j]
 }
 
 /// The closest points of the segment `p₀ p₁` and the box `[−h, h]` and their distance,
