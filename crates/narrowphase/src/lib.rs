@@ -55,6 +55,7 @@
 
 pub mod batch;
 mod cache;
+mod capsule_pair;
 mod contact;
 pub mod dim2;
 mod frame;

@@ -6,6 +6,7 @@
 
 use crate::PairCache;
 use crate::cache::SupportHints;
+use crate::capsule_pair::collide_capsules;
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
 use crate::frame::Frame;
 use crate::manifold::CLIP_TOLERANCE;
@@ -308,6 +309,9 @@ fn collide_in_order(
     mode: SupportMode,
 ) -> Option<Manifold> {
     let margin = sanitize_margin(margin);
+    if let (Shape::Capsule(ca), Shape::Capsule(cb)) = (a, b) {
+        return collide_capsules(ca, pose_a, cb, pose_b, margin, cache);
+    }
     let frame = Frame::new(pose_a, pose_b);
     let (solid_a, solid_b) = (Solid::new(a), Solid::new(b));
     let sphere = |s: &Solid| matches!(s, Solid::Sphere(_));

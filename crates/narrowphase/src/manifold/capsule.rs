@@ -57,7 +57,16 @@ pub(crate) fn capsule_points(
         (Solid::Capsule(ha, ra), Solid::Capsule(hb, rb)) => {
             let core = Core::of_b(frame, *hb, *rb);
             let witness = witness.unwrap_or((Vec3::ZERO, (core.p0 + core.p1) * 0.5));
-            capsule_capsule_points(*ha, *ra, core, axis, witness, margin, clip_tolerance)
+            capsule_points_on_axis(
+                Vec3::Y,
+                *ha,
+                *ra,
+                core,
+                axis,
+                witness,
+                margin,
+                clip_tolerance,
+            )
         }
         (_, Solid::Capsule(h, r)) => {
             let core = Core::of_b(frame, *h, *r);
@@ -252,9 +261,12 @@ fn box_face_points(
     points
 }
 
-/// Points of two capsules, in a's frame (a's core along its y axis, b's `core` given in
-/// a's frame), for the exact axis and its closest points `(on_a, on_b)`.
-pub(crate) fn capsule_capsule_points(
+/// Points of two capsules in a frame centred on a's centre, a's core along the unit
+/// `axis_a` (`Vec3::Y` in a's own frame), b's `core` in the same frame, for the exact
+/// axis and its closest points `(on_a, on_b)`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn capsule_points_on_axis(
+    axis_a: Vec3,
     ha: f32,
     ra: f32,
     core: Core,
@@ -265,16 +277,17 @@ pub(crate) fn capsule_capsule_points(
 ) -> SmallVec<[Candidate; 4]> {
     let closest = single(on_b, core.radius, axis, pack_id(false, 0, 0, [u16::MAX; 2]));
     let db = core.p1 - core.p0;
-    let da = Vec3::Y;
-    let along =
-        db.cross(da).length_squared() <= PARALLEL_CORES * PARALLEL_CORES * db.length_squared();
+    let parallel =
+        db.cross(axis_a).length_squared() <= PARALLEL_CORES * PARALLEL_CORES * db.length_squared();
+    let rate = axis_a.dot(db);
     let mut points = SmallVec::new();
-    if !(along && ha > 0.0 && db.y != 0.0) {
+    if !(parallel && ha > 0.0 && rate != 0.0) {
         points.push(closest);
         return points;
     }
-    // b's core `p₀ + t d` meets the planes y = ∓h_a at these t.
-    let (t_low, t_high) = ((-ha - core.p0.y) / db.y, (ha - core.p0.y) / db.y);
+    // b's core `p₀ + t d` meets the planes `axis_a · x = ∓h_a` at these t.
+    let start = axis_a.dot(core.p0);
+    let (t_low, t_high) = ((-ha - start) / rate, (ha - start) / rate);
     let (t_in, t_out) = if t_low <= t_high {
         (t_low, t_high)
     } else {
@@ -290,7 +303,7 @@ pub(crate) fn capsule_capsule_points(
     let mut deepest = f32::NEG_INFINITY;
     for (end, (t, cut)) in ends.into_iter().enumerate() {
         let x_b = core.p0 + db * t;
-        let x_a = Vec3::new(0.0, x_b.y.clamp(-ha, ha), 0.0);
+        let x_a = axis_a * axis_a.dot(x_b).clamp(-ha, ha);
         let depth = radii - n.dot(x_b - x_a);
         if depth >= -margin {
             deepest = deepest.max(depth);

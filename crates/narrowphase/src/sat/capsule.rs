@@ -100,7 +100,7 @@ pub(crate) fn capsule_query(a: &Solid, b: &Solid, frame: &Frame, margin: f32) ->
     let slop = FEATURE_SLOP * a.inner_radius().min(b.inner_radius());
     match (a, b) {
         (Solid::Capsule(ha, ra), Solid::Capsule(hb, rb)) => {
-            capsule_capsule(*ha, *ra, Core::of_b(frame, *hb, *rb), margin)
+            capsule_capsule(Core::local(*ha, *ra), Core::of_b(frame, *hb, *rb), margin)
         }
         (_, Solid::Capsule(h, r)) => solid_capsule(a, Core::of_b(frame, *h, *r), margin, slop),
         (Solid::Capsule(h, r), _) => {
@@ -159,21 +159,20 @@ pub(crate) fn finish(
     CapsuleOutcome { outcome, witness }
 }
 
-/// Capsule a (half height `ha`, radius `ra`, core along a's y axis) against capsule b,
-/// whose core is given in a's frame.
-pub(crate) fn capsule_capsule(ha: f32, ra: f32, b: Core, margin: f32) -> CapsuleOutcome {
-    let a = Core::local(ha, ra);
+/// Capsule a against capsule b, both cores in one frame centred on a's centre.
+pub(crate) fn capsule_capsule(a: Core, b: Core, margin: f32) -> CapsuleOutcome {
     let (on_a, on_b) = closest_points_on_segments_f64(
         a.p0.as_dvec3(),
         (a.p1 - a.p0).as_dvec3(),
         b.p0.as_dvec3(),
         (b.p1 - b.p0).as_dvec3(),
     );
-    let radii = ra as f64 + b.radius as f64;
+    let radii = a.radius as f64 + b.radius as f64;
     let offset = on_b - on_a;
     let distance = offset.length();
     // Closest points nearer than the inputs' round-off say nothing about a direction.
-    let tiny = ROUND_OFF * (2.0 * ha as f64 + (b.p1 - b.p0).length() as f64 + b.p0.length() as f64);
+    let tiny = ROUND_OFF
+        * ((a.p1 - a.p0).length() as f64 + (b.p1 - b.p0).length() as f64 + b.p0.length() as f64);
     let normal = match (offset / distance).as_vec3().try_normalize() {
         Some(n) if distance > tiny => n,
         _ => crossing_normal(a.p1 - a.p0, b.p1 - b.p0, (b.p0 + b.p1) * 0.5),
