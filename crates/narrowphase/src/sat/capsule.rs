@@ -171,8 +171,9 @@ pub(crate) fn capsule_capsule(a: Core, b: Core, margin: f32) -> CapsuleOutcome {
     let offset = on_b - on_a;
     let distance = offset.length();
     // Closest points nearer than the inputs' round-off say nothing about a direction.
-    let tiny = ROUND_OFF
-        * ((a.p1 - a.p0).length() as f64 + (b.p1 - b.p0).length() as f64 + b.p0.length() as f64);
+    // (Sizes by their largest component: no square roots.)
+    let size = |v: Vec3| v.abs().max_element() as f64;
+    let tiny = ROUND_OFF * 2.0 * (size(a.p1 - a.p0) + size(b.p1 - b.p0) + size(b.p0));
     let normal = match (offset / distance).as_vec3().try_normalize() {
         Some(n) if distance > tiny => n,
         _ => crossing_normal(a.p1 - a.p0, b.p1 - b.p0, (b.p0 + b.p1) * 0.5),
