@@ -23,7 +23,14 @@
 //! * box–hull, hull–hull: Gregorius' polytope SAT — face queries of both shapes and an
 //!   edge query over the edge pairs that form a Minkowski face (their Gauss-map arcs
 //!   cross), with exact pruning by the shapes' inner spheres — then clipping;
-//! * anything with a sphere: a point-to-shape distance.
+//! * anything with a sphere: a point-to-shape distance;
+//! * capsules (`sat::capsule`): the exact separation of the core segment and the other
+//!   shape minus the radius — segment–segment closest points against a capsule, and
+//!   against a box or hull the segment's SAT over the polytope's faces and the Minkowski
+//!   faces `d × e` of its edges (the exact penetration), or the exact distance of the
+//!   closest features when the segment is outside; manifolds clip the segment against
+//!   a face (two points where a capsule lies along it), one point otherwise. A capsule
+//!   query does not use the pair cache's feature: warm and cold answers are the same.
 //!
 //! The plane has its own module, [`dim2`]: boxes (seed 002), convex polygons and circles
 //! with manifolds of at most 2 points, under the same conventions.

@@ -2,7 +2,9 @@
 //!
 //! Each query brings b into a's frame, runs the separating-axis test that fits the pair
 //! (box–box: 15 axes; anything with a hull: the polytope test with the box as a
-//! polytope; anything with a sphere: a point query), and maps the answer back to the world.
+//! polytope; anything with a sphere: a point query; a capsule with a box or hull: the
+//! segment–polytope query; two capsules: their segments' closest points, as manifolds
+//! in a world-aligned frame, see `capsule_pair`), and maps the answer back to the world.
 
 use crate::PairCache;
 use crate::cache::SupportHints;
@@ -48,9 +50,10 @@ fn unit_rotation(pose: &Pose) -> Pose {
 /// is the other one, so `contact(b, a)` is `contact(a, b)` mirrored bit for bit (the
 /// same depth, the normal negated, the features swapped), and likewise `collide` and
 /// `intersects`. The order compares, as plain bit patterns: the shape kind, the
-/// shape's size (radius, half extents, a hull's vertex count and first vertex), then
-/// the pose. Kinds come in the order sphere, box, hull, capsule. It depends only on the inputs, so it is deterministic; two identical
-/// shapes at the same pose are the one case left in the caller's order.
+/// shape's size (radius, half extents, a hull's vertex count and first vertex, a
+/// capsule's half height and radius), then the pose; kinds come in the order sphere,
+/// box, hull, capsule. It depends only on the inputs, so it is deterministic; two
+/// identical shapes at the same pose are the one case left in the caller's order.
 #[inline]
 pub(crate) fn canonical_swap(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
     order_key(b, pose_b) < order_key(a, pose_a)
