@@ -247,7 +247,10 @@ pub(crate) fn polytope_capsule(
         let along = poly.vertices[hull_edge.vertices[1] as usize] - v0;
         let m = d.cross(along);
         let m_length_squared = m.length_squared();
-        if !(m_length_squared > (PARALLEL * PARALLEL) * d_length_squared * along.length_squared()) {
+        // (Written so that a NaN length skips the edge.)
+        let spans =
+            m_length_squared > (PARALLEL * PARALLEL) * d_length_squared * along.length_squared();
+        if !spans {
             continue;
         }
         let mut m = m / m_length_squared.sqrt();

@@ -67,7 +67,8 @@ pub(crate) fn box_capsule(h: Vec3, core: Core, margin: f32, slop: f32) -> Capsul
     let (mut edge_s, mut edge_k, mut edge_m) = (f32::NEG_INFINITY, usize::MAX, Vec3::ZERO);
     for (k, m) in crosses.into_iter().enumerate() {
         let m_squared = m.length_squared();
-        if !(m_squared > floor) {
+        let spans = m_squared > floor;
+        if !spans {
             continue;
         }
         let m = m / m_squared.sqrt();
@@ -166,7 +167,11 @@ pub(crate) fn box_capsule(h: Vec3, core: Core, margin: f32, slop: f32) -> Capsul
 fn realised(h: Vec3, f: usize, p0: Vec3, p1: Vec3) -> bool {
     let k = f / 2;
     let (a, b) = (p0.to_array(), p1.to_array());
-    let near = if (a[k] <= b[k]) == (f % 2 == 0) { b } else { a };
+    let near = if (a[k] <= b[k]) == f.is_multiple_of(2) {
+        b
+    } else {
+        a
+    };
     let h = h.to_array();
     let (i, j) = ((k + 1) % 3, (k + 2) % 3);
     near[i].abs() <= h[i] && near[j].abs() <= h[j]
