@@ -9,7 +9,7 @@
 //!   two endpoints) against the polytope's vertices on **every** face normal and the
 //!   cross product of the segment with **every** edge. A largest gap `g ≤ 0` means they
 //!   meet and `−g` is the penetration; otherwise the distance is the smallest of the
-//!   endpoints' distances to the polytope ([`signed_distance`](super::signed_distance))
+//!   endpoints' distances to the polytope ([`signed_distance`])
 //!   and the segment's distances to every edge (the closest pair of two convex polytopes
 //!   is a vertex and a face, or two edges).
 //!
