@@ -16,6 +16,9 @@
 //! `collide_mesh_triangles` with one triangle and a reused scratch (the mesh path's
 //! cost per touching triangle), and parry3d's `contact_manifolds` of a `Triangle` and a
 //! `Cuboid`.
+//!
+//! Capsules (issue 10): 256 touching capsule–box and
+//! capsule–capsule pairs (`capsule_box_manifold`, `capsule_capsule_manifold`).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
@@ -24,7 +27,10 @@ use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles};
 use sepax_narrowphase::{
     PairCache, SupportMode, collide_box_pairs, collide_with, contact, contact_box_pairs,
 };
-use sepax_testkit::pairs::{Pair, PairKind, box_pairs, hull_pairs, sphere_hull_pairs};
+use sepax_testkit::pairs::{
+    Pair, PairKind, box_pairs, capsule_box_pairs, capsule_capsule_pairs, hull_pairs,
+    sphere_hull_pairs,
+};
 use sepax_testkit::terrain::{TrianglePair, box_triangle_pairs};
 use std::hint::black_box;
 
@@ -170,6 +176,11 @@ fn narrowphase(c: &mut Criterion) {
     bench_manifold(c, "hull_hull_manifold", &hulls, true);
     let spheres = [("24", sphere_hull_pairs(5, BATCH, 24))];
     bench_manifold(c, "sphere_hull_manifold", &spheres, false);
+    // Issue 10's target: ≥ 3× parry3d per touching pair.
+    let capsule_box = [("touching", capsule_box_pairs(6, BATCH))];
+    bench_manifold(c, "capsule_box_manifold", &capsule_box, false);
+    let capsule_capsule = [("touching", capsule_capsule_pairs(7, BATCH))];
+    bench_manifold(c, "capsule_capsule_manifold", &capsule_capsule, false);
 }
 
 /// A box against one touching triangle, beside box–box touching pairs.

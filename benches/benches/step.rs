@@ -78,6 +78,7 @@ struct Rapier {
 fn rapier_shape(shape: &Shape) -> SharedShape {
     match shape {
         Shape::Sphere(s) => SharedShape::ball(s.radius()),
+        Shape::Capsule(c) => SharedShape::capsule_y(c.half_height(), c.radius()),
         Shape::Cuboid(c) => {
             let h = c.half_extents();
             SharedShape::cuboid(h.x, h.y, h.z)

@@ -21,10 +21,15 @@
 //! | `parry-boxtri` | the box–triangle pairs | parry3d `contact_manifolds` (`Triangle`, `Cuboid`), fresh manifolds |
 //! | `parry-box` | the box pairs | parry3d `contact_manifolds`, fresh manifolds |
 //! | `parry-hull` | the hull pairs | parry3d `contact_manifolds`, fresh manifolds |
+//! | `capsule-box` | 256 touching capsule–box pairs (`capsule_box_pairs(6, 256)`) | sepax `collide`, cold cache |
+//! | `capsule-capsule` | 256 touching capsule pairs (`capsule_capsule_pairs(7, 256)`) | sepax `collide`, cold cache |
+//! | `parry-capsule-box` | the capsule–box pairs | parry3d `contact_manifolds`, fresh manifolds |
+//! | `parry-capsule-capsule` | the capsule pairs | parry3d `contact_manifolds`, fresh manifolds |
 //!
 //! The box modes take a second argument, the pair kind: `resting` (default),
 //! `touching`, `deep`, `separated`; the hull modes the hull's point count (default 24). These are the pairs of the `box_box_*` and
-//! `hull_hull_manifold/24` bench groups. `N` (environment, default 100) is the number
+//! `hull_hull_manifold/24` bench groups; the capsule modes those of
+//! `capsule_box_manifold` and `capsule_capsule_manifold`. `N` (environment, default 100) is the number
 //! of passes; `SEPAX_SIMD=scalar|baseline|avx2` forces the batched modes' SIMD level
 //! (default: the best the CPU has, printed on stderr).
 //!
@@ -54,14 +59,16 @@ use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles};
 use sepax_narrowphase::{
     BoxBoxPair, PairCache, SimdLevel, collide, collide_box_pairs_at, contact, contact_box_pairs_at,
 };
-use sepax_testkit::pairs::{Pair, PairKind, box_pairs, hull_pairs};
+use sepax_testkit::pairs::{
+    Pair, PairKind, box_pairs, capsule_box_pairs, capsule_capsule_pairs, hull_pairs,
+};
 use sepax_testkit::terrain::{
     TrianglePair, box_triangle_pairs, boxes_on_floor, hull_triangle_pairs,
 };
 use std::hint::black_box;
 use std::process::ExitCode;
 
-const MODES: [&str; 13] = [
+const MODES: [&str; 17] = [
     "box",
     "boxbatch",
     "boxc",
@@ -75,6 +82,10 @@ const MODES: [&str; 13] = [
     "parry-boxtri",
     "boxfloor",
     "hulltri",
+    "capsule-box",
+    "capsule-capsule",
+    "parry-capsule-box",
+    "parry-capsule-capsule",
 ];
 
 fn main() -> ExitCode {
@@ -119,7 +130,11 @@ fn main() -> ExitCode {
         Ok("avx2") => SimdLevel::Avx2,
         _ => SimdLevel::detected(),
     };
-    let pairs = if mode.contains("hull") {
+    let pairs = if mode.ends_with("capsule-box") {
+        capsule_box_pairs(6, 256)
+    } else if mode.ends_with("capsule-capsule") {
+        capsule_capsule_pairs(7, 256)
+    } else if mode.contains("hull") {
         hull_pairs(24, 256, points)
     } else {
         box_pairs(1, 256, kind)
@@ -170,7 +185,9 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     match mode.as_str() {
-        "box" | "hull" => (0..passes).for_each(|_| sepax_collide(&pairs)),
+        "box" | "hull" | "capsule-box" | "capsule-capsule" => {
+            (0..passes).for_each(|_| sepax_collide(&pairs))
+        }
         "hullwarm" => sepax_collide_nudged(&pairs, passes, true),
         "hullnudged" => sepax_collide_nudged(&pairs, passes, false),
         "boxc" => (0..passes).for_each(|_| sepax_contact(&pairs)),

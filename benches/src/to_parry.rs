@@ -10,8 +10,8 @@ pub fn pose(p: &Pose) -> PPose {
     PPose::from_parts(PVec::new(tx, ty, tz), PRot::from_xyzw(x, y, z, w))
 }
 
-/// A parry shape equal to `s`: `Cuboid`, `Ball`, or `ConvexPolyhedron` from the hull's
-/// vertices.
+/// A parry shape equal to `s`: `Cuboid`, `Ball`, `Capsule` (along y, as sepax's), or
+/// `ConvexPolyhedron` from the hull's vertices.
 pub fn shape(s: &Shape) -> Box<dyn parry3d::shape::Shape> {
     match s {
         Shape::Cuboid(c) => {
@@ -19,6 +19,7 @@ pub fn shape(s: &Shape) -> Box<dyn parry3d::shape::Shape> {
             Box::new(parry3d::shape::Cuboid::new(PVec::new(x, y, z)))
         }
         Shape::Sphere(sp) => Box::new(parry3d::shape::Ball::new(sp.radius())),
+        Shape::Capsule(c) => Box::new(parry3d::shape::Capsule::new_y(c.half_height(), c.radius())),
         Shape::ConvexHull(h) => {
             let points: Vec<PVec> = h
                 .vertices()

@@ -33,7 +33,8 @@ const CIRCLE_SEGMENTS: usize = 32;
 ///
 /// Boxes and hulls: every world vertex `w = pose · v` maps to `(u·w, v·w)`, then the
 /// 2D convex hull of those points. A sphere's outline is the circle of its radius about
-/// the projected centre, whatever its rotation.
+/// the projected centre, whatever its rotation; a capsule's the hull of the circles
+/// about its core's projected ends.
 pub fn outline(shape: &Shape, pose: &Pose, plane: Plane) -> Vec<Vec2> {
     let project = |w: Vec3| Vec2::new(plane[0].dot(w), plane[1].dot(w));
     let points: Vec<Vec2> = match shape {
@@ -56,6 +57,20 @@ pub fn outline(shape: &Shape, pose: &Pose, plane: Plane) -> Vec<Vec2> {
             .iter()
             .map(|&v| project(pose.transform_point(v)))
             .collect(),
+        // The circles about both ends of the core, wrapped.
+        Shape::Capsule(c) => {
+            let (bottom, top) = c.segment();
+            [bottom, top]
+                .into_iter()
+                .flat_map(|end| {
+                    let centre = project(pose.transform_point(end));
+                    (0..CIRCLE_SEGMENTS).map(move |k| {
+                        let a = k as f32 / CIRCLE_SEGMENTS as f32 * std::f32::consts::TAU;
+                        centre + Vec2::from_angle(a) * c.radius()
+                    })
+                })
+                .collect()
+        }
     };
     convex_hull_2d(points)
 }

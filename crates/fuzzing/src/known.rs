@@ -207,6 +207,7 @@ fn thickness(shape: &Shape) -> f32 {
         Shape::Sphere(s) => s.radius(),
         Shape::Cuboid(c) => c.half_extents().min_element(),
         Shape::ConvexHull(h) => h.inradius(),
+        Shape::Capsule(c) => c.radius(),
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-/// Why a sphere, box or AABB could not be built from the given values, or why mass
+/// Why a sphere, box, capsule or AABB could not be built from the given values, or why mass
 /// properties could not be computed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ShapeError {
@@ -10,8 +10,10 @@ pub enum ShapeError {
     NonFinite,
     /// A box extent or size was zero or negative (the offending value).
     NonPositiveExtent(f32),
-    /// A sphere radius was zero or negative (the offending value).
+    /// A sphere or capsule radius was zero or negative (the offending value).
     NonPositiveRadius(f32),
+    /// A capsule's half height was negative (the offending value); zero is allowed.
+    NegativeHalfHeight(f32),
     /// An AABB had `min > max` on some axis.
     Inverted,
     /// A rotation quaternion was zero-length or could not be normalized.
@@ -33,6 +35,9 @@ impl fmt::Display for ShapeError {
                 write!(f, "a box extent must be positive, got {v}")
             }
             ShapeError::NonPositiveRadius(v) => write!(f, "a radius must be positive, got {v}"),
+            ShapeError::NegativeHalfHeight(v) => {
+                write!(f, "a capsule's half height must not be negative, got {v}")
+            }
             ShapeError::Inverted => write!(f, "an AABB has min > max on some axis"),
             ShapeError::InvalidRotation => {
                 write!(f, "the rotation quaternion is zero or not finite")

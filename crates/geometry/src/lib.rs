@@ -5,7 +5,7 @@
 //!
 //! * [`Pose`]: a rotation followed by a translation (`world = rotation * local + translation`).
 //! * [`Aabb`]: a closed box `[min, max]`; two boxes that only touch overlap.
-//! * [`Sphere`], [`Cuboid`], [`ConvexHull`]: convex shapes in their local frame,
+//! * [`Sphere`], [`Cuboid`], [`Capsule`], [`ConvexHull`]: convex shapes in their local frame,
 //!   gathered in [`Shape`], which knows its tight world AABB and bounding sphere.
 //!   [`ConvexHull::try_from_points`] builds a hull from a point cloud (coplanar
 //!   triangles merged into polygon faces, points on faces and edges left out).
@@ -39,6 +39,7 @@
 //! ```
 
 mod aabb;
+mod capsule;
 mod cuboid;
 pub mod dim2;
 mod error;
@@ -53,6 +54,7 @@ mod sphere;
 pub mod triangle;
 
 pub use aabb::Aabb;
+pub use capsule::Capsule;
 pub use cuboid::{Cuboid, OrientedBox};
 pub use error::{HullError, MeshError, ShapeError};
 pub use hull::{ConvexHull, GaussArc, HullEdge, Plane};

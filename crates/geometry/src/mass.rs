@@ -15,6 +15,9 @@
 //! * sphere of radius `r`: `V = 4/3 π r³`, `C = V r²/5 · Id`, so `I = 2/5 m r² · Id`;
 //! * box of half extents `h`: `V = 8 hx hy hz`, `C = V/3 · diag(hx², hy², hz²)`, so
 //!   `I = m/3 · diag(hy² + hz², hx² + hz², hx² + hy²)`;
+//! * capsule of half height `h` and radius `r` (a cylinder of length `2h` and two
+//!   half balls): `V = π r² (2h) + 4/3 π r³`, and `C` the cylinder's plus the half
+//!   balls' (see [`Capsule::mass_properties`]);
 //! * convex hull: exact polyhedral integration over tetrahedra (see
 //!   [`ConvexHull::mass_properties`](crate::ConvexHull::mass_properties)).
 //!
@@ -51,7 +54,7 @@
 //! assert_eq!(cube.mass_properties(0.0), Err(ShapeError::InvalidDensity(0.0)));
 //! ```
 
-use crate::{Cuboid, Shape, ShapeError, Sphere};
+use crate::{Capsule, Cuboid, Shape, ShapeError, Sphere};
 use glam::{DMat3, DVec3, Mat3, Quat, Vec3};
 
 /// Mass, centre of mass and inertia of a solid of uniform density (see the
@@ -253,6 +256,57 @@ impl Cuboid {
     }
 }
 
+impl Capsule {
+    // Cylinder of radius r, length 2h: V_c = 2π r² h, ∫x² = V_c r²/4 (a disc's
+    // ∫x² dA = π r⁴/4), ∫y² = V_c h²/3. Two half balls (together a ball, V_b = 4/3 π r³)
+    // with their flat faces at y = ±h: ∫x² = V_b r²/5 as for the ball; with y = h + y'
+    // on the top one, ∫y² = ∫(h² + 2h y' + y'²) = V_b/2 (h² + 2h · 3r/8 + r²/5) (the
+    // half ball's centroid is 3r/8 above its face), the same on the bottom one.
+    fn moments(&self) -> Moments {
+        let (h, r) = (self.half_height() as f64, self.radius() as f64);
+        let pi = std::f64::consts::PI;
+        let cylinder = 2.0 * pi * r * r * h;
+        let ball = 4.0 / 3.0 * pi * r * r * r;
+        let across = cylinder * r * r / 4.0 + ball * r * r / 5.0;
+        let along = cylinder * h * h / 3.0 + ball * (h * h + 0.75 * h * r + r * r / 5.0);
+        Moments {
+            volume: cylinder + ball,
+            center: DVec3::ZERO,
+            covariance: DMat3::from_diagonal(DVec3::new(across, along, across)),
+        }
+    }
+
+    /// `2π r² h + 4/3 π r³`, computed in `f64` and rounded (`+∞` when it does not fit
+    /// in `f32`).
+    ///
+    /// ```
+    /// use sepax_geometry::{Capsule, Sphere};
+    /// // With no core segment, a capsule is a ball.
+    /// let v = Capsule::try_new(0.0, 1.0).unwrap().volume();
+    /// assert_eq!(v, Sphere::try_new(1.0).unwrap().volume());
+    /// ```
+    pub fn volume(&self) -> f32 {
+        self.moments().volume as f32
+    }
+
+    /// Mass properties at `density`: `m = ρ V`, centre at the origin, inertia about
+    /// the centre diagonal in the local axes, from the cylinder's and the two half
+    /// balls' second moments (see the [module docs](crate::mass)). Errors:
+    /// [`ShapeError::InvalidDensity`], [`ShapeError::MassOutOfRange`].
+    ///
+    /// ```
+    /// use sepax_geometry::Capsule;
+    /// let p = Capsule::try_new(1.0, 0.25).unwrap().mass_properties(1.0).unwrap();
+    /// // Long and thin: spinning about its own axis (y) is the easy rotation.
+    /// assert!(p.inertia.y_axis.y < p.inertia.x_axis.x);
+    /// assert_eq!(p.inertia.x_axis.x, p.inertia.z_axis.z);
+    /// ```
+    pub fn mass_properties(&self, density: f32) -> Result<MassProperties, ShapeError> {
+        let density = check_density(density)?;
+        self.moments().mass_properties(density)
+    }
+}
+
 impl Shape {
     /// The volume of the shape (see each shape's `volume`).
     ///
@@ -267,6 +321,7 @@ impl Shape {
             Shape::Sphere(s) => s.volume(),
             Shape::Cuboid(c) => c.volume(),
             Shape::ConvexHull(h) => h.volume(),
+            Shape::Capsule(c) => c.volume(),
         }
     }
 
@@ -285,6 +340,7 @@ impl Shape {
             Shape::Sphere(s) => s.mass_properties(density),
             Shape::Cuboid(c) => c.mass_properties(density),
             Shape::ConvexHull(h) => h.mass_properties(density),
+            Shape::Capsule(c) => c.mass_properties(density),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The shape enum the pipeline stores per body.
 
-use crate::{Aabb, ConvexHull, Cuboid, Pose, Sphere};
+use crate::{Aabb, Capsule, ConvexHull, Cuboid, Pose, Sphere};
 use glam::{Mat3, Vec3};
 use std::sync::Arc;
 
@@ -14,6 +14,14 @@ pub enum Shape {
     Cuboid(Cuboid),
     /// A convex polyhedron.
     ConvexHull(Arc<ConvexHull>),
+    /// A capsule about the local origin, its core segment along the local y axis.
+    Capsule(Capsule),
+}
+
+impl From<Capsule> for Shape {
+    fn from(c: Capsule) -> Shape {
+        Shape::Capsule(c)
+    }
 }
 
 impl From<Sphere> for Shape {
@@ -44,7 +52,8 @@ impl Shape {
     /// The tightest world AABB of the shape at `pose`.
     ///
     /// Boxes use `|R| h` (exact); hulls transform every vertex (exact); spheres
-    /// `c ± r`. A pose that is not [`Pose::is_valid`] gives a non-finite box, which
+    /// `c ± r`; capsules the box of the core segment's endpoints `c ± |R ŷ| h`, grown
+    /// by `r` (exact). A pose that is not [`Pose::is_valid`] gives a non-finite box, which
     /// [`Aabb::is_valid`] reports.
     pub fn aabb(&self, pose: &Pose) -> Aabb {
         match self {
@@ -67,6 +76,11 @@ impl Shape {
                 }
                 Aabb::new(min + pose.translation, max + pose.translation)
             }
+            Shape::Capsule(c) => {
+                let axis = pose.rotation * Vec3::Y;
+                let half = axis.abs() * c.half_height() + Vec3::splat(c.radius());
+                Aabb::from_center_half_extents(pose.translation, half)
+            }
         }
     }
 
@@ -78,16 +92,10 @@ impl Shape {
             // In f64: the squares of half extents below ~1e-19 underflow in f32 (a radius
             // of 0), and above ~1e19 overflow (infinity); rounded up so that the box
             // always fits.
-            Shape::Cuboid(c) => {
-                let r = c.half_extents().as_dvec3().length();
-                let rounded = r as f32;
-                if (rounded as f64) < r {
-                    rounded.next_up()
-                } else {
-                    rounded
-                }
-            }
+            Shape::Cuboid(c) => round_up(c.half_extents().as_dvec3().length()),
             Shape::ConvexHull(h) => h.bounding_radius(),
+            // h + r in f64, rounded up like the box's radius.
+            Shape::Capsule(c) => round_up(c.half_height() as f64 + c.radius() as f64),
         }
     }
 
@@ -109,7 +117,22 @@ impl Shape {
                 )
             }
             Shape::ConvexHull(h) => h.vertices()[h.support_index(dir)],
+            Shape::Capsule(c) => {
+                let (bottom, top) = c.segment();
+                let end = if dir.y >= 0.0 { top } else { bottom };
+                end + dir.normalize_or_zero() * c.radius()
+            }
         }
+    }
+}
+
+/// The smallest `f32` at least `r` (`+∞` above `f32::MAX`).
+fn round_up(r: f64) -> f32 {
+    let rounded = r as f32;
+    if (rounded as f64) < r {
+        rounded.next_up()
+    } else {
+        rounded
     }
 }
 
@@ -140,6 +163,30 @@ mod tests {
         let b = Shape::from(ConvexHull::cuboid(h).unwrap()).aabb(&pose);
         assert!((a.min - b.min).abs().max_element() < 1e-5);
         assert!((a.max - b.max).abs().max_element() < 1e-5);
+    }
+
+    #[test]
+    fn capsule_aabb_bounds_its_support_points_tightly() {
+        let capsule = Shape::from(Capsule::try_new(1.5, 0.25).unwrap());
+        let pose = Pose::new(
+            Vec3::new(-2.0, 1.0, 3.0),
+            Quat::from_axis_angle(Vec3::new(1.0, -2.0, 0.5).normalize(), 1.1),
+        );
+        let aabb = capsule.aabb(&pose);
+        for (k, axis) in [Vec3::X, Vec3::Y, Vec3::Z].into_iter().enumerate() {
+            for sign in [-1.0, 1.0] {
+                let local = pose.inverse_transform_vector(axis * sign);
+                let extreme = pose.transform_point(capsule.local_support(local));
+                let bound = if sign > 0.0 { aabb.max[k] } else { aabb.min[k] };
+                assert!(
+                    (extreme[k] - bound).abs() < 1e-5,
+                    "axis {k}: {extreme} vs {aabb:?}"
+                );
+            }
+        }
+        assert_eq!(capsule.bounding_radius(), 1.75);
+        let upright = capsule.aabb(&Pose::IDENTITY);
+        assert_eq!(upright.max, Vec3::new(0.25, 1.75, 0.25));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use glam::{DMat3, DVec3, Mat3, Quat, Vec3};
 use sepax_geometry::rng::Rng;
-use sepax_geometry::{ConvexHull, Cuboid, MassProperties, Shape, ShapeError, Sphere};
+use sepax_geometry::{Capsule, ConvexHull, Cuboid, MassProperties, Shape, ShapeError, Sphere};
 
 /// `|a − b| <= tol · max(|a|, |b|)`.
 fn rel_close(a: f64, b: f64, tol: f64) -> bool {
@@ -437,6 +437,7 @@ fn bad_density_is_a_named_error() {
         Shape::from(Sphere::try_new(1.0).unwrap()),
         Shape::from(Cuboid::try_from_half_extents(Vec3::ONE).unwrap()),
         Shape::from(ConvexHull::cuboid(Vec3::ONE).unwrap()),
+        Shape::from(Capsule::try_new(1.0, 0.5).unwrap()),
     ];
     for density in [0.0, -0.0, -1.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
         for shape in &shapes {
@@ -444,6 +445,7 @@ fn bad_density_is_a_named_error() {
                 Shape::Sphere(s) => s.mass_properties(density),
                 Shape::Cuboid(c) => c.mass_properties(density),
                 Shape::ConvexHull(h) => h.mass_properties(density),
+                Shape::Capsule(c) => c.mass_properties(density),
             };
             for result in [shape.mass_properties(density), direct] {
                 assert!(
@@ -552,4 +554,62 @@ fn degenerate_inverses_are_zero_never_nan() {
     let nan_rotation = Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0);
     assert_eq!(base.inverse_inertia_world(nan_rotation), Mat3::ZERO);
     assert_eq!(base.inverse_inertia_world(Quat::IDENTITY), Mat3::IDENTITY);
+}
+
+/// Capsules against an independent midpoint-rule integration over a grid in f64 (the
+/// slow twin of the cylinder-plus-half-balls formula), and the ball at `h = 0`.
+#[test]
+fn capsule_matches_a_grid_integration() {
+    for (h, r) in [(1.0f64, 0.5f64), (0.3, 0.8), (2.0, 0.1)] {
+        let capsule = Capsule::try_new(h as f32, r as f32).unwrap();
+        let props = capsule.mass_properties(2.0).unwrap();
+        let n = 160;
+        let (ext_xz, ext_y) = (r, h + r);
+        let (dx, dy) = (2.0 * ext_xz / n as f64, 2.0 * ext_y / n as f64);
+        let (mut volume, mut xx, mut yy) = (0.0f64, 0.0f64, 0.0f64);
+        for i in 0..n {
+            let x = -ext_xz + (i as f64 + 0.5) * dx;
+            for j in 0..n {
+                let y = -ext_y + (j as f64 + 0.5) * dy;
+                for k in 0..n {
+                    let z = -ext_xz + (k as f64 + 0.5) * dx;
+                    let core_y = y.clamp(-h, h);
+                    if x * x + (y - core_y) * (y - core_y) + z * z <= r * r {
+                        let dv = dx * dy * dx;
+                        volume += dv;
+                        xx += x * x * dv;
+                        yy += y * y * dv;
+                    }
+                }
+            }
+        }
+        // I_xx = ρ ∫(y² + z²) = ρ (yy + xx) by symmetry (∫z² = ∫x²); I_yy = 2ρ xx.
+        let (mass, ixx, iyy) = (2.0 * volume, 2.0 * (yy + xx), 4.0 * xx);
+        assert!(
+            rel_close(props.mass as f64, mass, 5e-3),
+            "{h} {r}: {props:?} vs {mass}"
+        );
+        assert!(
+            rel_close(props.inertia.x_axis.x as f64, ixx, 1e-2),
+            "{h} {r}: {props:?} vs {ixx}"
+        );
+        assert!(rel_close(props.inertia.z_axis.z as f64, ixx, 1e-2));
+        assert!(
+            rel_close(props.inertia.y_axis.y as f64, iyy, 1e-2),
+            "{h} {r}: {props:?} vs {iyy}"
+        );
+        assert_eq!(props.center_of_mass, Vec3::ZERO);
+        assert_eq!(props.inertia.x_axis.y, 0.0);
+    }
+    let ball = Capsule::try_new(0.0, 0.7)
+        .unwrap()
+        .mass_properties(3.0)
+        .unwrap();
+    let sphere = Sphere::try_new(0.7).unwrap().mass_properties(3.0).unwrap();
+    assert!(rel_close(ball.mass as f64, sphere.mass as f64, 1e-6));
+    assert!(mat_rel_err(ball.inertia, sphere.inertia) < 1e-6);
+    assert_eq!(
+        Shape::from(Capsule::try_new(1e13, 1e13).unwrap()).mass_properties(1.0),
+        Err(ShapeError::MassOutOfRange)
+    );
 }

@@ -28,6 +28,13 @@
 //!   through a one-sided triangle SAT (box: 13 axes; hull: faces and edge pairs;
 //!   sphere: the closest point) and the same clipper, contacts on internal edges given
 //!   the face normal, all merged into one manifold.
+//! * capsules (`sat::capsule`): the exact separation of the core segment and the other
+//!   shape minus the radius — segment–segment closest points against a capsule, and
+//!   against a box or hull the segment's SAT over the polytope's faces and the Minkowski
+//!   faces `d × e` of its edges (the exact penetration), or the exact distance of the
+//!   closest features when the segment is outside; manifolds clip the segment against
+//!   a face (two points where a capsule lies along it), one point otherwise. A capsule
+//!   query does not use the pair cache's feature: warm and cold answers are the same.
 //!
 //! The plane has its own module, [`dim2`]: boxes (seed 002), convex polygons and circles
 //! with manifolds of at most 2 points, under the same conventions.
@@ -59,6 +66,7 @@
 
 pub mod batch;
 mod cache;
+mod capsule_pair;
 mod contact;
 pub mod dim2;
 mod frame;

@@ -2,7 +2,7 @@
 //! and 2D: the margin rule, a length and direction that survive tiny and huge vectors,
 //! and the closest points of two segments.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
 /// The contact margin a query uses: a negative or NaN margin behaves as 0 (3D and 2D).
 #[inline]
@@ -33,7 +33,20 @@ pub(crate) fn length_and_direction(v: Vec3) -> Option<(f32, Vec3)> {
 /// In f64: the determinant `|d1|²|d2|² − (d1·d2)²` of two edges 1e15 long overflows f32
 /// (and cancels badly well before), which gave NaN points on long boxes.
 pub(crate) fn closest_points_on_segments(p1: Vec3, d1: Vec3, p2: Vec3, d2: Vec3) -> (Vec3, Vec3) {
-    let (p1, d1, p2, d2) = (p1.as_dvec3(), d1.as_dvec3(), p2.as_dvec3(), d2.as_dvec3());
+    let (a, b) =
+        closest_points_on_segments_f64(p1.as_dvec3(), d1.as_dvec3(), p2.as_dvec3(), d2.as_dvec3());
+    (a.as_vec3(), b.as_vec3())
+}
+
+/// [`closest_points_on_segments`] in `f64` throughout, for callers that need the
+/// distance of the points too (the capsule queries: a distance between surfaces is the
+/// difference of two nearly equal lengths).
+pub(crate) fn closest_points_on_segments_f64(
+    p1: DVec3,
+    d1: DVec3,
+    p2: DVec3,
+    d2: DVec3,
+) -> (DVec3, DVec3) {
     let r = p1 - p2;
     let a = d1.length_squared();
     let e = d2.length_squared();
@@ -41,7 +54,7 @@ pub(crate) fn closest_points_on_segments(p1: Vec3, d1: Vec3, p2: Vec3, d2: Vec3)
     let tiny = f64::EPSILON * (a + e);
     let (s, t);
     if a <= tiny && e <= tiny {
-        return (p1.as_vec3(), p2.as_vec3());
+        return (p1, p2);
     }
     if a <= tiny {
         s = 0.0;
@@ -71,7 +84,7 @@ pub(crate) fn closest_points_on_segments(p1: Vec3, d1: Vec3, p2: Vec3, d2: Vec3)
             t = t0;
         }
     }
-    ((p1 + d1 * s).as_vec3(), (p2 + d2 * t).as_vec3())
+    (p1 + d1 * s, p2 + d2 * t)
 }
 
 #[cfg(test)]

@@ -2,17 +2,23 @@
 //!
 //! Each query brings b into a's frame, runs the separating-axis test that fits the pair
 //! (box–box: 15 axes; anything with a hull: the polytope test with the box as a
-//! polytope; anything with a sphere: a point query), and maps the answer back to the world.
+//! polytope; anything with a sphere: a point query; a capsule with a box or hull: the
+//! segment–polytope query; two capsules: their segments' closest points, as manifolds
+//! in a world-aligned frame, see `capsule_pair`), and maps the answer back to the world.
 
 use crate::PairCache;
 use crate::cache::SupportHints;
+use crate::capsule_pair::collide_capsules;
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
 use crate::frame::Frame;
 use crate::manifold::CLIP_TOLERANCE;
+use crate::manifold::capsule::{capsule_points, deepest_endpoint};
 use crate::manifold::deepest::{keep_deepest, support_point};
 use crate::manifold::manifold_points;
+use crate::manifold::reduce::Candidate;
 use crate::math::sanitize_margin;
 use crate::sat::box_box::box_box;
+use crate::sat::capsule::{CapsuleOutcome, capsule_query};
 use crate::sat::hull_hull::{SupportMode, hull_hull};
 use crate::sat::sphere::{shape_sphere, sphere_shape, sphere_sphere};
 use crate::sat::{Axis, SatOutcome};
@@ -44,9 +50,10 @@ fn unit_rotation(pose: &Pose) -> Pose {
 /// is the other one, so `contact(b, a)` is `contact(a, b)` mirrored bit for bit (the
 /// same depth, the normal negated, the features swapped), and likewise `collide` and
 /// `intersects`. The order compares, as plain bit patterns: the shape kind, the
-/// shape's size (radius, half extents, a hull's vertex count and first vertex), then
-/// the pose. It depends only on the inputs, so it is deterministic; two identical
-/// shapes at the same pose are the one case left in the caller's order.
+/// shape's size (radius, half extents, a hull's vertex count and first vertex, a
+/// capsule's half height and radius), then the pose; kinds come in the order sphere,
+/// box, hull, capsule. It depends only on the inputs, so it is deterministic; two
+/// identical shapes at the same pose are the one case left in the caller's order.
 #[inline]
 pub(crate) fn canonical_swap(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
     order_key(b, pose_b) < order_key(a, pose_a)
@@ -68,6 +75,9 @@ fn order_key(shape: &Shape, pose: &Pose) -> [u32; 12] {
                 [h.vertices().len() as u32, bits(v.x), bits(v.y), bits(v.z)],
             )
         }
+        // After every other kind: against a box or hull the polytope is a, so the
+        // query runs in its frame.
+        Shape::Capsule(c) => (3, [bits(c.half_height()), bits(c.radius()), 0, 0]),
     };
     let (t, q) = (pose.translation, pose.rotation);
     [
@@ -99,6 +109,9 @@ fn run_sat(
         (Solid::Sphere(ra), Solid::Sphere(rb)) => sphere_sphere(*ra, *rb, frame, margin),
         (Solid::Sphere(ra), _) => sphere_shape(*ra, frame, margin, |p| b.point_query(p)),
         (_, Solid::Sphere(rb)) => shape_sphere(*rb, frame, margin, |p| a.point_query(p)),
+        (Solid::Capsule(..), _) | (_, Solid::Capsule(..)) => {
+            capsule_query(a, b, frame, margin).outcome
+        }
         (Solid::Box(ha), Solid::Box(hb)) => box_box(*ha, *hb, frame, margin, cached),
         _ => with_polytopes(a, b, |pa, pb| {
             hull_hull(pa, pb, frame, margin, cached, mode, hints)
@@ -279,7 +292,11 @@ pub fn collide_with(
         let mut inner = cache.flipped();
         let manifold = collide_in_order(b, pose_b, a, pose_a, margin, &mut inner, mode);
         *cache = inner.flipped();
-        return manifold.map(Manifold::flipped);
+        let mut manifold = manifold;
+        if let Some(m) = &mut manifold {
+            m.flip();
+        }
+        return manifold;
     }
     collide_in_order(a, pose_a, b, pose_b, margin, cache, mode)
 }
@@ -295,8 +312,16 @@ fn collide_in_order(
     mode: SupportMode,
 ) -> Option<Manifold> {
     let margin = sanitize_margin(margin);
+    if let (Shape::Capsule(ca), Shape::Capsule(cb)) = (a, b) {
+        return collide_capsules(ca, pose_a, cb, pose_b, margin, cache);
+    }
     let frame = Frame::new(pose_a, pose_b);
     let (solid_a, solid_b) = (Solid::new(a), Solid::new(b));
+    let sphere = |s: &Solid| matches!(s, Solid::Sphere(_));
+    if (solid_a.is_capsule() || solid_b.is_capsule()) && !(sphere(&solid_a) || sphere(&solid_b)) {
+        let query = capsule_query(&solid_a, &solid_b, &frame, margin);
+        return capsule_manifold(&solid_a, &solid_b, pose_a, &frame, margin, cache, query);
+    }
     let cached = cache.last.map(|c| c.feature);
     let outcome = run_sat(
         &solid_a,
@@ -374,6 +399,66 @@ fn manifold_from_outcome(
         &exact,
         clip_tolerance,
     );
+    Some(to_world(pose_a, frame, &axis, &points))
+}
+
+/// A pair with a capsule (and no sphere): [`manifold_from_outcome`] for the capsule
+/// queries, whose manifolds come from the closest points they found (see
+/// `manifold::capsule`).
+fn capsule_manifold(
+    solid_a: &Solid,
+    solid_b: &Solid,
+    pose_a: &Pose,
+    frame: &Frame,
+    margin: f32,
+    cache: &mut PairCache,
+    query: CapsuleOutcome,
+) -> Option<Manifold> {
+    let (exact, preferred) = match query.outcome {
+        SatOutcome::Separated(axis) => {
+            cache.remember(axis.feature, true);
+            return None;
+        }
+        SatOutcome::Overlap { exact, preferred } => (exact, preferred),
+    };
+    cache.remember(preferred.feature, false);
+    let clip_tolerance = CLIP_TOLERANCE * solid_a.inner_radius().min(solid_b.inner_radius());
+    let build = |axis: &Axis| {
+        let witness = (axis == &exact).then_some(query.witness).flatten();
+        capsule_points(
+            solid_a,
+            solid_b,
+            frame,
+            axis,
+            witness,
+            margin,
+            clip_tolerance,
+        )
+    };
+    let mut axis = preferred;
+    let mut points = build(&preferred);
+    // The deepest-point rule: a preferred face whose points fall short of the exact
+    // depth gives way to the exact axis, whose points reach it.
+    let deepest = points
+        .iter()
+        .map(|c| c.depth)
+        .fold(f32::NEG_INFINITY, f32::max);
+    if exact != preferred && deepest < -exact.separation - clip_tolerance {
+        axis = exact;
+        points = build(&exact);
+    }
+    if points.is_empty() {
+        if exact.separation > 0.0 {
+            return None;
+        }
+        axis = exact;
+        points.push(deepest_endpoint(solid_a, solid_b, frame, &exact));
+    }
+    Some(to_world(pose_a, frame, &axis, &points))
+}
+
+/// The manifold in the world from its points in a's frame.
+fn to_world(pose_a: &Pose, frame: &Frame, axis: &Axis, points: &[Candidate]) -> Manifold {
     let world = unit_rotation(pose_a);
     // Anchors: a's surface point is `c + n·d/2` (already in a's frame), b's is
     // `c − n·d/2`, taken to b's frame.
@@ -390,9 +475,9 @@ fn manifold_from_outcome(
             }
         })
         .collect();
-    Some(Manifold {
+    Manifold {
         normal: world.transform_vector(axis.normal),
         points: world_points,
         feature: axis.feature,
-    })
+    }
 }

@@ -1,5 +1,5 @@
 //! Exact ray casts against one shape: sphere (quadratic), box (slab test), hull
-//! (plane clipping).
+//! (plane clipping), capsule (a cylinder's quadratic and two spheres').
 //!
 //! The ray is `origin + t * dir`, `t` in `[0, max_t]`, under the rules of
 //! [`sepax_geometry::ray`]: `dir` need not be unit length, `t` is in its units, and a ray
@@ -61,6 +61,7 @@ pub fn ray_shape(
         Shape::Sphere(s) => ray_sphere(s.radius(), o, d)?,
         Shape::Cuboid(c) => ray_box(c.half_extents(), o, d)?,
         Shape::ConvexHull(h) => ray_hull(h, o, d)?,
+        Shape::Capsule(c) => ray_capsule(c.half_height(), c.radius(), o, d)?,
     };
     let point = origin + t * dir;
     (t <= max_t && t.is_finite() && point.is_finite()).then(|| RayHit {
@@ -88,6 +89,52 @@ fn ray_sphere(r: f32, o: Vec3, d: Vec3) -> Option<(f32, Vec3)> {
     let t = c / (-b + disc.sqrt());
     let p = o + t * d;
     Some((t, p.normalize_or(-d.normalize())))
+}
+
+/// A capsule is the union of the cylinder `x² + z² ≤ r², |y| ≤ h` and the balls of
+/// radius `r` at `(0, ±h, 0)`, and a ray from outside enters a union at the earliest
+/// entry into a part. Cylinder: `|o_xz + t d_xz|² = r²` with `a = |d_xz|²`,
+/// `b = o_xz·d_xz`, `c = |o_xz|² − r²` enters at `t = c / (−b + √(b² − a c))` (the
+/// smaller root without cancellation), a hit when `|y(t)| ≤ h`; its normal is radial.
+/// Balls: [`ray_sphere`] about each end. An origin within `r` of the core is inside.
+/// The normal is the direction from the core's closest point.
+fn ray_capsule(h: f32, r: f32, o: Vec3, d: Vec3) -> Option<(f32, Vec3)> {
+    let core = Vec3::new(0.0, o.y.clamp(-h, h), 0.0);
+    if (o - core).length_squared() <= r * r {
+        return Some((0.0, -d.normalize()));
+    }
+    let mut best: Option<(f32, Vec3)> = None;
+    let mut keep = |hit: Option<(f32, Vec3)>| {
+        if let Some(hit) = hit
+            && best.is_none_or(|b| hit.0 < b.0)
+        {
+            best = Some(hit);
+        }
+    };
+    let (a, b, c) = (
+        d.x * d.x + d.z * d.z,
+        o.x * d.x + o.z * d.z,
+        o.x * o.x + o.z * o.z - r * r,
+    );
+    let disc = b * b - a * c;
+    if a > 0.0 && b < 0.0 && c > 0.0 && disc >= 0.0 {
+        let t = c / (-b + disc.sqrt());
+        let p = o + t * d;
+        if p.y.abs() <= h {
+            keep(Vec3::new(p.x, 0.0, p.z).try_normalize().map(|n| (t, n)));
+        }
+    }
+    for end in [Vec3::new(0.0, h, 0.0), Vec3::new(0.0, -h, 0.0)] {
+        keep(ray_sphere(r, o - end, d));
+    }
+    // The normal from the core's closest point, whichever part gave the entry: near
+    // the seams a grazing ray's entries into a ball and the cylinder tie up to
+    // round-off, and a ball's own normal would tilt by the distance to the seam.
+    best.map(|(t, normal)| {
+        let p = o + t * d;
+        let radial = p - Vec3::new(0.0, p.y.clamp(-h, h), 0.0);
+        (t, radial.try_normalize().unwrap_or(normal))
+    })
 }
 
 /// Slab test: on axis `k` the ray is inside `[−h_k, h_k]` for `t` between

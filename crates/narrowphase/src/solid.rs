@@ -9,11 +9,13 @@ use sepax_geometry::Shape;
 
 /// A shape as the queries see it: spheres by radius, boxes by half extents (a box
 /// polytope is built on the stack only when a hull query needs one), hulls as a
-/// borrowed polytope.
+/// borrowed polytope, capsules by half height and radius.
 pub(crate) enum Solid<'s> {
     Sphere(f32),
     Box(Vec3),
     Hull(Polytope<'s>),
+    /// Half height (the core runs along the local y axis) and radius.
+    Capsule(f32, f32),
 }
 
 impl<'s> Solid<'s> {
@@ -22,13 +24,20 @@ impl<'s> Solid<'s> {
             Shape::Sphere(s) => Solid::Sphere(s.radius()),
             Shape::Cuboid(c) => Solid::Box(c.half_extents()),
             Shape::ConvexHull(h) => Solid::Hull(Polytope::from_hull(h)),
+            Shape::Capsule(c) => Solid::Capsule(c.half_height(), c.radius()),
         }
     }
 
-    /// Runs `f` on the solid as a polytope (`None` for a sphere).
+    /// True for a capsule.
+    #[inline]
+    pub fn is_capsule(&self) -> bool {
+        matches!(self, Solid::Capsule(..))
+    }
+
+    /// Runs `f` on the solid as a polytope (`None` for a sphere or a capsule).
     pub fn with_polytope<R>(&self, f: impl FnOnce(Option<&Polytope>) -> R) -> R {
         match self {
-            Solid::Sphere(_) => f(None),
+            Solid::Sphere(_) | Solid::Capsule(..) => f(None),
             Solid::Box(h) => f(Some(&BoxPolytope::new(*h).view())),
             Solid::Hull(p) => f(Some(p)),
         }
@@ -41,6 +50,7 @@ impl<'s> Solid<'s> {
             Solid::Sphere(r) => *r,
             Solid::Box(h) => h.min_element(),
             Solid::Hull(p) => p.inradius,
+            Solid::Capsule(_, r) => *r,
         }
     }
 
@@ -53,11 +63,18 @@ impl<'s> Solid<'s> {
             }
             Solid::Box(h) => point_box(*h, p),
             Solid::Hull(poly) => point_polytope(poly, p),
+            // The core's closest point is `(0, clamp(y), 0)`; a point on the core gets
+            // a normal across it.
+            Solid::Capsule(h, r) => {
+                let offset = p - Vec3::new(0.0, p.y.clamp(-h, *h), 0.0);
+                let (l, n) = length_and_direction(offset).unwrap_or((0.0, Vec3::X));
+                (n, l - r)
+            }
         }
     }
 }
 
-/// Runs `f` on both solids as polytopes; `None` if either is a sphere.
+/// Runs `f` on both solids as polytopes; `None` if either is a sphere or a capsule.
 pub(crate) fn with_polytopes<R>(
     a: &Solid,
     b: &Solid,

@@ -25,6 +25,7 @@ fn to_parry_shape(s: &Shape) -> Box<dyn parry3d::shape::Shape> {
             Box::new(parry3d::shape::Cuboid::new(PVec::new(x, y, z)))
         }
         Shape::Sphere(sp) => Box::new(parry3d::shape::Ball::new(sp.radius())),
+        Shape::Capsule(c) => Box::new(parry3d::shape::Capsule::new_y(c.half_height(), c.radius())),
         Shape::ConvexHull(h) => {
             let points: Vec<PVec> = h
                 .vertices()

@@ -1,5 +1,5 @@
 //! Properties every 3D query must have (issue 2, part 3), checked with proptest on
-//! seeded random pairs of boxes, boxes-as-hulls and mixed pairs:
+//! seeded random pairs of boxes, boxes-as-hulls, capsules and mixed pairs:
 //! swap symmetry, rigid-motion invariance, separation after pushing apart by the depth,
 //! manifold points inside both shapes, at most 4 points, the deepest point kept, and a
 //! warm cache that repeats its answer and keeps the preference within the slop.
@@ -11,10 +11,14 @@ use sepax_geometry::{Pose, Shape, Sphere};
 use sepax_narrowphase::oracle::gap_along;
 use sepax_narrowphase::{CLIP_TOLERANCE, FEATURE_SLOP, PairCache, collide, contact, intersects};
 use sepax_testkit::pairs::{PLACEMENTS, place};
-use sepax_testkit::shapes::{cuboid_as_hull, ellipsoid_hull, random_cuboid};
+use sepax_testkit::shapes::{cuboid_as_hull, ellipsoid_hull, random_capsule, random_cuboid};
+
+/// The number of pair kinds of [`pair`].
+const KINDS: u8 = 11;
 
 /// A pair: kind 0 box–box, 1 hull–hull (boxes as hulls), 2 box–hull, 3 sphere–box,
-/// 4 hull–sphere, 5 random hull–random hull, 6 sphere–random hull.
+/// 4 hull–sphere, 5 random hull–random hull, 6 sphere–random hull, 7 capsule–box,
+/// 8 random hull–capsule, 9 capsule–capsule, 10 sphere–capsule.
 fn pair(seed: u64, kind: u8, placement: usize) -> (Shape, Pose, Shape, Pose) {
     let mut rng = Rng::new(seed);
     let (a, b) = (random_cuboid(&mut rng), random_cuboid(&mut rng));
@@ -41,6 +45,27 @@ fn pair(seed: u64, kind: u8, placement: usize) -> (Shape, Pose, Shape, Pose) {
             );
             (hull_a, qa, hull_b, qb)
         }
+        7..=10 => {
+            let capsule = random_capsule(&mut rng);
+            let other = match kind {
+                7 => b,
+                8 => ellipsoid_hull(&mut rng, 14),
+                9 => random_capsule(&mut rng),
+                _ => sphere,
+            };
+            let (first, second) = if kind == 7 {
+                (capsule, other)
+            } else {
+                (other, capsule)
+            };
+            let (qa, qb) = place(
+                &mut rng,
+                &first,
+                &second,
+                PLACEMENTS[placement % PLACEMENTS.len()],
+            );
+            (first, qa, second, qb)
+        }
         _ => unreachable!(),
     }
 }
@@ -58,7 +83,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, .. ProptestConfig::default() })]
 
     #[test]
-    fn swapping_flips_the_normal_and_keeps_the_depth(seed: u64, kind in 0u8..7, placement in 0usize..5) {
+    fn swapping_flips_the_normal_and_keeps_the_depth(seed: u64, kind in 0u8..KINDS, placement in 0usize..5) {
         let (a, pa, b, pb) = pair(seed, kind, placement);
         let ab = contact(&a, &pa, &b, &pb, 0.0);
         let ba = contact(&b, &pb, &a, &pa, 0.0);
@@ -83,7 +108,7 @@ proptest! {
     }
 
     #[test]
-    fn moving_both_moves_the_result(seed: u64, kind in 0u8..7, placement in 0usize..5, angle in -3.0f32..3.0, shift in -50.0f32..50.0) {
+    fn moving_both_moves_the_result(seed: u64, kind in 0u8..KINDS, placement in 0usize..5, angle in -3.0f32..3.0, shift in -50.0f32..50.0) {
         let (a, pa, b, pb) = pair(seed, kind, placement);
         let motion = Pose::new(Vec3::new(shift, -shift * 0.5, 2.0), Quat::from_axis_angle(Vec3::new(1.0, 2.0, -0.5).normalize(), angle));
         let (ma, mb) = (motion * pa, motion * pb);
@@ -106,7 +131,7 @@ proptest! {
     }
 
     #[test]
-    fn pushing_b_out_by_the_depth_separates(seed: u64, kind in 0u8..7, placement in 0usize..5) {
+    fn pushing_b_out_by_the_depth_separates(seed: u64, kind in 0u8..KINDS, placement in 0usize..5) {
         let (a, pa, b, pb) = pair(seed, kind, placement);
         if let Some(c) = contact(&a, &pa, &b, &pb, 0.0) {
             let moved = Pose::new(pb.translation + c.normal * (c.depth + 1e-4 * size(&a, &b)), pb.rotation);
@@ -115,7 +140,7 @@ proptest! {
     }
 
     #[test]
-    fn manifold_points_lie_in_both_shapes(seed: u64, kind in 0u8..7, placement in 0usize..5, margin in 0.0f32..0.1) {
+    fn manifold_points_lie_in_both_shapes(seed: u64, kind in 0u8..KINDS, placement in 0usize..5, margin in 0.0f32..0.1) {
         let (a, pa, b, pb) = pair(seed, kind, placement);
         let mut cache = PairCache::default();
         let manifold = collide(&a, &pa, &b, &pb, margin, &mut cache);
@@ -153,7 +178,7 @@ proptest! {
     }
 
     #[test]
-    fn a_warm_call_is_repeatable_and_stays_within_the_slop(seed: u64, other: u64, kind in 0u8..7, placement in 0usize..5) {
+    fn a_warm_call_is_repeatable_and_stays_within_the_slop(seed: u64, other: u64, kind in 0u8..KINDS, placement in 0usize..5) {
         let (a, pa, b, pb) = pair(seed, kind, placement);
         let cold = collide(&a, &pa, &b, &pb, 0.01, &mut PairCache::default());
         // The same input again, with the cache the cold call left: the same answer (the
@@ -185,7 +210,7 @@ proptest! {
     }
 
     #[test]
-    fn non_finite_poses_give_no_contact(seed: u64, kind in 0u8..7, bad in prop_oneof![Just(f32::NAN), Just(f32::INFINITY), Just(f32::NEG_INFINITY), Just(1e30f32)]) {
+    fn non_finite_poses_give_no_contact(seed: u64, kind in 0u8..KINDS, bad in prop_oneof![Just(f32::NAN), Just(f32::INFINITY), Just(f32::NEG_INFINITY), Just(1e30f32)]) {
         let (a, pa, b, pb) = pair(seed, kind, 0);
         let broken = Pose::new(Vec3::new(bad, 0.0, 0.0), pb.rotation);
         let mut cache = PairCache::default();
@@ -283,6 +308,12 @@ fn extreme_sizes_and_positions_do_not_panic() {
             sepax_geometry::Cuboid::try_from_half_extents(Vec3::new(e, 1.0, 1.0)).unwrap(),
         ));
         shapes.push(Shape::from(Sphere::try_new(e).unwrap()));
+        shapes.push(Shape::from(
+            sepax_geometry::Capsule::try_new(e, 1.0).unwrap(),
+        ));
+        shapes.push(Shape::from(
+            sepax_geometry::Capsule::try_new(1.0, e).unwrap(),
+        ));
         let points: Vec<Vec3> = [
             Vec3::new(e, 0.0, 0.0),
             Vec3::new(-e, 0.0, 0.0),
@@ -334,5 +365,9 @@ fn plane_distance(s: &Shape, pose: &Pose, world: Vec3) -> f32 {
             .map(|pl| pl.signed_distance(p))
             .fold(f32::NEG_INFINITY, f32::max),
         Shape::Sphere(sp) => p.length() - sp.radius(),
+        Shape::Capsule(c) => {
+            (p - Vec3::new(0.0, p.y.clamp(-c.half_height(), c.half_height()), 0.0)).length()
+                - c.radius()
+        }
     }
 }

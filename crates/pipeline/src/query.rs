@@ -118,7 +118,7 @@ impl CollisionWorld {
 
     /// The first body hit by the ray `origin + t * dir`, `t` in `[0, max_t]`, and where
     /// it enters it: the exact hit parameter, point and surface normal (spheres, boxes,
-    /// hulls; [`ray_shape`](crate::ray::ray_shape) for one body); ties go to the smaller
+    /// capsules, hulls; [`ray_shape`](crate::ray::ray_shape) for one body); ties go to the smaller
     /// slot index. A ray starting inside a body hits it at `t = 0` with normal
     /// `−dir / |dir|`. `dir` need not be unit length.
     ///

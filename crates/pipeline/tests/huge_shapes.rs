@@ -166,6 +166,26 @@ fn issue_9_huge_spheres_at_both_limits() {
     }
 }
 
+/// Issue 10: capsules at the limits, like spheres: a core or a radius near `f32::MAX`
+/// is stepped without a panic while its AABB is finite, and quarantined once it is not.
+#[test]
+fn huge_capsules_at_both_limits() {
+    for (h, r, expected) in [
+        (1e38, 1e38, vec![]),
+        (1.7e38, 1.0, vec![]),
+        (1.0, 2e38, vec![]),
+        (f32::MAX, f32::MAX, vec![QuarantineReason::NonFiniteAabb]),
+        (2e38, 2e38, vec![QuarantineReason::NonFiniteAabb]),
+    ] {
+        let capsule = sepax_pipeline::geometry::Capsule::try_new(h, r).unwrap();
+        assert_eq!(
+            step_with(BodyDesc::dynamic(capsule, Pose::IDENTITY), 0.0),
+            expected,
+            "half height {h}, radius {r}"
+        );
+    }
+}
+
 #[test]
 fn issue_9_hulls_with_points_near_f32_max() {
     let mut built = 0;

@@ -1,12 +1,12 @@
 //! Ray casts against exact answers, and region queries against a brute-force scan.
 //!
 //! Exact answers: analytic cases (sphere, box, hull) checked to the ulp range, and
-//! random rays checked against a slow twin that finds the entry by bisection on the
+//! random rays (at spheres, boxes, hulls and capsules) checked against a slow twin that finds the entry by bisection on the
 //! point-inside test of each shape.
 
 use glam::{Quat, Vec3};
 use sepax_pipeline::geometry::rng::Rng;
-use sepax_pipeline::geometry::{Aabb, ConvexHull, Cuboid, Pose, Shape, Sphere};
+use sepax_pipeline::geometry::{Aabb, Capsule, ConvexHull, Cuboid, Pose, Shape, Sphere};
 use sepax_pipeline::ray::ray_shape;
 use sepax_pipeline::{BodyDesc, CollisionWorld, Config, WorldError};
 use sepax_testkit::scenes::scene_hull;
@@ -18,6 +18,10 @@ fn inside(shape: &Shape, pose: &Pose, p: Vec3) -> bool {
         Shape::Sphere(s) => l.length() <= s.radius(),
         Shape::Cuboid(c) => l.abs().cmple(c.half_extents()).all(),
         Shape::ConvexHull(h) => h.planes().iter().all(|pl| pl.signed_distance(l) <= 0.0),
+        Shape::Capsule(c) => {
+            let core = Vec3::new(0.0, l.y.clamp(-c.half_height(), c.half_height()), 0.0);
+            (l - core).length() <= c.radius()
+        }
     }
 }
 
@@ -86,12 +90,15 @@ fn random_rays_match_the_bisection_twin() {
     let mut rng = Rng::new(17);
     let mut hits = 0;
     for i in 0..300 {
-        let shape: Shape = match i % 3 {
+        let shape: Shape = match i % 4 {
             0 => Sphere::try_new(rng.range(0.3, 2.0)).unwrap().into(),
             1 => Cuboid::try_from_half_extents(rng.vec3(Vec3::splat(0.2), Vec3::splat(2.0)))
                 .unwrap()
                 .into(),
-            _ => scene_hull(&mut rng).into(),
+            2 => scene_hull(&mut rng).into(),
+            _ => Capsule::try_new(rng.range(0.0, 1.5), rng.range(0.2, 1.0))
+                .unwrap()
+                .into(),
         };
         let pose = Pose::new(
             rng.vec3(Vec3::splat(-1.0), Vec3::splat(1.0)),
@@ -144,12 +151,15 @@ fn world_ray_and_region_queries_match_a_scan() {
     let mut world = CollisionWorld::new(Config::default()).unwrap();
     let mut all = Vec::new();
     for i in 0..600 {
-        let shape: Shape = match i % 3 {
+        let shape: Shape = match i % 4 {
             0 => Sphere::try_new(rng.range(0.2, 1.0)).unwrap().into(),
             1 => Cuboid::try_from_half_extents(rng.vec3(Vec3::splat(0.2), Vec3::splat(1.0)))
                 .unwrap()
                 .into(),
-            _ => scene_hull(&mut rng).into(),
+            2 => scene_hull(&mut rng).into(),
+            _ => Capsule::try_new(rng.range(0.0, 1.0), rng.range(0.1, 0.6))
+                .unwrap()
+                .into(),
         };
         let pose = Pose::new(
             rng.vec3(Vec3::splat(-15.0), Vec3::splat(15.0)),

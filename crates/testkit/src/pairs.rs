@@ -1,7 +1,8 @@
 //! Pairs of posed 3D shapes: the benches' pair sets by kind, and the oracle tests'
 //! placements.
 //!
-//! * **Pair sets** ([`box_pairs`], [`hull_pairs`], [`sphere_hull_pairs`]): `count`
+//! * **Pair sets** ([`box_pairs`], [`hull_pairs`], [`sphere_hull_pairs`],
+//!   [`capsule_box_pairs`], [`capsule_capsule_pairs`]): `count`
 //!   pairs of one [`PairKind`] from a seed, what the narrow-phase benches time.
 //! * **Placements** ([`place`] with a [`Placement`]): poses for a given pair of shapes
 //!   that stress the separating-axis test (coincident centres, parallel faces, edge on
@@ -16,7 +17,7 @@ use crate::shapes::{ball_hull, half_unit_sphere, pair_cuboid};
 use glam::{Quat, Vec3};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape};
-use sepax_narrowphase::oracle::{OracleContact, vertex_projection_sat};
+use sepax_narrowphase::oracle::{OracleContact, capsule_separation, vertex_projection_sat};
 
 /// One pair of posed shapes.
 #[derive(Clone, Debug)]
@@ -148,6 +149,67 @@ pub fn sphere_hull_pairs(seed: u64, count: usize, n: usize) -> Vec<Pair> {
             pose_as(&mut rng, half_unit_sphere(), b, PairKind::Touching)
         })
         .collect()
+}
+
+/// A capsule of half height 0.4–0.6 and radius 0.2–0.3: the benches' capsule.
+pub fn bench_capsule(rng: &mut Rng) -> Shape {
+    let capsule = sepax_geometry::Capsule::try_new(rng.range(0.4, 0.6), rng.range(0.2, 0.3));
+    Shape::from(capsule.unwrap_or_else(|_| unreachable!()))
+}
+
+/// `count` touching pairs of a [`bench_capsule`] (a) and a box like [`box_pairs`]' (b):
+/// random orientations, 1% of the size into each other (by the f64 capsule oracle).
+pub fn capsule_box_pairs(seed: u64, count: usize) -> Vec<Pair> {
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            let (a, b) = (bench_capsule(&mut rng), pair_cuboid(&mut rng));
+            touching_capsule_pair(&mut rng, a, b)
+        })
+        .collect()
+}
+
+/// `count` touching pairs of [`bench_capsule`]s, as [`capsule_box_pairs`].
+pub fn capsule_capsule_pairs(seed: u64, count: usize) -> Vec<Pair> {
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            let (a, b) = (bench_capsule(&mut rng), bench_capsule(&mut rng));
+            touching_capsule_pair(&mut rng, a, b)
+        })
+        .collect()
+}
+
+/// Capsule `a` and any `b` at random rotations, b moved along the line of the centres
+/// until the oracle's separation is `−0.5%` of the size (secant steps).
+fn touching_capsule_pair(rng: &mut Rng, a: Shape, b: Shape) -> Pair {
+    let Shape::Capsule(capsule) = &a else {
+        unreachable!("a is the capsule")
+    };
+    let pose_a = Pose::new(
+        rng.vec3(Vec3::splat(-5.0), Vec3::splat(5.0)),
+        rng.rotation(),
+    );
+    let size = a.bounding_radius() + b.bounding_radius();
+    let dir = rng.unit_vec3();
+    let mut pose_b = Pose::new(pose_a.translation + dir * 0.8 * size, rng.rotation());
+    let target = -0.01 * size as f64 * 0.5;
+    for _ in 0..6 {
+        let s0 = capsule_separation(capsule, &pose_a, &b, &pose_b);
+        let mut moved = pose_b;
+        moved.translation += dir * 1e-3;
+        let slope = (capsule_separation(capsule, &pose_a, &b, &moved) - s0) / 1e-3;
+        if slope.abs() < 1e-3 {
+            break;
+        }
+        pose_b.translation += dir * ((target - s0) / slope) as f32;
+    }
+    Pair {
+        a,
+        pose_a,
+        b,
+        pose_b,
+    }
 }
 
 /// The placements every randomized oracle test cycles through.

@@ -12,11 +12,12 @@
 //! | [`random_cuboid`] | box, half extents 0.1–2 | the narrow-phase oracle tests |
 //! | [`ball_hull`] | hull of n points at radius lo–hi from the centre | scenes (24 points, 0.3–0.6), bench pairs (0.45–0.55) |
 //! | [`ellipsoid_hull`] | hull of n points on an ellipsoid or in a box | the narrow-phase oracle tests |
+//! | [`random_capsule`] | capsule, half height 0–2 (0 one time in 8), radius 0.05–1 | the narrow-phase capsule tests |
 //! | [`ball_points`] | the point cloud of [`ball_hull`] | the stacking scenes' centred hulls ([`stacks`](crate::stacks)) |
 
 use glam::Vec3;
 use sepax_geometry::rng::Rng;
-use sepax_geometry::{ConvexHull, Cuboid, Shape, Sphere};
+use sepax_geometry::{Capsule, ConvexHull, Cuboid, Shape, Sphere};
 
 /// A box of random sides in `[0.5, 1.5]`, with its mean side (the scenes' size).
 pub fn soup_box(rng: &mut Rng) -> (Shape, f32) {
@@ -36,6 +37,18 @@ pub fn pair_cuboid(rng: &mut Rng) -> Shape {
 pub fn random_cuboid(rng: &mut Rng) -> Shape {
     let half = rng.vec3(Vec3::splat(0.1), Vec3::splat(2.0));
     Shape::from(Cuboid::try_from_half_extents(half).unwrap_or_else(|_| unreachable!()))
+}
+
+/// A capsule of random half height in `[0, 2]` (exactly 0, a ball, one time in 8) and
+/// radius in `[0.05, 1]`: needles to pills.
+pub fn random_capsule(rng: &mut Rng) -> Shape {
+    let half_height = if rng.below(8) == 0 {
+        0.0
+    } else {
+        rng.range(0.0, 2.0)
+    };
+    let radius = rng.range(0.05, 1.0);
+    Shape::from(Capsule::try_new(half_height, radius).unwrap_or_else(|_| unreachable!()))
 }
 
 /// The same box as a convex hull (other shapes unchanged), to run the hull path on

@@ -10,6 +10,8 @@
 //! * **Edge contact** ([`edge`]): one point halfway between the closest points of the two
 //!   edge segments.
 //! * **Sphere contact** ([`sphere`]): one point on the axis through the sphere's centre.
+//! * **Capsule contact** ([`capsule`]): the core clipped against a polytope face, or
+//!   against the other capsule's span, for up to two points; else one point.
 //! * **Deepest point** ([`deepest`]): the incident shape's deepest vertex, the fallback
 //!   when clipping gave nothing and the deepest-point rule below.
 //!
@@ -54,6 +56,7 @@
 pub const CLIP_TOLERANCE: f32 = 2e-3;
 
 pub(crate) mod box_face;
+pub(crate) mod capsule;
 pub(crate) mod clip;
 pub(crate) mod deepest;
 pub(crate) mod edge;

@@ -25,6 +25,8 @@
 
 pub(crate) mod box_box;
 pub(crate) mod box_box_wide;
+pub(crate) mod capsule;
+pub(crate) mod capsule_box;
 pub(crate) mod frame_wide;
 pub(crate) mod hull_hull;
 pub(crate) mod sphere;

@@ -11,9 +11,12 @@
 //!
 //! * [`signed_distance`]: from a point to a posed box (clamp the point into the box),
 //!   hull (largest plane distance inside; outside, the nearest face polygon or edge)
-//!   or sphere (centre distance), in `f64`;
+//!   sphere (centre distance) or capsule (core segment distance), in `f64`;
 //! * [`sphere_separation`]: a sphere against any shape, the signed distance of its
-//!   centre minus its radius.
+//!   centre minus its radius;
+//! * [`capsule_separation`] (in [`capsule`]): a capsule against any shape, from the
+//!   exact distance or penetration of its core segment (segment–point, segment–segment,
+//!   segment–polytope) minus the radii.
 //!
 //! [`triangle`] holds the one-sided twins of the mesh-triangle queries.
 //!
@@ -21,6 +24,9 @@
 //! vertices, or centre ± radius), the check that a reported normal really is an axis
 //! of that depth.
 
+pub mod capsule;
+
+pub use capsule::capsule_separation;
 use glam::{DVec3, Vec3};
 use sepax_geometry::{ConvexHull, Pose, Shape};
 
@@ -53,7 +59,7 @@ fn world(v: Vec3, pose: &Pose) -> DVec3 {
 fn solid(shape: &Shape, pose: &Pose) -> Option<Solid> {
     let q = pose.rotation.as_dquat();
     match shape {
-        Shape::Sphere(_) => None,
+        Shape::Sphere(_) | Shape::Capsule(_) => None,
         Shape::Cuboid(c) => {
             let axes = [DVec3::X, DVec3::Y, DVec3::Z].map(|a| q * a);
             Some(Solid {
@@ -88,7 +94,7 @@ fn interval(vertices: &[DVec3], axis: DVec3) -> (f64, f64) {
 }
 
 /// The vertex-projection SAT of two boxes or hulls; `None` when either is a sphere or a
-/// pose is invalid.
+/// capsule, or a pose is invalid.
 pub fn vertex_projection_sat(
     a: &Shape,
     pose_a: &Pose,
@@ -139,6 +145,7 @@ pub fn vertex_projection_sat(
 /// distance to the nearest face). Hull: inside (every plane distance ≤ 0) the largest
 /// plane distance; outside, the smallest distance to a face polygon the point projects
 /// into (from the front) or to an edge segment. Sphere: centre distance minus radius.
+/// Capsule: distance to the core segment minus radius.
 pub fn signed_distance(shape: &Shape, pose: &Pose, point: DVec3) -> f64 {
     let offset = point - pose.translation.as_dvec3();
     let local = || pose.rotation.as_dquat().inverse() * offset;
@@ -155,6 +162,11 @@ pub fn signed_distance(shape: &Shape, pose: &Pose, point: DVec3) -> f64 {
         }
         Shape::ConvexHull(hull) => hull_distance(hull, local()),
         Shape::Sphere(s) => offset.length() - s.radius() as f64,
+        Shape::Capsule(c) => {
+            let (bottom, top) = c.segment();
+            let (p0, p1) = (bottom.as_dvec3(), top.as_dvec3());
+            capsule::point_segment_distance(local(), p0, p1) - c.radius() as f64
+        }
     }
 }
 
@@ -199,7 +211,7 @@ pub fn sphere_separation(radius: f32, sphere_pose: &Pose, other: &Shape, other_p
 }
 
 /// `(min, max)` of `n · (x − origin)` over a posed shape, in `f64` (its vertices, or
-/// centre ± radius for a sphere).
+/// centre ± radius for a sphere, core endpoints ± radius for a capsule).
 fn extent(s: &Shape, p: &Pose, n: DVec3, origin: DVec3) -> (f64, f64) {
     let q = p.rotation.as_dquat().normalize();
     let shift = p.translation.as_dvec3() - origin;
@@ -212,6 +224,12 @@ fn extent(s: &Shape, p: &Pose, n: DVec3, origin: DVec3) -> (f64, f64) {
             let r = sphere.radius() as f64 * n.length();
             return (c - r, c + r);
         }
+        Shape::Capsule(capsule) => {
+            let (bottom, top) = capsule.segment();
+            let (e0, e1) = (to_world(bottom).dot(n), to_world(top).dot(n));
+            let r = capsule.radius() as f64 * n.length();
+            return (e0.min(e1) - r, e0.max(e1) + r);
+        }
     };
     vertices
         .iter()
@@ -222,7 +240,7 @@ fn extent(s: &Shape, p: &Pose, n: DVec3, origin: DVec3) -> (f64, f64) {
 }
 
 /// The gap of a pair along `normal` (a → b): `min_b − max_a` over both shapes'
-/// vertices (centre ± radius for spheres), in `f64`, measured about a's position so
+/// vertices (centre ± radius for spheres, core endpoints ± radius for capsules), in `f64`, measured about a's position so
 /// that bodies far from the origin keep `f64`'s precision. A contact of depth `d` along
 /// `normal` has `gap_along ≈ −d`.
 pub fn gap_along(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, normal: DVec3) -> f64 {

@@ -1,0 +1,87 @@
+//! Capsule–capsule manifolds in one pass, without the relative frame.
+//!
+//! Two capsules need only their cores: each is its centre ± its local y axis times the
+//! half height. So instead of b's full pose in a's frame (a quaternion product and a
+//! matrix in `f64`, the bulk of a capsule pair's cost), the pair is put in the frame
+//! with a's centre as origin and the **world's axes**: b's centre is the difference of
+//! the translations (in `f64`, rounded once, as the relative frame does it) and both
+//! core directions are the rotated y axes. The closest points (`sat::capsule`) and the
+//! points (`manifold::capsule`) are the same functions as in a's frame; the normal is
+//! already a world vector, positions are a's translation plus the point, and the anchors
+//! are rotated back into each body's frame.
+//!
+//! `contact` and `intersects` still run in a's frame: the two agree to round-off
+//! (`tests/capsule_oracle.rs` holds both to the f64 oracle).
+
+use crate::PairCache;
+use crate::contact::{Feature, Manifold, ManifoldPoint};
+use crate::manifold::CLIP_TOLERANCE;
+use crate::manifold::capsule::capsule_points_on_axis;
+use crate::sat::SatOutcome;
+use crate::sat::capsule::{Core, capsule_capsule};
+use glam::Vec3;
+use sepax_geometry::{Capsule, Pose};
+use smallvec::SmallVec;
+
+/// [`collide`](crate::collide) for two capsules (poses checked, pair in canonical order).
+pub(crate) fn collide_capsules(
+    a: &Capsule,
+    pose_a: &Pose,
+    b: &Capsule,
+    pose_b: &Pose,
+    margin: f32,
+    cache: &mut PairCache,
+) -> Option<Manifold> {
+    let (qa, qb) = (pose_a.rotation.normalize(), pose_b.rotation.normalize());
+    let (axis_a, axis_b) = (qa * Vec3::Y, qb * Vec3::Y);
+    let centre_b = (pose_b.translation.as_dvec3() - pose_a.translation.as_dvec3()).as_vec3();
+    let core_a = Core {
+        p0: axis_a * -a.half_height(),
+        p1: axis_a * a.half_height(),
+        radius: a.radius(),
+    };
+    let core_b = Core {
+        p0: centre_b - axis_b * b.half_height(),
+        p1: centre_b + axis_b * b.half_height(),
+        radius: b.radius(),
+    };
+    let query = capsule_capsule(core_a, core_b, margin);
+    let axis = match query.outcome {
+        SatOutcome::Separated(axis) => {
+            cache.remember(axis.feature, true);
+            return None;
+        }
+        SatOutcome::Overlap { exact, .. } => exact,
+    };
+    cache.remember(Feature::EdgeEdge(0, 0), false);
+    let clip_tolerance = CLIP_TOLERANCE * a.radius().min(b.radius());
+    let witness = query.witness.unwrap_or((Vec3::ZERO, centre_b));
+    let candidates = capsule_points_on_axis(
+        axis_a,
+        a.half_height(),
+        a.radius(),
+        core_b,
+        &axis,
+        witness,
+        margin,
+        clip_tolerance,
+    );
+    let n = axis.normal;
+    let (inverse_a, inverse_b) = (qa.conjugate(), qb.conjugate());
+    let mut points: SmallVec<[ManifoldPoint; 4]> = SmallVec::new();
+    for c in &candidates {
+        let half = n * (0.5 * c.depth);
+        points.push(ManifoldPoint {
+            position: pose_a.translation + c.point,
+            depth: c.depth,
+            id: c.id,
+            anchor_a: inverse_a * (c.point + half),
+            anchor_b: inverse_b * (c.point - half - centre_b),
+        });
+    }
+    (!points.is_empty()).then_some(Manifold {
+        normal: n,
+        points,
+        feature: axis.feature,
+    })
+}

@@ -1,0 +1,350 @@
+//! Queries with a capsule: a core segment swept by a ball of radius `r`.
+//!
+//! Sweeping by a ball adds `r` to every support distance, so a capsule pair is its core
+//! pair with the radii taken off: `s = s_core − r` (sum of both radii for two
+//! capsules), along the same axis. Each query below finds the **exact** separation of
+//! the core pair, so the depths are exact (no preference between axes but the one
+//! described for polytopes).
+//!
+//! * **capsule–capsule**: the closest points `c_a`, `c_b` of the two segments
+//!   (Ericson §5.1.9, in `f64`): `s = |c_b − c_a| − r_a − r_b` along
+//!   `n = (c_b − c_a) / |c_b − c_a|`. Crossing segments (`|c_b − c_a| = 0`) have
+//!   penetration `r_a + r_b` along the normal of the plane they span (`d_a × d_b`, or
+//!   any direction across parallel ones), the sign towards b's centre.
+//! * **segment–polytope** (box or hull, the capsule's core brought into the polytope's
+//!   frame): the core is a polytope with one edge and no faces, so the Minkowski
+//!   difference of polytope and core has as faces the polytope's faces and, for each
+//!   edge `e` whose Gauss arc `(n₁, n₂)` crosses the great circle orthogonal to the core
+//!   direction `d` (`(n₁·d)(n₂·d) < 0`), the face `m = ±(d × e)`, oriented into the
+//!   arc (`m·(n₁ + n₂) > 0`). Their separations:
+//!   - face `(n, o)`: `s = min(n·p₀, n·p₁) − o`;
+//!   - edge `e = v₀v₁`: `s = m·(p₀ − v₀)` (the polytope's support along `m` is the edge).
+//!
+//!   The largest is the signed distance of the core when it is not positive (the core
+//!   meets the polytope: `−s` is its exact penetration). When it is positive it is only
+//!   a lower bound, and the exact distance is found from the features that can carry
+//!   the closest pair, a vertex against a face or an edge against an edge: the core's
+//!   deepest endpoint against the best face (when it projects inside the face polygon,
+//!   that face's separation *is* the distance), else the core against every polytope
+//!   edge next to a face the core is in front of (a closest point `y` on edge `e` has
+//!   `x − y` in the normal cone of `e`, spanned by its two face normals, so `x` is in
+//!   front of one of those faces). The normal is then the closest points' direction.
+//!
+//! The **preferred** axis of a polytope pair (the one the manifold is built on) is the
+//! best face when it is within the feature slop of the exact axis (a capsule lying on a
+//! face gets that face's two-point manifold), else the exact axis. Last frame's feature
+//! is not used: a capsule query is the same warm or cold.
+
+use super::capsule_box::box_capsule;
+use super::{Axis, FEATURE_SLOP, Frame, SatOutcome, length_and_direction};
+use crate::Feature;
+use crate::math::closest_points_on_segments_f64;
+use crate::polytope::Polytope;
+use crate::solid::Solid;
+use glam::{DVec3, Vec3};
+
+/// Edges whose direction is closer to the core's than this (`|d × e| ≤ k|d||e|`) give
+/// no axis: the Minkowski face they span is a sliver whose neighbours carry its
+/// separation (the same rule, and value, as the polytope test's parallel edges).
+const PARALLEL: f32 = crate::sat::PARALLEL_EDGES;
+
+/// Distances below this fraction of the sizes and offsets involved are round-off of
+/// the f32 inputs (a few ulps): their closest points give no direction.
+pub(crate) const ROUND_OFF: f64 = 1e-6;
+
+/// The round-off distance of a segment–polytope query (see [`ROUND_OFF`]).
+fn tiny_distance(poly: &Polytope, core: Core) -> f64 {
+    ROUND_OFF * (poly.radius as f64 + core.p0.length() as f64 + core.p1.length() as f64)
+}
+
+/// A capsule's core segment and radius, in the frame a query works in.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Core {
+    pub p0: Vec3,
+    pub p1: Vec3,
+    pub radius: f32,
+}
+
+impl Core {
+    /// The core of a capsule of half height `h` and radius `r` in its own frame.
+    pub fn local(h: f32, r: f32) -> Core {
+        Core {
+            p0: Vec3::new(0.0, -h, 0.0),
+            p1: Vec3::new(0.0, h, 0.0),
+            radius: r,
+        }
+    }
+
+    /// The core of b's capsule (half height `h`, radius `r`) in a's frame.
+    pub fn of_b(frame: &Frame, h: f32, r: f32) -> Core {
+        let top = frame.rot.y_axis * h;
+        Core {
+            p0: frame.trans - top,
+            p1: frame.trans + top,
+            radius: r,
+        }
+    }
+}
+
+/// A capsule query's outcome, with the closest points behind the exact axis when they
+/// were found (a's side: a's core or the polytope's surface; b's side: b's core), which
+/// the manifold reuses.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CapsuleOutcome {
+    pub outcome: SatOutcome,
+    pub witness: Option<(Vec3, Vec3)>,
+}
+
+/// The query of a pair with a capsule and no sphere, in a's frame.
+pub(crate) fn capsule_query(a: &Solid, b: &Solid, frame: &Frame, margin: f32) -> CapsuleOutcome {
+    let slop = FEATURE_SLOP * a.inner_radius().min(b.inner_radius());
+    match (a, b) {
+        (Solid::Capsule(ha, ra), Solid::Capsule(hb, rb)) => {
+            capsule_capsule(Core::local(*ha, *ra), Core::of_b(frame, *hb, *rb), margin)
+        }
+        (_, Solid::Capsule(h, r)) => solid_capsule(a, Core::of_b(frame, *h, *r), margin, slop),
+        (Solid::Capsule(h, r), _) => {
+            // The canonical pair order puts capsules after polytopes, so this runs only
+            // when called out of that order: the query runs in b's frame and is mirrored.
+            let inverse = frame.inverse();
+            let q = solid_capsule(b, Core::of_b(&inverse, *h, *r), margin, slop);
+            let outcome = match q.outcome {
+                SatOutcome::Separated(axis) => SatOutcome::Separated(flip_axis(&axis, frame)),
+                SatOutcome::Overlap { exact, preferred } => SatOutcome::Overlap {
+                    exact: flip_axis(&exact, frame),
+                    preferred: flip_axis(&preferred, frame),
+                },
+            };
+            let witness = q
+                .witness
+                .map(|(on_b, on_a)| (frame.point_to_a(on_a), frame.point_to_a(on_b)));
+            CapsuleOutcome { outcome, witness }
+        }
+        _ => unreachable!("a capsule query needs a capsule"),
+    }
+}
+
+/// A box or hull (in its own frame) against a capsule's core in that frame.
+fn solid_capsule(solid: &Solid, core: Core, margin: f32, slop: f32) -> CapsuleOutcome {
+    match solid {
+        Solid::Box(h) => box_capsule(*h, core, margin, slop),
+        _ => solid.with_polytope(|poly| {
+            let poly = poly.expect("spheres and capsules are handled before polytopes");
+            polytope_capsule(poly, core, margin, slop)
+        }),
+    }
+}
+
+/// An axis of the pair seen from the other shape: `frame` takes the frame the axis is
+/// in to the other one's (its `rot` maps the axis' frame into the target frame).
+pub(crate) fn flip_axis(axis: &Axis, frame: &Frame) -> Axis {
+    Axis {
+        separation: axis.separation,
+        normal: frame.rot * -axis.normal,
+        feature: axis.feature.flipped(),
+    }
+}
+
+pub(crate) fn finish(
+    exact: Axis,
+    preferred: Axis,
+    margin: f32,
+    witness: Option<(Vec3, Vec3)>,
+) -> CapsuleOutcome {
+    let outcome = if exact.separation > margin {
+        SatOutcome::Separated(exact)
+    } else {
+        SatOutcome::Overlap { exact, preferred }
+    };
+    CapsuleOutcome { outcome, witness }
+}
+
+/// Capsule a against capsule b, both cores in one frame centred on a's centre.
+pub(crate) fn capsule_capsule(a: Core, b: Core, margin: f32) -> CapsuleOutcome {
+    let (on_a, on_b) = closest_points_on_segments_f64(
+        a.p0.as_dvec3(),
+        (a.p1 - a.p0).as_dvec3(),
+        b.p0.as_dvec3(),
+        (b.p1 - b.p0).as_dvec3(),
+    );
+    let radii = a.radius as f64 + b.radius as f64;
+    let offset = on_b - on_a;
+    let distance = offset.length();
+    // Closest points nearer than the inputs' round-off say nothing about a direction.
+    // (Sizes by their largest component: no square roots.)
+    let size = |v: Vec3| v.abs().max_element() as f64;
+    let tiny = ROUND_OFF * 2.0 * (size(a.p1 - a.p0) + size(b.p1 - b.p0) + size(b.p0));
+    let normal = match (offset / distance).as_vec3().try_normalize() {
+        Some(n) if distance > tiny => n,
+        _ => crossing_normal(a.p1 - a.p0, b.p1 - b.p0, (b.p0 + b.p1) * 0.5),
+    };
+    let axis = Axis {
+        separation: (distance - radii) as f32,
+        normal,
+        feature: Feature::EdgeEdge(0, 0),
+    };
+    finish(axis, axis, margin, Some((on_a.as_vec3(), on_b.as_vec3())))
+}
+
+/// The normal of two cores that meet: across the plane they span, else across the
+/// (parallel) cores, else any direction; the sign towards b's centre `towards`.
+fn crossing_normal(da: Vec3, db: Vec3, towards: Vec3) -> Vec3 {
+    let across = da.cross(db);
+    let n = length_and_direction(across)
+        .filter(|_| {
+            across.length_squared()
+                > (PARALLEL * PARALLEL) * da.length_squared() * db.length_squared()
+        })
+        .map(|(_, n)| n)
+        .or_else(|| {
+            let along = if da.length_squared() >= db.length_squared() {
+                da
+            } else {
+                db
+            };
+            length_and_direction(along.any_orthogonal_vector()).map(|(_, n)| n)
+        })
+        .unwrap_or(Vec3::X);
+    if n.dot(towards) < 0.0 { -n } else { n }
+}
+
+/// The polytope `poly` (shape a) against a capsule whose core is given in a's frame.
+/// `slop` is the feature slop of the preference (see the module docs).
+pub(crate) fn polytope_capsule(
+    poly: &Polytope,
+    core: Core,
+    margin: f32,
+    slop: f32,
+) -> CapsuleOutcome {
+    let Core { p0, p1, radius } = core;
+    let d = p1 - p0;
+    // Faces of the polytope: the core's lowest endpoint against the plane.
+    let mut face = Axis {
+        separation: f32::NEG_INFINITY,
+        normal: Vec3::Y,
+        feature: Feature::FaceA(0),
+    };
+    for (f, plane) in poly.planes.iter().enumerate() {
+        let s = plane.normal.dot(p0).min(plane.normal.dot(p1)) - plane.offset;
+        if s > face.separation {
+            face = Axis {
+                separation: s,
+                normal: plane.normal,
+                feature: Feature::FaceA(f as u32),
+            };
+        }
+    }
+    // Edges whose arc crosses the core's great circle: Minkowski faces `±(d × e)`.
+    let mut edge: Option<Axis> = None;
+    let d_length_squared = d.length_squared();
+    for (e, hull_edge) in poly.edges.iter().enumerate() {
+        let n1 = poly.planes[hull_edge.faces[0] as usize].normal;
+        let n2 = poly.planes[hull_edge.faces[1] as usize].normal;
+        if n1.dot(d) * n2.dot(d) >= 0.0 {
+            continue;
+        }
+        let v0 = poly.vertices[hull_edge.vertices[0] as usize];
+        let along = poly.vertices[hull_edge.vertices[1] as usize] - v0;
+        let m = d.cross(along);
+        let m_length_squared = m.length_squared();
+        // (Written so that a NaN length skips the edge.)
+        let spans =
+            m_length_squared > (PARALLEL * PARALLEL) * d_length_squared * along.length_squared();
+        if !spans {
+            continue;
+        }
+        let mut m = m / m_length_squared.sqrt();
+        if m.dot(n1 + n2) < 0.0 {
+            m = -m;
+        }
+        let s = m.dot(p0 - v0);
+        if edge.is_none_or(|best| s > best.separation) {
+            edge = Some(Axis {
+                separation: s,
+                normal: m,
+                feature: Feature::EdgeEdge(e as u32, 0),
+            });
+        }
+    }
+    let mut exact = match edge {
+        Some(e) if e.separation > face.separation => e,
+        _ => face,
+    };
+    let mut witness = None;
+    if exact.separation > 0.0 && exact.separation - radius <= margin {
+        // The core is outside: the exact distance from the closest features.
+        let Feature::FaceA(f) = face.feature else {
+            unreachable!("the face axis is a face of a")
+        };
+        let n = face.normal;
+        let low = if n.dot(p0) <= n.dot(p1) { p0 } else { p1 };
+        let foot = low - n * face.separation;
+        // A face the core's lowest endpoint is in front of and over: its separation is
+        // the endpoint's distance, which no lower bound exceeds.
+        if face.separation > 0.0 && projects_inside(poly, f as usize, foot) {
+            exact = face;
+            witness = Some((foot, low));
+        } else if let Some((e, on_poly, on_core, distance)) = closest_edge(poly, core) {
+            // The closest points' direction, unless they are so close that it is
+            // round-off: then the SAT's axis, whose separation is within that distance.
+            let direction = ((on_core - on_poly) / distance).as_vec3().try_normalize();
+            if let Some(direction) = direction.filter(|_| distance > tiny_distance(poly, core)) {
+                exact = Axis {
+                    separation: distance as f32,
+                    normal: direction,
+                    feature: Feature::EdgeEdge(e, 0),
+                };
+            } else {
+                exact.separation = distance as f32;
+            }
+            witness = Some((on_poly.as_vec3(), on_core.as_vec3()));
+        }
+    }
+    exact.separation -= radius;
+    face.separation -= radius;
+    let preferred = if face.separation >= exact.separation - slop {
+        face
+    } else {
+        exact
+    };
+    finish(exact, preferred, margin, witness)
+}
+
+/// Does `q`, a point in face `f`'s plane, lie inside the face polygon (boundary
+/// included)? Inside means behind every edge's outward side plane.
+fn projects_inside(poly: &Polytope, f: usize, q: Vec3) -> bool {
+    let face = poly.face(f);
+    let normal = poly.planes[f].normal;
+    (0..face.len()).all(|k| {
+        let v0 = poly.vertices[face[k] as usize];
+        let v1 = poly.vertices[face[(k + 1) % face.len()] as usize];
+        (v1 - v0).cross(normal).dot(q - v0) <= 0.0
+    })
+}
+
+/// The polytope edge closest to the core, among the edges next to a face the core is in
+/// front of: `(edge, point on the edge, point on the core, distance)`, in `f64`.
+fn closest_edge(poly: &Polytope, core: Core) -> Option<(u32, DVec3, DVec3, f64)> {
+    let in_front = |f: u32| {
+        let plane = poly.planes[f as usize];
+        plane
+            .signed_distance(core.p0)
+            .max(plane.signed_distance(core.p1))
+            > 0.0
+    };
+    let (c0, cd) = (core.p0.as_dvec3(), (core.p1 - core.p0).as_dvec3());
+    let mut best: Option<(u32, DVec3, DVec3, f64)> = None;
+    for (e, hull_edge) in poly.edges.iter().enumerate() {
+        if !(in_front(hull_edge.faces[0]) || in_front(hull_edge.faces[1])) {
+            continue;
+        }
+        let v0 = poly.vertices[hull_edge.vertices[0] as usize].as_dvec3();
+        let v1 = poly.vertices[hull_edge.vertices[1] as usize].as_dvec3();
+        let (on_poly, on_core) = closest_points_on_segments_f64(v0, v1 - v0, c0, cd);
+        let distance = (on_core - on_poly).length();
+        if best.is_none_or(|b| distance < b.3) {
+            best = Some((e as u32, on_poly, on_core, distance));
+        }
+    }
+    best.filter(|b| b.3 > 0.0)
+}

@@ -1,0 +1,305 @@
+//! Capsule manifolds a solver relies on (issue 10): a capsule lying on a box face or a
+//! hull face gets two points with their own depths and the same ids after a small
+//! motion; one hanging over the edge gets the clipped point at the edge; two parallel
+//! capsules get two points; crossing ones one. And ray casts against capsules, checked
+//! against sphere tracing in f64 on the oracle's signed distance (20,000 rays).
+
+use glam::{DVec3, Quat, Vec3};
+use sepax_geometry::rng::Rng;
+use sepax_geometry::{Capsule, ConvexHull, Cuboid, Pose, Shape};
+use sepax_narrowphase::oracle::signed_distance;
+use sepax_narrowphase::ray::ray_shape;
+use sepax_narrowphase::{Feature, Manifold, PairCache, collide};
+
+fn capsule(h: f32, r: f32) -> Shape {
+    Shape::from(Capsule::try_new(h, r).unwrap())
+}
+
+fn ids(m: &Manifold) -> Vec<u64> {
+    let mut v: Vec<u64> = m.points.iter().map(|p| p.id).collect();
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn capsule_lying_on_a_face_gets_two_points_with_stable_ids() {
+    let slab_box = Shape::from(Cuboid::try_from_half_extents(Vec3::new(5.0, 0.5, 5.0)).unwrap());
+    let slab_hull = Shape::from(ConvexHull::cuboid(Vec3::new(5.0, 0.5, 5.0)).unwrap());
+    let pill = capsule(1.0, 0.25);
+    for slab in [&slab_box, &slab_hull] {
+        // Resting 0.01 deep, its core tilted along its length by 2e-3 rad.
+        let tilted = Pose::new(
+            Vec3::new(0.2, 0.74, -0.1),
+            Quat::from_rotation_z(std::f32::consts::FRAC_PI_2 + 2e-3),
+        );
+        let nudged = Pose::new(
+            tilted.translation + Vec3::new(1e-4, -1e-5, 2e-4),
+            Quat::from_rotation_y(1e-4) * tilted.rotation,
+        );
+        let m0 = collide(
+            slab,
+            &Pose::IDENTITY,
+            &pill,
+            &tilted,
+            0.0,
+            &mut PairCache::default(),
+        )
+        .unwrap();
+        let m1 = collide(
+            slab,
+            &Pose::IDENTITY,
+            &pill,
+            &nudged,
+            0.0,
+            &mut PairCache::default(),
+        )
+        .unwrap();
+        assert_eq!(m0.points.len(), 2, "{m0:?}");
+        assert!((m0.normal - Vec3::Y).length() < 1e-6);
+        assert_eq!(ids(&m0), ids(&m1));
+        // Each end has its own depth: 0.01 ± sin(2e-3) · 1.
+        let mut depths: Vec<f32> = m0.points.iter().map(|p| p.depth).collect();
+        depths.sort_by(f32::total_cmp);
+        assert!((depths[0] - (0.01 - 2e-3)).abs() < 1e-4, "{depths:?}");
+        assert!((depths[1] - (0.01 + 2e-3)).abs() < 1e-4, "{depths:?}");
+        // Both orders give the same manifold, mirrored.
+        let flipped = collide(
+            &pill,
+            &tilted,
+            slab,
+            &Pose::IDENTITY,
+            0.0,
+            &mut PairCache::default(),
+        )
+        .unwrap();
+        assert_eq!(flipped, m0.clone().flipped());
+        // Points are halfway: anchors on each surface.
+        for p in &m0.points {
+            let on_capsule = tilted.transform_point(p.anchor_b);
+            assert!((on_capsule.y - (0.5 - p.depth)).abs() < 1e-5, "{p:?}");
+            assert!((p.anchor_a.y - 0.5).abs() < 1e-5, "{p:?}");
+        }
+    }
+}
+
+#[test]
+fn capsule_over_the_edge_is_clipped_at_the_edge() {
+    let block = Shape::from(Cuboid::try_from_half_extents(Vec3::splat(0.5)).unwrap());
+    let pill = capsule(1.0, 0.25);
+    // Core along x from 0.2 to 2.2 at height 0.74: the box ends at x = 0.5.
+    let pose = Pose::new(
+        Vec3::new(1.2, 0.74, 0.0),
+        Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
+    );
+    let m = collide(
+        &block,
+        &Pose::IDENTITY,
+        &pill,
+        &pose,
+        0.0,
+        &mut PairCache::default(),
+    )
+    .unwrap();
+    assert_eq!(m.points.len(), 2, "{m:?}");
+    let mut xs: Vec<f32> = m.points.iter().map(|p| p.position.x).collect();
+    xs.sort_by(f32::total_cmp);
+    assert!(
+        (xs[0] - 0.2).abs() < 1e-5 && (xs[1] - 0.5).abs() < 2e-3,
+        "{xs:?}"
+    );
+    for p in &m.points {
+        assert!((p.depth - 0.01).abs() < 1e-5);
+    }
+    assert_eq!(m.feature, Feature::FaceA(3));
+}
+
+#[test]
+fn parallel_capsules_get_two_points_and_crossing_ones_one() {
+    let pill = capsule(1.0, 0.25);
+    let side = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    let below = Pose::new(Vec3::ZERO, side);
+    let above = Pose::new(Vec3::new(0.5, 0.49, 0.0), side);
+    let m = collide(&pill, &below, &pill, &above, 0.0, &mut PairCache::default()).unwrap();
+    assert_eq!(m.points.len(), 2, "{m:?}");
+    assert!((m.normal - Vec3::Y).length() < 1e-6);
+    let mut xs: Vec<f32> = m.points.iter().map(|p| p.position.x).collect();
+    xs.sort_by(f32::total_cmp);
+    assert!(
+        (xs[0] + 0.5).abs() < 1e-5 && (xs[1] - 1.0).abs() < 1e-5,
+        "{xs:?}"
+    );
+    for p in &m.points {
+        assert!((p.depth - 0.01).abs() < 1e-5);
+    }
+    let crossing = Pose::new(
+        Vec3::new(0.5, 0.49, 0.0),
+        Quat::from_rotation_x(std::f32::consts::FRAC_PI_2),
+    );
+    let m = collide(
+        &pill,
+        &below,
+        &pill,
+        &crossing,
+        0.0,
+        &mut PairCache::default(),
+    )
+    .unwrap();
+    assert_eq!(m.points.len(), 1);
+    assert!((m.points[0].position - Vec3::new(0.5, 0.245, 0.0)).length() < 1e-5);
+    assert!((m.points[0].depth - 0.01).abs() < 1e-5);
+}
+
+/// Sphere tracing in f64 on the oracle's signed distance: the first `t` where the
+/// distance falls below `1e-9`, or `None` past `max_t`.
+fn traced(shape: &Shape, pose: &Pose, origin: Vec3, dir: Vec3, max_t: f64) -> Option<f64> {
+    let (o, d) = (origin.as_dvec3(), dir.as_dvec3());
+    let unit = d.length();
+    let mut t = 0.0f64;
+    for _ in 0..10_000 {
+        let distance = signed_distance(shape, pose, o + d * t);
+        if distance < 1e-9 {
+            return Some(t);
+        }
+        t += distance / unit;
+        if t > max_t {
+            return None;
+        }
+    }
+    None
+}
+
+#[test]
+fn ray_casts_match_sphere_tracing() {
+    let mut rng = Rng::new(0xCA5E);
+    let (mut hits, mut inside) = (0, 0);
+    for i in 0..20_000 {
+        let h = if i % 8 == 0 { 0.0 } else { rng.range(0.0, 2.0) };
+        let shape = capsule(h, rng.range(0.05, 1.0));
+        let pose = Pose::new(
+            rng.vec3(Vec3::splat(-3.0), Vec3::splat(3.0)),
+            rng.rotation(),
+        );
+        let origin = rng.vec3(Vec3::splat(-6.0), Vec3::splat(6.0));
+        // Half the rays aim at the capsule's core, the rest anywhere.
+        let target = pose.transform_point(Vec3::new(0.0, rng.range(-h - 0.5, h + 0.5), 0.0));
+        let dir = if i % 2 == 0 {
+            (target - origin) * rng.range(0.2, 3.0)
+        } else {
+            rng.unit_vec3()
+        };
+        let max_t = 100.0;
+        let ours = ray_shape(&shape, &pose, origin, dir, max_t);
+        let truth = traced(&shape, &pose, origin, dir, max_t as f64);
+        match (ours, truth) {
+            (Some(hit), Some(t)) => {
+                let size = shape.bounding_radius() as f64 + origin.length() as f64;
+                // Tracing stops short of the surface (by up to 1e-9 / sin of the grazing
+                // angle), never beyond it: our entry is on the surface and not before it,
+                // within f32's round-off of a grazing ray's quadratic (1e-4 of the size).
+                let on_surface = signed_distance(&shape, &pose, hit.point.as_dvec3());
+                assert!(
+                    hit.t == 0.0 || on_surface.abs() <= 1e-4 * size,
+                    "case {i}: {on_surface} off the surface"
+                );
+                assert!(
+                    (hit.t as f64 - t) * dir.length() as f64 >= -1e-4 * size,
+                    "case {i}: t {} before the traced {t}",
+                    hit.t
+                );
+                assert!((hit.normal.length() - 1.0).abs() < 1e-5);
+                if hit.t == 0.0 {
+                    assert_eq!(t, 0.0, "case {i}: inside, but traced to {t}");
+                    inside += 1;
+                } else {
+                    // The normal is the surface's: the gradient of the distance there.
+                    let p = hit.point.as_dvec3();
+                    let step = 1e-4;
+                    let g = DVec3::new(
+                        signed_distance(&shape, &pose, p + DVec3::X * step)
+                            - signed_distance(&shape, &pose, p - DVec3::X * step),
+                        signed_distance(&shape, &pose, p + DVec3::Y * step)
+                            - signed_distance(&shape, &pose, p - DVec3::Y * step),
+                        signed_distance(&shape, &pose, p + DVec3::Z * step)
+                            - signed_distance(&shape, &pose, p - DVec3::Z * step),
+                    )
+                    .normalize();
+                    assert!(
+                        (hit.normal.as_dvec3() - g).length() < 1e-3,
+                        "case {i}: normal {} vs {g} ({shape:?} {pose:?} local {})",
+                        hit.normal,
+                        pose.inverse_transform_point(hit.point)
+                    );
+                    hits += 1;
+                }
+            }
+            (None, None) => {}
+            (ours, truth) => {
+                // Grazing rays may disagree within round-off.
+                let closest = truth.map_or(f64::INFINITY, |t| t);
+                panic!("case {i}: {ours:?} vs traced {truth:?} ({closest})");
+            }
+        }
+    }
+    assert!(hits > 5_000 && inside > 10, "{hits} hits, {inside} inside");
+}
+
+/// Bad input never panics: NaN, infinite and huge poses, NaN, negative and infinite
+/// margins, capsules from the smallest to the largest values, against every kind.
+#[test]
+fn bad_input_never_panics_and_margins_behave_as_documented() {
+    use sepax_geometry::Sphere;
+    use sepax_narrowphase::{contact, intersects};
+    let pill = capsule(1.0, 0.25);
+    let touching = Pose::from_translation(Vec3::new(0.0, 0.0, 0.5));
+    let apart = Pose::from_translation(Vec3::new(0.0, 0.0, 0.55));
+    for bad in [-1.0, f32::NAN, f32::NEG_INFINITY] {
+        assert!(contact(&pill, &Pose::IDENTITY, &pill, &apart, bad).is_none());
+        assert!(contact(&pill, &Pose::IDENTITY, &pill, &touching, bad).is_some());
+    }
+    let c = contact(&pill, &Pose::IDENTITY, &pill, &apart, f32::INFINITY).unwrap();
+    assert!((c.depth + 0.05).abs() < 1e-6);
+    let mut shapes = vec![
+        Shape::from(Cuboid::try_from_half_extents(Vec3::ONE).unwrap()),
+        Shape::from(ConvexHull::cuboid(Vec3::new(1.0, 0.5, 2.0)).unwrap()),
+        Shape::from(Sphere::try_new(1.0).unwrap()),
+    ];
+    for e in [1e-30f32, 1e-6, 1.0, 1e18, 1e37, f32::MAX] {
+        shapes.push(capsule(e, 1.0));
+        shapes.push(capsule(1.0, e));
+        shapes.push(capsule(0.0, e));
+    }
+    let poses = [
+        Pose::IDENTITY,
+        Pose::new(Vec3::splat(0.5), Quat::from_rotation_x(0.3)),
+        Pose::new(Vec3::new(1e30, -1e30, 0.0), Quat::IDENTITY),
+        Pose::new(Vec3::new(f32::NAN, 0.0, 0.0), Quat::IDENTITY),
+        Pose::new(Vec3::new(f32::INFINITY, 0.0, 0.0), Quat::IDENTITY),
+        Pose::new(Vec3::ZERO, Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)),
+    ];
+    for a in &shapes {
+        for b in &shapes {
+            if !(matches!(a, Shape::Capsule(_)) || matches!(b, Shape::Capsule(_))) {
+                continue;
+            }
+            for pa in &poses {
+                for pb in &poses {
+                    let valid = pa.is_valid() && pb.is_valid();
+                    for margin in [0.0, 0.1, f32::NAN, f32::INFINITY] {
+                        let m = collide(a, pa, b, pb, margin, &mut PairCache::default());
+                        if let Some(m) = &m {
+                            assert!(valid);
+                            assert!(!m.points.is_empty() && m.points.len() <= 4);
+                            assert!(!m.normal.is_nan());
+                            assert!(m.points.iter().all(|p| !p.depth.is_nan()));
+                        }
+                        let c = contact(a, pa, b, pb, margin);
+                        assert!(valid || c.is_none());
+                        assert!(c.is_none_or(|c| !c.depth.is_nan()));
+                    }
+                    assert!(valid || !intersects(a, pa, b, pb));
+                    let _ = ray_shape(a, pa, Vec3::splat(-3.0), Vec3::ONE, f32::INFINITY);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! Capsule queries against the f64 oracle (`sepax_narrowphase::oracle::
+//! capsule_separation`: segment–point, segment–segment and segment–polytope distance,
+//! vertex-projection SAT of the core when it penetrates), 100,000 random pairs for each
+//! of capsule–sphere, capsule–capsule, capsule–box and capsule–hull, under every
+//! placement of `sepax_testkit::pairs` plus a near-touching one of their own.
+//!
+//! Each pair is queried in both orders with a margin of a quarter of its size, so the
+//! exact distance of separated pairs within the margin is checked as well as the
+//! depth of penetrating ones:
+//! * verdict: a contact iff the true separation is within the margin (outside a band of
+//!   `1e-5 × size` around it);
+//! * depth: `|depth − true depth| ≤ 1e-4 × size`;
+//! * normal: the gap of the two shapes along the reported normal (`oracle::gap_along`)
+//!   is the reported separation within `1e-4 × size` (so the normal is an axis of that
+//!   depth);
+//! * manifold: `collide` gives one when `contact` does, with 1 to 4 points, the deepest
+//!   within the feature slop of the exact depth.
+//!
+//! The worst errors are printed (`--nocapture`).
+
+use glam::Vec3;
+use sepax_geometry::rng::Rng;
+use sepax_geometry::{Capsule, Pose, Shape, Sphere};
+use sepax_narrowphase::oracle::{capsule_separation, gap_along};
+use sepax_narrowphase::{FEATURE_SLOP, PairCache, collide, contact};
+use sepax_testkit::pairs::{PLACEMENTS, place, scale};
+use sepax_testkit::shapes::{ellipsoid_hull, random_capsule, random_cuboid};
+
+fn capsule_of(shape: &Shape) -> Capsule {
+    match shape {
+        Shape::Capsule(c) => *c,
+        _ => unreachable!(),
+    }
+}
+
+/// Moves b along the line of the centres until the oracle's separation is `target`
+/// (a few secant steps; the separation is 1-Lipschitz in the motion).
+fn near_touching(capsule: &Shape, pa: &Pose, other: &Shape, pb: &mut Pose, target: f64) {
+    let c = capsule_of(capsule);
+    let dir = (pb.translation - pa.translation)
+        .try_normalize()
+        .unwrap_or(Vec3::X);
+    for _ in 0..4 {
+        let s0 = capsule_separation(&c, pa, other, pb);
+        let mut moved = *pb;
+        moved.translation += dir * 1e-2;
+        let s1 = capsule_separation(&c, pa, other, &moved);
+        let slope = (s1 - s0) / 1e-2;
+        if slope.abs() < 1e-3 {
+            return;
+        }
+        pb.translation += dir * ((target - s0) / slope) as f32;
+    }
+}
+
+#[derive(Default, Debug)]
+struct Worst {
+    depth: f64,
+    normal: f64,
+    manifold: f64,
+}
+
+fn run(name: &str, seed: u64, count: usize, make: impl Fn(&mut Rng) -> Shape) {
+    let mut rng = Rng::new(seed);
+    let (mut hits, mut gaps) = (0, 0);
+    let mut worst = Worst::default();
+    for i in 0..count {
+        let capsule = random_capsule(&mut rng);
+        let other = make(&mut rng);
+        let (pc, mut po) = if i % 6 == 5 {
+            let (pc, mut po) = place(&mut rng, &capsule, &other, PLACEMENTS[0]);
+            let size = scale(&capsule, &other);
+            let target = rng.range(-1e-3, 1e-3) as f64 * size;
+            near_touching(&capsule, &pc, &other, &mut po, target);
+            (pc, po)
+        } else {
+            place(&mut rng, &capsule, &other, PLACEMENTS[i % 5])
+        };
+        if i % 7 == 0 {
+            po.translation = pc.translation + (po.translation - pc.translation) * 0.5;
+        }
+        let truth = capsule_separation(&capsule_of(&capsule), &pc, &other, &po);
+        let size = scale(&capsule, &other);
+        let margin = (0.25 * size) as f32;
+        let orders = [
+            (&capsule, &pc, &other, &po, "capsule first"),
+            (&other, &po, &capsule, &pc, "capsule second"),
+        ];
+        for (a, pa, b, pb, label) in orders {
+            let ours = contact(a, pa, b, pb, margin);
+            let gap = truth - margin as f64;
+            if gap > 1e-5 * size {
+                assert!(
+                    ours.is_none(),
+                    "{name} case {i} ({label}): gap {truth} but {ours:?}"
+                );
+                continue;
+            }
+            if gap > -1e-5 * size && ours.is_none() {
+                continue;
+            }
+            let c = ours.unwrap_or_else(|| {
+                panic!("{name} case {i} ({label}): separation {truth} within the margin missed")
+            });
+            let depth_error = (c.depth as f64 + truth).abs() / size;
+            worst.depth = worst.depth.max(depth_error);
+            assert!(
+                depth_error <= 1e-4,
+                "{name} case {i} ({label}): depth {} vs {} ({a:?} {pa:?} {b:?} {pb:?})",
+                c.depth,
+                -truth
+            );
+            let along = gap_along(a, pa, b, pb, c.normal.as_dvec3());
+            let normal_error = (along + c.depth as f64).abs() / size;
+            worst.normal = worst.normal.max(normal_error);
+            assert!(
+                normal_error <= 1e-4,
+                "{name} case {i} ({label}): gap {along} along {} for depth {} ({a:?} {pa:?} {b:?} {pb:?})",
+                c.normal,
+                c.depth
+            );
+            let m = collide(a, pa, b, pb, margin, &mut PairCache::default())
+                .unwrap_or_else(|| panic!("{name} case {i} ({label}): no manifold for {c:?}"));
+            assert!((1..=4).contains(&m.points.len()), "{name} case {i}: {m:?}");
+            let inner = [a, b]
+                .map(|s| match s {
+                    Shape::Capsule(c) => c.radius(),
+                    Shape::Sphere(s) => s.radius(),
+                    Shape::Cuboid(c) => c.half_extents().min_element(),
+                    Shape::ConvexHull(h) => h.inradius(),
+                })
+                .into_iter()
+                .fold(f32::INFINITY, f32::min);
+            let excess = (m.depth() - c.depth) as f64 / size;
+            worst.manifold = worst.manifold.max(excess.abs());
+            assert!(
+                m.depth() <= c.depth + FEATURE_SLOP * inner + 1e-4 * size as f32
+                    && m.depth() >= c.depth - 2e-3 * inner - 1e-4 * size as f32,
+                "{name} case {i} ({label}): manifold depth {} vs {} ({m:?})",
+                m.depth(),
+                c.depth
+            );
+            for p in &m.points {
+                assert!(p.position.is_finite() && p.depth >= -margin - 1e-4 * size as f32);
+            }
+            if truth < 0.0 {
+                hits += 1;
+            } else {
+                gaps += 1;
+            }
+        }
+    }
+    println!(
+        "{name}: {count} pairs, {hits} penetrating and {gaps} within the margin (both orders); worst |depth error|/size {:.2e}, |gap along normal + depth|/size {:.2e}, |manifold depth − depth|/size {:.2e}",
+        worst.depth, worst.normal, worst.manifold
+    );
+    assert!(
+        hits > count / 5 && gaps > count / 10,
+        "{name}: {hits} {gaps}"
+    );
+}
+
+#[test]
+fn capsule_sphere_matches_the_point_segment_distance_on_100k_pairs() {
+    run("capsule–sphere", 0xCA50, 100_000, |rng| {
+        Shape::from(Sphere::try_new(rng.range(0.05, 1.5)).unwrap())
+    });
+}
+
+#[test]
+fn capsule_capsule_matches_the_segment_distance_on_100k_pairs() {
+    run("capsule–capsule", 0xCA51, 100_000, random_capsule);
+}
+
+#[test]
+fn capsule_box_matches_the_segment_box_oracle_on_100k_pairs() {
+    run("capsule–box", 0xCA52, 100_000, random_cuboid);
+}
+
+#[test]
+fn capsule_hull_matches_the_segment_hull_oracle_on_100k_pairs() {
+    run("capsule–hull", 0xCA53, 100_000, |rng| {
+        let n = 8 + rng.below(17);
+        ellipsoid_hull(rng, n)
+    });
+}
