@@ -91,6 +91,7 @@ fn rapier_shape(shape: &Shape) -> SharedShape {
                 .collect();
             SharedShape::convex_hull(&points).expect("a sepax hull is a valid rapier hull")
         }
+        Shape::TriMesh(m) => SharedShape::new(to_parry::trimesh(m)),
     }
 }
 

@@ -11,7 +11,8 @@ pub fn pose(p: &Pose) -> PPose {
 }
 
 /// A parry shape equal to `s`: `Cuboid`, `Ball`, `Capsule` (along y, as sepax's), or
-/// `ConvexPolyhedron` from the hull's vertices.
+/// `ConvexPolyhedron` from the hull's vertices, `TriMesh` (with
+/// `FIX_INTERNAL_EDGES`, parry's own ghost-collision fix) from the mesh's kept triangles.
 pub fn shape(s: &Shape) -> Box<dyn parry3d::shape::Shape> {
     match s {
         Shape::Cuboid(c) => {
@@ -31,7 +32,23 @@ pub fn shape(s: &Shape) -> Box<dyn parry3d::shape::Shape> {
                     .expect("a sepax hull is a valid parry hull"),
             )
         }
+        Shape::TriMesh(m) => Box::new(trimesh(m)),
     }
+}
+
+/// A parry triangle mesh of the same kept triangles, with `FIX_INTERNAL_EDGES`.
+pub fn trimesh(m: &sepax_geometry::TriMesh) -> parry3d::shape::TriMesh {
+    let vertices: Vec<PVec> = m
+        .vertices()
+        .iter()
+        .map(|v| PVec::new(v.x, v.y, v.z))
+        .collect();
+    parry3d::shape::TriMesh::with_flags(
+        vertices,
+        m.indices().to_vec(),
+        parry3d::shape::TriMeshFlags::FIX_INTERNAL_EDGES,
+    )
+    .expect("a sepax mesh is a valid parry mesh")
 }
 
 /// A parry triangle with the same corners (parry's triangles are two-sided).

@@ -34,7 +34,8 @@ const CIRCLE_SEGMENTS: usize = 32;
 /// Boxes and hulls: every world vertex `w = pose · v` maps to `(u·w, v·w)`, then the
 /// 2D convex hull of those points. A sphere's outline is the circle of its radius about
 /// the projected centre, whatever its rotation; a capsule's the hull of the circles
-/// about its core's projected ends.
+/// about its core's projected ends; a mesh's the hull of its projected vertices (its
+/// footprint).
 pub fn outline(shape: &Shape, pose: &Pose, plane: Plane) -> Vec<Vec2> {
     let project = |w: Vec3| Vec2::new(plane[0].dot(w), plane[1].dot(w));
     let points: Vec<Vec2> = match shape {
@@ -53,6 +54,12 @@ pub fn outline(shape: &Shape, pose: &Pose, plane: Plane) -> Vec<Vec2> {
             .map(|&v| project(pose.transform_point(v)))
             .collect(),
         Shape::ConvexHull(h) => h
+            .vertices()
+            .iter()
+            .map(|&v| project(pose.transform_point(v)))
+            .collect(),
+        // A mesh's footprint: the hull of every projected vertex.
+        Shape::TriMesh(m) => m
             .vertices()
             .iter()
             .map(|&v| project(pose.transform_point(v)))

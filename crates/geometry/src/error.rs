@@ -25,6 +25,8 @@ pub enum ShapeError {
     /// number (finite and at least `f32::MIN_POSITIVE`): the shape is too large or too
     /// small for the density.
     MassOutOfRange,
+    /// The shape is a surface (a triangle mesh): it has no volume, so no mass.
+    NotSolid,
 }
 
 impl fmt::Display for ShapeError {
@@ -45,6 +47,7 @@ impl fmt::Display for ShapeError {
             ShapeError::InvalidDensity(v) => {
                 write!(f, "a density must be finite and positive, got {v}")
             }
+            ShapeError::NotSolid => write!(f, "a triangle mesh is a surface and has no mass"),
             ShapeError::MassOutOfRange => {
                 write!(f, "the mass or inertia does not fit in an f32")
             }

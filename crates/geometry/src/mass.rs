@@ -308,7 +308,8 @@ impl Capsule {
 }
 
 impl Shape {
-    /// The volume of the shape (see each shape's `volume`).
+    /// The volume of the shape (see each shape's `volume`); 0 for a triangle mesh (a
+    /// surface).
     ///
     /// ```
     /// use sepax_geometry::{Cuboid, Shape};
@@ -322,12 +323,14 @@ impl Shape {
             Shape::Cuboid(c) => c.volume(),
             Shape::ConvexHull(h) => h.volume(),
             Shape::Capsule(c) => c.volume(),
+            // A surface encloses nothing.
+            Shape::TriMesh(_) => 0.0,
         }
     }
 
     /// The mass properties of the shape at `density` (see each shape's
     /// `mass_properties`). Errors: [`ShapeError::InvalidDensity`],
-    /// [`ShapeError::MassOutOfRange`].
+    /// [`ShapeError::MassOutOfRange`], and [`ShapeError::NotSolid`] for a triangle mesh.
     ///
     /// ```
     /// use sepax_geometry::{Shape, ShapeError, Sphere};
@@ -341,6 +344,7 @@ impl Shape {
             Shape::Cuboid(c) => c.mass_properties(density),
             Shape::ConvexHull(h) => h.mass_properties(density),
             Shape::Capsule(c) => c.mass_properties(density),
+            Shape::TriMesh(_) => Err(ShapeError::NotSolid),
         }
     }
 }

@@ -1,11 +1,16 @@
 //! The shape enum the pipeline stores per body.
 
-use crate::{Aabb, Capsule, ConvexHull, Cuboid, Pose, Sphere};
+use crate::{Aabb, Capsule, ConvexHull, Cuboid, Pose, Sphere, TriMesh};
 use glam::{Mat3, Vec3};
 use std::sync::Arc;
 
-/// A convex shape in its local frame. Hulls sit behind an `Arc` so that many bodies
-/// can share one.
+/// A shape in its local frame: four convex solids and the triangle mesh for static
+/// level geometry. Hulls and meshes sit behind an `Arc` so that many bodies can share
+/// one.
+///
+/// A [`TriMesh`] is a surface, not a solid: it collides one-sided with the convex
+/// shapes (see the narrow phase's `mesh` module), never with another mesh, has no
+/// mass, and a collision world accepts it on static bodies only.
 #[derive(Clone, Debug)]
 pub enum Shape {
     /// A sphere about the local origin.
@@ -16,6 +21,20 @@ pub enum Shape {
     ConvexHull(Arc<ConvexHull>),
     /// A capsule about the local origin, its core segment along the local y axis.
     Capsule(Capsule),
+    /// A static triangle mesh (level geometry), one-sided: see [`TriMesh`].
+    TriMesh(Arc<TriMesh>),
+}
+
+impl From<TriMesh> for Shape {
+    fn from(m: TriMesh) -> Shape {
+        Shape::TriMesh(Arc::new(m))
+    }
+}
+
+impl From<Arc<TriMesh>> for Shape {
+    fn from(m: Arc<TriMesh>) -> Shape {
+        Shape::TriMesh(m)
+    }
 }
 
 impl From<Capsule> for Shape {
@@ -53,7 +72,10 @@ impl Shape {
     ///
     /// Boxes use `|R| h` (exact); hulls transform every vertex (exact); spheres
     /// `c ± r`; capsules the box of the core segment's endpoints `c ± |R ŷ| h`, grown
-    /// by `r` (exact). A pose that is not [`Pose::is_valid`] gives a non-finite box, which
+    /// by `r` (exact); meshes the box around their local box turned by the rotation
+    /// (`|R| h` about the turned centre: exact when the rotation is the identity, a
+    /// little larger otherwise, and it costs the same for 100 or 100,000 triangles).
+    /// A pose that is not [`Pose::is_valid`] gives a non-finite box, which
     /// [`Aabb::is_valid`] reports.
     pub fn aabb(&self, pose: &Pose) -> Aabb {
         match self {
@@ -81,6 +103,13 @@ impl Shape {
                 let half = axis.abs() * c.half_height() + Vec3::splat(c.radius());
                 Aabb::from_center_half_extents(pose.translation, half)
             }
+            Shape::TriMesh(m) => {
+                let local = m.aabb();
+                let r = Mat3::from_quat(pose.rotation);
+                let abs = Mat3::from_cols(r.x_axis.abs(), r.y_axis.abs(), r.z_axis.abs());
+                let center = pose.transform_point(local.center());
+                Aabb::from_center_half_extents(center, abs * local.half_extents())
+            }
         }
     }
 
@@ -96,6 +125,7 @@ impl Shape {
             Shape::ConvexHull(h) => h.bounding_radius(),
             // h + r in f64, rounded up like the box's radius.
             Shape::Capsule(c) => round_up(c.half_height() as f64 + c.radius() as f64),
+            Shape::TriMesh(m) => m.bounding_radius(),
         }
     }
 
@@ -104,7 +134,8 @@ impl Shape {
         (pose.translation, self.bounding_radius())
     }
 
-    /// The point of the shape furthest along local direction `dir`.
+    /// The point of the shape furthest along local direction `dir` (for a mesh, the
+    /// vertex furthest along it, by a scan of every vertex).
     pub fn local_support(&self, dir: Vec3) -> Vec3 {
         match self {
             Shape::Sphere(s) => dir.normalize_or_zero() * s.radius(),
@@ -121,6 +152,17 @@ impl Shape {
                 let (bottom, top) = c.segment();
                 let end = if dir.y >= 0.0 { top } else { bottom };
                 end + dir.normalize_or_zero() * c.radius()
+            }
+            Shape::TriMesh(m) => {
+                // The first vertex among ties, as the hull's support.
+                let mut best = (f32::NEG_INFINITY, Vec3::ZERO);
+                for &v in m.vertices() {
+                    let d = v.dot(dir);
+                    if d > best.0 {
+                        best = (d, v);
+                    }
+                }
+                best.1
             }
         }
     }

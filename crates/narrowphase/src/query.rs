@@ -17,6 +17,7 @@ use crate::manifold::deepest::{keep_deepest, support_point};
 use crate::manifold::manifold_points;
 use crate::manifold::reduce::Candidate;
 use crate::math::sanitize_margin;
+use crate::mesh::{collide_mesh, contact_mesh, with_thread_scratch};
 use crate::sat::box_box::box_box;
 use crate::sat::capsule::{CapsuleOutcome, capsule_query};
 use crate::sat::hull_hull::{SupportMode, hull_hull};
@@ -24,7 +25,7 @@ use crate::sat::sphere::{shape_sphere, sphere_shape, sphere_sphere};
 use crate::sat::{Axis, SatOutcome};
 use crate::solid::{Solid, with_polytopes};
 use glam::Vec3;
-use sepax_geometry::{OrientedBox, Pose, Shape};
+use sepax_geometry::{OrientedBox, Pose, Shape, TriMesh};
 use smallvec::SmallVec;
 
 /// The support evaluation used by default in hull queries: the plain scan.
@@ -59,6 +60,22 @@ pub(crate) fn canonical_swap(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose)
     order_key(b, pose_b) < order_key(a, pose_a)
 }
 
+/// Runs `f` when one of the shapes is a triangle mesh: `f(mesh, true)` when a is the
+/// mesh, `f(mesh, false)` when b is; `None` (take the convex path) when neither is.
+///
+/// A pair with a mesh always computes with the mesh first and mirrors the answer when
+/// the caller gave it second, so both orders agree bit for bit, as for convex pairs.
+/// Two meshes never collide: the mesh path answers `None` / `false` for them. The pair
+/// cache is not used (a mesh pair has one per body pair, not per triangle).
+#[inline]
+fn mesh_pair<R>(a: &Shape, b: &Shape, f: impl FnOnce(&TriMesh, bool) -> R) -> Option<R> {
+    match (a, b) {
+        (Shape::TriMesh(m), _) => Some(f(m, true)),
+        (_, Shape::TriMesh(m)) => Some(f(m, false)),
+        _ => None,
+    }
+}
+
 #[inline]
 fn order_key(shape: &Shape, pose: &Pose) -> [u32; 12] {
     let bits = |v: f32| v.to_bits();
@@ -78,6 +95,14 @@ fn order_key(shape: &Shape, pose: &Pose) -> [u32; 12] {
         // After every other kind: against a box or hull the polytope is a, so the
         // query runs in its frame.
         Shape::Capsule(c) => (3, [bits(c.half_height()), bits(c.radius()), 0, 0]),
+        // Meshes never reach the SAT (see `mesh_pair`); a key for completeness.
+        Shape::TriMesh(m) => {
+            let v = m.vertices()[0];
+            (
+                4,
+                [m.triangle_count() as u32, bits(v.x), bits(v.y), bits(v.z)],
+            )
+        }
     };
     let (t, q) = (pose.translation, pose.rotation);
     [
@@ -142,6 +167,14 @@ fn run_sat(
 pub fn contact(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: f32) -> Option<Contact> {
     if !(pose_a.is_valid() && pose_b.is_valid()) {
         return None;
+    }
+    if let Some(answer) = mesh_pair(a, b, |mesh, mesh_first| {
+        with_thread_scratch(|scratch| match mesh_first {
+            true => contact_mesh(mesh, pose_a, b, pose_b, margin, scratch),
+            false => contact_mesh(mesh, pose_b, a, pose_a, margin, scratch).map(|c| c.flipped()),
+        })
+    }) {
+        return answer;
     }
     if canonical_swap(a, pose_a, b, pose_b) {
         return contact_in_order(b, pose_b, a, pose_a, margin).map(|c| c.flipped());
@@ -210,6 +243,16 @@ pub fn minimum_translation(a: &OrientedBox, b: &OrientedBox) -> Vec3 {
 pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
     if !(pose_a.is_valid() && pose_b.is_valid()) {
         return false;
+    }
+    if let Some(answer) = mesh_pair(a, b, |mesh, mesh_first| {
+        let (shape, pose, mesh_pose) = match mesh_first {
+            true => (b, pose_b, pose_a),
+            false => (a, pose_a, pose_b),
+        };
+        with_thread_scratch(|scratch| contact_mesh(mesh, mesh_pose, shape, pose, 0.0, scratch))
+            .is_some_and(|c| c.depth >= 0.0)
+    }) {
+        return answer;
     }
     let ((a, pose_a), (b, pose_b)) = if canonical_swap(a, pose_a, b, pose_b) {
         ((b, pose_b), (a, pose_a))
@@ -286,6 +329,17 @@ pub fn collide_with(
 ) -> Option<Manifold> {
     if !(pose_a.is_valid() && pose_b.is_valid()) {
         return None;
+    }
+    if let Some(answer) = mesh_pair(a, b, |mesh, mesh_first| {
+        with_thread_scratch(|scratch| match mesh_first {
+            true => collide_mesh(mesh, pose_a, b, pose_b, margin, scratch),
+            false => collide_mesh(mesh, pose_b, a, pose_a, margin, scratch).map(|mut m| {
+                m.flip();
+                m
+            }),
+        })
+    }) {
+        return answer;
     }
     if canonical_swap(a, pose_a, b, pose_b) {
         // The cache speaks the caller's order; the computation runs in the other.

@@ -1,11 +1,13 @@
 //! Exact ray casts against one shape: sphere (quadratic), box (slab test), hull
-//! (plane clipping), capsule (a cylinder's quadratic and two spheres').
+//! (plane clipping), capsule (a cylinder's quadratic and two spheres'), triangle mesh
+//! (its BVH, [`TriMesh::cast_ray`](sepax_geometry::TriMesh::cast_ray): two-sided, the
+//! first triangle crossed, its normal turned to face the ray — a mesh has no inside).
 //!
 //! The ray is `origin + t * dir`, `t` in `[0, max_t]`, under the rules of
 //! [`sepax_geometry::ray`]: `dir` need not be unit length, `t` is in its units, and a ray
 //! that is not [`is_valid_ray`] is refused (no hit). Each test runs in the shape's local
 //! frame: a rigid motion keeps `t`, so the local `t` is the world `t`. A ray that starts
-//! inside (or on) the shape hits at `t = 0` with the normal `−dir / |dir|`.
+//! inside (or on) a solid shape hits at `t = 0` with the normal `−dir / |dir|`.
 //!
 //! A hit is only ever reported with a finite `t` and a finite point: a valid ray whose
 //! entry lies beyond `f32::MAX` (a very short `dir` and a far shape), or whose entry
@@ -62,6 +64,8 @@ pub fn ray_shape(
         Shape::Cuboid(c) => ray_box(c.half_extents(), o, d)?,
         Shape::ConvexHull(h) => ray_hull(h, o, d)?,
         Shape::Capsule(c) => ray_capsule(c.half_height(), c.radius(), o, d)?,
+        // Two-sided, the normal facing the ray (see `TriMesh::cast_ray`).
+        Shape::TriMesh(m) => m.cast_ray(o, d, max_t).map(|hit| (hit.t, hit.normal))?,
     };
     let point = origin + t * dir;
     (t <= max_t && t.is_finite() && point.is_finite()).then(|| RayHit {

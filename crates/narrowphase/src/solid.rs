@@ -25,6 +25,9 @@ impl<'s> Solid<'s> {
             Shape::Cuboid(c) => Solid::Box(c.half_extents()),
             Shape::ConvexHull(h) => Solid::Hull(Polytope::from_hull(h)),
             Shape::Capsule(c) => Solid::Capsule(c.half_height(), c.radius()),
+            // The public queries send a pair with a mesh down the mesh path
+            // (`query::mesh_pair`) before any solid is built.
+            Shape::TriMesh(_) => unreachable!("a mesh is not a solid"),
         }
     }
 

@@ -128,6 +128,7 @@ fn run(name: &str, seed: u64, count: usize, make: impl Fn(&mut Rng) -> Shape) {
                     Shape::Sphere(s) => s.radius(),
                     Shape::Cuboid(c) => c.half_extents().min_element(),
                     Shape::ConvexHull(h) => h.inradius(),
+                    Shape::TriMesh(_) => unreachable!("no mesh among these pairs"),
                 })
                 .into_iter()
                 .fold(f32::INFINITY, f32::min);

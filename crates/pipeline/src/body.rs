@@ -164,7 +164,7 @@ impl Default for Groups {
 /// Everything needed to insert a body.
 #[derive(Clone, Debug)]
 pub struct BodyDesc {
-    /// The convex shape, in the body's local frame.
+    /// The shape, in the body's local frame (a triangle mesh only on a static body).
     pub shape: Shape,
     /// Where the body is. A pose that is not [`Pose::is_valid`] is accepted here and
     /// quarantined at each step until it is fixed.

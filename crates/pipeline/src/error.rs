@@ -26,6 +26,10 @@ pub enum WorldError {
     TooManyThreads(usize),
     /// [`Config::margin`](crate::Config::margin) was NaN or infinite.
     NonFiniteMargin,
+    /// A triangle mesh was given to a dynamic or kinematic body: meshes are static
+    /// level geometry (one broad-phase box for the whole mesh, its triangles culled by
+    /// the mesh's own BVH).
+    MeshNotStatic,
 }
 
 impl fmt::Display for WorldError {
@@ -53,6 +57,9 @@ impl fmt::Display for WorldError {
                 crate::Config::MAX_THREADS
             ),
             WorldError::NonFiniteMargin => write!(f, "the contact margin is NaN or infinite"),
+            WorldError::MeshNotStatic => {
+                write!(f, "a triangle mesh can only be the shape of a static body")
+            }
         }
     }
 }

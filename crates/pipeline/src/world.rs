@@ -111,8 +111,12 @@ impl CollisionWorld {
     }
 
     /// Adds a body; it takes part from the next step on. Any pose is accepted: a bad one
-    /// is quarantined at each step until fixed. Errors: `TooManyBodies`.
+    /// is quarantined at each step until fixed. Errors: `TooManyBodies`;
+    /// `MeshNotStatic` for a triangle mesh on a dynamic or kinematic body.
     pub fn insert(&mut self, desc: BodyDesc) -> Result<BodyHandle, WorldError> {
+        if matches!(desc.shape, Shape::TriMesh(_)) && desc.kind != BodyKind::Static {
+            return Err(WorldError::MeshNotStatic);
+        }
         let (index, generation) = self.bodies.insert(desc)?;
         Ok(BodyHandle::new(index, generation, self.id))
     }
@@ -224,9 +228,14 @@ impl CollisionWorld {
     /// Replaces a body's shape. Its pair caches stay: a remembered separating axis is
     /// only tried first, and a remembered reference feature (a face index of the old
     /// shape, read as one of the new) is kept only while it is within the narrow phase's
-    /// slop of the exact axis, so the answer stays right. Errors: `StaleHandle`.
+    /// slop of the exact axis, so the answer stays right. Errors: `StaleHandle`;
+    /// `MeshNotStatic` for a triangle mesh on a body that is not static (the body keeps
+    /// its shape).
     pub fn set_shape(&mut self, handle: BodyHandle, shape: Shape) -> Result<(), WorldError> {
         self.body(handle)?;
+        if matches!(shape, Shape::TriMesh(_)) && self.kind(handle)? != BodyKind::Static {
+            return Err(WorldError::MeshNotStatic);
+        }
         self.bodies.set_shape(handle.index(), shape);
         Ok(())
     }

@@ -22,6 +22,7 @@ fn inside(shape: &Shape, pose: &Pose, p: Vec3) -> bool {
             let core = Vec3::new(0.0, l.y.clamp(-c.half_height(), c.half_height()), 0.0);
             (l - core).length() <= c.radius()
         }
+        Shape::TriMesh(_) => unreachable!("a surface has no inside; meshes are tested apart"),
     }
 }
 

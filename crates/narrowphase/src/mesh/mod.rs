@@ -71,6 +71,7 @@
 //! assert!(m.points.iter().all(|p| (p.depth - 0.01).abs() < 1e-5));
 //! ```
 
+mod body;
 mod box_triangle;
 mod cone;
 mod hull_triangle;
@@ -82,6 +83,8 @@ mod points;
 mod sat;
 mod sphere_triangle;
 
+pub(crate) use body::with_thread_scratch;
+pub use body::{MeshQueryScratch, collide_mesh, contact_mesh};
 pub use merge::MERGE_ANGLE;
 
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
@@ -123,6 +126,7 @@ fn with_against<R>(shape: &Shape, f: impl FnOnce(Against) -> R) -> R {
         // TEMPORARY (merge of the capsule branch): capsule–triangle comes next; the
         // public entry points return None for capsules before reaching here.
         Shape::Capsule(_) => unreachable!("capsules are filtered out by the callers"),
+        Shape::TriMesh(_) => unreachable!("meshes are filtered out by the callers"),
     }
 }
 
@@ -132,6 +136,7 @@ fn inner_radius(shape: &Shape) -> f32 {
         Shape::Cuboid(c) => c.half_extents().min_element(),
         Shape::ConvexHull(h) => h.inradius(),
         Shape::Capsule(c) => c.radius(),
+        Shape::TriMesh(_) => 0.0,
     }
 }
 
@@ -156,6 +161,10 @@ pub fn collide_mesh_triangles(
     margin: f32,
     scratch: &mut MeshScratch,
 ) -> Option<Manifold> {
+    // A mesh does not collide with a mesh.
+    if matches!(shape, Shape::TriMesh(_)) {
+        return None;
+    }
     if !(mesh_pose.is_valid() && pose.is_valid()) || matches!(shape, Shape::Capsule(_)) {
         return None;
     }
@@ -256,6 +265,10 @@ pub fn contact_triangle(
     pose: &Pose,
     margin: f32,
 ) -> Option<Contact> {
+    // A mesh does not collide with a mesh.
+    if matches!(shape, Shape::TriMesh(_)) {
+        return None;
+    }
     if !(mesh_pose.is_valid() && pose.is_valid()) || matches!(shape, Shape::Capsule(_)) {
         return None;
     }

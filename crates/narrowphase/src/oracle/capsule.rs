@@ -54,7 +54,7 @@ pub fn segment_segment_distance(a0: DVec3, a1: DVec3, b0: DVec3, b1: DVec3) -> f
 
 /// The exact separation of a capsule at `pose` and any posed shape: positive apart (the
 /// distance between the surfaces), negative penetrating (minus the depth); `NaN` for an
-/// invalid pose.
+/// invalid pose or a mesh.
 pub fn capsule_separation(capsule: &Capsule, pose: &Pose, other: &Shape, other_pose: &Pose) -> f64 {
     if !(pose.is_valid() && other_pose.is_valid()) {
         return f64::NAN;
@@ -80,6 +80,8 @@ pub fn capsule_separation(capsule: &Capsule, pose: &Pose, other: &Shape, other_p
             segment_polytope(c0, c1, &hull, other, other_pose, origin)
         }
         Shape::ConvexHull(h) => segment_polytope(c0, c1, h, other, other_pose, origin),
+        // Not a solid: see `oracle::mesh::mesh_separation`.
+        Shape::TriMesh(_) => return f64::NAN,
     };
     core - radius
 }

@@ -30,6 +30,7 @@ pub use capsule::capsule_separation;
 use glam::{DVec3, Vec3};
 use sepax_geometry::{ConvexHull, Pose, Shape};
 
+pub mod mesh;
 pub mod triangle;
 
 /// What the oracle found.
@@ -59,7 +60,7 @@ fn world(v: Vec3, pose: &Pose) -> DVec3 {
 fn solid(shape: &Shape, pose: &Pose) -> Option<Solid> {
     let q = pose.rotation.as_dquat();
     match shape {
-        Shape::Sphere(_) | Shape::Capsule(_) => None,
+        Shape::Sphere(_) | Shape::Capsule(_) | Shape::TriMesh(_) => None,
         Shape::Cuboid(c) => {
             let axes = [DVec3::X, DVec3::Y, DVec3::Z].map(|a| q * a);
             Some(Solid {
@@ -93,8 +94,8 @@ fn interval(vertices: &[DVec3], axis: DVec3) -> (f64, f64) {
         })
 }
 
-/// The vertex-projection SAT of two boxes or hulls; `None` when either is a sphere or a
-/// capsule, or a pose is invalid.
+/// The vertex-projection SAT of two boxes or hulls; `None` when either is a sphere, a
+/// capsule or a mesh (see [`mesh::mesh_separation`]), or a pose is invalid.
 pub fn vertex_projection_sat(
     a: &Shape,
     pose_a: &Pose,
@@ -145,7 +146,8 @@ pub fn vertex_projection_sat(
 /// distance to the nearest face). Hull: inside (every plane distance ≤ 0) the largest
 /// plane distance; outside, the smallest distance to a face polygon the point projects
 /// into (from the front) or to an edge segment. Sphere: centre distance minus radius.
-/// Capsule: distance to the core segment minus radius.
+/// Capsule: distance to the core segment minus radius. Triangle mesh: the distance to
+/// its nearest triangle (a surface has no inside; every triangle scanned).
 pub fn signed_distance(shape: &Shape, pose: &Pose, point: DVec3) -> f64 {
     let offset = point - pose.translation.as_dvec3();
     let local = || pose.rotation.as_dquat().inverse() * offset;
@@ -167,6 +169,12 @@ pub fn signed_distance(shape: &Shape, pose: &Pose, point: DVec3) -> f64 {
             let (p0, p1) = (bottom.as_dvec3(), top.as_dvec3());
             capsule::point_segment_distance(local(), p0, p1) - c.radius() as f64
         }
+        // A surface has no inside: the distance to the nearest triangle, never negative.
+        Shape::TriMesh(m) => (0..m.triangle_count() as u32)
+            .map(|i| {
+                (triangle::closest_point_on_triangle(&m.triangle(i), pose, point) - point).length()
+            })
+            .fold(f64::INFINITY, f64::min),
     }
 }
 
@@ -211,7 +219,8 @@ pub fn sphere_separation(radius: f32, sphere_pose: &Pose, other: &Shape, other_p
 }
 
 /// `(min, max)` of `n · (x − origin)` over a posed shape, in `f64` (its vertices, or
-/// centre ± radius for a sphere, core endpoints ± radius for a capsule).
+/// centre ± radius for a sphere, core endpoints ± radius for a capsule; every vertex
+/// of a mesh).
 fn extent(s: &Shape, p: &Pose, n: DVec3, origin: DVec3) -> (f64, f64) {
     let q = p.rotation.as_dquat().normalize();
     let shift = p.translation.as_dvec3() - origin;
@@ -219,6 +228,7 @@ fn extent(s: &Shape, p: &Pose, n: DVec3, origin: DVec3) -> (f64, f64) {
     let vertices: Vec<Vec3> = match s {
         Shape::Cuboid(c) => c.vertices().to_vec(),
         Shape::ConvexHull(h) => h.vertices().to_vec(),
+        Shape::TriMesh(m) => m.vertices().to_vec(),
         Shape::Sphere(sphere) => {
             let c = to_world(Vec3::ZERO).dot(n);
             let r = sphere.radius() as f64 * n.length();
