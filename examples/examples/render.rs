@@ -2,7 +2,7 @@
 //! the colliding ones filled red, contact points as dots and normals as short lines.
 //!
 //! ```text
-//! cargo run --release --example render -- [--scene soup|hulls|static-heavy|pile|large-world]
+//! cargo run --release --example render -- [--scene soup|hulls|static-heavy|pile|large-world|terrain]
 //!     [--bodies N] [--frame N] [--size PIXELS] [--out FILE]
 //! ```
 //! Defaults: soup, 300 bodies, frame 0, 640 pixels, `render.png`.
@@ -10,13 +10,14 @@
 use glam::Vec2;
 use sepax_examples::args::Args;
 use sepax_examples::outline::{TOP, outline};
+use sepax_pipeline::geometry::Shape;
 use sepax_pipeline::{CollisionWorld, Config};
 use sepax_testkit::scenes;
 use std::collections::HashSet;
 use std::process::ExitCode;
 use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform};
 
-const USAGE: &str = "usage: render [--scene soup|hulls|static-heavy|pile|large-world] [--bodies N] [--frame N] [--size PIXELS] [--out FILE]";
+const USAGE: &str = "usage: render [--scene soup|hulls|static-heavy|pile|large-world|terrain] [--bodies N] [--frame N] [--size PIXELS] [--out FILE]";
 
 /// An anti-aliased solid colour.
 fn paint(r: u8, g: u8, b: u8, a: u8) -> Paint<'static> {
@@ -84,7 +85,9 @@ fn run() -> Result<(), String> {
         }
         pb.close();
         let Some(path) = pb.finish() else { continue };
-        if colliding.contains(h) {
+        // A mesh (level geometry under everything) is outlined, never filled.
+        let mesh = matches!(world.shape(*h), Ok(Shape::TriMesh(_)));
+        if colliding.contains(h) && !mesh {
             pixmap.fill_path(&path, &fill, FillRule::Winding, Transform::identity(), None);
         }
         pixmap.stroke_path(&path, &ink, &thin, Transform::identity(), None);

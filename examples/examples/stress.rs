@@ -1,12 +1,13 @@
 //! The main job: step a scene for a number of frames and report per-stage times.
 //!
 //! ```text
-//! cargo run --release --example stress -- [--scene soup|hulls|static-heavy|pile|large-world]
+//! cargo run --release --example stress -- [--scene soup|hulls|static-heavy|pile|large-world|terrain]
 //!     [--bodies N] [--frames N] [--threads N] [--seed N] [--resting N] [--check]
 //! ```
 //!
 //! Defaults: soup, 10,000 bodies (51,000 for static-heavy: 50,000 static + 1,000
-//! moving; 1,000,100 for large-world: 1,000,000 static + 100 moving), 60 frames, one
+//! moving; 1,000,100 for large-world: 1,000,000 static + 100 moving; 1,001 for terrain:
+//! one 20,000-triangle mesh + 1,000 boxes and capsules), 60 frames, one
 //! thread per core. Prints the insertion cost (the `insert` calls, then the first step,
 //! which computes every AABB and builds the static tree), the memory, a per-stage
 //! table, then as its last line one JSON object: medians over the frames after 5
@@ -36,7 +37,7 @@ use sepax_testkit::scenes::{self, Scene};
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: stress [--scene soup|hulls|static-heavy|pile|large-world] [--bodies N] [--frames N] [--threads N] [--seed N] [--resting N] [--check]";
+const USAGE: &str = "usage: stress [--scene soup|hulls|static-heavy|pile|large-world|terrain] [--bodies N] [--frames N] [--threads N] [--seed N] [--resting N] [--check]";
 const WARM_UP: usize = 5;
 /// How far a moving frame of `--resting` nudges each body along y, every other time.
 const NUDGE: f32 = 1e-4;
@@ -68,6 +69,7 @@ fn options() -> Result<Options, String> {
     let default_bodies = match scene.as_str() {
         "static-heavy" => 51_000,
         "large-world" => 1_000_100,
+        "terrain" => 1_001,
         _ => 10_000,
     };
     let resting = match args.value("resting") {

@@ -1,7 +1,8 @@
 //! `stress --check`: every frame's candidate pairs against the broad phase's
 //! [`BruteForce`], and every touching verdict against an oracle: the f64
-//! vertex-projection SAT for boxes and hulls, the exact distance for spheres against
-//! every shape (both from `sepax_narrowphase::oracle`).
+//! vertex-projection SAT for boxes and hulls, the exact distance for spheres and
+//! capsules against every shape, and for a mesh the one-sided twin over its triangles
+//! (all from `sepax_narrowphase::oracle`).
 //!
 //! A verdict is only judged outside a band of `1e-5 ×` the pair's size around zero
 //! separation: inside it, f32 round-off may decide either way and both answers are
@@ -10,7 +11,10 @@
 use rayon::prelude::*;
 use sepax_pipeline::broadphase::{BruteForce, ProxyId};
 use sepax_pipeline::geometry::{Pose, Shape};
-use sepax_pipeline::narrowphase::oracle::{sphere_separation, vertex_projection_sat};
+use sepax_pipeline::narrowphase::oracle::mesh::mesh_separation;
+use sepax_pipeline::narrowphase::oracle::{
+    capsule_separation, sphere_separation, vertex_projection_sat,
+};
 use sepax_pipeline::{BodyHandle, CollisionWorld};
 use std::collections::HashSet;
 
@@ -18,19 +22,28 @@ use std::collections::HashSet;
 pub const BAND: f64 = 1e-5;
 
 /// The exact separation of two shapes (positive apart, negative penetrating) or `None`
-/// when a pose is not a valid rigid transform.
+/// when a pose is not a valid rigid transform (or a mesh's twin cannot judge the pair:
+/// see [`mesh_separation`]).
 pub fn oracle_separation(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> Option<f64> {
     match (a, b) {
         _ if !(pa.is_valid() && pb.is_valid()) => None,
+        (Shape::TriMesh(m), _) => mesh_separation(m, pa, b, pb),
+        (_, Shape::TriMesh(m)) => mesh_separation(m, pb, a, pa),
         (Shape::Sphere(s), _) => Some(sphere_separation(s.radius(), pa, b, pb)),
         (_, Shape::Sphere(s)) => Some(sphere_separation(s.radius(), pb, a, pa)),
+        (Shape::Capsule(c), _) => Some(capsule_separation(c, pa, b, pb)),
+        (_, Shape::Capsule(c)) => Some(capsule_separation(c, pb, a, pa)),
         _ => vertex_projection_sat(a, pa, b, pb).map(|o| o.separation),
     }
 }
 
-/// A body's size for the band: twice its bounding radius.
+/// A body's size for the band: twice its bounding radius (0 for a mesh: the band of a
+/// mesh pair is the convex body's).
 fn size(shape: &Shape) -> f64 {
-    2.0 * shape.bounding_radius() as f64
+    match shape {
+        Shape::TriMesh(_) => 0.0,
+        _ => 2.0 * shape.bounding_radius() as f64,
+    }
 }
 
 /// Compares a world's last step with the oracles. Keeps a [`BruteForce`] fed with the

@@ -15,6 +15,7 @@
 //! | [`hulls`] | n moving hulls | the same, with convex hulls of 24 random points |
 //! | [`static_heavy`] | statics + movers | static boxes everywhere, a few moving boxes among them (not the broad-phase bench's floor scene, [`clouds::floor_tiles`](crate::clouds::floor_tiles)) |
 //! | [`pile`] | n resting boxes | columns of unit cubes sunk 0.01 into each other on a static ground: every pair a face contact |
+//! | [`terrain`] | 1 mesh + movers | a static terrain mesh of 20,000 triangles (rolling, 100 m square) with boxes and lying capsules gliding on it |
 //! | [`large_world`] | statics + movers | a floor of static 10 m tiles (1,000,000 in the scene, as Box3D's `large_world`) and a few spheres and boxes gliding on it |
 //!
 //! With the `world` feature, `Scene::populate` inserts a scene into a
@@ -32,7 +33,7 @@
 use crate::shapes::{ball_hull, soup_box};
 use glam::{Quat, Vec3};
 use sepax_geometry::rng::Rng;
-use sepax_geometry::{ConvexHull, Cuboid, Pose, Shape, Sphere};
+use sepax_geometry::{Capsule, ConvexHull, Cuboid, Pose, Shape, Sphere, TriMesh};
 use std::sync::Arc;
 
 /// Whether a body moves, as the pipeline's `BodyKind` has it (scenes have no
@@ -349,14 +350,83 @@ pub fn large_world(statics: usize, movers: usize, seed: u64) -> Scene {
     scene
 }
 
+/// Cells per side of the [`terrain`] scene's mesh: 100 × 100 quads, 20,000 triangles.
+pub const TERRAIN_CELLS: u32 = 100;
+/// Height and wavelength of the [`terrain`] scene's rolling surface (metres).
+pub const TERRAIN_AMPLITUDE: f32 = 0.5;
+/// See [`TERRAIN_AMPLITUDE`].
+pub const TERRAIN_WAVELENGTH: f32 = 8.0;
+
+/// `movers` boxes and capsules (alternating; the capsules lying down) gliding on a static terrain mesh of
+/// 20,000 triangles ([`terrain::rolling_terrain`](crate::terrain::rolling_terrain),
+/// 100 m square, 1 m cells), each sunk 0.02 into the surface below its centre and moving
+/// about 1% of its size per frame, turning about the vertical. The mesh is body 0.
+pub fn terrain(movers: usize, seed: u64) -> Scene {
+    let mut rng = Rng::new(seed);
+    let mut scene = Scene::new("terrain");
+    let data =
+        crate::terrain::rolling_terrain(TERRAIN_CELLS, 1.0, TERRAIN_AMPLITUDE, TERRAIN_WAVELENGTH);
+    let mesh = TriMesh::try_new(data.vertices, data.indices).unwrap_or_else(|_| unreachable!());
+    scene.push_static(Shape::from(mesh), Pose::IDENTITY);
+    let reach = 0.5 * TERRAIN_CELLS as f32 - 3.0;
+    let height_at = |x: f32, z: f32| {
+        TERRAIN_AMPLITUDE * (x / TERRAIN_WAVELENGTH).sin() * (z / TERRAIN_WAVELENGTH).cos()
+    };
+    for m in 0..movers {
+        let (shape, half_height, mean): (Shape, f32, f32) = if m % 2 == 0 {
+            let size = rng.vec3(Vec3::splat(0.5), Vec3::splat(1.5));
+            let cuboid = Cuboid::try_from_size(size).unwrap_or_else(|_| unreachable!());
+            (
+                cuboid.into(),
+                0.5 * size.y,
+                (size.x + size.y + size.z) / 3.0,
+            )
+        } else {
+            let radius = rng.range(0.2, 0.5);
+            let half = rng.range(0.2, 0.6);
+            let capsule = Capsule::try_new(half, radius).unwrap_or_else(|_| unreachable!());
+            // Lying down (see `lying` below): its lowest point is `radius` below the centre.
+            (capsule.into(), radius, half + 2.0 * radius)
+        };
+        let (x, z) = (rng.range(-reach, reach), rng.range(-reach, reach));
+        let at = Vec3::new(x, height_at(x, z) + half_height - 0.02, z);
+        let heading = rng.range(0.0, std::f32::consts::TAU);
+        let yaw = rng.range(0.0, std::f32::consts::TAU);
+        // Capsules lie on their side (core along x before the yaw): two-point contacts.
+        let lying = if m % 2 == 0 {
+            Quat::IDENTITY
+        } else {
+            Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)
+        };
+        let motion = Motion {
+            base: Pose::new(at, Quat::from_rotation_y(yaw) * lying),
+            direction: Vec3::new(heading.cos(), 0.0, heading.sin()),
+            amplitude: 0.01 * mean / OMEGA,
+            phase: rng.range(0.0, std::f32::consts::TAU),
+            spin_axis: Vec3::Y,
+            spin: SPIN,
+        };
+        scene.push(shape, SceneKind::Dynamic, Some(motion));
+    }
+    scene
+}
+
 /// The scene names [`by_name`] knows.
-pub const NAMES: [&str; 5] = ["soup", "hulls", "static-heavy", "pile", "large-world"];
+pub const NAMES: [&str; 6] = [
+    "soup",
+    "hulls",
+    "static-heavy",
+    "pile",
+    "large-world",
+    "terrain",
+];
 
 /// A scene by name with `n` bodies in all: `soup`, `hulls`, `pile`, `static-heavy`
 /// (`n / 51` movers, the rest static: 51,000 gives the 50,000 + 1,000), or
 /// `large-world` (100 movers, or `n / 2` below 200 bodies, the rest static: 1,000,100
 /// gives the 1,000,000 + 100, and smaller `n` the same movers on a smaller
-/// grid). `None` for an unknown name.
+/// grid), or `terrain` (one 20,000-triangle mesh and `n − 1` boxes and capsules on it).
+/// `None` for an unknown name.
 pub fn by_name(name: &str, n: usize, seed: u64) -> Option<Scene> {
     match name {
         "soup" => Some(soup(n, seed)),
@@ -370,6 +440,7 @@ pub fn by_name(name: &str, n: usize, seed: u64) -> Option<Scene> {
             let movers = 100.min(n / 2);
             Some(large_world(n - movers, movers, seed))
         }
+        "terrain" => Some(terrain(n.saturating_sub(1), seed)),
         _ => None,
     }
 }

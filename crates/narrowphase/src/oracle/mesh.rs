@@ -8,16 +8,34 @@
 use super::triangle::{triangle_sphere, triangle_vertex_projection_sat};
 use sepax_geometry::{Pose, Shape, TriMesh};
 
-/// The smallest one-sided separation of `shape` from any triangle of `mesh` (negative:
-/// penetration depth), scanning every triangle; `None` when no triangle has the shape's
-/// centre in front of it, for an invalid pose, for a capsule (no triangle twin yet) or
-/// for a mesh.
+/// The smallest one-sided separation of `shape` from the triangles of `mesh` (negative:
+/// penetration depth), over every triangle whose box overlaps the shape's box (both in
+/// the mesh's frame; a plain scan of all triangle boxes, no BVH). A triangle whose box
+/// misses the shape's is apart from it, so the answer is exact whenever it is ≤ 0, and
+/// positive (at least the true separation's sign) otherwise; `+∞` when no box
+/// overlaps. `None` when no overlapping triangle has the shape's centre in front of it,
+/// for an invalid pose, for a capsule (no triangle twin yet) or for a mesh.
 pub fn mesh_separation(
     mesh: &TriMesh,
     mesh_pose: &Pose,
     shape: &Shape,
     pose: &Pose,
 ) -> Option<f64> {
+    if !(mesh_pose.is_valid() && pose.is_valid()) {
+        return None;
+    }
+    let inverse = mesh_pose.inverse();
+    let relative = Pose::new(
+        inverse.transform_point(pose.translation),
+        (inverse.rotation * pose.rotation).normalize(),
+    );
+    let region = shape.aabb(&relative);
+    let overlapping: Vec<u32> = (0..mesh.triangle_count() as u32)
+        .filter(|&i| mesh.triangle_aabb(i).overlaps(&region))
+        .collect();
+    if overlapping.is_empty() {
+        return Some(f64::INFINITY);
+    }
     let per_triangle = |i: u32| {
         let triangle = mesh.triangle(i);
         match shape {
@@ -29,7 +47,8 @@ pub fn mesh_separation(
         }
         .map(|c| c.separation)
     };
-    (0..mesh.triangle_count() as u32)
+    overlapping
+        .into_iter()
         .filter_map(per_triangle)
         .min_by(f64::total_cmp)
 }
