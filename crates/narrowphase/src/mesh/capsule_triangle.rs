@@ -42,7 +42,7 @@ use crate::manifold::reduce::Candidate;
 use crate::math::closest_points_on_segments_f64;
 use crate::sat::capsule::{Core, ROUND_OFF};
 use crate::sat::{Axis, FEATURE_SLOP, PARALLEL_EDGES};
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 use smallvec::SmallVec;
 
 /// The one-sided test of a capsule's core (its own frame) against a triangle.
@@ -188,6 +188,10 @@ fn edge_feature(on: TriangleFeature) -> Feature {
     }
 }
 
+/// Relative margin (on squared distances) by which an edge pair must beat an endpoint
+/// over the face (see `closest_points`).
+const EDGE_TIE: f64 = 1e-6;
+
 /// The closest points of the core `p₀ p₁` (first) and the triangle (second), and the
 /// triangle's feature (see the module docs).
 fn closest_points(tri: &LocalTriangle, p0: Vec3, p1: Vec3) -> (Vec3, Vec3, TriangleFeature) {
@@ -204,21 +208,36 @@ fn closest_points(tri: &LocalTriangle, p0: Vec3, p1: Vec3) -> (Vec3, Vec3, Trian
             return (q, q, TriangleFeature::Face);
         }
     }
-    let (y0, f0) = closest_point(tri, p0);
-    let (y1, f1) = closest_point(tri, p1);
-    let mut best = if (p1 - y1).length_squared() < (p0 - y0).length_squared() {
-        (p1, y1, f1)
-    } else {
-        (p0, y0, f0)
-    };
-    let mut best_squared = (best.0 - best.1).length_squared();
-    let (c0, cd) = (p0.as_dvec3(), (p1 - p0).as_dvec3());
+    // An endpoint over the face; an endpoint closest to an edge or corner is also the
+    // core's closest pair with that edge, found below. An edge pair must be shorter by
+    // more than round-off to beat an endpoint over the face: near the edge the two
+    // distances differ by `δ²/2h` (`δ` the endpoint's distance inside the edge), below
+    // the f32 points' rounding, while the directions differ by `δ/h`.
+    let squared = |x: Vec3, y: Vec3| (x.as_dvec3() - y.as_dvec3()).length_squared();
+    let mut best = (p0, p0, TriangleFeature::Face);
+    let mut best_squared = f64::INFINITY;
+    for p in [p0, p1] {
+        let (y, feature) = closest_point(tri, p);
+        if feature == TriangleFeature::Face && squared(p, y) < best_squared {
+            best = (p, y, feature);
+            best_squared = squared(p, y);
+        }
+    }
+    // (Differences in f64: an edge rounded to f32 moves its points by more than the
+    // distances that decide a near tie.)
+    let (c0, cd) = (p0.as_dvec3(), p1.as_dvec3() - p0.as_dvec3());
     for i in 0..3 {
         let (a, b) = tri.edge(i);
-        let (x, y) = closest_points_on_segments_f64(c0, cd, a.as_dvec3(), (b - a).as_dvec3());
-        let squared = (x - y).length_squared() as f32;
-        if squared < best_squared {
-            let s = (y - a.as_dvec3()).dot((b - a).as_dvec3()) / (b - a).as_dvec3().length_squared();
+        let (a, e) = (a.as_dvec3(), b.as_dvec3() - a.as_dvec3());
+        let (x, y) = segment_pair(c0, cd, a, e);
+        let distance_squared = (x - y).length_squared();
+        let tie = if best.2 == TriangleFeature::Face {
+            EDGE_TIE
+        } else {
+            0.0
+        };
+        if distance_squared < best_squared * (1.0 - tie) {
+            let s = (y - a).dot(e) / e.length_squared();
             let feature = if s <= 0.0 {
                 TriangleFeature::Vertex(i as u8)
             } else if s >= 1.0 {
@@ -227,7 +246,49 @@ fn closest_points(tri: &LocalTriangle, p0: Vec3, p1: Vec3) -> (Vec3, Vec3, Trian
                 TriangleFeature::Edge(i as u8)
             };
             best = (x.as_vec3(), y.as_vec3(), feature);
-            best_squared = squared;
+            best_squared = distance_squared;
+        }
+    }
+    best
+}
+
+/// The closest points of segments `p + s d` and `q + t e`, `s, t ∈ [0, 1]`, in f64:
+/// the lines' closest points when both parameters fall inside, else the best of the
+/// four endpoint projections (the minimum of a convex function over the square lies on
+/// its border when not inside). Exact where a single clamp-and-recompute pass is not:
+/// with the core nearly tangent to an edge's circle that pass can stop at the corner,
+/// a hair from the true pair, and the direction (which the contact normal takes) turns
+/// by the hair over the distance.
+fn segment_pair(p: DVec3, d: DVec3, q: DVec3, e: DVec3) -> (DVec3, DVec3) {
+    let r = p - q;
+    let (dd, ee, de) = (d.dot(d), e.dot(e), d.dot(e));
+    let (dr, er) = (d.dot(r), e.dot(r));
+    let det = dd * ee - de * de;
+    if det > 1e-12 * dd * ee {
+        let s = (de * er - dr * ee) / det;
+        let t = (dd * er - de * dr) / det;
+        if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&t) {
+            return (p + d * s, q + e * t);
+        }
+    }
+    let onto = |x: DVec3, start: DVec3, along: DVec3, length_squared: f64| {
+        let u = if length_squared > 0.0 {
+            ((x - start).dot(along) / length_squared).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        start + along * u
+    };
+    let pairs = [
+        (p, onto(p, q, e, ee)),
+        (p + d, onto(p + d, q, e, ee)),
+        (onto(q, p, d, dd), q),
+        (onto(q + e, p, d, dd), q + e),
+    ];
+    let mut best = pairs[0];
+    for pair in &pairs[1..] {
+        if (pair.0 - pair.1).length_squared() < (best.0 - best.1).length_squared() {
+            best = *pair;
         }
     }
     best
