@@ -4,12 +4,21 @@
 //! mesh giving the moved answer.
 
 use glam::{Quat, Vec3};
-use sepax_geometry::{Cuboid, MeshTriangle, Pose, Shape, Sphere};
+use sepax_geometry::{Capsule, Cuboid, MeshTriangle, Pose, Shape, Sphere};
 use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles, collide_triangle};
 use sepax_testkit::terrain::{flat_floor, triangles_with_flags};
 
 fn cube(half: f32) -> Shape {
     Shape::from(Cuboid::try_from_half_extents(Vec3::splat(half)).unwrap())
+}
+
+fn capsule(half_height: f32, radius: f32) -> Shape {
+    Shape::from(Capsule::try_new(half_height, radius).unwrap())
+}
+
+/// A capsule's axis (its local y) turned to lie along x.
+fn lying() -> Quat {
+    Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)
 }
 
 fn floor_triangles(cells: u32) -> Vec<(u32, MeshTriangle)> {
@@ -198,6 +207,7 @@ fn bad_triangles_poses_and_margins_do_not_panic() {
         cube(0.3),
         Shape::from(Sphere::try_new(0.3).unwrap()),
         Shape::from(sepax_geometry::ConvexHull::cuboid(Vec3::splat(0.3)).unwrap()),
+        capsule(0.3, 0.2),
     ];
     let poses = [
         Pose::from_translation(Vec3::new(0.3, 0.25, 0.3)),
@@ -260,4 +270,118 @@ fn bad_triangles_poses_and_margins_do_not_panic() {
     assert_eq!(alone, mixed);
     // An invalid pose gives nothing.
     assert!(collide_triangle(&good, &Pose::IDENTITY, &shapes[0], &poses[1], 0.0).is_none());
+}
+
+/// A capsule lying on a triangle gets two points (its core's ends clipped to the
+/// triangle), each at its own depth; from behind, nothing. Standing, one point.
+#[test]
+fn a_capsule_is_one_sided_with_two_points_lying_and_one_standing() {
+    let t = MeshTriangle::lone([
+        Vec3::new(-2.0, 0.0, -2.0),
+        Vec3::new(-2.0, 0.0, 2.0),
+        Vec3::new(2.0, 0.0, 0.0),
+    ])
+    .unwrap();
+    let shape = capsule(0.6, 0.5);
+    // Lying, tipped a little: the ends sink 0.2 ± 0.6 sin(0.05).
+    let tip = Quat::from_rotation_y(0.3) * Quat::from_rotation_x(0.05) * lying();
+    let above = Pose::new(Vec3::new(-0.3, 0.3, 0.1), tip);
+    let m = collide_triangle(&t, &Pose::IDENTITY, &shape, &above, 0.0).unwrap();
+    assert!((m.normal - Vec3::Y).length() < 1e-6);
+    assert_eq!(m.points.len(), 2);
+    let ends = [-1.0f32, 1.0].map(|s| 0.2 - s * above.rotation.mul_vec3(Vec3::Y * 0.6).y);
+    for p in &m.points {
+        assert!(
+            ends.iter().any(|d| (p.depth - d).abs() < 1e-5),
+            "{}",
+            p.depth
+        );
+    }
+    let below = Pose::new(Vec3::new(-0.3, -0.3, 0.1), tip);
+    assert!(collide_triangle(&t, &Pose::IDENTITY, &shape, &below, 0.0).is_none());
+    let standing = Pose::from_translation(Vec3::new(0.0, 1.05, 0.0));
+    let m = collide_triangle(&t, &Pose::IDENTITY, &shape, &standing, 0.0).unwrap();
+    assert_eq!(m.points.len(), 1);
+    assert!((m.normal - Vec3::Y).length() < 1e-6 && (m.depth() - 0.05).abs() < 1e-5);
+}
+
+/// An upright capsule sunk 0.01 into a flat floor, its core's end 0.05 past a grid
+/// line: alone, the triangle on the near side of the line touches the cap through the
+/// shared edge with a normal ~10° off up (a ghost); with the floor's flags (the line is
+/// a flat, inactive edge) the manifold's normal is up and its depth the sink.
+#[test]
+fn a_capsule_end_past_an_inactive_edge_gives_the_face_normal() {
+    let triangles = floor_triangles(4);
+    let (half_height, radius) = (0.4, 0.3);
+    let pose = Pose::from_translation(Vec3::new(0.05, half_height + radius - 0.01, 0.3));
+    let mut scratch = MeshScratch::default();
+    let m = collide_mesh_triangles(
+        triangles.iter().copied(),
+        &Pose::IDENTITY,
+        &capsule(half_height, radius),
+        &pose,
+        0.0,
+        &mut scratch,
+    )
+    .unwrap();
+    assert!((m.normal - Vec3::Y).length() < 1e-6, "{}", m.normal);
+    assert!((m.depth() - 0.01).abs() < 1e-5);
+    let ghost = triangles.iter().any(|&(_, t)| {
+        let lone = MeshTriangle::lone(t.vertices).unwrap();
+        collide_triangle(
+            &lone,
+            &Pose::IDENTITY,
+            &capsule(half_height, radius),
+            &pose,
+            0.0,
+        )
+        .is_some_and(|m| m.normal.y < 0.99)
+    });
+    assert!(ghost, "the case must have a ghost contact to remove");
+    // Lying across the same line: both sides' points, all along up.
+    let lying_pose = Pose::new(Vec3::new(0.1, radius - 0.01, 0.3), lying());
+    let m = collide_mesh_triangles(
+        triangles.iter().copied(),
+        &Pose::IDENTITY,
+        &capsule(0.6, radius),
+        &lying_pose,
+        0.0,
+        &mut scratch,
+    )
+    .unwrap();
+    assert!((m.normal - Vec3::Y).length() < 1e-6, "{}", m.normal);
+    assert!(m.points.len() >= 2 && m.points.len() <= 4);
+    assert!(m.points.iter().all(|p| (p.depth - 0.01).abs() < 1e-5));
+}
+
+#[test]
+fn capsule_ids_carry_the_triangle_and_stay_while_it_creeps() {
+    let triangles = floor_triangles(4);
+    let mut scratch = MeshScratch::default();
+    let shape = capsule(0.7, 0.25);
+    let at = |x: f32, scratch: &mut MeshScratch| {
+        let rotation = Quat::from_rotation_y(0.3) * Quat::from_rotation_x(0.02) * lying();
+        let pose = Pose::new(Vec3::new(x, 0.24, 0.1), rotation);
+        collide_mesh_triangles(
+            triangles.iter().copied(),
+            &Pose::IDENTITY,
+            &shape,
+            &pose,
+            0.0,
+            scratch,
+        )
+        .unwrap()
+    };
+    let first = at(0.2, &mut scratch);
+    let moved = at(0.2001, &mut scratch);
+    let ids = |m: &sepax_narrowphase::Manifold| {
+        let mut ids: Vec<u64> = m.points.iter().map(|p| p.id).collect();
+        ids.sort_unstable();
+        ids
+    };
+    assert!(first.points.len() >= 2);
+    assert_eq!(ids(&first), ids(&moved));
+    for p in &first.points {
+        assert!(((p.id >> 32) as usize) < triangles.len());
+    }
 }

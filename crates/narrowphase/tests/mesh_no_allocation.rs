@@ -1,9 +1,10 @@
 //! Mesh contacts allocate nothing once the scratch buffers are warm (issue 10: "no
 //! allocation per triangle pair in the step"): a counting global allocator around
-//! repeated `collide_mesh_triangles` calls for a box, a sphere and a hull on a floor.
+//! repeated `collide_mesh_triangles` calls for a box, a sphere, a hull and a capsule on a
+//! floor.
 
 use glam::{Quat, Vec3};
-use sepax_geometry::{ConvexHull, Cuboid, MeshTriangle, Pose, Shape, Sphere};
+use sepax_geometry::{Capsule, ConvexHull, Cuboid, MeshTriangle, Pose, Shape, Sphere};
 use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles};
 use sepax_testkit::terrain::{flat_floor, triangles_with_flags};
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -41,6 +42,7 @@ fn warm_scratch_collides_without_allocating() {
         Shape::from(Cuboid::try_from_half_extents(Vec3::new(0.7, 0.3, 0.5)).unwrap()),
         Shape::from(Sphere::try_new(0.4).unwrap()),
         Shape::from(ConvexHull::cuboid(Vec3::splat(0.45)).unwrap()),
+        Shape::from(Capsule::try_new(0.5, 0.3).unwrap()),
     ];
     let mut scratch = MeshScratch::default();
     let poses: Vec<Pose> = (0..50)
@@ -79,6 +81,6 @@ fn warm_scratch_collides_without_allocating() {
         allocated,
         0,
         "{allocated} allocations in {} warm calls",
-        3 * poses.len()
+        shapes.len() * poses.len()
     );
 }

@@ -6,10 +6,10 @@
 
 use glam::Vec3;
 use sepax_geometry::rng::Rng;
-use sepax_geometry::{MeshTriangle, Pose, Shape, Sphere};
+use sepax_geometry::{Capsule, MeshTriangle, Pose, Shape, Sphere};
 use sepax_narrowphase::mesh::{collide_triangle, contact_triangle};
 use sepax_narrowphase::oracle::triangle::{
-    triangle_gap_along, triangle_sphere, triangle_vertex_projection_sat,
+    triangle_capsule, triangle_gap_along, triangle_sphere, triangle_vertex_projection_sat,
 };
 use sepax_testkit::shapes::{ellipsoid_hull, random_cuboid};
 
@@ -85,6 +85,7 @@ fn run(seed: u64, count: usize, make: impl Fn(&mut Rng) -> Shape) -> Tally {
         let tolerance = 2e-5 * size;
         let truth = match &shape {
             Shape::Sphere(s) => triangle_sphere(&t, &mesh_pose, s.radius(), &pose),
+            Shape::Capsule(c) => triangle_capsule(&t, &mesh_pose, c, &pose),
             _ => triangle_vertex_projection_sat(&t, &mesh_pose, &shape, &pose),
         };
         // The centre's side of the plane decides; skip the cases round-off decides.
@@ -186,5 +187,14 @@ fn hull_triangle_agrees_with_vertex_projection_on_100k_pairs() {
 fn sphere_triangle_agrees_with_the_closest_point_on_100k_pairs() {
     run(0x7B2, 100_000, |rng| {
         Shape::from(Sphere::try_new(rng.range(0.05, 2.0)).unwrap())
+    });
+}
+
+#[test]
+fn capsule_triangle_agrees_with_the_core_distance_on_100k_pairs() {
+    run(0x7B3, 100_000, |rng| {
+        let radius = rng.range(0.05, 1.0);
+        let half_height = rng.range(0.0, 2.0);
+        Shape::from(Capsule::try_new(half_height, radius).unwrap())
     });
 }

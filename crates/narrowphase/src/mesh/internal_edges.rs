@@ -28,6 +28,7 @@ use super::local::LocalTriangle;
 use super::sphere_triangle::TriangleFeature;
 use crate::Feature;
 use crate::sat::Axis;
+use glam::Vec3;
 
 /// Relative tolerance of the support set: corners within this fraction of the
 /// triangle's size of the highest along the axis count as supporting.
@@ -38,21 +39,25 @@ pub(crate) fn axis_feature(tri: &LocalTriangle, axis: &Axis) -> TriangleFeature 
     match axis.feature {
         Feature::FaceA(_) | Feature::Sphere => TriangleFeature::Face,
         Feature::EdgeEdge(i, _) => TriangleFeature::Edge(i as u8),
-        Feature::FaceB(_) => {
-            let heights = tri.vertices.map(|v| axis.normal.dot(v));
-            let top = heights[0].max(heights[1]).max(heights[2]);
-            let tolerance = SUPPORT_TOLERANCE * tri.size();
-            let on = heights.map(|h| h >= top - tolerance);
-            match on {
-                [true, true, true] => TriangleFeature::Face,
-                [true, true, false] => TriangleFeature::Edge(0),
-                [false, true, true] => TriangleFeature::Edge(1),
-                [true, false, true] => TriangleFeature::Edge(2),
-                [true, false, false] => TriangleFeature::Vertex(0),
-                [false, true, false] => TriangleFeature::Vertex(1),
-                _ => TriangleFeature::Vertex(2),
-            }
-        }
+        Feature::FaceB(_) => support_feature(tri, axis.normal),
+    }
+}
+
+/// The triangle's support set along `normal` as a feature: the corners within a small
+/// tolerance of the highest `normal · t_i` (three: the face, two: an edge, one: a corner).
+pub(crate) fn support_feature(tri: &LocalTriangle, normal: Vec3) -> TriangleFeature {
+    let heights = tri.vertices.map(|v| normal.dot(v));
+    let top = heights[0].max(heights[1]).max(heights[2]);
+    let tolerance = SUPPORT_TOLERANCE * tri.size();
+    let on = heights.map(|h| h >= top - tolerance);
+    match on {
+        [true, true, true] => TriangleFeature::Face,
+        [true, true, false] => TriangleFeature::Edge(0),
+        [false, true, true] => TriangleFeature::Edge(1),
+        [true, false, true] => TriangleFeature::Edge(2),
+        [true, false, false] => TriangleFeature::Vertex(0),
+        [false, true, false] => TriangleFeature::Vertex(1),
+        _ => TriangleFeature::Vertex(2),
     }
 }
 

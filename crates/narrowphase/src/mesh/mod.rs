@@ -73,6 +73,7 @@
 
 mod body;
 mod box_triangle;
+mod capsule_triangle;
 mod cone;
 mod hull_triangle;
 mod internal_edges;
@@ -94,6 +95,8 @@ use crate::manifold::reduce::Candidate;
 use crate::math::sanitize_margin;
 use crate::polytope::{BoxPolytope, Polytope};
 use crate::sat::SatOutcome;
+use crate::sat::capsule::Core;
+use capsule_triangle::capsule_triangle;
 use cone::clamp_to_cones;
 use internal_edges::{axis_feature, is_active};
 use local::{Convex, LocalTriangle};
@@ -123,9 +126,7 @@ fn with_against<R>(shape: &Shape, f: impl FnOnce(Against) -> R) -> R {
             }))
         }
         Shape::ConvexHull(h) => f(Against::Convex(Convex::Hull(Polytope::from_hull(h)))),
-        // TEMPORARY (merge of the capsule branch): capsule–triangle comes next; the
-        // public entry points return None for capsules before reaching here.
-        Shape::Capsule(_) => unreachable!("capsules are filtered out by the callers"),
+        Shape::Capsule(c) => f(Against::Capsule(Core::local(c.half_height(), c.radius()))),
         Shape::TriMesh(_) => unreachable!("meshes are filtered out by the callers"),
     }
 }
@@ -165,7 +166,7 @@ pub fn collide_mesh_triangles(
     if matches!(shape, Shape::TriMesh(_)) {
         return None;
     }
-    if !(mesh_pose.is_valid() && pose.is_valid()) || matches!(shape, Shape::Capsule(_)) {
+    if !(mesh_pose.is_valid() && pose.is_valid()) {
         return None;
     }
     let margin = sanitize_margin(margin);
@@ -269,7 +270,7 @@ pub fn contact_triangle(
     if matches!(shape, Shape::TriMesh(_)) {
         return None;
     }
-    if !(mesh_pose.is_valid() && pose.is_valid()) || matches!(shape, Shape::Capsule(_)) {
+    if !(mesh_pose.is_valid() && pose.is_valid()) {
         return None;
     }
     let margin = sanitize_margin(margin);
@@ -281,6 +282,18 @@ pub fn contact_triangle(
             Against::Sphere(_) => {
                 let patch = triangle_patch(&against, &tri, margin, 0.0)?;
                 (patch.normal, patch.depth(), Feature::Sphere)
+            }
+            Against::Capsule(core) => {
+                let test = capsule_triangle(&core, &tri, margin)?;
+                if is_active(&tri, test.on) {
+                    (
+                        test.exact.normal,
+                        -test.exact.separation,
+                        test.exact.feature,
+                    )
+                } else {
+                    (tri.normal, -test.face.separation, Feature::FaceA(0))
+                }
             }
             Against::Convex(convex) => {
                 let SatOutcome::Overlap { exact, .. } = convex_outcome(&convex, &tri, margin)?

@@ -2,6 +2,7 @@
 //! correction. What [`super::merge`] gathers.
 
 use super::box_triangle::box_triangle;
+use super::capsule_triangle::capsule_patch;
 use super::hull_triangle::hull_triangle;
 use super::internal_edges::{axis_feature, is_active};
 use super::local::{Convex, LocalTriangle};
@@ -10,14 +11,17 @@ use super::sphere_triangle::{TriangleFeature, closest_point};
 use crate::Feature;
 use crate::manifold::reduce::Candidate;
 use crate::math::length_and_direction;
+use crate::sat::capsule::Core;
 use crate::sat::{Axis, SatOutcome};
 use glam::Vec3;
 use smallvec::SmallVec;
 
-/// The shape against the mesh: a sphere by radius, else a box or hull.
+/// The shape against the mesh: a sphere by radius, a capsule by its core (own frame),
+/// else a box or hull.
 #[derive(Clone, Copy)]
 pub(crate) enum Against<'a> {
     Sphere(f32),
+    Capsule(Core),
     Convex(Convex<'a>),
 }
 
@@ -57,6 +61,7 @@ pub(crate) fn triangle_patch(
 ) -> Option<Patch> {
     match against {
         Against::Sphere(radius) => sphere_patch(*radius, tri, margin),
+        Against::Capsule(core) => capsule_patch(core, tri, margin, clip_tolerance),
         Against::Convex(convex) => convex_patch(convex, tri, margin, clip_tolerance),
     }
 }

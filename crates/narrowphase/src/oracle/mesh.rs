@@ -5,7 +5,7 @@
 //! It judges verdicts (touching or apart), not normals: the mesh path's normals are
 //! corrected on internal edges by design, the twin's are the raw per-triangle axes.
 
-use super::triangle::{triangle_sphere, triangle_vertex_projection_sat};
+use super::triangle::{triangle_capsule, triangle_sphere, triangle_vertex_projection_sat};
 use sepax_geometry::{Pose, Shape, TriMesh};
 
 /// The smallest one-sided separation of `shape` from the triangles of `mesh` (negative:
@@ -14,7 +14,7 @@ use sepax_geometry::{Pose, Shape, TriMesh};
 /// misses the shape's is apart from it, so the answer is exact whenever it is ≤ 0, and
 /// positive (at least the true separation's sign) otherwise; `+∞` when no box
 /// overlaps. `None` when no overlapping triangle has the shape's centre in front of it,
-/// for an invalid pose, for a capsule (no triangle twin yet) or for a mesh.
+/// for an invalid pose or for a mesh.
 pub fn mesh_separation(
     mesh: &TriMesh,
     mesh_pose: &Pose,
@@ -43,7 +43,8 @@ pub fn mesh_separation(
             Shape::Cuboid(_) | Shape::ConvexHull(_) => {
                 triangle_vertex_projection_sat(&triangle, mesh_pose, shape, pose)
             }
-            Shape::Capsule(_) | Shape::TriMesh(_) => None,
+            Shape::Capsule(c) => triangle_capsule(&triangle, mesh_pose, c, pose),
+            Shape::TriMesh(_) => None,
         }
         .map(|c| c.separation)
     };

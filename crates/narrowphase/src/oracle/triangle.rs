@@ -1,5 +1,6 @@
 //! The f64 twins of the one-sided triangle queries ([`crate::mesh`]): vertex projection
-//! over every candidate axis for boxes and hulls, the closest point for spheres.
+//! over every candidate axis for boxes and hulls, the closest point for spheres, the
+//! closest points of the core segment for capsules.
 //!
 //! The rules are the mesh module's, written out plainly:
 //! * the shape's centre (a box's centre, a hull's centroid, a sphere's centre) behind
@@ -16,7 +17,7 @@
 
 use super::{DEGENERATE_CROSS, OracleContact, interval, solid, world};
 use glam::DVec3;
-use sepax_geometry::{MeshTriangle, Pose, Shape};
+use sepax_geometry::{Capsule, MeshTriangle, Pose, Shape};
 
 /// The triangle's corners and normal in the world, in f64.
 fn world_triangle(triangle: &MeshTriangle, mesh_pose: &Pose) -> ([DVec3; 3], DVec3) {
@@ -155,12 +156,149 @@ pub fn triangle_gap_along(
 ) -> f64 {
     let (t, _) = world_triangle(triangle, mesh_pose);
     let (_, hi) = interval(&t, normal);
-    let lo = match solid(shape, pose) {
-        Some(convex) => interval(&convex.vertices, normal).0,
-        None => {
+    let lo = match (solid(shape, pose), shape) {
+        (Some(convex), _) => interval(&convex.vertices, normal).0,
+        (None, Shape::Capsule(c)) => {
+            let [p0, p1] = capsule_core(c, pose);
+            p0.dot(normal).min(p1.dot(normal)) - c.radius() as f64 * normal.length()
+        }
+        (None, _) => {
             let r = shape.bounding_radius() as f64 * normal.length();
             pose.translation.as_dvec3().dot(normal) - r
         }
     };
     lo - hi
+}
+
+/// The capsule's core segment in the world, in f64.
+fn capsule_core(capsule: &Capsule, pose: &Pose) -> [DVec3; 2] {
+    let top = pose.rotation.as_dquat() * DVec3::new(0.0, capsule.half_height() as f64, 0.0);
+    let c = pose.translation.as_dvec3();
+    [c - top, c + top]
+}
+
+/// The closest point of the world triangle `t` (normal `n`) to `p`.
+fn closest_on(t: &[DVec3; 3], n: DVec3, p: DVec3) -> DVec3 {
+    let projected = p - n * n.dot(p - t[0]);
+    let inside = (0..3).all(|i| {
+        let (a, b) = (t[i], t[(i + 1) % 3]);
+        (b - a).cross(n).dot(projected - a) <= 0.0
+    });
+    if inside {
+        return projected;
+    }
+    (0..3)
+        .map(|i| point_on_segment(p, t[i], t[(i + 1) % 3]))
+        .min_by(|x, y| (*x - p).length().total_cmp(&(*y - p).length()))
+        .unwrap_or(projected)
+}
+
+/// The point of segment `a b` closest to `p` (the projection parameter clamped).
+fn point_on_segment(p: DVec3, a: DVec3, b: DVec3) -> DVec3 {
+    let d = b - a;
+    let s = if d.length_squared() > 0.0 {
+        ((p - a).dot(d) / d.length_squared()).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    a + d * s
+}
+
+/// The closest points of segments `a0 a1` and `b0 b1`: the best of the four endpoint
+/// projections and, when the lines' closest points lie inside both, those.
+fn segment_pair(a0: DVec3, a1: DVec3, b0: DVec3, b1: DVec3) -> (DVec3, DVec3) {
+    let mut pairs = vec![
+        (a0, point_on_segment(a0, b0, b1)),
+        (a1, point_on_segment(a1, b0, b1)),
+        (point_on_segment(b0, a0, a1), b0),
+        (point_on_segment(b1, a0, a1), b1),
+    ];
+    let (da, db, r) = (a1 - a0, b1 - b0, a0 - b0);
+    let (aa, bb, ab) = (da.dot(da), db.dot(db), da.dot(db));
+    let det = aa * bb - ab * ab;
+    if det > 1e-12 * aa * bb {
+        let (c, f) = (da.dot(r), db.dot(r));
+        let s = (ab * f - c * bb) / det;
+        let t = (aa * f - ab * c) / det;
+        if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&t) {
+            pairs.push((a0 + da * s, b0 + db * t));
+        }
+    }
+    pairs
+        .into_iter()
+        .min_by(|x, y| (x.0 - x.1).length().total_cmp(&(y.0 - y.1).length()))
+        .expect("four pairs at least")
+}
+
+/// A capsule against a triangle, one-sided: `None` for an invalid pose or a centre
+/// behind the plane. Apart, the separation is the distance `D` between the core and the
+/// triangle minus the radius, along the closest points' direction `u` (triangle →
+/// core). In contact with `D > 0` and `u · n ≥ 0`, the same. Otherwise (the core
+/// crossing the triangle, or `u` pointing behind it) the largest gap minus the radius
+/// over the axes `n` and `±(d × e_i)` with `L · n ≥ 0` (`d` the core's direction,
+/// `e_i` the edges), endpoints and corners projected.
+pub fn triangle_capsule(
+    triangle: &MeshTriangle,
+    mesh_pose: &Pose,
+    capsule: &Capsule,
+    pose: &Pose,
+) -> Option<OracleContact> {
+    if !(mesh_pose.is_valid() && pose.is_valid()) {
+        return None;
+    }
+    let (t, n) = world_triangle(triangle, mesh_pose);
+    if n.dot(pose.translation.as_dvec3() - t[0]) < 0.0 {
+        return None;
+    }
+    let [p0, p1] = capsule_core(capsule, pose);
+    let radius = capsule.radius() as f64;
+    // The closest points: zero where the core crosses the triangle.
+    let (h0, h1) = (n.dot(p0 - t[0]), n.dot(p1 - t[0]));
+    let crossing = (h0 <= 0.0) != (h1 <= 0.0) && {
+        let q = p0 + (p1 - p0) * (h0 / (h0 - h1));
+        (0..3).all(|i| {
+            let (a, b) = (t[i], t[(i + 1) % 3]);
+            (b - a).cross(n).dot(q - a) <= 0.0
+        })
+    };
+    let mut pairs = vec![(p0, closest_on(&t, n, p0)), (p1, closest_on(&t, n, p1))];
+    pairs.extend((0..3).map(|i| segment_pair(p0, p1, t[i], t[(i + 1) % 3])));
+    let (x, y) = pairs
+        .into_iter()
+        .min_by(|a, b| (a.0 - a.1).length().total_cmp(&(b.0 - b.1).length()))
+        .expect("five pairs");
+    let distance = if crossing { 0.0 } else { (x - y).length() };
+    if distance > 0.0 {
+        let u = (x - y) / distance;
+        if distance > radius || u.dot(n) >= 0.0 {
+            return Some(OracleContact {
+                separation: distance - radius,
+                normal: u,
+            });
+        }
+    }
+    let mut best = OracleContact {
+        separation: f64::NEG_INFINITY,
+        normal: n,
+    };
+    let mut consider = |l: DVec3| {
+        let gap = p0.dot(l).min(p1.dot(l)) - interval(&t, l).1 - radius;
+        if l.dot(n) >= 0.0 && gap > best.separation {
+            best = OracleContact {
+                separation: gap,
+                normal: l,
+            };
+        }
+    };
+    consider(n);
+    let d = p1 - p0;
+    for i in 0..3 {
+        let e = t[(i + 1) % 3] - t[i];
+        let c = d.cross(e);
+        if c.length() > DEGENERATE_CROSS * d.length() * e.length() {
+            consider(c.normalize());
+            consider(-c.normalize());
+        }
+    }
+    Some(best)
 }

@@ -1,0 +1,423 @@
+//! Capsule against triangle, in the capsule's frame: the distance from the core segment
+//! to the triangle, a separating-axis test when the core crosses it, and up to two
+//! points where the capsule lies along the face.
+//!
+//! The capsule is its core `p₀ p₁` (along its local y, `p₀ = −h y`, `p₁ = h y`) swept by
+//! a ball of radius `r`, so every separation is the core's minus `r`. With the triangle's
+//! corners `t_i`, front normal `n`, offset `o`, its edges `e_i = t_{i+1} − t_i`:
+//! * **one-sided**: the capsule's centre (the origin) behind the plane (`o > 0`) gives
+//!   no contact;
+//! * **verdict**: the exact distance `D` between the core and the triangle (Ericson,
+//!   *Real-Time Collision Detection* §5.1.10: when the core does not cross the triangle,
+//!   the closest pair is an endpoint and its closest point of the triangle
+//!   (`sphere_triangle`), or the core and an edge): apart when `D − r > margin`;
+//! * **exact axis**, apart (`D > 0`): the closest points' direction `u` (triangle →
+//!   core; the front normal on the face), separation `D − r`, when `u · n ≥ 0`;
+//! * **exact axis**, the core crossing the triangle, or its closest points pointing
+//!   behind the plane (an endpoint below the plane, beside an edge): the largest gap
+//!   over the eligible axes (`L · n ≥ 0`) of the core–triangle Minkowski difference,
+//!   whose faces are `±n` and `±(d × e_i)` (`d = p₁ − p₀`; the triangle's flat faces
+//!   make no difference to the capsule's single edge, as for the polytope test). Along
+//!   `l = (d × e_i)/|…|` the core is one value `c = l · p₀` and edge `i` one value
+//!   `l · t_i`, so `up = c − max(l·t_i, l·t_{i+2})`, `down = min(…) − c`; along `n`,
+//!   `min(n·p₀, n·p₁) − o`. Lines within `PARALLEL_EDGES` of the core are skipped;
+//! * **preferred**: the face (`n`) when its separation is within the feature slop of
+//!   the exact one, else the exact axis (the rule of `sat::capsule`).
+//!
+//! Points: for the face, the core clipped by the triangle's side planes (outward
+//! `s_i = e_i × n`, pushed out by the clip tolerance), both ends kept within the margin,
+//! each with its own depth `r − (n·x − o)`; the exact axis takes over when that leaves
+//! nothing, or only points shallower than the exact depth by more than the tolerance.
+//! Otherwise one point, from the core point `x` of the exact axis: halfway between the
+//! surfaces, `x − L (r − depth/2)`. An inactive edge or corner gives the face's points
+//! (depths along `n`, the part over this triangle); with nothing over the triangle, the
+//! core point nearest the triangle, its depth along `n`, as a sphere keeps its point.
+
+use super::internal_edges::{is_active, support_feature};
+use super::local::LocalTriangle;
+use super::patch::Patch;
+use super::sphere_triangle::{TriangleFeature, closest_point};
+use crate::Feature;
+use crate::manifold::reduce::Candidate;
+use crate::math::closest_points_on_segments_f64;
+use crate::sat::capsule::{Core, ROUND_OFF};
+use crate::sat::{Axis, FEATURE_SLOP, PARALLEL_EDGES};
+use glam::{DVec3, Vec3};
+use smallvec::SmallVec;
+
+/// The one-sided test of a capsule's core (its own frame) against a triangle.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CapsuleTriangle {
+    /// The exact axis (separation `D − r` apart, minus the depth in contact).
+    pub exact: Axis,
+    /// The triangle's feature the exact axis lies on.
+    pub on: TriangleFeature,
+    /// The core point behind the exact axis.
+    pub on_core: Vec3,
+    /// The front normal's axis: `min(n·p₀, n·p₁) − o − r`.
+    pub face: Axis,
+}
+
+/// The test (see the module docs): `None` with the centre behind the plane or apart
+/// beyond `margin`.
+pub(crate) fn capsule_triangle(
+    core: &Core,
+    tri: &LocalTriangle,
+    margin: f32,
+) -> Option<CapsuleTriangle> {
+    let (n, o) = (tri.normal, tri.offset);
+    if o > 0.0 {
+        return None;
+    }
+    let Core { p0, p1, radius } = *core;
+    let face = Axis {
+        separation: n.dot(p0).min(n.dot(p1)) - o - radius,
+        normal: n,
+        feature: Feature::FaceA(0),
+    };
+    let (on_core, on_tri, feature) = closest_points(tri, p0, p1);
+    let offset = on_core - on_tri;
+    let distance = offset.length();
+    if distance - radius > margin {
+        return None;
+    }
+    let tiny = ROUND_OFF as f32 * (tri.size() + tri.vertices[0].abs().max_element() + p1.length());
+    if feature == TriangleFeature::Face && distance > tiny {
+        // Over the face: the distance is the endpoint's height.
+        let exact = Axis {
+            separation: distance - radius,
+            ..face
+        };
+        return Some(CapsuleTriangle {
+            exact,
+            on: TriangleFeature::Face,
+            on_core,
+            face,
+        });
+    }
+    if distance > tiny && offset.dot(n) >= 0.0 {
+        let exact = Axis {
+            separation: distance - radius,
+            normal: offset / distance,
+            feature: edge_feature(feature),
+        };
+        return Some(CapsuleTriangle {
+            exact,
+            on: feature,
+            on_core,
+            face,
+        });
+    }
+    // Crossing (or closest points pointing behind the plane): the eligible SAT.
+    let mut exact = face;
+    let d = p1 - p0;
+    let t = tri.vertices;
+    for i in 0..3 {
+        let e = t[(i + 1) % 3] - t[i];
+        let l = d.cross(e);
+        let length_squared = l.length_squared();
+        // (Written so that a NaN length skips the line.)
+        let spans = length_squared
+            > PARALLEL_EDGES * PARALLEL_EDGES * d.length_squared() * e.length_squared();
+        if !spans {
+            continue;
+        }
+        let l = l / length_squared.sqrt();
+        let (c, p, q) = (l.dot(p0), l.dot(t[i]), l.dot(t[(i + 2) % 3]));
+        let l_dot_n = l.dot(n);
+        if l_dot_n >= 0.0 && c - p.max(q) - radius > exact.separation {
+            exact = Axis {
+                separation: c - p.max(q) - radius,
+                normal: l,
+                feature: Feature::EdgeEdge(i as u32, 0),
+            };
+        }
+        if l_dot_n <= 0.0 && p.min(q) - c - radius > exact.separation {
+            exact = Axis {
+                separation: p.min(q) - c - radius,
+                normal: -l,
+                feature: Feature::EdgeEdge(i as u32, 0),
+            };
+        }
+    }
+    if exact.feature == face.feature {
+        // The deepest point of the core along the front normal.
+        let low = if n.dot(p0) <= n.dot(p1) { p0 } else { p1 };
+        return Some(CapsuleTriangle {
+            exact,
+            on: TriangleFeature::Face,
+            on_core: low,
+            face,
+        });
+    }
+    let on = support_feature(tri, exact.normal);
+    exact.feature = edge_feature(on);
+    let on_core = match on {
+        TriangleFeature::Edge(i) => {
+            let (a, b) = tri.edge(i as usize);
+            closest_points_on_segments_f64(
+                p0.as_dvec3(),
+                d.as_dvec3(),
+                a.as_dvec3(),
+                (b - a).as_dvec3(),
+            )
+            .0
+            .as_vec3()
+        }
+        TriangleFeature::Vertex(j) => {
+            let v = t[j as usize];
+            let s = ((v - p0).dot(d) / d.length_squared()).clamp(0.0, 1.0);
+            if s.is_finite() { p0 + d * s } else { p0 }
+        }
+        TriangleFeature::Face => on_core,
+    };
+    Some(CapsuleTriangle {
+        exact,
+        on,
+        on_core,
+        face,
+    })
+}
+
+/// The feature a capsule's triangle axis reports: the face, or `EdgeEdge(edge, 0)` for
+/// an edge or a corner (the edge leaving that corner).
+fn edge_feature(on: TriangleFeature) -> Feature {
+    match on {
+        TriangleFeature::Face => Feature::FaceA(0),
+        TriangleFeature::Edge(i) | TriangleFeature::Vertex(i) => Feature::EdgeEdge(i as u32, 0),
+    }
+}
+
+/// Relative margin (on squared distances) by which an edge pair must beat an endpoint
+/// over the face (see `closest_points`).
+const EDGE_TIE: f64 = 1e-6;
+
+/// The closest points of the core `p₀ p₁` (first) and the triangle (second), and the
+/// triangle's feature (see the module docs).
+fn closest_points(tri: &LocalTriangle, p0: Vec3, p1: Vec3) -> (Vec3, Vec3, TriangleFeature) {
+    let (n, o) = (tri.normal, tri.offset);
+    let (h0, h1) = (n.dot(p0) - o, n.dot(p1) - o);
+    if (h0 <= 0.0) != (h1 <= 0.0) {
+        // The core crosses the plane: does it cross inside the triangle?
+        let q = p0 + (p1 - p0) * (h0 / (h0 - h1));
+        let inside = (0..3).all(|i| {
+            let (a, b) = tri.edge(i);
+            (b - a).cross(n).dot(q - a) <= 0.0
+        });
+        if inside {
+            return (q, q, TriangleFeature::Face);
+        }
+    }
+    // An endpoint over the face; an endpoint closest to an edge or corner is also the
+    // core's closest pair with that edge, found below. An edge pair must be shorter by
+    // more than round-off to beat an endpoint over the face: near the edge the two
+    // distances differ by `δ²/2h` (`δ` the endpoint's distance inside the edge), below
+    // the f32 points' rounding, while the directions differ by `δ/h`.
+    let squared = |x: Vec3, y: Vec3| (x.as_dvec3() - y.as_dvec3()).length_squared();
+    let mut best = (p0, p0, TriangleFeature::Face);
+    let mut best_squared = f64::INFINITY;
+    for p in [p0, p1] {
+        let (y, feature) = closest_point(tri, p);
+        if feature == TriangleFeature::Face && squared(p, y) < best_squared {
+            best = (p, y, feature);
+            best_squared = squared(p, y);
+        }
+    }
+    // (Differences in f64: an edge rounded to f32 moves its points by more than the
+    // distances that decide a near tie.)
+    let (c0, cd) = (p0.as_dvec3(), p1.as_dvec3() - p0.as_dvec3());
+    for i in 0..3 {
+        let (a, b) = tri.edge(i);
+        let (a, e) = (a.as_dvec3(), b.as_dvec3() - a.as_dvec3());
+        let (x, y) = segment_pair(c0, cd, a, e);
+        let distance_squared = (x - y).length_squared();
+        let tie = if best.2 == TriangleFeature::Face {
+            EDGE_TIE
+        } else {
+            0.0
+        };
+        if distance_squared < best_squared * (1.0 - tie) {
+            let s = (y - a).dot(e) / e.length_squared();
+            let feature = if s <= 0.0 {
+                TriangleFeature::Vertex(i as u8)
+            } else if s >= 1.0 {
+                TriangleFeature::Vertex(((i + 1) % 3) as u8)
+            } else {
+                TriangleFeature::Edge(i as u8)
+            };
+            best = (x.as_vec3(), y.as_vec3(), feature);
+            best_squared = distance_squared;
+        }
+    }
+    best
+}
+
+/// The closest points of segments `p + s d` and `q + t e`, `s, t ∈ [0, 1]`, in f64:
+/// the lines' closest points when both parameters fall inside, else the best of the
+/// four endpoint projections (the minimum of a convex function over the square lies on
+/// its border when not inside). Exact where a single clamp-and-recompute pass is not:
+/// with the core nearly tangent to an edge's circle that pass can stop at the corner,
+/// a hair from the true pair, and the direction (which the contact normal takes) turns
+/// by the hair over the distance.
+fn segment_pair(p: DVec3, d: DVec3, q: DVec3, e: DVec3) -> (DVec3, DVec3) {
+    let r = p - q;
+    let (dd, ee, de) = (d.dot(d), e.dot(e), d.dot(e));
+    let (dr, er) = (d.dot(r), e.dot(r));
+    let det = dd * ee - de * de;
+    if det > 1e-12 * dd * ee {
+        let s = (de * er - dr * ee) / det;
+        let t = (dd * er - de * dr) / det;
+        if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&t) {
+            return (p + d * s, q + e * t);
+        }
+    }
+    let onto = |x: DVec3, start: DVec3, along: DVec3, length_squared: f64| {
+        let u = if length_squared > 0.0 {
+            ((x - start).dot(along) / length_squared).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        start + along * u
+    };
+    let pairs = [
+        (p, onto(p, q, e, ee)),
+        (p + d, onto(p + d, q, e, ee)),
+        (onto(q, p, d, dd), q),
+        (onto(q + e, p, d, dd), q + e),
+    ];
+    let mut best = pairs[0];
+    for pair in &pairs[1..] {
+        if (pair.0 - pair.1).length_squared() < (best.0 - best.1).length_squared() {
+            best = *pair;
+        }
+    }
+    best
+}
+
+/// The patch of a capsule against `tri` (see the module docs), its points' ids local to
+/// the triangle.
+pub(crate) fn capsule_patch(
+    core: &Core,
+    tri: &LocalTriangle,
+    margin: f32,
+    clip_tolerance: f32,
+) -> Option<Patch> {
+    let test = capsule_triangle(core, tri, margin)?;
+    let slop = FEATURE_SLOP * core.radius;
+    let (n, exact) = (tri.normal, test.exact);
+    if !is_active(tri, test.on) {
+        // An internal edge or corner: the front normal, depths along it.
+        let mut points = face_points(core, tri, margin, clip_tolerance);
+        if points.is_empty() {
+            let depth = core.radius - (n.dot(test.on_core) - tri.offset);
+            if depth < -margin {
+                return None;
+            }
+            points.push(core_point(test.on_core, n, core.radius, depth, 0x20));
+        }
+        return Some(face_patch(tri, points));
+    }
+    if test.face.separation >= exact.separation - slop {
+        let points = face_points(core, tri, margin, clip_tolerance);
+        let deepest = points
+            .iter()
+            .map(|c| c.depth)
+            .fold(f32::NEG_INFINITY, f32::max);
+        if deepest >= -exact.separation - clip_tolerance {
+            return Some(face_patch(tri, points));
+        }
+    }
+    let depth = -exact.separation;
+    let code = match test.on {
+        TriangleFeature::Face => 0x30,
+        TriangleFeature::Edge(i) => 0x31 + i as u64,
+        TriangleFeature::Vertex(j) => 0x34 + j as u64,
+    };
+    Some(Patch {
+        normal: exact.normal,
+        feature: exact.feature,
+        points: SmallVec::from_elem(
+            core_point(test.on_core, exact.normal, core.radius, depth, code),
+            1,
+        ),
+        on: test.on,
+        tri: *tri,
+    })
+}
+
+fn face_patch(tri: &LocalTriangle, points: SmallVec<[Candidate; 4]>) -> Patch {
+    Patch {
+        normal: tri.normal,
+        feature: Feature::FaceA(0),
+        points,
+        on: TriangleFeature::Face,
+        tri: *tri,
+    }
+}
+
+/// A point of depth `depth` along `normal` from the core point `x`: halfway between the
+/// surfaces.
+#[inline]
+fn core_point(x: Vec3, normal: Vec3, radius: f32, depth: f32, id: u64) -> Candidate {
+    Candidate {
+        point: x - normal * (radius - 0.5 * depth),
+        depth,
+        id,
+    }
+}
+
+/// The core clipped by the triangle's side planes: its ends within the margin, each at
+/// its own depth along the front normal. Ids `0x100 | end << 4 | cut` (`cut` the edge
+/// whose side plane cut that end, 3 for the core's own endpoint).
+pub(crate) fn face_points(
+    core: &Core,
+    tri: &LocalTriangle,
+    margin: f32,
+    clip_tolerance: f32,
+) -> SmallVec<[Candidate; 4]> {
+    let n = tri.normal;
+    let d = core.p1 - core.p0;
+    let mut ends = [(0.0f32, 3u64), (1.0f32, 3u64)];
+    for i in 0..3 {
+        let (a, b) = tri.edge(i);
+        let side = (b - a).cross(n);
+        let start = side.dot(core.p0 - a) - clip_tolerance * side.length();
+        let rate = side.dot(d);
+        if rate == 0.0 {
+            if start > 0.0 {
+                return SmallVec::new();
+            }
+            continue;
+        }
+        let t = -start / rate;
+        if rate > 0.0 {
+            if t < ends[1].0 {
+                ends[1] = (t, i as u64);
+            }
+        } else if t > ends[0].0 {
+            ends[0] = (t, i as u64);
+        }
+    }
+    let mut points = SmallVec::new();
+    // (Also false for NaN ends.)
+    if !(ends[0].0 <= ends[1].0) {
+        return points;
+    }
+    let depth_at = |t: f32| core.radius - (n.dot(core.p0 + d * t) - tri.offset);
+    // One point when what is left is shorter than the clip tolerance: the deeper end.
+    let one = (ends[1].0 - ends[0].0) * d.length() <= clip_tolerance;
+    let first = if one && depth_at(ends[1].0) > depth_at(ends[0].0) {
+        1
+    } else {
+        0
+    };
+    let last = if one { first } else { 1 };
+    for (end, &(t, cut)) in ends.iter().enumerate().take(last + 1).skip(first) {
+        let depth = depth_at(t);
+        if depth >= -margin {
+            let id = 0x100 | (end as u64) << 4 | cut;
+            points.push(core_point(core.p0 + d * t, n, core.radius, depth, id));
+        }
+    }
+    points
+}
