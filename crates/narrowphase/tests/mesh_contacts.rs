@@ -291,7 +291,11 @@ fn a_capsule_is_one_sided_with_two_points_lying_and_one_standing() {
     assert_eq!(m.points.len(), 2);
     let ends = [-1.0f32, 1.0].map(|s| 0.2 - s * above.rotation.mul_vec3(Vec3::Y * 0.6).y);
     for p in &m.points {
-        assert!(ends.iter().any(|d| (p.depth - d).abs() < 1e-5), "{}", p.depth);
+        assert!(
+            ends.iter().any(|d| (p.depth - d).abs() < 1e-5),
+            "{}",
+            p.depth
+        );
     }
     let below = Pose::new(Vec3::new(-0.3, -0.3, 0.1), tip);
     assert!(collide_triangle(&t, &Pose::IDENTITY, &shape, &below, 0.0).is_none());
@@ -324,8 +328,14 @@ fn a_capsule_end_past_an_inactive_edge_gives_the_face_normal() {
     assert!((m.depth() - 0.01).abs() < 1e-5);
     let ghost = triangles.iter().any(|&(_, t)| {
         let lone = MeshTriangle::lone(t.vertices).unwrap();
-        collide_triangle(&lone, &Pose::IDENTITY, &capsule(half_height, radius), &pose, 0.0)
-            .is_some_and(|m| m.normal.y < 0.99)
+        collide_triangle(
+            &lone,
+            &Pose::IDENTITY,
+            &capsule(half_height, radius),
+            &pose,
+            0.0,
+        )
+        .is_some_and(|m| m.normal.y < 0.99)
     });
     assert!(ghost, "the case must have a ghost contact to remove");
     // Lying across the same line: both sides' points, all along up.

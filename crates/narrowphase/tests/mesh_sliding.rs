@@ -64,7 +64,11 @@ fn shapes() -> Vec<(&'static str, Shape, Option<Quat>)> {
             None,
         ),
         ("sphere", Shape::from(Sphere::try_new(0.45).unwrap()), None),
-        ("hull", Shape::from(ball_hull(&mut rng, 20, 0.35, 0.5)), None),
+        (
+            "hull",
+            Shape::from(ball_hull(&mut rng, 20, 0.35, 0.5)),
+            None,
+        ),
         ("capsule upright", capsule(0.4, 0.3), None),
         ("short capsule upright", capsule(0.1, 0.5), None),
         ("capsule lying", capsule(0.6, 0.25), lying),

@@ -192,6 +192,16 @@ pub fn hull_triangle_pairs(seed: u64, count: usize, points: usize) -> Vec<Triang
     })
 }
 
+/// [`box_triangle_pairs`] with capsules: half height 0.1–0.6, radius 0.1–0.4.
+pub fn capsule_triangle_pairs(seed: u64, count: usize) -> Vec<TrianglePair> {
+    touching_triangle_pairs(seed, count, |rng| {
+        let (half_height, radius) = (rng.range(0.1, 0.6), rng.range(0.1, 0.4));
+        sepax_geometry::Capsule::try_new(half_height, radius)
+            .ok()
+            .map(Shape::from)
+    })
+}
+
 fn touching_triangle_pairs(
     seed: u64,
     count: usize,
