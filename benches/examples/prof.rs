@@ -18,6 +18,7 @@
 //! | `boxtri` | 256 boxes each touching one triangle (`terrain::box_triangle_pairs(6, 256)`) | sepax `collide_mesh_triangles` with that triangle, one scratch reused |
 //! | `boxfloor` | 256 boxes resting on `terrain::flat_floor(8, 1.0)` (`terrain::boxes_on_floor`), each with the triangles its box overlaps | sepax `collide_mesh_triangles`, one scratch reused |
 //! | `hulltri` | 256 hulls of 16 points each touching one triangle (`terrain::hull_triangle_pairs(8, 256, 16)`) | sepax `collide_mesh_triangles` with that triangle |
+//! | `captri` | 256 capsules each touching one triangle (`terrain::capsule_triangle_pairs(9, 256)`) | sepax `collide_mesh_triangles` with that triangle |
 //! | `parry-boxtri` | the box–triangle pairs | parry3d `contact_manifolds` (`Triangle`, `Cuboid`), fresh manifolds |
 //! | `parry-box` | the box pairs | parry3d `contact_manifolds`, fresh manifolds |
 //! | `parry-hull` | the hull pairs | parry3d `contact_manifolds`, fresh manifolds |
@@ -63,12 +64,12 @@ use sepax_testkit::pairs::{
     Pair, PairKind, box_pairs, capsule_box_pairs, capsule_capsule_pairs, hull_pairs,
 };
 use sepax_testkit::terrain::{
-    TrianglePair, box_triangle_pairs, boxes_on_floor, hull_triangle_pairs,
+    TrianglePair, box_triangle_pairs, boxes_on_floor, capsule_triangle_pairs, hull_triangle_pairs,
 };
 use std::hint::black_box;
 use std::process::ExitCode;
 
-const MODES: [&str; 17] = [
+const MODES: [&str; 18] = [
     "box",
     "boxbatch",
     "boxc",
@@ -82,6 +83,7 @@ const MODES: [&str; 17] = [
     "parry-boxtri",
     "boxfloor",
     "hulltri",
+    "captri",
     "capsule-box",
     "capsule-capsule",
     "parry-capsule-box",
@@ -159,9 +161,11 @@ fn main() -> ExitCode {
         eprintln!("{touched} triangle tests");
         return ExitCode::SUCCESS;
     }
-    if mode.ends_with("boxtri") || mode == "hulltri" {
+    if mode.ends_with("boxtri") || mode == "hulltri" || mode == "captri" {
         let pairs = if mode == "hulltri" {
             hull_triangle_pairs(8, 256, 16)
+        } else if mode == "captri" {
+            capsule_triangle_pairs(9, 256)
         } else {
             box_triangle_pairs(6, 256)
         };

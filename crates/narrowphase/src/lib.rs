@@ -26,8 +26,10 @@
 //! * anything with a sphere: a point-to-shape distance;
 //! * a triangle mesh against a convex shape ([`mesh`]): each triangle under the shape
 //!   through a one-sided triangle SAT (box: 13 axes; hull: faces and edge pairs;
-//!   sphere: the closest point) and the same clipper, contacts on internal edges given
-//!   the face normal, all merged into one manifold.
+//!   sphere: the closest point; capsule: the core's closest points, or its SAT over the
+//!   front normal and core × edge axes when the core crosses the triangle) and the same
+//!   clipper (a capsule's core clipped by the triangle's sides), contacts on internal
+//!   edges given the face normal, all merged into one manifold.
 //! * capsules (`sat::capsule`): the exact separation of the core segment and the other
 //!   shape minus the radius — segment–segment closest points against a capsule, and
 //!   against a box or hull the segment's SAT over the polytope's faces and the Minkowski

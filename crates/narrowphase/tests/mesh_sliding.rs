@@ -270,3 +270,70 @@ fn normals_on_convex_bends_stay_between_the_faces() {
         "curved terrain: worst normal {worst:.3}° from the nearest face normal under the shape"
     );
 }
+
+/// `normals_on_convex_bends_stay_between_the_faces` for capsules, upright and lying
+/// (which skip the cone step, as spheres do: an edge normal runs from the edge to the
+/// nearest point of the core, and the neighbouring face wins when the core lies beyond
+/// that face's normal).
+#[test]
+fn capsule_normals_on_convex_bends_stay_between_the_faces() {
+    let (amplitude, wavelength) = (0.6, 1.5);
+    let mesh = Mesh::new(&rolling_terrain(32, 0.5, amplitude, wavelength));
+    let mut rng = Rng::new(0xCA95);
+    let mut scratch = MeshScratch::default();
+    let mut worst = 0.0f32;
+    for case in 0..6000 {
+        let shape =
+            Shape::from(Capsule::try_new(rng.range(0.05, 0.5), rng.range(0.08, 0.4)).unwrap());
+        let (x, z) = (rng.range(-6.0, 6.0), rng.range(-6.0, 6.0));
+        let up = rolling_normal(x, z, amplitude, wavelength);
+        let tilt = Quat::from_axis_angle(rng.unit_vec3(), rng.range(0.0, 0.1));
+        let base = if case % 2 == 0 {
+            Quat::IDENTITY
+        } else {
+            Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)
+        };
+        let rotation = Quat::from_rotation_arc(Vec3::Y, up)
+            * Quat::from_rotation_y(rng.range(0.0, 6.3))
+            * tilt
+            * base;
+        let reach = (rotation * shape.local_support(rotation.inverse() * -up)).dot(-up);
+        let height = amplitude * (x / wavelength).sin() * (z / wavelength).cos();
+        let sink = rng.range(0.0, 0.05);
+        let pose = Pose::new(Vec3::new(x, height, z) + up * (reach - sink), rotation);
+        let bounds = shape.aabb(&pose);
+        let (lo, hi) = (
+            bounds.min - Vec3::splat(0.01),
+            bounds.max + Vec3::splat(0.01),
+        );
+        let Some(m) = collide_mesh_triangles(
+            mesh.under(lo, hi),
+            &Pose::IDENTITY,
+            &shape,
+            &pose,
+            0.0,
+            &mut scratch,
+        ) else {
+            continue;
+        };
+        let nearest = mesh
+            .under(lo, hi)
+            .map(|(_, t)| {
+                m.normal
+                    .cross(t.normal)
+                    .length()
+                    .atan2(m.normal.dot(t.normal))
+            })
+            .fold(f32::INFINITY, f32::min)
+            .to_degrees();
+        worst = worst.max(nearest);
+        assert!(
+            nearest <= 6.0,
+            "case {case}: normal {} is {nearest}° from every face under the capsule",
+            m.normal
+        );
+    }
+    eprintln!(
+        "curved terrain, capsules: worst normal {worst:.3}° from the nearest face normal under the shape"
+    );
+}

@@ -16,7 +16,7 @@
 use glam::Vec3;
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Cuboid, MeshTriangle, Pose, Shape};
-use sepax_narrowphase::oracle::triangle::triangle_vertex_projection_sat;
+use sepax_narrowphase::oracle::triangle::{triangle_capsule, triangle_vertex_projection_sat};
 
 /// A triangle mesh as the user hands it over.
 #[derive(Clone, Debug)]
@@ -192,6 +192,16 @@ pub fn hull_triangle_pairs(seed: u64, count: usize, points: usize) -> Vec<Triang
     })
 }
 
+/// [`box_triangle_pairs`] with capsules: half height 0.1–0.6, radius 0.1–0.4.
+pub fn capsule_triangle_pairs(seed: u64, count: usize) -> Vec<TrianglePair> {
+    touching_triangle_pairs(seed, count, |rng| {
+        let (half_height, radius) = (rng.range(0.1, 0.6), rng.range(0.1, 0.4));
+        sepax_geometry::Capsule::try_new(half_height, radius)
+            .ok()
+            .map(Shape::from)
+    })
+}
+
 fn touching_triangle_pairs(
     seed: u64,
     count: usize,
@@ -223,8 +233,11 @@ fn touching_triangle_pairs(
         let sink = rng.range(0.005, 0.03) * 2.0 * shape.bounding_radius();
         let pose = Pose::new(point + n * (reach - sink), rotation);
         let mesh_pose = Pose::IDENTITY;
-        let touching = triangle_vertex_projection_sat(&triangle, &mesh_pose, &shape, &pose)
-            .is_some_and(|o| o.separation < 0.0);
+        let truth = match &shape {
+            Shape::Capsule(c) => triangle_capsule(&triangle, &mesh_pose, c, &pose),
+            _ => triangle_vertex_projection_sat(&triangle, &mesh_pose, &shape, &pose),
+        };
+        let touching = truth.is_some_and(|o| o.separation < 0.0);
         if touching {
             pairs.push(TrianglePair {
                 triangle,

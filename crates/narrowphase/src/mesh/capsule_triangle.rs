@@ -399,8 +399,7 @@ pub(crate) fn face_points(
         }
     }
     let mut points = SmallVec::new();
-    // (Also false for NaN ends.)
-    if !(ends[0].0 <= ends[1].0) {
+    if ends[0].0 > ends[1].0 || ends[0].0.is_nan() || ends[1].0.is_nan() {
         return points;
     }
     let depth_at = |t: f32| core.radius - (n.dot(core.p0 + d * t) - tri.offset);

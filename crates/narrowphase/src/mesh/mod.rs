@@ -12,12 +12,17 @@
 //! A triangle is a flat polytope. Box and hull run a separating-axis test against it
 //! (a box: 13 closed-form axes, `box_triangle`; a hull: its faces and every edge
 //! pair, `hull_triangle`), a sphere takes the triangle's closest point
-//! (`sphere_triangle`); the points come from the project's clipper (`points`).
+//! (`sphere_triangle`); the points come from the project's clipper (`points`). A
+//! capsule takes the exact distance from its core segment to the triangle, and a
+//! separating-axis test over the front normal and the core × edge axes when the core
+//! crosses the triangle; lying along the face it gets two points, its core clipped by
+//! the triangle's sides (`capsule_triangle`).
 //!
 //! ## One-sided
 //! The mesh is solid **behind** its front faces (the side its counter-clockwise corners
 //! face away from):
-//! * a convex whose centre (a box's centre, a hull's centroid, a sphere's centre) lies
+//! * a convex whose centre (a box's centre, a hull's centroid, a sphere's or a capsule's
+//!   centre) lies
 //!   behind a triangle's plane gets no contact from that triangle — it is inside the
 //!   ground, or on the far side of a thin wall, and pushing it back through would be
 //!   wrong either way;
@@ -31,12 +36,16 @@
 //! it, and keeps only the points over that triangle (see `internal_edges`). An active
 //! edge or corner keeps the test's normal while it lies within the range of normals of
 //! the faces that meet there, and is moved to the nearest of them otherwise (see
-//! `cone`). A box, a sphere and a hull sliding over a floor of 2,048 triangles keep a
-//! normal within 1° of up across every seam, and within 1° of the exact surface normal
-//! over a gently rolling terrain (`tests/mesh_sliding.rs`).
+//! `cone`; spheres and capsules skip it: their edge normals run from the edge to the
+//! nearest point of the shape's core, which the neighbouring face out-competes whenever
+//! it lies beyond that face's normal). A box, a sphere, a hull and capsules (upright and
+//! lying) sliding over a floor of 2,048 triangles keep a normal within 1° of up across
+//! every seam, and within 1° of the exact surface normal over a gently rolling terrain
+//! (`tests/mesh_sliding.rs`).
 //!
 //! ## Many triangles
-//! Each triangle gives a patch (up to four points, one normal); the patches are merged
+//! Each triangle gives a patch (up to four points, one normal; two for a capsule); the
+//! patches are merged
 //! into **one manifold with at most four points** — the deepest patch's normal, the
 //! points of patches within [`MERGE_ANGLE`] of it, depths re-measured along it (see
 //! `merge`). Ids pack the triangle id in the high 32 bits, so they stay the same while
@@ -49,7 +58,8 @@
 //! touching pair (`prof box touching`) 2,580 (1.74×), parry3d's `contact_manifolds`
 //! for a `Triangle` and a `Cuboid` (`prof parry-boxtri`) 6,390; a box resting on a
 //! floor, with the 8.6 triangles its box overlaps (`prof boxfloor`), 29,884 for its one
-//! manifold; a 16-point hull against one triangle (`prof hulltri`) about 33,500.
+//! manifold; a 16-point hull against one triangle (`prof hulltri`) about 33,500; a
+//! capsule against one touching triangle (`prof captri`) 2,868.
 //!
 //! ```
 //! use sepax_geometry::{Cuboid, MeshTriangle, Pose, Shape};
@@ -152,7 +162,8 @@ fn inner_radius(shape: &Shape) -> f32 {
 /// `None` when no triangle gives a contact within `margin`, or a pose is not
 /// [`Pose::is_valid`]. The manifold's `feature` is the reference triangle's:
 /// `FaceA(triangle)`, `EdgeEdge(3 · triangle + edge, edge of the shape)` (wrapping), or
-/// `FaceB(face of the shape)`; `Sphere` for a sphere. A negative or NaN margin counts
+/// `FaceB(face of the shape)`; `Sphere` for a sphere; for a capsule `FaceA(triangle)`
+/// or `EdgeEdge(3 · triangle + edge, 0)` (a corner names the edge leaving it). A negative or NaN margin counts
 /// as 0; a triangle with non-finite corners or normal is skipped.
 pub fn collide_mesh_triangles(
     triangles: impl IntoIterator<Item = (u32, MeshTriangle)>,
@@ -255,7 +266,9 @@ pub fn contact_mesh_triangles(
 
 /// The contact of one triangle (mesh frame, at `mesh_pose`) and a convex shape: the
 /// exact axis of the one-sided test (the largest gap over the axes with `L · n ≥ 0`;
-/// for a sphere, the closest point), normal from the triangle to the shape. An axis on
+/// for a sphere, the closest point; for a capsule, the closest points of its core, or
+/// that largest gap when the core crosses the triangle), normal from the triangle to
+/// the shape. An axis on
 /// an inactive edge or corner gives the front normal with the depth along it. `None`
 /// when apart beyond `margin`, when the shape's centre is behind the triangle's plane,
 /// or for an invalid pose.
