@@ -255,10 +255,10 @@ fn closest_points(tri: &LocalTriangle, p0: Vec3, p1: Vec3) -> (Vec3, Vec3, Trian
 /// The closest points of segments `p + s d` and `q + t e`, `s, t ∈ [0, 1]`, in f64:
 /// the lines' closest points when both parameters fall inside, else the best of the
 /// four endpoint projections (the minimum of a convex function over the square lies on
-/// its border when not inside). Exact where a single clamp-and-recompute pass is not:
-/// with the core nearly tangent to an edge's circle that pass can stop at the corner,
-/// a hair from the true pair, and the direction (which the contact normal takes) turns
-/// by the hair over the distance.
+/// its border when not inside). The caller passes differences taken in f64: with the
+/// core nearly tangent to the circle an edge sweeps about it, the pair is a flat
+/// minimum whose distances differ by less than an f32 edge's rounding while their
+/// directions (which the contact normal takes) do not.
 fn segment_pair(p: DVec3, d: DVec3, q: DVec3, e: DVec3) -> (DVec3, DVec3) {
     let r = p - q;
     let (dd, ee, de) = (d.dot(d), e.dot(e), d.dot(e));
