@@ -9,10 +9,11 @@
 use glam::Vec3;
 use sepax_pipeline::geometry::rng::Rng;
 use sepax_pipeline::geometry::{Aabb, Capsule, Cuboid, Pose, Shape, Sphere};
-use sepax_pipeline::narrowphase::{PairCache, collide, contact};
+use sepax_pipeline::narrowphase::{PairCache, collide};
 use sepax_pipeline::ray::ray_shape;
 use sepax_pipeline::{BodyDesc, BodyHandle, BodyKind, CollisionWorld, Config};
 use sepax_testkit::scenes::scene_hull;
+use sepax_testkit::world::{brute_force_touching, reported_touching};
 
 fn random_shape(rng: &mut Rng, i: usize) -> Shape {
     match i % 5 {
@@ -25,11 +26,6 @@ fn random_shape(rng: &mut Rng, i: usize) -> Shape {
         3 => Sphere::try_new(rng.range(0.2, 0.7)).unwrap().into(),
         _ => scene_hull(rng).into(),
     }
-}
-
-/// The kind rule: no static–static pair, kinematic bodies pair with dynamic ones only.
-fn pairs_allowed(a: BodyKind, b: BodyKind) -> bool {
-    matches!((a, b), (BodyKind::Dynamic, _) | (_, BodyKind::Dynamic))
 }
 
 #[test]
@@ -70,27 +66,8 @@ fn capsule_scene_matches_the_brute_force_pairs() {
             }
         }
         let report = world.step().clone();
-        let mut want = Vec::new();
-        for (i, &a) in bodies.iter().enumerate() {
-            for &b in &bodies[i + 1..] {
-                if !pairs_allowed(world.kind(a).unwrap(), world.kind(b).unwrap()) {
-                    continue;
-                }
-                let (sa, sb) = (world.shape(a).unwrap(), world.shape(b).unwrap());
-                let (pa, pb) = (world.pose(a).unwrap(), world.pose(b).unwrap());
-                if contact(sa, &pa, sb, &pb, 0.0).is_some() {
-                    want.push((a.index(), b.index()));
-                }
-            }
-        }
-        let mut got: Vec<(u32, u32)> = report
-            .contacts
-            .iter()
-            .filter(|c| c.touching)
-            .map(|c| (c.a.index(), c.b.index()))
-            .collect();
-        got.sort_unstable();
-        want.sort_unstable();
+        let want = brute_force_touching(&world, &bodies);
+        let got = reported_touching(&report);
         assert_eq!(got, want, "frame {frame}: touching pairs");
         touching_total += got.len();
         for c in &report.contacts {

@@ -9,11 +9,12 @@
 
 use glam::Vec3;
 use sepax_pipeline::geometry::{Cuboid, Pose, Shape, TriMesh};
-use sepax_pipeline::narrowphase::{PairCache, collide, contact};
+use sepax_pipeline::narrowphase::{PairCache, collide};
 use sepax_pipeline::ray::ray_shape;
-use sepax_pipeline::{BodyDesc, BodyKind, CollisionWorld, Config, StepReport, WorldError};
+use sepax_pipeline::{BodyDesc, CollisionWorld, Config, StepReport, WorldError};
 use sepax_testkit::scenes;
 use sepax_testkit::terrain::flat_floor;
+use sepax_testkit::world::{brute_force_touching, reported_touching};
 
 fn run(threads: usize, frames: u32) -> Vec<StepReport> {
     let scene = scenes::terrain(240, 5);
@@ -30,29 +31,8 @@ fn run(threads: usize, frames: u32) -> Vec<StepReport> {
         // Big steps (10 scene frames) so that bodies cross many triangles.
         scene.apply(&mut world, &handles, frame * 10).unwrap();
         let report = world.step().clone();
-        let mut want = Vec::new();
-        for (i, &a) in handles.iter().enumerate() {
-            for &b in &handles[i + 1..] {
-                if world.kind(a).unwrap() == BodyKind::Static
-                    && world.kind(b).unwrap() == BodyKind::Static
-                {
-                    continue;
-                }
-                let (sa, sb) = (world.shape(a).unwrap(), world.shape(b).unwrap());
-                let (pa, pb) = (world.pose(a).unwrap(), world.pose(b).unwrap());
-                if contact(sa, &pa, sb, &pb, 0.0).is_some() {
-                    want.push((a.index(), b.index()));
-                }
-            }
-        }
-        let mut got: Vec<(u32, u32)> = report
-            .contacts
-            .iter()
-            .filter(|c| c.touching)
-            .map(|c| (c.a.index(), c.b.index()))
-            .collect();
-        got.sort_unstable();
-        want.sort_unstable();
+        let want = brute_force_touching(&world, &handles);
+        let got = reported_touching(&report);
         assert_eq!(got, want, "frame {frame}: touching pairs");
         touching_total += got.len();
         for c in &report.contacts {

@@ -19,7 +19,9 @@
 //! ```
 
 use crate::scenes::{Scene, SceneKind};
-use sepax_pipeline::{BodyDesc, BodyHandle, BodyKind, CollisionWorld, Groups, WorldError};
+use sepax_pipeline::{
+    BodyDesc, BodyHandle, BodyKind, CollisionWorld, Groups, StepReport, WorldError,
+};
 
 impl From<SceneKind> for BodyKind {
     fn from(kind: SceneKind) -> BodyKind {
@@ -69,4 +71,41 @@ impl Scene {
             Some(h) => Err(WorldError::StaleHandle(h)),
         }
     }
+}
+
+/// The touching pairs `(a, b)` (slot indices, `a < b`, sorted) among `bodies` by brute
+/// force, the twin of a step's verdicts: every pair the kind rule allows (not
+/// static–static; kinematic only with dynamic) asked of the narrow phase's `contact`
+/// at margin 0.
+pub fn brute_force_touching(world: &CollisionWorld, bodies: &[BodyHandle]) -> Vec<(u32, u32)> {
+    let mut want = Vec::new();
+    for (i, &a) in bodies.iter().enumerate() {
+        for &b in &bodies[i + 1..] {
+            let (ka, kb) = (world.kind(a).unwrap(), world.kind(b).unwrap());
+            if !(ka == BodyKind::Dynamic || kb == BodyKind::Dynamic) {
+                continue;
+            }
+            let (sa, sb) = (world.shape(a).unwrap(), world.shape(b).unwrap());
+            let (pa, pb) = (world.pose(a).unwrap(), world.pose(b).unwrap());
+            if sepax_pipeline::narrowphase::contact(sa, &pa, sb, &pb, 0.0).is_some() {
+                let (x, y) = (a.index(), b.index());
+                want.push((x.min(y), x.max(y)));
+            }
+        }
+    }
+    want.sort_unstable();
+    want
+}
+
+/// The touching pairs of a step's report, sorted, as [`brute_force_touching`] gives
+/// them.
+pub fn reported_touching(report: &StepReport) -> Vec<(u32, u32)> {
+    let mut got: Vec<(u32, u32)> = report
+        .contacts
+        .iter()
+        .filter(|c| c.touching)
+        .map(|c| (c.a.index(), c.b.index()))
+        .collect();
+    got.sort_unstable();
+    got
 }

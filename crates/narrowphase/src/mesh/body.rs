@@ -51,12 +51,7 @@ pub fn collide_mesh(
     margin: f32,
     scratch: &mut MeshQueryScratch,
 ) -> Option<Manifold> {
-    if matches!(shape, Shape::TriMesh(_)) || !(mesh_pose.is_valid() && pose.is_valid()) {
-        return None;
-    }
-    let margin = sanitize_margin(margin);
-    let region = region_in_mesh(mesh_pose, shape, pose, margin)?;
-    mesh.query_aabb(&region, &mut scratch.candidates);
+    let margin = culled(mesh, mesh_pose, shape, pose, margin, scratch)?;
     let triangles = scratch.candidates.iter().map(|&i| (i, mesh.triangle(i)));
     collide_mesh_triangles(
         triangles,
@@ -78,12 +73,7 @@ pub fn contact_mesh(
     margin: f32,
     scratch: &mut MeshQueryScratch,
 ) -> Option<Contact> {
-    if matches!(shape, Shape::TriMesh(_)) || !(mesh_pose.is_valid() && pose.is_valid()) {
-        return None;
-    }
-    let margin = sanitize_margin(margin);
-    let region = region_in_mesh(mesh_pose, shape, pose, margin)?;
-    mesh.query_aabb(&region, &mut scratch.candidates);
+    let margin = culled(mesh, mesh_pose, shape, pose, margin, scratch)?;
     let triangles = scratch.candidates.iter().map(|&i| (i, mesh.triangle(i)));
     contact_mesh_triangles(
         triangles,
@@ -93,6 +83,26 @@ pub fn contact_mesh(
         margin,
         &mut scratch.triangles,
     )
+}
+
+/// Fills `scratch.candidates` with the triangles whose boxes overlap the shape's (see
+/// the module docs) and returns the sanitised margin; `None` for a mesh `shape`, an
+/// invalid pose, or a shape box that is not finite in the mesh's frame.
+fn culled(
+    mesh: &TriMesh,
+    mesh_pose: &Pose,
+    shape: &Shape,
+    pose: &Pose,
+    margin: f32,
+    scratch: &mut MeshQueryScratch,
+) -> Option<f32> {
+    if matches!(shape, Shape::TriMesh(_)) || !(mesh_pose.is_valid() && pose.is_valid()) {
+        return None;
+    }
+    let margin = sanitize_margin(margin);
+    let region = region_in_mesh(mesh_pose, shape, pose, margin)?;
+    mesh.query_aabb(&region, &mut scratch.candidates);
+    Some(margin)
 }
 
 /// The shape's AABB in the mesh's frame, grown by `margin`; `None` when it is not
