@@ -125,3 +125,92 @@ fn meshes_go_on_static_bodies_only() {
     assert!((report.contacts[0].manifold.normal - Vec3::Y).length() < 1e-6);
     assert_eq!(report.contacts[0].manifold.points.len(), 4);
 }
+
+/// Ghost collisions through the whole world: a box, a sphere, a lying capsule and a hull
+/// slide across a floor of 2,048 triangles (every seam: along x, along z, diagonal), sunk
+/// 0.01, in steps of three sizes; every manifold's normal stays within 1° of up.
+#[test]
+fn bodies_slide_across_a_mesh_floor_without_ghost_contacts() {
+    use sepax_pipeline::geometry::{Capsule, Sphere};
+    let data = flat_floor(32, 1.0);
+    let floor = Shape::from(TriMesh::try_new(data.vertices, data.indices).unwrap());
+    let lying = glam::Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    let bodies: [(Shape, glam::Quat, f32); 4] = [
+        (
+            Cuboid::try_from_half_extents(Vec3::new(0.4, 0.3, 0.35))
+                .unwrap()
+                .into(),
+            glam::Quat::from_rotation_y(0.3),
+            0.3,
+        ),
+        (
+            Sphere::try_new(0.35).unwrap().into(),
+            glam::Quat::IDENTITY,
+            0.35,
+        ),
+        (Capsule::try_new(0.5, 0.25).unwrap().into(), lying, 0.25),
+        (
+            Shape::from(sepax_testkit::scenes::scene_hull(
+                &mut sepax_pipeline::geometry::rng::Rng::new(4),
+            )),
+            glam::Quat::IDENTITY,
+            0.0,
+        ),
+    ];
+    let mut world = CollisionWorld::new(Config::default()).unwrap();
+    let ground = world
+        .insert(BodyDesc::fixed(floor, Pose::IDENTITY))
+        .unwrap();
+    let mut handles = Vec::new();
+    for (shape, rotation, _) in &bodies {
+        handles.push(
+            world
+                .insert(BodyDesc::dynamic(
+                    shape.clone(),
+                    Pose::new(Vec3::ZERO, *rotation),
+                ))
+                .unwrap(),
+        );
+    }
+    // The hull's lowest point along −y, so that it too sinks 0.01.
+    let hull_reach = -bodies[3].0.local_support(-Vec3::Y).y;
+    let (mut worst, mut contacts) = (0.0f32, 0);
+    for step in [0.013f32, 0.05, 0.11] {
+        for k in 0..(28.0 / step) as usize {
+            let s = -14.0 + k as f32 * step;
+            for (i, (_, rotation, reach)) in bodies.iter().enumerate() {
+                let reach = if i == 3 { hull_reach } else { *reach };
+                // Different headings per body: across x seams, z seams and diagonals.
+                let at = match i {
+                    0 => Vec3::new(s, 0.0, 0.37 * s),
+                    1 => Vec3::new(0.61, 0.0, s),
+                    2 => Vec3::new(s, 0.0, -s),
+                    _ => Vec3::new(s, 0.0, 1.7),
+                };
+                let pose = Pose::new(at + Vec3::Y * (reach - 0.01), *rotation);
+                world.set_pose(handles[i], pose).unwrap();
+            }
+            let report = world.step();
+            // Paths cross now and then: only the contacts with the floor count.
+            let on_floor: Vec<_> = report
+                .contacts
+                .iter()
+                .filter(|c| c.a == ground || c.b == ground)
+                .collect();
+            assert_eq!(on_floor.len(), 4, "step {step}, k {k}: every body touches");
+            for c in on_floor {
+                let angle = c
+                    .manifold
+                    .normal
+                    .dot(Vec3::Y)
+                    .clamp(-1.0, 1.0)
+                    .acos()
+                    .to_degrees();
+                worst = worst.max(angle);
+                contacts += 1;
+            }
+        }
+    }
+    assert!(worst < 1.0, "worst normal {worst}° from up");
+    assert!(contacts > 10_000, "{contacts}");
+}
