@@ -1,7 +1,8 @@
 //! # sepax-geometry
 //!
 //! The plain data every other sepax crate speaks: rigid poses, axis-aligned
-//! bounding boxes and the convex shapes the narrow phase understands.
+//! bounding boxes and the shapes the narrow phase understands (four convex solids and a
+//! triangle mesh).
 //!
 //! * [`Pose`]: a rotation followed by a translation (`world = rotation * local + translation`).
 //! * [`Aabb`]: a closed box `[min, max]`; two boxes that only touch overlap.
@@ -13,7 +14,8 @@
 //!   terrain, walls), one-sided (front = counter-clockwise), built once with
 //!   validation, degenerate-triangle removal, per-triangle internal-edge flags
 //!   ([`MeshTriangle`]) and its own BVH for region queries and two-sided ray casts.
-//!   [`TriMesh::try_from_heights`] builds a height field.
+//!   [`TriMesh::try_from_heights`] builds a height field. `Shape::TriMesh` puts it
+//!   beside the convex shapes: a collision world takes it on static bodies.
 //! * [`MassProperties`] ([`mass`]): mass, centre of mass and inertia of each shape at
 //!   a density (`Sphere::mass_properties`, …, [`Shape::mass_properties`]), exact
 //!   polyhedral integration for hulls, plus the inverses a solver needs.

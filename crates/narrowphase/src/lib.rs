@@ -1,7 +1,9 @@
 //! # sepax-narrowphase
 //!
-//! Exact contact between convex shapes by the separating-axis test (SAT), with contact
-//! manifolds a solver can use.
+//! Exact contact between convex shapes by the separating-axis test (SAT), and between
+//! a triangle mesh and a convex shape (one triangle at a time, the same SAT), with
+//! contact manifolds a solver can use. `collide`, `contact` and `intersects` take any
+//! two `Shape`s; a pair of two meshes never collides.
 //!
 //! ## Conventions (the same in every sepax crate)
 //! * A pair is `(a, b)`. The contact **normal points from a to b**, unit length, in the
