@@ -70,6 +70,9 @@ pub(crate) fn capsule_triangle(
         return None;
     }
     let Core { p0, p1, radius } = *core;
+    if boxes_apart(core, tri, margin) {
+        return None;
+    }
     let face = Axis {
         separation: n.dot(p0).min(n.dot(p1)) - o - radius,
         normal: n,
@@ -177,6 +180,27 @@ pub(crate) fn capsule_triangle(
         on_core,
         face,
     })
+}
+
+/// Relative slack of [`boxes_apart`]: far above the round-off of the exact distance
+/// (a few `1e-7` of the coordinates), so the early-out never decides a pair that the
+/// distance would have kept.
+const BOX_SLACK: f32 = 1e-4;
+
+/// The cheap early-out of [`capsule_triangle`]: are the triangle's box and the capsule's
+/// box (its core's, grown by the radius) apart along a coordinate axis by more than
+/// `margin` plus [`BOX_SLACK`] of the largest coordinate? Such a gap is a lower bound of
+/// the distance between the two sets, so the exact test would find them apart too: the
+/// answer is the same, for about 30 instructions instead of about 1,000.
+#[inline]
+fn boxes_apart(core: &Core, tri: &LocalTriangle, margin: f32) -> bool {
+    let [a, b, c] = tri.vertices;
+    let (tri_lo, tri_hi) = (a.min(b).min(c), a.max(b).max(c));
+    let r = Vec3::splat(core.radius);
+    let (cap_lo, cap_hi) = (core.p0.min(core.p1) - r, core.p0.max(core.p1) + r);
+    let gap = (tri_lo - cap_hi).max(cap_lo - tri_hi).max_element();
+    let scale = tri_lo.abs().max(tri_hi.abs()).max(cap_hi.abs()).max(cap_lo.abs());
+    gap > margin + BOX_SLACK * scale.max_element()
 }
 
 /// The feature a capsule's triangle axis reports: the face, or `EdgeEdge(edge, 0)` for
