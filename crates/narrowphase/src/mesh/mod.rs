@@ -59,11 +59,11 @@
 //! for a `Triangle` and a `Cuboid` (`prof parry-boxtri`) 6,390; a box resting on a
 //! floor, with the 8.6 triangles its box overlaps (`prof boxfloor`), 25,329 for its one
 //! manifold; a 16-point hull against one triangle (`prof hulltri`) about 33,100; a
-//! capsule against one touching triangle (`prof captri`) 3,033. In the `terrain` scene
+//! capsule against one touching triangle (`prof captri`) 2,958. In the `terrain` scene
 //! (`examples/stress --scene terrain --frames 8 --threads 1`, callgrind with
 //! `--toggle-collect='sepax_narrowphase::mesh::body::collide_mesh'`) a mesh pair (a box
 //! or a lying capsule over about 9 triangles, the BVH query included) takes about
-//! 27,100.
+//! 26,800.
 //!
 //! Where that goes: per triangle, the transform to the convex's frame (about 250), the
 //! test (about 1,100 for a box, 1,150 for a capsule: the exact core–triangle distance
