@@ -200,7 +200,11 @@ fn boxes_apart(core: &Core, tri: &LocalTriangle, margin: f32) -> bool {
     let gap = (tri_lo - cap_hi).max(cap_lo - tri_hi).max_element();
     // (The slack only when the gap is there: the common touching case skips it.)
     gap > margin && {
-        let scale = tri_lo.abs().max(tri_hi.abs()).max(cap_hi.abs()).max(cap_lo.abs());
+        let scale = tri_lo
+            .abs()
+            .max(tri_hi.abs())
+            .max(cap_hi.abs())
+            .max(cap_lo.abs());
         gap > margin + BOX_SLACK * scale.max_element()
     }
 }
