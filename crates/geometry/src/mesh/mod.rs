@@ -163,7 +163,7 @@ impl TriMesh {
     /// # Panics
     /// When `i >= self.triangle_count()`, like slice indexing; indices from
     /// [`TriMesh::query_aabb`] and [`TriMesh::cast_ray`] are always in range.
-    #[inline]
+    #[inline(always)]
     pub fn triangle(&self, i: u32) -> MeshTriangle {
         let i = i as usize;
         let [a, b, c] = self.triangles[i];

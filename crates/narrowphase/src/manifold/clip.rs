@@ -91,16 +91,25 @@ pub(crate) fn clip_by_plane(
 
 /// The polygon `points` (a loop) as clip vertices labelled with its edges.
 pub(crate) fn incident_polygon(points: impl ExactSizeIterator<Item = Vec3>) -> ClipPolygon {
+    let mut polygon = ClipPolygon::new();
+    write_incident_polygon(points, &mut polygon);
+    polygon
+}
+
+/// [`incident_polygon`] written into `out` (cleared first): no polygon moved by value.
+#[inline]
+pub(crate) fn write_incident_polygon(
+    points: impl ExactSizeIterator<Item = Vec3>,
+    out: &mut ClipPolygon,
+) {
+    out.clear();
     let n = points.len();
-    points
-        .enumerate()
-        .map(|(k, point)| {
-            let before = ((k + n - 1) % n) as u16;
-            let mut lines = [before, k as u16];
-            lines.sort_unstable();
-            ClipVertex { point, lines }
-        })
-        .collect()
+    for (k, point) in points.enumerate() {
+        let before = ((k + n - 1) % n) as u16;
+        let mut lines = [before, k as u16];
+        lines.sort_unstable();
+        out.push(ClipVertex { point, lines });
+    }
 }
 
 #[cfg(test)]

@@ -32,7 +32,13 @@ impl LocalTriangle {
     /// there (its `point_to_a` maps mesh points to convex points).
     #[inline]
     pub fn new(triangle: &MeshTriangle, mesh_in_convex: &Frame) -> LocalTriangle {
-        let vertices = triangle.vertices.map(|v| mesh_in_convex.point_to_a(v));
+        // (Spelled out: `[T; 3]::map` left a call per corner in the profile.)
+        let [a, b, c] = triangle.vertices;
+        let vertices = [
+            mesh_in_convex.point_to_a(a),
+            mesh_in_convex.point_to_a(b),
+            mesh_in_convex.point_to_a(c),
+        ];
         // The rotation is orthonormal to f32 round-off; normalising keeps depths exact.
         let normal = (mesh_in_convex.rot * triangle.normal).normalize();
         LocalTriangle {

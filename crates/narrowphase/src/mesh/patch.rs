@@ -91,6 +91,17 @@ fn convex_patch(
     let SatOutcome::Overlap { exact, preferred } = convex_outcome(convex, tri, margin)? else {
         return None;
     };
+    // The axis is the preferred one, or the exact one when the preferred gives no
+    // points; an axis on an internal edge or corner then drops its points for the
+    // face's. When every axis it could be is internal, the face's points are the answer
+    // whichever it is: the axis' own points are not computed (on a terrain most
+    // triangles under a resting box end here).
+    let on_preferred = axis_feature(tri, &preferred);
+    if !is_active(tri, on_preferred)
+        && (exact == preferred || !is_active(tri, axis_feature(tri, &exact)))
+    {
+        return internal_patch(convex, tri, margin, clip_tolerance);
+    }
     let (axis, mut points) = {
         let points = triangle_points(convex, tri, &preferred, margin, clip_tolerance);
         if points.is_empty() && exact != preferred {
@@ -104,16 +115,7 @@ fn convex_patch(
     };
     let on = axis_feature(tri, &axis);
     if !is_active(tri, on) {
-        // An internal edge or corner: the front normal, depths along it, only the part
-        // over this triangle (see `internal_edges`).
-        let points = triangle_face_points(convex, tri, margin, clip_tolerance);
-        return (!points.is_empty()).then_some(Patch {
-            normal: tri.normal,
-            feature: Feature::FaceA(0),
-            points,
-            on: TriangleFeature::Face,
-            tri: *tri,
-        });
+        return internal_patch(convex, tri, margin, clip_tolerance);
     }
     if points.is_empty() {
         if exact.separation > 0.0 {
@@ -126,6 +128,25 @@ fn convex_patch(
         feature: axis.feature,
         points,
         on,
+        tri: *tri,
+    })
+}
+
+/// The patch of a contact on an internal edge or corner: the front normal, depths along
+/// it, only the part over this triangle (see `internal_edges`); `None` when nothing of
+/// the convex lies over it.
+fn internal_patch(
+    convex: &Convex,
+    tri: &LocalTriangle,
+    margin: f32,
+    clip_tolerance: f32,
+) -> Option<Patch> {
+    let points = triangle_face_points(convex, tri, margin, clip_tolerance);
+    (!points.is_empty()).then_some(Patch {
+        normal: tri.normal,
+        feature: Feature::FaceA(0),
+        points,
+        on: TriangleFeature::Face,
         tri: *tri,
     })
 }

@@ -19,7 +19,7 @@
 
 use super::local::{Convex, LocalTriangle};
 use crate::Feature;
-use crate::manifold::clip::{ClipPolygon, SIDE, clip_by_plane, incident_polygon};
+use crate::manifold::clip::{ClipPolygon, SIDE, clip_by_plane, write_incident_polygon};
 use crate::manifold::edge::{edge_contact, polytope_edge};
 use crate::manifold::pack_id;
 use crate::manifold::reduce::{Candidate, reduce};
@@ -81,27 +81,29 @@ pub(crate) fn triangle_face_points(
             incident_face
         }
     };
-    let polygon = incident_polygon(
+    let (mut polygon, mut scratch) = (ClipPolygon::new(), ClipPolygon::new());
+    write_incident_polygon(
         poly.face(incident_face)
             .iter()
             .map(|&v| poly.vertices[v as usize]),
+        &mut polygon,
     );
     let sides = (0..3).map(|i| {
         let (v0, v1) = tri.edge(i);
         ((v1 - v0).cross(n), v0)
     });
-    let clipped = clip_by_sides(polygon, sides, clip_tolerance);
-    let candidates: SmallVec<[Candidate; 16]> = clipped
-        .iter()
-        .filter_map(|v| {
-            let depth = tri.offset - n.dot(v.point);
-            (depth >= -margin).then(|| Candidate {
+    let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, clip_tolerance);
+    let mut candidates: SmallVec<[Candidate; 16]> = SmallVec::new();
+    for v in clipped {
+        let depth = tri.offset - n.dot(v.point);
+        if depth >= -margin {
+            candidates.push(Candidate {
                 point: v.point + n * (0.5 * depth),
                 depth,
                 id: pack_id(false, 0, incident_face as u32, v.lines),
-            })
-        })
-        .collect();
+            });
+        }
+    }
     reduce(&candidates, n, clip_tolerance)
 }
 
@@ -116,37 +118,40 @@ fn convex_face_points(
     let poly = convex.polytope();
     let plane = poly.planes[j];
     let m = plane.normal;
-    let polygon = incident_polygon(tri.vertices.into_iter());
+    let (mut polygon, mut scratch) = (ClipPolygon::new(), ClipPolygon::new());
+    write_incident_polygon(tri.vertices.into_iter(), &mut polygon);
     let face = poly.face(j);
     let sides = (0..face.len()).map(|k| {
         let v0 = poly.vertices[face[k] as usize];
         let v1 = poly.vertices[face[(k + 1) % face.len()] as usize];
         ((v1 - v0).cross(m), v0)
     });
-    let clipped = clip_by_sides(polygon, sides, clip_tolerance);
-    let candidates: SmallVec<[Candidate; 16]> = clipped
-        .iter()
-        .filter_map(|v| {
-            let depth = plane.offset - m.dot(v.point);
-            (depth >= -margin).then(|| Candidate {
+    let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, clip_tolerance);
+    let mut candidates: SmallVec<[Candidate; 16]> = SmallVec::new();
+    for v in clipped {
+        let depth = plane.offset - m.dot(v.point);
+        if depth >= -margin {
+            candidates.push(Candidate {
                 point: v.point + m * (0.5 * depth),
                 depth,
                 id: pack_id(true, j as u32, 0, v.lines),
-            })
-        })
-        .collect();
+            });
+        }
+    }
     reduce(&candidates, -m, clip_tolerance)
 }
 
 /// Clips `polygon` by the side planes `(outward, through)` (outward normals need not be
-/// unit), each pushed out by `clip_tolerance`, labelled `SIDE | k`.
-fn clip_by_sides(
-    mut polygon: ClipPolygon,
+/// unit), each pushed out by `clip_tolerance`, labelled `SIDE | k`; `scratch` is the
+/// second buffer of the ping-pong, and the result is whichever of the two holds it
+/// (no polygon is moved by value).
+fn clip_by_sides<'p>(
+    polygon: &'p mut ClipPolygon,
+    scratch: &'p mut ClipPolygon,
     sides: impl Iterator<Item = (Vec3, Vec3)>,
     clip_tolerance: f32,
-) -> ClipPolygon {
-    let mut scratch = ClipPolygon::new();
-    let (mut from, mut to) = (&mut polygon, &mut scratch);
+) -> &'p ClipPolygon {
+    let (mut from, mut to) = (polygon, scratch);
     for (k, (outward, through)) in sides.enumerate() {
         let Some(side) = outward.try_normalize() else {
             continue;
@@ -163,7 +168,7 @@ fn clip_by_sides(
             break;
         }
     }
-    std::mem::take(from)
+    from
 }
 
 /// One point for an edge pair: triangle edge `i` against the convex's edge `j`.

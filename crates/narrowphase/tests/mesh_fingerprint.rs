@@ -1,0 +1,151 @@
+//! A pinned hash of mesh contacts: `collide` of a rolling terrain mesh with 20,000
+//! random convex shapes (boxes, spheres, capsules, hulls), half of them at random poses
+//! near the surface, half resting on it the way the `terrain` scene's bodies do (upright
+//! boxes and lying capsules sunk a little, turned about the vertical), hashed (FNV-1a
+//! over the bit patterns of every normal, point, depth, id, anchor and feature).
+//!
+//! Speed-ups of the mesh narrow phase must not change an answer: any change of a bit
+//! changes the hash. Update `FINGERPRINT` on purpose only, with the reason in the
+//! commit message. Pinned for x86-64 (SSE2, no FMA: the default target), where it was
+//! measured.
+
+use glam::{Quat, Vec3};
+use sepax_geometry::rng::Rng;
+use sepax_geometry::{Pose, Shape, TriMesh};
+use sepax_narrowphase::{Feature, Manifold, PairCache, collide};
+use sepax_testkit::scenes::scene_hull;
+use sepax_testkit::shapes::{random_capsule, random_cuboid};
+use sepax_testkit::terrain::rolling_terrain;
+use std::sync::Arc;
+
+/// The hash of `fingerprint`: changed on purpose only.
+const FINGERPRINT: u64 = 0x4218_b51e_a3bb_2b58;
+
+/// FNV-1a, 64 bits: stable across Rust versions and platforms.
+struct Fnv(u64);
+
+impl Fnv {
+    fn u64(&mut self, v: u64) {
+        for byte in v.to_le_bytes() {
+            self.0 ^= byte as u64;
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    fn vec3(&mut self, v: Vec3) {
+        for c in v.to_array() {
+            self.u64(c.to_bits() as u64);
+        }
+    }
+    fn manifold(&mut self, m: &Option<Manifold>) {
+        let Some(m) = m else {
+            self.u64(u64::MAX);
+            return;
+        };
+        self.vec3(m.normal);
+        let (kind, i, j) = match m.feature {
+            Feature::FaceA(i) => (0, i, 0),
+            Feature::FaceB(i) => (1, i, 0),
+            Feature::EdgeEdge(i, j) => (2, i, j),
+            Feature::Sphere => (3, 0, 0),
+        };
+        self.u64(kind);
+        self.u64(((i as u64) << 32) | j as u64);
+        self.u64(m.points.len() as u64);
+        for p in &m.points {
+            self.vec3(p.position);
+            self.u64(p.depth.to_bits() as u64);
+            self.u64(p.id);
+            self.vec3(p.anchor_a);
+            self.vec3(p.anchor_b);
+        }
+    }
+}
+
+fn random_shape(rng: &mut Rng, k: usize) -> Shape {
+    match k % 4 {
+        0 => random_cuboid(rng),
+        1 => Shape::from(sepax_geometry::Sphere::try_new(rng.range(0.1, 1.0)).unwrap()),
+        2 => random_capsule(rng),
+        _ => Shape::from(scene_hull(rng)),
+    }
+}
+
+/// The terrain's height under `(x, z)` (mesh frame), by a ray from above.
+fn height(mesh: &TriMesh, x: f32, z: f32) -> f32 {
+    mesh.cast_ray(Vec3::new(x, 10.0, z), Vec3::NEG_Y, 20.0)
+        .map_or(0.0, |hit| 10.0 - hit.t)
+}
+
+/// A pose resting on the surface: upright (a capsule lying on its side), turned about
+/// the vertical, its lowest point `sink` below the surface under its centre.
+fn resting(rng: &mut Rng, mesh: &TriMesh, shape: &Shape) -> Pose {
+    let (x, z) = (rng.range(-9.0, 9.0), rng.range(-9.0, 9.0));
+    let yaw = Quat::from_rotation_y(rng.range(0.0, std::f32::consts::TAU));
+    let rotation = match shape {
+        Shape::Capsule(_) => yaw * Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
+        _ => yaw,
+    };
+    let lowest = shape.aabb(&Pose::new(Vec3::ZERO, rotation)).min.y;
+    let sink = rng.range(-0.02, 0.05);
+    Pose::new(
+        Vec3::new(x, height(mesh, x, z) - lowest - sink, z),
+        rotation,
+    )
+}
+
+fn fingerprint() -> (u64, usize) {
+    let data = rolling_terrain(16, 1.0, 0.6, 2.5);
+    let mesh = Arc::new(TriMesh::try_new(data.vertices, data.indices).unwrap());
+    let mesh_shape = Shape::from(mesh.clone());
+    let mut rng = Rng::new(0xf1_9e59_1a7e);
+    let mut hash = Fnv(0xcbf2_9ce4_8422_2325);
+    let mut touching = 0;
+    for k in 0..20_000 {
+        let shape = random_shape(&mut rng, k);
+        let margin = if k % 5 == 0 { 0.05 } else { 0.0 };
+        let local = if k % 2 == 0 {
+            Pose::new(
+                Vec3::new(
+                    rng.range(-9.0, 9.0),
+                    rng.range(-1.5, 1.5),
+                    rng.range(-9.0, 9.0),
+                ),
+                rng.rotation(),
+            )
+        } else {
+            resting(&mut rng, &mesh, &shape)
+        };
+        let mesh_pose = if k % 3 == 0 {
+            Pose::IDENTITY
+        } else {
+            Pose::new(
+                rng.vec3(Vec3::splat(-20.0), Vec3::splat(20.0)),
+                rng.rotation(),
+            )
+        };
+        let pose = Pose::new(
+            mesh_pose.transform_point(local.translation),
+            (mesh_pose.rotation * local.rotation).normalize(),
+        );
+        let m = collide(
+            &mesh_shape,
+            &mesh_pose,
+            &shape,
+            &pose,
+            margin,
+            &mut PairCache::default(),
+        );
+        touching += m.is_some() as usize;
+        hash.manifold(&m);
+    }
+    (hash.0, touching)
+}
+
+#[test]
+fn mesh_contacts_match_the_pinned_fingerprint() {
+    let (hash, touching) = fingerprint();
+    assert!(touching > 8_000 && touching < 16_000, "{touching} touching");
+    if cfg!(target_arch = "x86_64") {
+        assert_eq!(hash, FINGERPRINT, "the answers changed: {hash:#x}");
+    }
+}
