@@ -230,40 +230,21 @@ fn normals_on_convex_bends_stay_between_the_faces() {
         let rotation = Quat::from_rotation_arc(Vec3::Y, up)
             * Quat::from_rotation_y(rng.range(0.0, 6.3))
             * tilt;
-        let reach = (rotation * shape.local_support(rotation.inverse() * -up)).dot(-up);
-        let height = amplitude * (x / wavelength).sin() * (z / wavelength).cos();
-        let sink = rng.range(0.0, 0.05);
-        let pose = Pose::new(Vec3::new(x, height, z) + up * (reach - sink), rotation);
-        let bounds = shape.aabb(&pose);
-        let (lo, hi) = (
-            bounds.min - Vec3::splat(0.01),
-            bounds.max + Vec3::splat(0.01),
-        );
-        let Some(m) = collide_mesh_triangles(
-            mesh.under(lo, hi),
-            &Pose::IDENTITY,
+        let Some((nearest, normal)) = on_bend(
+            &mesh,
             &shape,
-            &pose,
-            0.0,
+            rotation,
+            (x, z),
+            (amplitude, wavelength),
+            &mut rng,
             &mut scratch,
         ) else {
             continue;
         };
-        let nearest = mesh
-            .under(lo, hi)
-            .map(|(_, t)| {
-                m.normal
-                    .cross(t.normal)
-                    .length()
-                    .atan2(m.normal.dot(t.normal))
-            })
-            .fold(f32::INFINITY, f32::min)
-            .to_degrees();
         worst = worst.max(nearest);
         assert!(
             nearest <= 6.0,
-            "case {case}: normal {} is {nearest}° from every face under the shape",
-            m.normal
+            "case {case}: normal {normal} is {nearest}° from every face under the shape"
         );
     }
     eprintln!(
@@ -297,43 +278,68 @@ fn capsule_normals_on_convex_bends_stay_between_the_faces() {
             * Quat::from_rotation_y(rng.range(0.0, 6.3))
             * tilt
             * base;
-        let reach = (rotation * shape.local_support(rotation.inverse() * -up)).dot(-up);
-        let height = amplitude * (x / wavelength).sin() * (z / wavelength).cos();
-        let sink = rng.range(0.0, 0.05);
-        let pose = Pose::new(Vec3::new(x, height, z) + up * (reach - sink), rotation);
-        let bounds = shape.aabb(&pose);
-        let (lo, hi) = (
-            bounds.min - Vec3::splat(0.01),
-            bounds.max + Vec3::splat(0.01),
-        );
-        let Some(m) = collide_mesh_triangles(
-            mesh.under(lo, hi),
-            &Pose::IDENTITY,
+        let Some((nearest, normal)) = on_bend(
+            &mesh,
             &shape,
-            &pose,
-            0.0,
+            rotation,
+            (x, z),
+            (amplitude, wavelength),
+            &mut rng,
             &mut scratch,
         ) else {
             continue;
         };
-        let nearest = mesh
-            .under(lo, hi)
-            .map(|(_, t)| {
-                m.normal
-                    .cross(t.normal)
-                    .length()
-                    .atan2(m.normal.dot(t.normal))
-            })
-            .fold(f32::INFINITY, f32::min)
-            .to_degrees();
         worst = worst.max(nearest);
         assert!(
             nearest <= 6.0,
-            "case {case}: normal {} is {nearest}° from every face under the capsule",
-            m.normal
+            "case {case}: normal {normal} is {nearest}° from every face under the capsule"
         );
     }
     eprintln!(
         "curved terrain, capsules: worst normal {worst:.3}° from the nearest face normal under the shape"
     );
+}
+
+/// A shape turned by `rotation` rests on the rolling terrain at `(x, z)`, sunk by up to
+/// 0.05 along the exact normal there; its manifold's normal and the smallest angle
+/// (degrees) between that normal and the normals of the faces under the shape. `None`
+/// without a contact.
+fn on_bend(
+    mesh: &Mesh,
+    shape: &Shape,
+    rotation: Quat,
+    (x, z): (f32, f32),
+    (amplitude, wavelength): (f32, f32),
+    rng: &mut Rng,
+    scratch: &mut MeshScratch,
+) -> Option<(f32, Vec3)> {
+    let up = rolling_normal(x, z, amplitude, wavelength);
+    let reach = (rotation * shape.local_support(rotation.inverse() * -up)).dot(-up);
+    let height = amplitude * (x / wavelength).sin() * (z / wavelength).cos();
+    let sink = rng.range(0.0, 0.05);
+    let pose = Pose::new(Vec3::new(x, height, z) + up * (reach - sink), rotation);
+    let bounds = shape.aabb(&pose);
+    let (lo, hi) = (
+        bounds.min - Vec3::splat(0.01),
+        bounds.max + Vec3::splat(0.01),
+    );
+    let m = collide_mesh_triangles(
+        mesh.under(lo, hi),
+        &Pose::IDENTITY,
+        shape,
+        &pose,
+        0.0,
+        scratch,
+    )?;
+    let nearest = mesh
+        .under(lo, hi)
+        .map(|(_, t)| {
+            m.normal
+                .cross(t.normal)
+                .length()
+                .atan2(m.normal.dot(t.normal))
+        })
+        .fold(f32::INFINITY, f32::min)
+        .to_degrees();
+    Some((nearest, m.normal))
 }

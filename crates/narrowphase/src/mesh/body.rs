@@ -8,7 +8,7 @@
 //! may touch the shape, and the neighbours of a touched edge or corner that the
 //! active-edge cones need, overlap it.
 
-use super::{MeshScratch, collide_mesh_triangles, contact_mesh_triangles};
+use super::{MeshScratch, collide_mesh_triangles};
 use crate::contact::{Contact, Manifold};
 use crate::math::sanitize_margin;
 use glam::Vec3;
@@ -73,16 +73,12 @@ pub fn contact_mesh(
     margin: f32,
     scratch: &mut MeshQueryScratch,
 ) -> Option<Contact> {
-    let margin = culled(mesh, mesh_pose, shape, pose, margin, scratch)?;
-    let triangles = scratch.candidates.iter().map(|&i| (i, mesh.triangle(i)));
-    contact_mesh_triangles(
-        triangles,
-        mesh_pose,
-        shape,
-        pose,
-        margin,
-        &mut scratch.triangles,
-    )
+    let manifold = collide_mesh(mesh, mesh_pose, shape, pose, margin, scratch)?;
+    Some(Contact {
+        normal: manifold.normal,
+        depth: manifold.depth(),
+        feature: manifold.feature,
+    })
 }
 
 /// Fills `scratch.candidates` with the triangles whose boxes overlap the shape's (see
