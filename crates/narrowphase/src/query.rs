@@ -341,21 +341,44 @@ pub fn collide_with(
     }) {
         return answer;
     }
-    if canonical_swap(a, pose_a, b, pose_b) {
+    // The manifold is written once, in place (a `Manifold` is a few hundred bytes:
+    // moving it through every layer costs more than building it), mirrored there when
+    // the pair runs in the other order.
+    let mut answer = Some(empty_manifold());
+    let Some(manifold) = &mut answer else {
+        unreachable!("just made")
+    };
+    let found = if canonical_swap(a, pose_a, b, pose_b) {
         // The cache speaks the caller's order; the computation runs in the other.
         let mut inner = cache.flipped();
-        let manifold = collide_in_order(b, pose_b, a, pose_a, margin, &mut inner, mode);
+        let found = collide_in_order(
+            b, pose_b, a, pose_a, margin, &mut inner, mode, true, manifold,
+        );
         *cache = inner.flipped();
-        let mut manifold = manifold;
-        if let Some(m) = &mut manifold {
-            m.flip();
-        }
-        return manifold;
+        found
+    } else {
+        collide_in_order(a, pose_a, b, pose_b, margin, cache, mode, false, manifold)
+    };
+    if !found {
+        answer = None;
     }
-    collide_in_order(a, pose_a, b, pose_b, margin, cache, mode)
+    answer
 }
 
-/// [`collide_with`] with the pair in the given order (poses already checked).
+/// A placeholder for a manifold the query writes.
+#[inline(always)]
+fn empty_manifold() -> Manifold {
+    Manifold {
+        normal: Vec3::ZERO,
+        points: SmallVec::new(),
+        feature: Feature::Sphere,
+    }
+}
+
+/// [`collide_with`] with the pair in the given order (poses already checked): true when
+/// the pair touches, its manifold written to `out`, [`Manifold::flip`]ped when
+/// `mirrored` (the caller gave the other order).
+#[allow(clippy::too_many_arguments)]
 fn collide_in_order(
     a: &Shape,
     pose_a: &Pose,
@@ -364,17 +387,21 @@ fn collide_in_order(
     margin: f32,
     cache: &mut PairCache,
     mode: SupportMode,
-) -> Option<Manifold> {
+    mirrored: bool,
+    out: &mut Manifold,
+) -> bool {
     let margin = sanitize_margin(margin);
     if let (Shape::Capsule(ca), Shape::Capsule(cb)) = (a, b) {
-        return collide_capsules(ca, pose_a, cb, pose_b, margin, cache);
+        return collide_capsules(ca, pose_a, cb, pose_b, margin, cache, mirrored, out);
     }
     let frame = Frame::new(pose_a, pose_b);
     let (solid_a, solid_b) = (Solid::new(a), Solid::new(b));
     let sphere = |s: &Solid| matches!(s, Solid::Sphere(_));
     if (solid_a.is_capsule() || solid_b.is_capsule()) && !(sphere(&solid_a) || sphere(&solid_b)) {
         let query = capsule_query(&solid_a, &solid_b, &frame, margin);
-        return capsule_manifold(&solid_a, &solid_b, pose_a, &frame, margin, cache, query);
+        return capsule_manifold(
+            &solid_a, &solid_b, pose_a, &frame, margin, cache, query, mirrored, out,
+        );
     }
     let cached = cache.last.map(|c| c.feature);
     let outcome = run_sat(
@@ -386,7 +413,9 @@ fn collide_in_order(
         mode,
         &mut cache.support,
     );
-    manifold_from_outcome(&solid_a, &solid_b, pose_a, &frame, margin, cache, outcome)
+    manifold_from_outcome(
+        &solid_a, &solid_b, pose_a, &frame, margin, cache, outcome, mirrored, out,
+    )
 }
 
 /// A box pair's manifold (in the order the SAT ran, `margin` sanitised) from its
@@ -401,10 +430,24 @@ pub(crate) fn box_manifold_from_outcome(
     outcome: SatOutcome,
 ) -> Option<Manifold> {
     let (solid_a, solid_b) = (Solid::Box(ha), Solid::Box(hb));
-    manifold_from_outcome(&solid_a, &solid_b, pose_a, frame, margin, cache, outcome)
+    let mut manifold = empty_manifold();
+    manifold_from_outcome(
+        &solid_a,
+        &solid_b,
+        pose_a,
+        frame,
+        margin,
+        cache,
+        outcome,
+        false,
+        &mut manifold,
+    )
+    .then_some(manifold)
 }
 
-/// Everything [`collide`] does after the SAT: the cache, the clipping, the world frame.
+/// Everything [`collide`] does after the SAT: the cache, the clipping, the world frame
+/// (mirrored when `mirrored`); true when the pair touches, its manifold in `out`.
+#[allow(clippy::too_many_arguments)]
 fn manifold_from_outcome(
     solid_a: &Solid,
     solid_b: &Solid,
@@ -413,11 +456,13 @@ fn manifold_from_outcome(
     margin: f32,
     cache: &mut PairCache,
     outcome: SatOutcome,
-) -> Option<Manifold> {
+    mirrored: bool,
+    out: &mut Manifold,
+) -> bool {
     let (exact, preferred) = match outcome {
         SatOutcome::Separated(axis) => {
             cache.remember(axis.feature, true);
-            return None;
+            return false;
         }
         SatOutcome::Overlap { exact, preferred } => (exact, preferred),
     };
@@ -435,7 +480,7 @@ fn manifold_from_outcome(
             // A gap within the margin along the axis, but the facing features do not
             // overlap side by side: nothing is within the margin after all.
             cache.remember(preferred.feature, false);
-            return None;
+            return false;
         }
         points.push(support_point(solid_a, solid_b, frame, &exact));
         axis = exact;
@@ -453,12 +498,14 @@ fn manifold_from_outcome(
         &exact,
         clip_tolerance,
     );
-    Some(to_world(pose_a, frame, &axis, &points))
+    to_world(pose_a, frame, &axis, &points, mirrored, out);
+    true
 }
 
 /// A pair with a capsule (and no sphere): [`manifold_from_outcome`] for the capsule
 /// queries, whose manifolds come from the closest points they found (see
 /// `manifold::capsule`).
+#[allow(clippy::too_many_arguments)]
 fn capsule_manifold(
     solid_a: &Solid,
     solid_b: &Solid,
@@ -467,11 +514,13 @@ fn capsule_manifold(
     margin: f32,
     cache: &mut PairCache,
     query: CapsuleOutcome,
-) -> Option<Manifold> {
+    mirrored: bool,
+    out: &mut Manifold,
+) -> bool {
     let (exact, preferred) = match query.outcome {
         SatOutcome::Separated(axis) => {
             cache.remember(axis.feature, true);
-            return None;
+            return false;
         }
         SatOutcome::Overlap { exact, preferred } => (exact, preferred),
     };
@@ -503,35 +552,49 @@ fn capsule_manifold(
     }
     if points.is_empty() {
         if exact.separation > 0.0 {
-            return None;
+            return false;
         }
         axis = exact;
         points.push(deepest_endpoint(solid_a, solid_b, frame, &exact));
     }
-    Some(to_world(pose_a, frame, &axis, &points))
+    to_world(pose_a, frame, &axis, &points, mirrored, out);
+    true
 }
 
-/// The manifold in the world from its points in a's frame.
-fn to_world(pose_a: &Pose, frame: &Frame, axis: &Axis, points: &[Candidate]) -> Manifold {
+/// The manifold in the world from its points in a's frame, written to `manifold`,
+/// [`Manifold::flip`]ped when `mirrored` (the same bits, written straight into place).
+fn to_world(
+    pose_a: &Pose,
+    frame: &Frame,
+    axis: &Axis,
+    points: &[Candidate],
+    mirrored: bool,
+    manifold: &mut Manifold,
+) {
     let world = unit_rotation(pose_a);
+    let normal = world.transform_vector(axis.normal);
+    manifold.normal = if mirrored { -normal } else { normal };
+    manifold.feature = if mirrored {
+        axis.feature.flipped()
+    } else {
+        axis.feature
+    };
+    manifold.points.clear();
     // Anchors: a's surface point is `c + n·d/2` (already in a's frame), b's is
     // `c − n·d/2`, taken to b's frame.
-    let world_points: SmallVec<[ManifoldPoint; 4]> = points
-        .iter()
-        .map(|c| {
-            let half = axis.normal * (0.5 * c.depth);
-            ManifoldPoint {
-                position: world.transform_point(c.point),
-                depth: c.depth,
-                id: c.id,
-                anchor_a: c.point + half,
-                anchor_b: frame.point_to_b(c.point - half),
-            }
-        })
-        .collect();
-    Manifold {
-        normal: world.transform_vector(axis.normal),
-        points: world_points,
-        feature: axis.feature,
+    for c in points {
+        let half = axis.normal * (0.5 * c.depth);
+        let point = ManifoldPoint {
+            position: world.transform_point(c.point),
+            depth: c.depth,
+            id: c.id,
+            anchor_a: c.point + half,
+            anchor_b: frame.point_to_b(c.point - half),
+        };
+        manifold.points.push(if mirrored {
+            point.mirrored(axis.feature)
+        } else {
+            point
+        });
     }
 }
