@@ -57,7 +57,25 @@ fn unit_rotation(pose: &Pose) -> Pose {
 /// identical shapes at the same pose are the one case left in the caller's order.
 #[inline]
 pub(crate) fn canonical_swap(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
+    // The kind leads the key: two kinds decide it alone (most mixed pairs), without
+    // building the whole keys.
+    let (kind_a, kind_b) = (kind_rank(a), kind_rank(b));
+    if kind_a != kind_b {
+        return kind_b < kind_a;
+    }
     order_key(b, pose_b) < order_key(a, pose_a)
+}
+
+/// The first entry of [`order_key`]: sphere, box, hull, capsule, mesh.
+#[inline]
+fn kind_rank(shape: &Shape) -> u32 {
+    match shape {
+        Shape::Sphere(_) => 0,
+        Shape::Cuboid(_) => 1,
+        Shape::ConvexHull(_) => 2,
+        Shape::Capsule(_) => 3,
+        Shape::TriMesh(_) => 4,
+    }
 }
 
 /// Runs `f` when one of the shapes is a triangle mesh: `f(mesh, true)` when a is the
@@ -79,29 +97,24 @@ fn mesh_pair<R>(a: &Shape, b: &Shape, f: impl FnOnce(&TriMesh, bool) -> R) -> Op
 #[inline]
 fn order_key(shape: &Shape, pose: &Pose) -> [u32; 12] {
     let bits = |v: f32| v.to_bits();
-    let (kind, size) = match shape {
-        Shape::Sphere(s) => (0, [bits(s.radius()), 0, 0, 0]),
+    let kind = kind_rank(shape);
+    let size = match shape {
+        Shape::Sphere(s) => [bits(s.radius()), 0, 0, 0],
         Shape::Cuboid(c) => {
             let h = c.half_extents();
-            (1, [bits(h.x), bits(h.y), bits(h.z), 0])
+            [bits(h.x), bits(h.y), bits(h.z), 0]
         }
         Shape::ConvexHull(h) => {
             let v = h.vertices()[0];
-            (
-                2,
-                [h.vertices().len() as u32, bits(v.x), bits(v.y), bits(v.z)],
-            )
+            [h.vertices().len() as u32, bits(v.x), bits(v.y), bits(v.z)]
         }
-        // After every other kind: against a box or hull the polytope is a, so the
-        // query runs in its frame.
-        Shape::Capsule(c) => (3, [bits(c.half_height()), bits(c.radius()), 0, 0]),
+        // Capsules rank after every other kind: against a box or hull the polytope is
+        // a, so the query runs in its frame.
+        Shape::Capsule(c) => [bits(c.half_height()), bits(c.radius()), 0, 0],
         // Meshes never reach the SAT (see `mesh_pair`); a key for completeness.
         Shape::TriMesh(m) => {
             let v = m.vertices()[0];
-            (
-                4,
-                [m.triangle_count() as u32, bits(v.x), bits(v.y), bits(v.z)],
-            )
+            [m.triangle_count() as u32, bits(v.x), bits(v.y), bits(v.z)]
         }
     };
     let (t, q) = (pose.translation, pose.rotation);
