@@ -25,6 +25,7 @@ use sepax_geometry::{Capsule, Pose};
 /// [`collide`](crate::collide) for two capsules (poses checked, pair in canonical order):
 /// true when they touch, the manifold written to `out`, [`Manifold::flip`]ped when
 /// `mirrored` (built so in place).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn collide_capsules(
     a: &Capsule,
     pose_a: &Pose,
