@@ -21,9 +21,11 @@ use crate::sat::SatOutcome;
 use crate::sat::capsule::{Core, capsule_capsule};
 use glam::Vec3;
 use sepax_geometry::{Capsule, Pose};
-use smallvec::SmallVec;
 
-/// [`collide`](crate::collide) for two capsules (poses checked, pair in canonical order).
+/// [`collide`](crate::collide) for two capsules (poses checked, pair in canonical order):
+/// true when they touch, the manifold written to `out`, [`Manifold::flip`]ped when
+/// `mirrored` (built so in place).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn collide_capsules(
     a: &Capsule,
     pose_a: &Pose,
@@ -31,7 +33,9 @@ pub(crate) fn collide_capsules(
     pose_b: &Pose,
     margin: f32,
     cache: &mut PairCache,
-) -> Option<Manifold> {
+    mirrored: bool,
+    out: &mut Manifold,
+) -> bool {
     let (qa, qb) = (pose_a.rotation.normalize(), pose_b.rotation.normalize());
     let (axis_a, axis_b) = (qa * Vec3::Y, qb * Vec3::Y);
     let centre_b = (pose_b.translation.as_dvec3() - pose_a.translation.as_dvec3()).as_vec3();
@@ -49,7 +53,7 @@ pub(crate) fn collide_capsules(
     let axis = match query.outcome {
         SatOutcome::Separated(axis) => {
             cache.remember(axis.feature, true);
-            return None;
+            return false;
         }
         SatOutcome::Overlap { exact, .. } => exact,
     };
@@ -68,20 +72,27 @@ pub(crate) fn collide_capsules(
     );
     let n = axis.normal;
     let (inverse_a, inverse_b) = (qa.conjugate(), qb.conjugate());
-    let mut points: SmallVec<[ManifoldPoint; 4]> = SmallVec::new();
+    out.normal = if mirrored { -n } else { n };
+    out.feature = if mirrored {
+        axis.feature.flipped()
+    } else {
+        axis.feature
+    };
+    out.points.clear();
     for c in &candidates {
         let half = n * (0.5 * c.depth);
-        points.push(ManifoldPoint {
+        let point = ManifoldPoint {
             position: pose_a.translation + c.point,
             depth: c.depth,
             id: c.id,
             anchor_a: inverse_a * (c.point + half),
             anchor_b: inverse_b * (c.point - half - centre_b),
+        };
+        out.points.push(if mirrored {
+            point.mirrored(axis.feature)
+        } else {
+            point
         });
     }
-    (!points.is_empty()).then_some(Manifold {
-        normal: n,
-        points,
-        feature: axis.feature,
-    })
+    !out.points.is_empty()
 }

@@ -102,6 +102,23 @@ impl ManifoldPoint {
     pub fn is_speculative(&self) -> bool {
         self.depth < 0.0
     }
+
+    /// The same point seen from b, in a manifold whose feature (seen from a) is
+    /// `feature`: anchors swapped, the id relabelled by [`flipped_id`] (but for a
+    /// sphere's single point, which has one id whatever the order).
+    #[inline]
+    pub(crate) fn mirrored(self, feature: Feature) -> ManifoldPoint {
+        ManifoldPoint {
+            id: if feature == Feature::Sphere {
+                self.id
+            } else {
+                flipped_id(self.id)
+            },
+            anchor_a: self.anchor_b,
+            anchor_b: self.anchor_a,
+            ..self
+        }
+    }
 }
 
 /// A contact manifold: a shared normal and up to 4 points.
@@ -146,13 +163,9 @@ impl Manifold {
 
     /// [`flipped`](Self::flipped) in place.
     pub fn flip(&mut self) {
-        // A sphere's single point has one id whatever the order.
-        let relabel = self.feature != Feature::Sphere;
+        let feature = self.feature;
         for p in &mut self.points {
-            std::mem::swap(&mut p.anchor_a, &mut p.anchor_b);
-            if relabel {
-                p.id = flipped_id(p.id);
-            }
+            *p = p.mirrored(feature);
         }
         self.normal = -self.normal;
         self.feature = self.feature.flipped();

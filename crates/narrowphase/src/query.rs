@@ -57,7 +57,25 @@ fn unit_rotation(pose: &Pose) -> Pose {
 /// identical shapes at the same pose are the one case left in the caller's order.
 #[inline]
 pub(crate) fn canonical_swap(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
+    // The kind leads the key: two kinds decide it alone (most mixed pairs), without
+    // building the whole keys.
+    let (kind_a, kind_b) = (kind_rank(a), kind_rank(b));
+    if kind_a != kind_b {
+        return kind_b < kind_a;
+    }
     order_key(b, pose_b) < order_key(a, pose_a)
+}
+
+/// The first entry of [`order_key`]: sphere, box, hull, capsule, mesh.
+#[inline]
+fn kind_rank(shape: &Shape) -> u32 {
+    match shape {
+        Shape::Sphere(_) => 0,
+        Shape::Cuboid(_) => 1,
+        Shape::ConvexHull(_) => 2,
+        Shape::Capsule(_) => 3,
+        Shape::TriMesh(_) => 4,
+    }
 }
 
 /// Runs `f` when one of the shapes is a triangle mesh: `f(mesh, true)` when a is the
@@ -79,29 +97,24 @@ fn mesh_pair<R>(a: &Shape, b: &Shape, f: impl FnOnce(&TriMesh, bool) -> R) -> Op
 #[inline]
 fn order_key(shape: &Shape, pose: &Pose) -> [u32; 12] {
     let bits = |v: f32| v.to_bits();
-    let (kind, size) = match shape {
-        Shape::Sphere(s) => (0, [bits(s.radius()), 0, 0, 0]),
+    let kind = kind_rank(shape);
+    let size = match shape {
+        Shape::Sphere(s) => [bits(s.radius()), 0, 0, 0],
         Shape::Cuboid(c) => {
             let h = c.half_extents();
-            (1, [bits(h.x), bits(h.y), bits(h.z), 0])
+            [bits(h.x), bits(h.y), bits(h.z), 0]
         }
         Shape::ConvexHull(h) => {
             let v = h.vertices()[0];
-            (
-                2,
-                [h.vertices().len() as u32, bits(v.x), bits(v.y), bits(v.z)],
-            )
+            [h.vertices().len() as u32, bits(v.x), bits(v.y), bits(v.z)]
         }
-        // After every other kind: against a box or hull the polytope is a, so the
-        // query runs in its frame.
-        Shape::Capsule(c) => (3, [bits(c.half_height()), bits(c.radius()), 0, 0]),
+        // Capsules rank after every other kind: against a box or hull the polytope is
+        // a, so the query runs in its frame.
+        Shape::Capsule(c) => [bits(c.half_height()), bits(c.radius()), 0, 0],
         // Meshes never reach the SAT (see `mesh_pair`); a key for completeness.
         Shape::TriMesh(m) => {
             let v = m.vertices()[0];
-            (
-                4,
-                [m.triangle_count() as u32, bits(v.x), bits(v.y), bits(v.z)],
-            )
+            [m.triangle_count() as u32, bits(v.x), bits(v.y), bits(v.z)]
         }
     };
     let (t, q) = (pose.translation, pose.rotation);
@@ -341,21 +354,44 @@ pub fn collide_with(
     }) {
         return answer;
     }
-    if canonical_swap(a, pose_a, b, pose_b) {
+    // The manifold is written once, in place (a `Manifold` is a few hundred bytes:
+    // moving it through every layer costs more than building it), mirrored there when
+    // the pair runs in the other order.
+    let mut answer = Some(empty_manifold());
+    let Some(manifold) = &mut answer else {
+        unreachable!("just made")
+    };
+    let found = if canonical_swap(a, pose_a, b, pose_b) {
         // The cache speaks the caller's order; the computation runs in the other.
         let mut inner = cache.flipped();
-        let manifold = collide_in_order(b, pose_b, a, pose_a, margin, &mut inner, mode);
+        let found = collide_in_order(
+            b, pose_b, a, pose_a, margin, &mut inner, mode, true, manifold,
+        );
         *cache = inner.flipped();
-        let mut manifold = manifold;
-        if let Some(m) = &mut manifold {
-            m.flip();
-        }
-        return manifold;
+        found
+    } else {
+        collide_in_order(a, pose_a, b, pose_b, margin, cache, mode, false, manifold)
+    };
+    if !found {
+        answer = None;
     }
-    collide_in_order(a, pose_a, b, pose_b, margin, cache, mode)
+    answer
 }
 
-/// [`collide_with`] with the pair in the given order (poses already checked).
+/// A placeholder for a manifold the query writes.
+#[inline(always)]
+fn empty_manifold() -> Manifold {
+    Manifold {
+        normal: Vec3::ZERO,
+        points: SmallVec::new(),
+        feature: Feature::Sphere,
+    }
+}
+
+/// [`collide_with`] with the pair in the given order (poses already checked): true when
+/// the pair touches, its manifold written to `out`, [`Manifold::flip`]ped when
+/// `mirrored` (the caller gave the other order).
+#[allow(clippy::too_many_arguments)]
 fn collide_in_order(
     a: &Shape,
     pose_a: &Pose,
@@ -364,17 +400,21 @@ fn collide_in_order(
     margin: f32,
     cache: &mut PairCache,
     mode: SupportMode,
-) -> Option<Manifold> {
+    mirrored: bool,
+    out: &mut Manifold,
+) -> bool {
     let margin = sanitize_margin(margin);
     if let (Shape::Capsule(ca), Shape::Capsule(cb)) = (a, b) {
-        return collide_capsules(ca, pose_a, cb, pose_b, margin, cache);
+        return collide_capsules(ca, pose_a, cb, pose_b, margin, cache, mirrored, out);
     }
     let frame = Frame::new(pose_a, pose_b);
     let (solid_a, solid_b) = (Solid::new(a), Solid::new(b));
     let sphere = |s: &Solid| matches!(s, Solid::Sphere(_));
     if (solid_a.is_capsule() || solid_b.is_capsule()) && !(sphere(&solid_a) || sphere(&solid_b)) {
         let query = capsule_query(&solid_a, &solid_b, &frame, margin);
-        return capsule_manifold(&solid_a, &solid_b, pose_a, &frame, margin, cache, query);
+        return capsule_manifold(
+            &solid_a, &solid_b, pose_a, &frame, margin, cache, query, mirrored, out,
+        );
     }
     let cached = cache.last.map(|c| c.feature);
     let outcome = run_sat(
@@ -386,7 +426,9 @@ fn collide_in_order(
         mode,
         &mut cache.support,
     );
-    manifold_from_outcome(&solid_a, &solid_b, pose_a, &frame, margin, cache, outcome)
+    manifold_from_outcome(
+        &solid_a, &solid_b, pose_a, &frame, margin, cache, outcome, mirrored, out,
+    )
 }
 
 /// A box pair's manifold (in the order the SAT ran, `margin` sanitised) from its
@@ -401,10 +443,24 @@ pub(crate) fn box_manifold_from_outcome(
     outcome: SatOutcome,
 ) -> Option<Manifold> {
     let (solid_a, solid_b) = (Solid::Box(ha), Solid::Box(hb));
-    manifold_from_outcome(&solid_a, &solid_b, pose_a, frame, margin, cache, outcome)
+    let mut manifold = empty_manifold();
+    manifold_from_outcome(
+        &solid_a,
+        &solid_b,
+        pose_a,
+        frame,
+        margin,
+        cache,
+        outcome,
+        false,
+        &mut manifold,
+    )
+    .then_some(manifold)
 }
 
-/// Everything [`collide`] does after the SAT: the cache, the clipping, the world frame.
+/// Everything [`collide`] does after the SAT: the cache, the clipping, the world frame
+/// (mirrored when `mirrored`); true when the pair touches, its manifold in `out`.
+#[allow(clippy::too_many_arguments)]
 fn manifold_from_outcome(
     solid_a: &Solid,
     solid_b: &Solid,
@@ -413,11 +469,13 @@ fn manifold_from_outcome(
     margin: f32,
     cache: &mut PairCache,
     outcome: SatOutcome,
-) -> Option<Manifold> {
+    mirrored: bool,
+    out: &mut Manifold,
+) -> bool {
     let (exact, preferred) = match outcome {
         SatOutcome::Separated(axis) => {
             cache.remember(axis.feature, true);
-            return None;
+            return false;
         }
         SatOutcome::Overlap { exact, preferred } => (exact, preferred),
     };
@@ -435,7 +493,7 @@ fn manifold_from_outcome(
             // A gap within the margin along the axis, but the facing features do not
             // overlap side by side: nothing is within the margin after all.
             cache.remember(preferred.feature, false);
-            return None;
+            return false;
         }
         points.push(support_point(solid_a, solid_b, frame, &exact));
         axis = exact;
@@ -453,12 +511,14 @@ fn manifold_from_outcome(
         &exact,
         clip_tolerance,
     );
-    Some(to_world(pose_a, frame, &axis, &points))
+    to_world(pose_a, frame, &axis, &points, mirrored, out);
+    true
 }
 
 /// A pair with a capsule (and no sphere): [`manifold_from_outcome`] for the capsule
 /// queries, whose manifolds come from the closest points they found (see
 /// `manifold::capsule`).
+#[allow(clippy::too_many_arguments)]
 fn capsule_manifold(
     solid_a: &Solid,
     solid_b: &Solid,
@@ -467,11 +527,13 @@ fn capsule_manifold(
     margin: f32,
     cache: &mut PairCache,
     query: CapsuleOutcome,
-) -> Option<Manifold> {
+    mirrored: bool,
+    out: &mut Manifold,
+) -> bool {
     let (exact, preferred) = match query.outcome {
         SatOutcome::Separated(axis) => {
             cache.remember(axis.feature, true);
-            return None;
+            return false;
         }
         SatOutcome::Overlap { exact, preferred } => (exact, preferred),
     };
@@ -503,35 +565,49 @@ fn capsule_manifold(
     }
     if points.is_empty() {
         if exact.separation > 0.0 {
-            return None;
+            return false;
         }
         axis = exact;
         points.push(deepest_endpoint(solid_a, solid_b, frame, &exact));
     }
-    Some(to_world(pose_a, frame, &axis, &points))
+    to_world(pose_a, frame, &axis, &points, mirrored, out);
+    true
 }
 
-/// The manifold in the world from its points in a's frame.
-fn to_world(pose_a: &Pose, frame: &Frame, axis: &Axis, points: &[Candidate]) -> Manifold {
+/// The manifold in the world from its points in a's frame, written to `manifold`,
+/// [`Manifold::flip`]ped when `mirrored` (the same bits, written straight into place).
+fn to_world(
+    pose_a: &Pose,
+    frame: &Frame,
+    axis: &Axis,
+    points: &[Candidate],
+    mirrored: bool,
+    manifold: &mut Manifold,
+) {
     let world = unit_rotation(pose_a);
+    let normal = world.transform_vector(axis.normal);
+    manifold.normal = if mirrored { -normal } else { normal };
+    manifold.feature = if mirrored {
+        axis.feature.flipped()
+    } else {
+        axis.feature
+    };
+    manifold.points.clear();
     // Anchors: a's surface point is `c + n·d/2` (already in a's frame), b's is
     // `c − n·d/2`, taken to b's frame.
-    let world_points: SmallVec<[ManifoldPoint; 4]> = points
-        .iter()
-        .map(|c| {
-            let half = axis.normal * (0.5 * c.depth);
-            ManifoldPoint {
-                position: world.transform_point(c.point),
-                depth: c.depth,
-                id: c.id,
-                anchor_a: c.point + half,
-                anchor_b: frame.point_to_b(c.point - half),
-            }
-        })
-        .collect();
-    Manifold {
-        normal: world.transform_vector(axis.normal),
-        points: world_points,
-        feature: axis.feature,
+    for c in points {
+        let half = axis.normal * (0.5 * c.depth);
+        let point = ManifoldPoint {
+            position: world.transform_point(c.point),
+            depth: c.depth,
+            id: c.id,
+            anchor_a: c.point + half,
+            anchor_b: frame.point_to_b(c.point - half),
+        };
+        manifold.points.push(if mirrored {
+            point.mirrored(axis.feature)
+        } else {
+            point
+        });
     }
 }
