@@ -15,65 +15,14 @@
 use glam::Vec3;
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape, Sphere};
-use sepax_narrowphase::{Contact, Feature, Manifold, PairCache, collide, contact};
+use sepax_narrowphase::{PairCache, collide, contact};
+use sepax_testkit::fingerprint::Fnv;
 use sepax_testkit::pairs::{Pair, capsule_box_pairs, capsule_capsule_pairs};
 use sepax_testkit::scenes::scene_hull;
 use sepax_testkit::shapes::{random_capsule, random_cuboid};
 
 /// The hash of `fingerprint`: changed on purpose only.
 const FINGERPRINT: u64 = 0x3cd0_748c_3543_9e6d;
-
-/// FNV-1a, 64 bits: stable across Rust versions and platforms.
-struct Fnv(u64);
-
-impl Fnv {
-    fn u64(&mut self, v: u64) {
-        for byte in v.to_le_bytes() {
-            self.0 ^= byte as u64;
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    fn vec3(&mut self, v: Vec3) {
-        for c in v.to_array() {
-            self.u64(c.to_bits() as u64);
-        }
-    }
-    fn feature(&mut self, feature: Feature) {
-        let (kind, i, j) = match feature {
-            Feature::FaceA(i) => (0, i, 0),
-            Feature::FaceB(i) => (1, i, 0),
-            Feature::EdgeEdge(i, j) => (2, i, j),
-            Feature::Sphere => (3, 0, 0),
-        };
-        self.u64(kind);
-        self.u64(((i as u64) << 32) | j as u64);
-    }
-    fn manifold(&mut self, m: &Option<Manifold>) {
-        let Some(m) = m else {
-            self.u64(u64::MAX);
-            return;
-        };
-        self.vec3(m.normal);
-        self.feature(m.feature);
-        self.u64(m.points.len() as u64);
-        for p in &m.points {
-            self.vec3(p.position);
-            self.u64(p.depth.to_bits() as u64);
-            self.u64(p.id);
-            self.vec3(p.anchor_a);
-            self.vec3(p.anchor_b);
-        }
-    }
-    fn contact(&mut self, c: &Option<Contact>) {
-        let Some(c) = c else {
-            self.u64(u64::MAX - 1);
-            return;
-        };
-        self.vec3(c.normal);
-        self.u64(c.depth.to_bits() as u64);
-        self.feature(c.feature);
-    }
-}
 
 /// Hashes every answer for one pair; returns whether `collide` found a manifold.
 fn hash_pair(hash: &mut Fnv, pair: &Pair, margin: f32) -> bool {
@@ -117,7 +66,7 @@ fn other_shape(rng: &mut Rng, k: usize) -> Shape {
 }
 
 fn fingerprint() -> (u64, usize, usize) {
-    let mut hash = Fnv(0xcbf2_9ce4_8422_2325);
+    let mut hash = Fnv::new();
     let (mut pairs, mut touching) = (0, 0);
     let bench = capsule_box_pairs(0xca95_b0c5, 5_000)
         .into_iter()

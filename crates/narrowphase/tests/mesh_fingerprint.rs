@@ -12,7 +12,8 @@
 use glam::{Quat, Vec3};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape, TriMesh};
-use sepax_narrowphase::{Feature, Manifold, PairCache, collide};
+use sepax_narrowphase::{PairCache, collide};
+use sepax_testkit::fingerprint::Fnv;
 use sepax_testkit::scenes::scene_hull;
 use sepax_testkit::shapes::{random_capsule, random_cuboid};
 use sepax_testkit::terrain::rolling_terrain;
@@ -20,46 +21,6 @@ use std::sync::Arc;
 
 /// The hash of `fingerprint`: changed on purpose only.
 const FINGERPRINT: u64 = 0x4218_b51e_a3bb_2b58;
-
-/// FNV-1a, 64 bits: stable across Rust versions and platforms.
-struct Fnv(u64);
-
-impl Fnv {
-    fn u64(&mut self, v: u64) {
-        for byte in v.to_le_bytes() {
-            self.0 ^= byte as u64;
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    fn vec3(&mut self, v: Vec3) {
-        for c in v.to_array() {
-            self.u64(c.to_bits() as u64);
-        }
-    }
-    fn manifold(&mut self, m: &Option<Manifold>) {
-        let Some(m) = m else {
-            self.u64(u64::MAX);
-            return;
-        };
-        self.vec3(m.normal);
-        let (kind, i, j) = match m.feature {
-            Feature::FaceA(i) => (0, i, 0),
-            Feature::FaceB(i) => (1, i, 0),
-            Feature::EdgeEdge(i, j) => (2, i, j),
-            Feature::Sphere => (3, 0, 0),
-        };
-        self.u64(kind);
-        self.u64(((i as u64) << 32) | j as u64);
-        self.u64(m.points.len() as u64);
-        for p in &m.points {
-            self.vec3(p.position);
-            self.u64(p.depth.to_bits() as u64);
-            self.u64(p.id);
-            self.vec3(p.anchor_a);
-            self.vec3(p.anchor_b);
-        }
-    }
-}
 
 fn random_shape(rng: &mut Rng, k: usize) -> Shape {
     match k % 4 {
@@ -98,7 +59,7 @@ fn fingerprint() -> (u64, usize) {
     let mesh = Arc::new(TriMesh::try_new(data.vertices, data.indices).unwrap());
     let mesh_shape = Shape::from(mesh.clone());
     let mut rng = Rng::new(0xf1_9e59_1a7e);
-    let mut hash = Fnv(0xcbf2_9ce4_8422_2325);
+    let mut hash = Fnv::new();
     let mut touching = 0;
     for k in 0..20_000 {
         let shape = random_shape(&mut rng, k);

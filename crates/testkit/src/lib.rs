@@ -9,6 +9,7 @@
 //! | [`shapes`] | random boxes, hulls and spheres (3D) | everything below |
 //! | [`clouds`] | AABB clouds, still and moving; the floor-tile scene | broad-phase tests and bench |
 //! | [`broad_twin`] | sweep-and-prune beside its brute-force oracle, fed the same calls | broad-phase tests |
+//! | [`fingerprint`] | FNV-1a over the bits of manifolds and contacts | the narrow phase's fingerprint tests |
 //! | [`pairs`] | 3D pair sets by kind (resting, touching, deep, separated, hulls) and the oracle tests' placements | narrow-phase tests and benches |
 //! | [`pairs2d`] | 2D pairs (boxes, polygons, circles) and placements; box and octagon pairs in a depth band | dim2 tests, 2D bench |
 //! | [`scenes`] | world scenes as plain data: soup, hulls, static-heavy, pile, large-world | pipeline tests, step bench, `stress`, `render` |
@@ -35,6 +36,7 @@
 
 pub mod broad_twin;
 pub mod clouds;
+pub mod fingerprint;
 pub mod pairs;
 pub mod pairs2d;
 pub mod scenes;
