@@ -19,8 +19,8 @@ use super::{DEGENERATE_CROSS, signed_distance};
 use glam::{DVec3, Vec3};
 use sepax_geometry::{Capsule, ConvexHull, Pose, Shape};
 
-/// Distance from `p` to the segment `a b`.
-pub fn point_segment_distance(p: DVec3, a: DVec3, b: DVec3) -> f64 {
+/// The point of segment `a b` closest to `p` (the projection parameter clamped).
+pub fn point_on_segment(p: DVec3, a: DVec3, b: DVec3) -> DVec3 {
     let d = b - a;
     let length_squared = d.length_squared();
     let t = if length_squared > 0.0 {
@@ -28,15 +28,37 @@ pub fn point_segment_distance(p: DVec3, a: DVec3, b: DVec3) -> f64 {
     } else {
         0.0
     };
-    (a + d * t - p).length()
+    a + d * t
 }
 
-/// Distance between the segments `a0 a1` and `b0 b1`.
-pub fn segment_segment_distance(a0: DVec3, a1: DVec3, b0: DVec3, b1: DVec3) -> f64 {
-    let mut best = point_segment_distance(a0, b0, b1)
-        .min(point_segment_distance(a1, b0, b1))
-        .min(point_segment_distance(b0, a0, a1))
-        .min(point_segment_distance(b1, a0, a1));
+/// Distance from `p` to the segment `a b`.
+pub fn point_segment_distance(p: DVec3, a: DVec3, b: DVec3) -> f64 {
+    (point_on_segment(p, a, b) - p).length()
+}
+
+/// The closest points of the segments `a0 a1` and `b0 b1` and their distance: the best
+/// of the four endpoint projections (the first among ties) and, when the lines' closest
+/// points lie inside both segments and are nearer, those.
+pub fn closest_points_of_segments(
+    a0: DVec3,
+    a1: DVec3,
+    b0: DVec3,
+    b1: DVec3,
+) -> (DVec3, DVec3, f64) {
+    let candidates = [
+        (a0, point_on_segment(a0, b0, b1)),
+        (a1, point_on_segment(a1, b0, b1)),
+        (point_on_segment(b0, a0, a1), b0),
+        (point_on_segment(b1, a0, a1), b1),
+    ];
+    let mut best = (a0, candidates[0].1, f64::INFINITY);
+    for (x, y) in candidates {
+        // (x − y) is −(y − x) exactly: the same length as `point_segment_distance`.
+        let distance = (x - y).length();
+        if distance < best.2 {
+            best = (x, y, distance);
+        }
+    }
     // Interior–interior: solve the 2×2 normal equations of the two lines.
     let (da, db, r) = (a1 - a0, b1 - b0, a0 - b0);
     let (aa, bb, ab) = (da.dot(da), db.dot(db), da.dot(db));
@@ -46,10 +68,18 @@ pub fn segment_segment_distance(a0: DVec3, a1: DVec3, b0: DVec3, b1: DVec3) -> f
         let s = (ab * f - c * bb) / det;
         let t = (aa * f - ab * c) / det;
         if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&t) {
-            best = best.min((a0 + da * s - b0 - db * t).length());
+            let distance = (a0 + da * s - b0 - db * t).length();
+            if distance < best.2 {
+                best = (a0 + da * s, b0 + db * t, distance);
+            }
         }
     }
     best
+}
+
+/// Distance between the segments `a0 a1` and `b0 b1`.
+pub fn segment_segment_distance(a0: DVec3, a1: DVec3, b0: DVec3, b1: DVec3) -> f64 {
+    closest_points_of_segments(a0, a1, b0, b1).2
 }
 
 /// The exact separation of a capsule at `pose` and any posed shape: positive apart (the

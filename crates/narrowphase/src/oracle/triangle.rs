@@ -15,6 +15,7 @@
 //!   largest gap; otherwise `separation` is minus the depth, the largest gap among the
 //!   axes with `L · n ≥ 0`, and `normal` that axis.
 
+use super::capsule::{closest_points_of_segments, point_on_segment};
 use super::{DEGENERATE_CROSS, OracleContact, interval, solid, world};
 use glam::DVec3;
 use sepax_geometry::{Capsule, MeshTriangle, Pose, Shape};
@@ -193,41 +194,11 @@ fn closest_on(t: &[DVec3; 3], n: DVec3, p: DVec3) -> DVec3 {
         .unwrap_or(projected)
 }
 
-/// The point of segment `a b` closest to `p` (the projection parameter clamped).
-fn point_on_segment(p: DVec3, a: DVec3, b: DVec3) -> DVec3 {
-    let d = b - a;
-    let s = if d.length_squared() > 0.0 {
-        ((p - a).dot(d) / d.length_squared()).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    a + d * s
-}
-
-/// The closest points of segments `a0 a1` and `b0 b1`: the best of the four endpoint
-/// projections and, when the lines' closest points lie inside both, those.
+/// The closest points of segments `a0 a1` and `b0 b1` (see
+/// [`closest_points_of_segments`]).
 fn segment_pair(a0: DVec3, a1: DVec3, b0: DVec3, b1: DVec3) -> (DVec3, DVec3) {
-    let mut pairs = vec![
-        (a0, point_on_segment(a0, b0, b1)),
-        (a1, point_on_segment(a1, b0, b1)),
-        (point_on_segment(b0, a0, a1), b0),
-        (point_on_segment(b1, a0, a1), b1),
-    ];
-    let (da, db, r) = (a1 - a0, b1 - b0, a0 - b0);
-    let (aa, bb, ab) = (da.dot(da), db.dot(db), da.dot(db));
-    let det = aa * bb - ab * ab;
-    if det > 1e-12 * aa * bb {
-        let (c, f) = (da.dot(r), db.dot(r));
-        let s = (ab * f - c * bb) / det;
-        let t = (aa * f - ab * c) / det;
-        if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&t) {
-            pairs.push((a0 + da * s, b0 + db * t));
-        }
-    }
-    pairs
-        .into_iter()
-        .min_by(|x, y| (x.0 - x.1).length().total_cmp(&(y.0 - y.1).length()))
-        .expect("four pairs at least")
+    let (x, y, _) = closest_points_of_segments(a0, a1, b0, b1);
+    (x, y)
 }
 
 /// A capsule against a triangle, one-sided: `None` for an invalid pose or a centre
