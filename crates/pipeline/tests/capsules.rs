@@ -10,10 +10,11 @@ use glam::Vec3;
 use sepax_pipeline::geometry::rng::Rng;
 use sepax_pipeline::geometry::{Aabb, Capsule, Cuboid, Pose, Shape, Sphere};
 use sepax_pipeline::narrowphase::{PairCache, collide};
-use sepax_pipeline::ray::ray_shape;
 use sepax_pipeline::{BodyDesc, BodyHandle, BodyKind, CollisionWorld, Config};
 use sepax_testkit::scenes::scene_hull;
-use sepax_testkit::world::{brute_force_touching, reported_touching};
+use sepax_testkit::world::{
+    brute_force_ray, brute_force_region, brute_force_touching, reported_touching,
+};
 
 fn random_shape(rng: &mut Rng, i: usize) -> Shape {
     match i % 5 {
@@ -92,15 +93,7 @@ fn capsule_scene_matches_the_brute_force_pairs() {
         let o = rng.vec3(Vec3::splat(-10.0), Vec3::splat(10.0));
         let d = rng.unit_vec3();
         let got = world.cast_ray(o, d, 30.0).unwrap();
-        let mut best: Option<(f32, u32)> = None;
-        for &h in &bodies {
-            let hit = ray_shape(world.shape(h).unwrap(), &world.pose(h).unwrap(), o, d, 30.0);
-            if let Some(hit) = hit
-                && best.is_none_or(|(t, i)| hit.t < t || (hit.t == t && h.index() < i))
-            {
-                best = Some((hit.t, h.index()));
-            }
-        }
+        let best = brute_force_ray(&world, &bodies, o, d, 30.0);
         assert_eq!(got.map(|(body, g)| (g.t, body.index())), best);
         if let Some((body, _)) = got
             && matches!(world.shape(body).unwrap(), Shape::Capsule(_))
@@ -109,17 +102,7 @@ fn capsule_scene_matches_the_brute_force_pairs() {
         }
         let c = rng.vec3(Vec3::splat(-7.0), Vec3::splat(7.0));
         let region = Aabb::new(c - 1.5, c + 1.5);
-        let want: Vec<_> = bodies
-            .iter()
-            .copied()
-            .filter(|&h| {
-                world
-                    .shape(h)
-                    .unwrap()
-                    .aabb(&world.pose(h).unwrap())
-                    .overlaps(&region)
-            })
-            .collect();
+        let want = brute_force_region(&world, &bodies, &region);
         assert_eq!(world.query_aabb(&region).unwrap(), want);
     }
     assert!(hits > 20, "{hits} rays hit a capsule first");

@@ -10,6 +10,7 @@ use sepax_pipeline::geometry::{Aabb, Capsule, ConvexHull, Cuboid, Pose, Shape, S
 use sepax_pipeline::ray::ray_shape;
 use sepax_pipeline::{BodyDesc, CollisionWorld, Config, WorldError};
 use sepax_testkit::scenes::scene_hull;
+use sepax_testkit::world::{brute_force_ray, brute_force_region};
 
 /// Point-inside test of a shape (closed), the slow twin's only primitive.
 fn inside(shape: &Shape, pose: &Pose, p: Vec3) -> bool {
@@ -191,31 +192,13 @@ fn world_ray_and_region_queries_match_a_scan() {
         let o = rng.vec3(Vec3::splat(-20.0), Vec3::splat(20.0));
         let d = rng.unit_vec3();
         let got = world.cast_ray(o, d, 40.0).unwrap();
-        let mut best: Option<(f32, u32)> = None;
-        for &h in &all {
-            let hit = ray_shape(world.shape(h).unwrap(), &world.pose(h).unwrap(), o, d, 40.0);
-            if let Some(hit) = hit
-                && best.is_none_or(|(t, i)| hit.t < t || (hit.t == t && h.index() < i))
-            {
-                best = Some((hit.t, h.index()));
-            }
-        }
+        let best = brute_force_ray(&world, &all, o, d, 40.0);
         assert_eq!(got.map(|(body, g)| (g.t, body.index())), best);
         hits += got.is_some() as usize;
 
         let c = rng.vec3(Vec3::splat(-15.0), Vec3::splat(15.0));
         let region = Aabb::new(c - 2.0, c + 2.0);
-        let want: Vec<_> = all
-            .iter()
-            .copied()
-            .filter(|&h| {
-                world
-                    .shape(h)
-                    .unwrap()
-                    .aabb(&world.pose(h).unwrap())
-                    .overlaps(&region)
-            })
-            .collect();
+        let want = brute_force_region(&world, &all, &region);
         assert_eq!(world.query_aabb(&region).unwrap(), want);
     }
     assert!(hits > 30, "{hits}");

@@ -109,3 +109,41 @@ pub fn reported_touching(report: &StepReport) -> Vec<(u32, u32)> {
     got.sort_unstable();
     got
 }
+
+/// The first hit of a ray among `bodies` by brute force, `(t, slot index)`, ties to the
+/// lower index: the twin of `CollisionWorld::cast_ray`, one `ray_shape` per body.
+pub fn brute_force_ray(
+    world: &CollisionWorld,
+    bodies: &[BodyHandle],
+    origin: glam::Vec3,
+    dir: glam::Vec3,
+    max_t: f32,
+) -> Option<(f32, u32)> {
+    let mut best: Option<(f32, u32)> = None;
+    for &h in bodies {
+        let (shape, pose) = (world.shape(h).unwrap(), world.pose(h).unwrap());
+        if let Some(hit) = sepax_pipeline::ray::ray_shape(shape, &pose, origin, dir, max_t)
+            && best.is_none_or(|(t, i)| hit.t < t || (hit.t == t && h.index() < i))
+        {
+            best = Some((hit.t, h.index()));
+        }
+    }
+    best
+}
+
+/// The bodies among `bodies` whose world AABB overlaps `region`, in the given order:
+/// the twin of `CollisionWorld::query_aabb`.
+pub fn brute_force_region(
+    world: &CollisionWorld,
+    bodies: &[BodyHandle],
+    region: &sepax_pipeline::geometry::Aabb,
+) -> Vec<BodyHandle> {
+    bodies
+        .iter()
+        .copied()
+        .filter(|&h| {
+            let (shape, pose) = (world.shape(h).unwrap(), world.pose(h).unwrap());
+            shape.aabb(&pose).overlaps(region)
+        })
+        .collect()
+}
