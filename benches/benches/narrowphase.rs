@@ -22,7 +22,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
-use sepax_benches::{box_batch, to_parry};
+use sepax_benches::{box_batch, parry_triangle_manifolds, parry_triangle_pairs, to_parry};
 use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles};
 use sepax_narrowphase::{
     PairCache, SupportMode, collide_box_pairs, collide_with, contact, contact_box_pairs,
@@ -31,7 +31,7 @@ use sepax_testkit::pairs::{
     Pair, PairKind, box_pairs, capsule_box_pairs, capsule_capsule_pairs, hull_pairs,
     sphere_hull_pairs,
 };
-use sepax_testkit::terrain::{TrianglePair, box_triangle_pairs};
+use sepax_testkit::terrain::box_triangle_pairs;
 use std::hint::black_box;
 
 const BATCH: usize = 256;
@@ -223,46 +223,9 @@ fn box_triangle(c: &mut Criterion) {
     let peers = parry_triangle_pairs(&triangles);
     let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
     group.bench_function(BenchmarkId::new("parry3d", "touching"), |bench| {
-        bench.iter(|| {
-            for (triangle, cuboid, pose_ab) in &peers {
-                manifolds.clear();
-                let mut workspace = None;
-                DefaultQueryDispatcher
-                    .contact_manifolds(
-                        pose_ab,
-                        triangle,
-                        &**cuboid,
-                        0.0,
-                        &mut manifolds,
-                        &mut workspace,
-                    )
-                    .unwrap();
-                black_box(&manifolds);
-            }
-        })
+        bench.iter(|| parry_triangle_manifolds(&peers, &mut manifolds))
     });
     group.finish();
-}
-
-/// parry's side of the triangle pairs: the triangle, the box, the box's pose relative
-/// to the mesh.
-fn parry_triangle_pairs(
-    pairs: &[TrianglePair],
-) -> Vec<(
-    parry3d::shape::Triangle,
-    Box<dyn parry3d::shape::Shape>,
-    parry3d::math::Pose,
-)> {
-    pairs
-        .iter()
-        .map(|p| {
-            (
-                to_parry::triangle(&p.triangle),
-                to_parry::shape(&p.shape),
-                to_parry::pose(&p.mesh_pose).inv_mul(&to_parry::pose(&p.pose)),
-            )
-        })
-        .collect()
 }
 
 criterion_group!(benches, narrowphase, box_triangle);

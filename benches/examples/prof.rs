@@ -54,7 +54,7 @@
 
 use glam::{Quat, Vec3};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
-use sepax_benches::{box_batch, to_parry};
+use sepax_benches::{box_batch, parry_triangle_manifolds, parry_triangle_pairs, to_parry};
 use sepax_geometry::Pose;
 use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles};
 use sepax_narrowphase::{
@@ -286,32 +286,9 @@ fn parry_manifolds(pairs: &[Pair], passes: usize) {
 }
 
 fn parry_triangles(pairs: &[TrianglePair], passes: usize) {
-    let peers: Vec<_> = pairs
-        .iter()
-        .map(|p| {
-            (
-                to_parry::triangle(&p.triangle),
-                to_parry::shape(&p.shape),
-                to_parry::pose(&p.mesh_pose).inv_mul(&to_parry::pose(&p.pose)),
-            )
-        })
-        .collect();
+    let peers = parry_triangle_pairs(pairs);
     let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
     for _ in 0..passes {
-        for (triangle, cuboid, pose_ab) in &peers {
-            manifolds.clear();
-            let mut workspace = None;
-            DefaultQueryDispatcher
-                .contact_manifolds(
-                    pose_ab,
-                    triangle,
-                    &**cuboid,
-                    0.0,
-                    &mut manifolds,
-                    &mut workspace,
-                )
-                .unwrap();
-            black_box(&manifolds);
-        }
+        parry_triangle_manifolds(&peers, &mut manifolds);
     }
 }

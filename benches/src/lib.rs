@@ -26,3 +26,44 @@ pub fn box_batch(pairs: &[Pair]) -> Option<Vec<BoxBoxPair>> {
         })
         .collect()
 }
+
+/// A mesh-triangle pair as parry takes it: the triangle, the other shape, and that
+/// shape's pose in the triangle's (mesh) frame.
+pub type ParryTrianglePair = (
+    parry3d::shape::Triangle,
+    Box<dyn parry3d::shape::Shape>,
+    parry3d::math::Pose,
+);
+
+/// The same triangle pairs for parry (its triangles are two-sided).
+pub fn parry_triangle_pairs(
+    pairs: &[sepax_testkit::terrain::TrianglePair],
+) -> Vec<ParryTrianglePair> {
+    pairs
+        .iter()
+        .map(|p| {
+            (
+                to_parry::triangle(&p.triangle),
+                to_parry::shape(&p.shape),
+                to_parry::pose(&p.mesh_pose).inv_mul(&to_parry::pose(&p.pose)),
+            )
+        })
+        .collect()
+}
+
+/// parry3d's `contact_manifolds` (what rapier calls) for every pair, each from an empty
+/// manifold list (a cold query), the result left in `manifolds`.
+pub fn parry_triangle_manifolds(
+    peers: &[ParryTrianglePair],
+    manifolds: &mut Vec<parry3d::query::ContactManifold<(), ()>>,
+) {
+    use parry3d::query::{DefaultQueryDispatcher, PersistentQueryDispatcher};
+    for (triangle, shape, pose_ab) in peers {
+        manifolds.clear();
+        let mut workspace = None;
+        DefaultQueryDispatcher
+            .contact_manifolds(pose_ab, triangle, &**shape, 0.0, manifolds, &mut workspace)
+            .unwrap();
+        std::hint::black_box(&*manifolds);
+    }
+}
