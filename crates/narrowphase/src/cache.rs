@@ -1,6 +1,7 @@
 //! Frame coherence: what a pair remembers from its last query.
 
 use crate::Feature;
+use crate::distance::SimplexHint;
 
 /// Per-pair memory between frames.
 ///
@@ -34,6 +35,8 @@ use crate::Feature;
 pub struct PairCache {
     pub(crate) last: Option<CachedAxis>,
     pub(crate) support: SupportHints,
+    /// Last distance query's simplex (GJK's warm start).
+    pub(crate) simplex: SimplexHint,
 }
 
 /// Last hull query's support vertices (indices; `u16::MAX` for none), the warm start of
@@ -103,6 +106,7 @@ impl PairCache {
                 separated: c.separated,
             }),
             support: self.support.flipped(),
+            simplex: self.simplex.flipped(),
         }
     }
 

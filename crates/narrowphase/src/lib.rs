@@ -71,8 +71,11 @@
 pub mod batch;
 mod cache;
 mod capsule_pair;
+pub mod cast;
 mod contact;
 pub mod dim2;
+pub mod distance;
+mod error;
 mod frame;
 mod manifold;
 mod math;
@@ -88,7 +91,10 @@ pub use batch::{BoxBoxPair, collide_box_pairs, collide_box_pairs_with, contact_b
 #[doc(hidden)]
 pub use batch::{collide_box_pairs_at, collide_box_pairs_with_at, contact_box_pairs_at};
 pub use cache::{CachedAxis, PairCache};
+pub use cast::{CAST_TOLERANCE, CastHit, MAX_CAST_STEPS, Motion, cast};
 pub use contact::{Contact, Feature, Manifold, ManifoldPoint, flipped_id};
+pub use distance::{ClosestPoints, Witness, closest_points, distance};
+pub use error::QueryError;
 pub use manifold::CLIP_TOLERANCE;
 pub use query::{
     DEFAULT_SUPPORT_MODE, collide, collide_with, contact, intersects, minimum_translation,

@@ -1,0 +1,120 @@
+//! The cores GJK runs on: a shape minus its rounding radius.
+
+use glam::Vec3;
+use sepax_geometry::{ConvexHull, Shape};
+
+/// A convex shape as GJK sees it: a point set's convex hull (the core) grown by a
+/// radius. A sphere is a point, a capsule its core segment; boxes and hulls have
+/// radius 0.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Core<'s> {
+    /// A sphere's centre.
+    Point,
+    /// A capsule's core: `(0, ±half_height, 0)`, vertex 0 at the bottom.
+    Segment(f32),
+    /// A box by half extents; corner `i` has `+` on axis `k` when bit `k` is set.
+    Box(Vec3),
+    /// A hull's vertices.
+    Hull(&'s ConvexHull),
+}
+
+impl<'s> Core<'s> {
+    /// The core of a convex shape and the radius it is grown by; `None` for a mesh.
+    pub fn of(shape: &'s Shape) -> Option<(Core<'s>, f32)> {
+        Some(match shape {
+            Shape::Sphere(s) => (Core::Point, s.radius()),
+            Shape::Capsule(c) => (Core::Segment(c.half_height()), c.radius()),
+            Shape::Cuboid(c) => (Core::Box(c.half_extents()), 0.0),
+            Shape::ConvexHull(h) => (Core::Hull(h), 0.0),
+            Shape::TriMesh(_) => return None,
+        })
+    }
+
+    /// Index and position of a core vertex furthest along local `dir` (ties: the
+    /// lowest index for hulls, the `+` corner for boxes).
+    #[inline]
+    pub fn support(&self, dir: Vec3) -> (u16, Vec3) {
+        match self {
+            Core::Point => (0, Vec3::ZERO),
+            Core::Segment(h) => {
+                if dir.y >= 0.0 {
+                    (1, Vec3::new(0.0, *h, 0.0))
+                } else {
+                    (0, Vec3::new(0.0, -*h, 0.0))
+                }
+            }
+            Core::Box(_) => {
+                let i = (dir.x >= 0.0) as u16
+                    | ((dir.y >= 0.0) as u16) << 1
+                    | ((dir.z >= 0.0) as u16) << 2;
+                (i, self.vertex(i))
+            }
+            Core::Hull(hull) => {
+                let i = hull.support_index(dir);
+                (i as u16, hull.vertices()[i])
+            }
+        }
+    }
+
+    /// Core vertex `i` (an index [`Core::support`] returned; out-of-range indices
+    /// clamp, so a stale warm start is harmless).
+    #[inline]
+    pub fn vertex(&self, i: u16) -> Vec3 {
+        match self {
+            Core::Point => Vec3::ZERO,
+            Core::Segment(h) => Vec3::new(0.0, if i == 0 { -*h } else { *h }, 0.0),
+            Core::Box(h) => Vec3::new(
+                if i & 1 != 0 { h.x } else { -h.x },
+                if i & 2 != 0 { h.y } else { -h.y },
+                if i & 4 != 0 { h.z } else { -h.z },
+            ),
+            Core::Hull(hull) => {
+                let v = hull.vertices();
+                v[(i as usize).min(v.len() - 1)]
+            }
+        }
+    }
+
+    /// True when vertices `i` and `j` are the ends of one edge of the core (two
+    /// vertices of a face that are not neighbours span a diagonal, inside the face).
+    pub fn is_edge(&self, i: u16, j: u16) -> bool {
+        match self {
+            Core::Point => false,
+            Core::Segment(_) => i != j,
+            Core::Box(_) => (i ^ j).count_ones() == 1,
+            Core::Hull(hull) => hull.neighbors(i as usize).contains(&(j as u32)),
+        }
+    }
+
+    /// Number of core vertices.
+    pub fn vertex_count(&self) -> usize {
+        match self {
+            Core::Point => 1,
+            Core::Segment(_) => 2,
+            Core::Box(_) => 8,
+            Core::Hull(hull) => hull.vertices().len(),
+        }
+    }
+
+    /// The face whose outward normal is nearest the local direction `dir`: the face a
+    /// closest point on three or more vertices lies on (`dir` is then its normal).
+    pub fn face_towards(&self, dir: Vec3) -> u32 {
+        match self {
+            Core::Point | Core::Segment(_) => 0,
+            Core::Box(_) => {
+                let k = dir.abs().max_position();
+                2 * k as u32 + (dir[k] >= 0.0) as u32
+            }
+            Core::Hull(hull) => {
+                let mut best = (f32::NEG_INFINITY, 0);
+                for (i, p) in hull.planes().iter().enumerate() {
+                    let d = p.normal.dot(dir);
+                    if d > best.0 {
+                        best = (d, i as u32);
+                    }
+                }
+                best.1
+            }
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! GJK's simplex and its sub-distance step: the point of a simplex nearest the origin.
+
+use glam::DVec3;
+
+/// A point of the Minkowski difference `B − A`: `w = b − a`, with the core vertices
+/// (indices and positions in a's frame) it came from.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Vertex {
+    pub a: DVec3,
+    pub b: DVec3,
+    pub w: DVec3,
+    pub ia: u16,
+    pub ib: u16,
+}
+
+/// One to four vertices and the barycentric weights of the point nearest the origin.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Simplex {
+    pub vertices: [Vertex; 4],
+    pub weights: [f64; 4],
+    pub len: usize,
+}
+
+/// The last simplex of a pair as vertex index pairs `(a, b)`: the warm start of the
+/// next distance query (indices only, so they stay valid whatever the poses).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SimplexHint {
+    pub pairs: [[u16; 2]; 4],
+    pub len: u8,
+}
+
+impl SimplexHint {
+    /// The hint for the pair in the other order.
+    pub fn flipped(self) -> SimplexHint {
+        SimplexHint {
+            pairs: self.pairs.map(|[a, b]| [b, a]),
+            len: self.len,
+        }
+    }
+}
+
+impl Simplex {
+    pub fn push(&mut self, v: Vertex) {
+        self.vertices[self.len] = v;
+        self.len += 1;
+    }
+
+    pub fn contains(&self, ia: u16, ib: u16) -> bool {
+        self.vertices[..self.len]
+            .iter()
+            .any(|v| v.ia == ia && v.ib == ib)
+    }
+
+    pub fn hint(&self) -> SimplexHint {
+        let mut hint = SimplexHint::default();
+        for (k, v) in self.vertices[..self.len].iter().enumerate() {
+            hint.pairs[k] = [v.ia, v.ib];
+        }
+        hint.len = self.len as u8;
+        hint
+    }
+
+    /// The weighted witness points `(Σ λ a, Σ λ b)` in a's frame.
+    pub fn witnesses(&self) -> (DVec3, DVec3) {
+        let mut pa = DVec3::ZERO;
+        let mut pb = DVec3::ZERO;
+        for k in 0..self.len {
+            pa += self.vertices[k].a * self.weights[k];
+            pb += self.vertices[k].b * self.weights[k];
+        }
+        (pa, pb)
+    }
+
+    /// Shrinks the simplex to the vertices whose hull holds its point nearest the
+    /// origin and returns that point; `None` when the origin lies inside the
+    /// tetrahedron (the shapes overlap).
+    pub fn solve(&mut self) -> Option<DVec3> {
+        match self.len {
+            1 => {
+                self.weights[0] = 1.0;
+                Some(self.vertices[0].w)
+            }
+            2 => Some(self.solve_segment()),
+            3 => Some(self.solve_triangle()),
+            _ => self.solve_tetrahedron(),
+        }
+    }
+
+    fn keep(&mut self, picks: &[(usize, f64)]) -> DVec3 {
+        let old = self.vertices;
+        let mut v = DVec3::ZERO;
+        for (k, &(i, weight)) in picks.iter().enumerate() {
+            self.vertices[k] = old[i];
+            self.weights[k] = weight;
+            v += old[i].w * weight;
+        }
+        self.len = picks.len();
+        v
+    }
+
+    // Nearest point of segment p q to the origin: t = −p·(q − p) / |q − p|², clamped.
+    fn solve_segment(&mut self) -> DVec3 {
+        let (p, q) = (self.vertices[0].w, self.vertices[1].w);
+        let d = q - p;
+        let t = -p.dot(d);
+        let dd = d.length_squared();
+        if t <= 0.0 || dd == 0.0 {
+            self.keep(&[(0, 1.0)])
+        } else if t >= dd {
+            self.keep(&[(1, 1.0)])
+        } else {
+            let t = t / dd;
+            self.keep(&[(0, 1.0 - t), (1, t)])
+        }
+    }
+
+    // Ericson's Voronoi-region walk (Real-Time Collision Detection, 5.1.5) for the
+    // point o = 0: vertex regions from the signs of the edge dot products, edge regions
+    // from the signed areas `va, vb, vc` (barycentric numerators), else the face.
+    fn solve_triangle(&mut self) -> DVec3 {
+        let [a, b, c] = [0, 1, 2].map(|k| self.vertices[k].w);
+        let (ab, ac) = (b - a, c - a);
+        let (d1, d2) = (-ab.dot(a), -ac.dot(a));
+        if d1 <= 0.0 && d2 <= 0.0 {
+            return self.keep(&[(0, 1.0)]);
+        }
+        let (d3, d4) = (-ab.dot(b), -ac.dot(b));
+        if d3 >= 0.0 && d4 <= d3 {
+            return self.keep(&[(1, 1.0)]);
+        }
+        let vc = d1 * d4 - d3 * d2;
+        if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+            let t = d1 / (d1 - d3);
+            return self.keep(&[(0, 1.0 - t), (1, t)]);
+        }
+        let (d5, d6) = (-ab.dot(c), -ac.dot(c));
+        if d6 >= 0.0 && d5 <= d6 {
+            return self.keep(&[(2, 1.0)]);
+        }
+        let vb = d5 * d2 - d1 * d6;
+        if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+            let t = d2 / (d2 - d6);
+            return self.keep(&[(0, 1.0 - t), (2, t)]);
+        }
+        let va = d3 * d6 - d5 * d4;
+        if va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 {
+            let t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+            return self.keep(&[(1, 1.0 - t), (2, t)]);
+        }
+        let sum = va + vb + vc;
+        if !(sum > 0.0) {
+            // Collinear (no face region): the best of the three edges.
+            return self.best_of(&[[0, 1], [0, 2], [1, 2]]);
+        }
+        let (v, w) = (vb / sum, vc / sum);
+        self.keep(&[(0, 1.0 - v - w), (1, v), (2, w)])
+    }
+
+    /// The sub-simplex among `faces` (vertex index lists) nearest the origin.
+    fn best_of<const N: usize>(&mut self, faces: &[[usize; N]]) -> DVec3 {
+        let mut best: Option<(f64, Simplex, DVec3)> = None;
+        for face in faces {
+            let mut sub = Simplex::default();
+            for &i in face {
+                sub.push(self.vertices[i]);
+            }
+            let v = match N {
+                2 => sub.solve_segment(),
+                _ => sub.solve_triangle(),
+            };
+            let d = v.length_squared();
+            if best.as_ref().is_none_or(|b| d < b.0) {
+                best = Some((d, sub, v));
+            }
+        }
+        let (_, sub, v) = best.expect("at least one face");
+        *self = sub;
+        v
+    }
+
+    // The origin is outside face (p, q, r) when it and the opposite vertex s lie on
+    // different sides of its plane: (n · (0 − p)) (n · (s − p)) ≤ 0, n = (q − p) × (r − p).
+    // The nearest point is on one of the faces it is outside of; if none, it is inside.
+    // A flat tetrahedron (|6V| tiny against its size) has no inside: every face counts.
+    fn solve_tetrahedron(&mut self) -> Option<DVec3> {
+        const FACES: [([usize; 3], usize); 4] = [
+            ([0, 1, 2], 3),
+            ([0, 2, 3], 1),
+            ([0, 3, 1], 2),
+            ([1, 3, 2], 0),
+        ];
+        let w = [0, 1, 2, 3].map(|k| self.vertices[k].w);
+        let size = w
+            .iter()
+            .fold(0.0f64, |m, p| m.max(p.length_squared()))
+            .sqrt();
+        let mut outside = [[0usize; 3]; 4];
+        let mut count = 0;
+        for (face, opposite) in FACES {
+            let [p, q, r] = face.map(|k| w[k]);
+            let n = (q - p).cross(r - p);
+            let (side_origin, side_opposite) = (-n.dot(p), n.dot(w[opposite] - p));
+            let flat = side_opposite.abs() <= 1e-12 * size * size * size;
+            if flat || side_origin * side_opposite <= 0.0 {
+                outside[count] = face;
+                count += 1;
+            }
+        }
+        if count == 0 {
+            return None;
+        }
+        Some(self.best_of(&outside[..count]))
+    }
+}
