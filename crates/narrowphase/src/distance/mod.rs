@@ -54,7 +54,7 @@ mod gjk;
 mod simplex;
 
 pub(crate) use self::core::Core;
-pub(crate) use gjk::{GjkOutcome, run_gjk};
+pub(crate) use gjk::{Frame64, LocalClosest, local_closest, pair_scale};
 pub(crate) use simplex::SimplexHint;
 
 use crate::PairCache;
