@@ -34,7 +34,9 @@ impl Frame64 {
     }
 }
 
-/// What GJK found.
+/// What GJK found. (Returned by value once per query: boxing the simplex would cost
+/// an allocation for nothing.)
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum GjkOutcome {
     /// The cores are apart: the final simplex (its weighted witnesses are the closest
