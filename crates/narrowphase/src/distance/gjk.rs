@@ -75,7 +75,7 @@ impl Pair<'_, '_> {
         }
     }
 
-    fn from_indices(&self, ia: u16, ib: u16) -> Vertex {
+    fn at_indices(&self, ia: u16, ib: u16) -> Vertex {
         self.vertex(ia, self.a.vertex(ia).as_dvec3(), ib)
     }
 }
@@ -99,7 +99,7 @@ pub(crate) fn run_gjk(
             .all(|&[i, j]| (i as usize) < na && (j as usize) < nb);
     if warm {
         for &[i, j] in &hint.pairs[..hint.len as usize] {
-            simplex.push(pair.from_indices(i, j));
+            simplex.push(pair.at_indices(i, j));
         }
     } else {
         // First guess: along the line from b's origin to a's.
