@@ -50,7 +50,7 @@
 //! When the shapes are **apart**, the separating-axis test only bounds the gap from
 //! below; the exact gap and the closest points come from GJK on the shapes' cores
 //! ([`distance`](mod@distance) module: [`closest_points`], warm-started from the same [`PairCache`],
-//! and [`distance()`]). [`cast`] finds when two moving shapes first touch (linear and
+//! and [`distance()`]). [`cast()`] finds when two moving shapes first touch (linear and
 //! angular velocities, by conservative advancement on that distance), never later
 //! than they do. These take convex shapes only and refuse bad input with a
 //! [`QueryError`]. Many box pairs at once go faster through
