@@ -11,7 +11,7 @@ use sepax_geometry::{Pose, Shape};
 const RELATIVE_TOLERANCE: f64 = 1e-12;
 
 /// Core gaps below this fraction of the pair's size count as touching (`Overlapping`).
-const TOUCHING: f64 = 1e-9;
+pub(crate) const TOUCHING: f64 = 1e-9;
 
 /// b's pose in a's frame, in f64.
 #[derive(Clone, Copy, Debug)]
@@ -39,16 +39,16 @@ impl Frame64 {
 }
 
 /// Two cores and b's frame: the support mapping of `B − A`.
-struct Pair<'a, 's> {
-    a: &'a Core<'s>,
-    b: &'a Core<'s>,
-    frame: &'a Frame64,
+pub(crate) struct Pair<'a, 's> {
+    pub a: &'a Core<'s>,
+    pub b: &'a Core<'s>,
+    pub frame: &'a Frame64,
 }
 
 impl Pair<'_, '_> {
     /// The point of `B − A` furthest along `d` (a's frame): `s_B(d) − s_A(−d)`.
     #[inline]
-    fn support(&self, d: DVec3) -> Vertex {
+    pub fn support(&self, d: DVec3) -> Vertex {
         let (ia, pa) = self.a.support((-d).as_vec3());
         let local = (self.frame.rot_t * d).as_vec3();
         let (ib, _) = self.b.support(local);
@@ -72,7 +72,7 @@ impl Pair<'_, '_> {
 
     /// The closest core point of a, `Σ λ a`, in a's frame, from the simplex's
     /// barycentric weights (b's is that plus `v = Σ λ (b − a)`).
-    fn witness_a(&self, simplex: &Simplex) -> DVec3 {
+    pub fn witness_a(&self, simplex: &Simplex) -> DVec3 {
         let mut pa = DVec3::ZERO;
         for (v, &weight) in simplex.vertices[..simplex.len].iter().zip(&simplex.weights) {
             pa += self.a.vertex(v.ia).as_dvec3() * weight;
@@ -225,12 +225,7 @@ pub(crate) fn closest_points_in_order(
             .as_vec3()
             .normalize(),
         witness_a: witness(&core_a, &found.simplex, |[i, _]| i, normal),
-        witness_b: witness(
-            &core_b,
-            &found.simplex,
-            |[_, j]| j,
-            frame.rot_t * -normal,
-        ),
+        witness_b: witness(&core_b, &found.simplex, |[_, j]| j, frame.rot_t * -normal),
     })
 }
 

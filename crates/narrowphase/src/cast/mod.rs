@@ -33,10 +33,13 @@
 //! assert!((hit.normal - Vec3::X).length() < 1e-5);
 //! ```
 
-use crate::distance::{Core, Frame64, LocalClosest, check_pair, local_closest, pair_scale};
+mod advance;
+
+use crate::distance::{LocalClosest, check_pair};
 use crate::error::QueryError;
 use crate::query::canonical_swap;
 use crate::{PairCache, collide};
+use advance::advance;
 use glam::{Quat, Vec3};
 use sepax_geometry::{Pose, Shape};
 
@@ -161,38 +164,7 @@ pub fn cast(
     })
 }
 
-/// One moving shape: its core, radius, start pose and motion.
-struct Mover<'s> {
-    core: Core<'s>,
-    radius: f32,
-    pose: Pose,
-    motion: Motion,
-    /// Fastest a point of the shape can move along a fixed direction because of the
-    /// rotation: `|ω| × bounding radius`.
-    turning: f64,
-}
-
-impl<'s> Mover<'s> {
-    fn new(shape: &'s Shape, pose: &Pose, motion: &Motion) -> Mover<'s> {
-        let (core, radius) = Core::of(shape).expect("meshes are refused before");
-        Mover {
-            core,
-            radius,
-            pose: *pose,
-            motion: *motion,
-            turning: motion.angular.length() as f64 * shape.bounding_radius() as f64,
-        }
-    }
-}
-
-/// [`cast`] in the given order (checked input): conservative advancement.
-///
-/// At time `t` with gap `d > 0` along the unit normal `n` (a → b), every point of b
-/// projects on the fixed `n` at least `d` beyond every point of a. That lead shrinks no
-/// faster than `u = (v_a − v_b) · n + |ω_a| R_a + |ω_b| R_b`, so the shapes stay apart
-/// until `t + d / u`; the cast advances to `t + (d − τ/2) / u` (τ the tolerance, so it
-/// lands just short of touching) and stops once `d ≤ τ`. `u ≤ 0` proves they never
-/// close along `n`: no hit. So does an advance past `max_time`.
+/// [`cast`] in the given order (checked input).
 #[allow(clippy::too_many_arguments)]
 fn cast_in_order(
     a: &Shape,
@@ -203,64 +175,14 @@ fn cast_in_order(
     motion_b: &Motion,
     max_time: f32,
 ) -> Option<CastHit> {
-    let (ma, mb) = (
-        Mover::new(a, pose_a, motion_a),
-        Mover::new(b, pose_b, motion_b),
-    );
-    let size = a.bounding_radius().min(b.bounding_radius()) as f64;
-    let tolerance = CAST_TOLERANCE as f64 * size;
-    let mut cache = PairCache::default();
-    let mut t = 0.0f64;
-    let mut last = None;
-    for step in 0..MAX_CAST_STEPS {
-        let (pa, pb) = (
-            ma.motion.pose_at(&ma.pose, t as f32),
-            mb.motion.pose_at(&mb.pose, t as f32),
-        );
-        let frame = Frame64::new(&pa, &pb);
-        let scale = pair_scale(a, b, &frame);
-        let found = local_closest(
-            &ma.core, ma.radius, &mb.core, mb.radius, &frame, &mut cache, scale,
-        );
-        let Some(found) = found else {
-            return Some(match (step, last) {
-                (0, _) => touching_at_start(a, &pa, b, &pb),
-                // Round-off past a contact the last step was within a hair of.
-                (_, Some(hit)) => CastHit {
-                    time: t as f32,
-                    ..hit
-                },
-                (_, None) => unreachable!("a later step always follows a found gap"),
-            });
-        };
-        let hit = world_hit(&pa, &found, t);
-        if found.gap <= tolerance {
-            return Some(hit);
-        }
-        last = Some(hit);
-        let closing = (ma.motion.linear - mb.motion.linear)
-            .as_dvec3()
-            .dot(hit.normal.as_dvec3())
-            + ma.turning
-            + mb.turning;
-        if closing <= 0.0 {
-            return None;
-        }
-        t += (found.gap - 0.5 * tolerance) / closing;
-        if t > max_time as f64 {
-            return None;
-        }
-    }
-    // Out of steps (a grazing, turning pass): the time reached is still no later than
-    // a real contact.
-    last.map(|hit| CastHit {
-        time: t as f32,
-        ..hit
-    })
+    let tolerance = CAST_TOLERANCE as f64 * a.bounding_radius().min(b.bounding_radius()) as f64;
+    advance(
+        a, pose_a, motion_a, b, pose_b, motion_b, max_time, tolerance,
+    )
 }
 
 /// The hit for the closest points `found` (a's frame of `pose_a`) at time `t`.
-fn world_hit(pose_a: &Pose, found: &LocalClosest, t: f64) -> CastHit {
+pub(super) fn world_hit(pose_a: &Pose, found: &LocalClosest, t: f64) -> CastHit {
     let q = pose_a.rotation.as_dquat().normalize();
     let to_world = |p: glam::DVec3| (q * p + pose_a.translation.as_dvec3()).as_vec3();
     CastHit {
@@ -272,10 +194,16 @@ fn world_hit(pose_a: &Pose, found: &LocalClosest, t: f64) -> CastHit {
     }
 }
 
-/// The hit of shapes that touch or overlap at time 0: the normal and the deepest
-/// points of their manifold (a margin of a hair, for a pair GJK calls touching and the
-/// SAT a hair apart).
-fn touching_at_start(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> CastHit {
+/// The hit of shapes that touch or overlap at `time` (posed for it): the normal and the
+/// deepest points of their manifold (a margin of a hair, for a pair GJK calls touching
+/// and the SAT a hair apart); `initially_touching` when `time` is 0.
+pub(super) fn touching_at(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    time: f64,
+) -> CastHit {
     let hair = 1e-6 * a.bounding_radius().max(b.bounding_radius());
     let manifold = collide(a, pose_a, b, pose_b, hair, &mut PairCache::default());
     let deepest = manifold.as_ref().and_then(|m| {
@@ -293,10 +221,10 @@ fn touching_at_start(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> Cast
         )
     });
     CastHit {
-        time: 0.0,
+        time: time as f32,
         normal,
         point_a: position + normal * (depth * 0.5),
         point_b: position - normal * (depth * 0.5),
-        initially_touching: true,
+        initially_touching: time == 0.0,
     }
 }
