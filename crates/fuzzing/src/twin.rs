@@ -73,6 +73,7 @@ impl Twin {
                         kind: *kind,
                         groups: *groups,
                         user_data: *user_data,
+                        ccd: false,
                     };
                     self.world.insert(desc).expect("insert")
                 });

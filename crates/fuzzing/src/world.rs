@@ -115,6 +115,7 @@ impl Model {
                     kind: *kind,
                     groups: *groups,
                     user_data: *user_data,
+                    ccd: false,
                 };
                 let h = world.insert(desc).expect("insert");
                 assert!(!self.bodies.contains_key(&h), "{h:?} issued twice");

@@ -93,6 +93,7 @@
 mod aabbs;
 mod body;
 mod carry;
+mod ccd;
 mod config;
 mod error;
 mod events;
@@ -104,9 +105,11 @@ mod report;
 mod resting;
 mod step;
 mod store;
+mod sweep;
 mod world;
 
 pub use body::{BodyDesc, BodyHandle, BodyKind, Groups};
+pub use ccd::CcdHit;
 pub use config::Config;
 pub use error::WorldError;
 pub use poses::PoseBatch;

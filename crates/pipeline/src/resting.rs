@@ -27,7 +27,7 @@ use std::time::Instant;
 impl StepFrame<'_> {
     /// True when nothing changed since the last step (see the module docs).
     pub fn is_resting(&self) -> bool {
-        self.bodies.at_rest() && self.broad.keeps_pairs()
+        self.bodies.at_rest() && self.pairs.swept.is_empty() && self.broad.keeps_pairs()
     }
 
     /// A step where nothing changed, on the calling thread (no parallel work, so no
@@ -41,6 +41,9 @@ impl StepFrame<'_> {
         self.broad.update_pairs(); // O(1): keeps the pairs, empty diffs
         report.events.clear();
         report.pair_budget_exceeded = false;
+        // Nothing moved: no time of impact.
+        report.ccd_hits.clear();
+        report.ccd_skipped = 0;
         repeat_contacts(&mut report.contacts);
         self.bodies.end_step();
         let t = start.elapsed();
