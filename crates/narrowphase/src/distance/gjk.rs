@@ -34,7 +34,9 @@ impl Frame64 {
     }
 }
 
-/// What GJK found.
+/// What GJK found. (Returned by value once per query: boxing the simplex would cost
+/// an allocation for nothing.)
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum GjkOutcome {
     /// The cores are apart: the final simplex (its weighted witnesses are the closest
@@ -73,7 +75,7 @@ impl Pair<'_, '_> {
         }
     }
 
-    fn from_indices(&self, ia: u16, ib: u16) -> Vertex {
+    fn at_indices(&self, ia: u16, ib: u16) -> Vertex {
         self.vertex(ia, self.a.vertex(ia).as_dvec3(), ib)
     }
 }
@@ -97,7 +99,7 @@ pub(crate) fn run_gjk(
             .all(|&[i, j]| (i as usize) < na && (j as usize) < nb);
     if warm {
         for &[i, j] in &hint.pairs[..hint.len as usize] {
-            simplex.push(pair.from_indices(i, j));
+            simplex.push(pair.at_indices(i, j));
         }
     } else {
         // First guess: along the line from b's origin to a's.
@@ -141,6 +143,51 @@ pub(crate) fn run_gjk(
     GjkOutcome::Separated { simplex, v }
 }
 
+/// The closest points of two grown cores, in a's frame: the gap (radii subtracted),
+/// the unit direction from a to b, the points on both surfaces and the simplex they
+/// came from; `None` when they touch or overlap. Leaves the simplex in `cache`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LocalClosest {
+    pub gap: f64,
+    pub normal: DVec3,
+    pub point_a: DVec3,
+    pub point_b: DVec3,
+    pub simplex: Simplex,
+}
+
+/// GJK on the cores, then the radii: see [`LocalClosest`].
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn local_closest(
+    core_a: &Core,
+    radius_a: f32,
+    core_b: &Core,
+    radius_b: f32,
+    frame: &Frame64,
+    cache: &mut PairCache,
+    scale: f64,
+) -> Option<LocalClosest> {
+    let outcome = run_gjk(core_a, core_b, frame, cache, scale);
+    let GjkOutcome::Separated { simplex, v } = outcome else {
+        cache.simplex = Default::default();
+        return None;
+    };
+    cache.simplex = simplex.hint();
+    let core_gap = v.length();
+    let normal = v / core_gap;
+    let gap = core_gap - radius_a as f64 - radius_b as f64;
+    if gap <= TOUCHING * scale {
+        return None;
+    }
+    let (pa, pb) = simplex.witnesses();
+    Some(LocalClosest {
+        gap,
+        normal,
+        point_a: pa + normal * radius_a as f64,
+        point_b: pb - normal * radius_b as f64,
+        simplex,
+    })
+}
+
 /// [`closest_points`](super::closest_points) in the given order (checked input).
 pub(crate) fn closest_points_in_order(
     a: &Shape,
@@ -154,31 +201,24 @@ pub(crate) fn closest_points_in_order(
     };
     let frame = Frame64::new(pose_a, pose_b);
     let scale = pair_scale(a, b, &frame);
-    let outcome = run_gjk(&core_a, &core_b, &frame, cache, scale);
-    let GjkOutcome::Separated { simplex, v } = outcome else {
-        cache.simplex = Default::default();
-        return None;
-    };
-    cache.simplex = simplex.hint();
-    let core_gap = v.length();
-    let normal = v / core_gap;
-    let gap = core_gap - radius_a as f64 - radius_b as f64;
-    if gap <= TOUCHING * scale {
-        return None;
-    }
-    let (pa, pb) = simplex.witnesses();
-    let pa = pa + normal * radius_a as f64;
-    let pb = pb - normal * radius_b as f64;
-    let qa = pose_a.rotation.as_dquat().normalize();
-    let ta = pose_a.translation.as_dvec3();
-    let local_b = frame.rot.transpose() * -normal;
+    let found = local_closest(&core_a, radius_a, &core_b, radius_b, &frame, cache, scale)?;
+    let to_world =
+        |p: DVec3| pose_a.rotation.as_dquat().normalize() * p + pose_a.translation.as_dvec3();
+    let normal = found.normal;
     Some(ClosestPoints {
-        distance: gap as f32,
-        point_a: (qa * pa + ta).as_vec3(),
-        point_b: (qa * pb + ta).as_vec3(),
-        normal: (qa * normal).as_vec3().normalize(),
-        witness_a: witness(&core_a, &simplex, |v| v.ia, normal),
-        witness_b: witness(&core_b, &simplex, |v| v.ib, local_b),
+        distance: found.gap as f32,
+        point_a: to_world(found.point_a).as_vec3(),
+        point_b: to_world(found.point_b).as_vec3(),
+        normal: (pose_a.rotation.as_dquat().normalize() * normal)
+            .as_vec3()
+            .normalize(),
+        witness_a: witness(&core_a, &found.simplex, |v| v.ia, normal),
+        witness_b: witness(
+            &core_b,
+            &found.simplex,
+            |v| v.ib,
+            frame.rot.transpose() * -normal,
+        ),
     })
 }
 
