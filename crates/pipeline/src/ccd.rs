@@ -45,7 +45,7 @@ use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::{CastHit, Motion, cast};
 
 /// The first touch, within a step, of a pair with a CCD body that does not touch at
-/// the end of the step (see the [module docs](self)).
+/// the end of the step (see [`CollisionWorld::set_ccd`](crate::CollisionWorld::set_ccd)).
 ///
 /// `a.index() < b.index()`, like a contact; the normal points **from a to b**. Times
 /// are fractions of the step: the bodies are at their last step's poses at 0 and at

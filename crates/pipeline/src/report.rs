@@ -194,7 +194,8 @@ pub struct StepReport {
     /// [`EndCause::PairBudget`].
     pub pair_budget_exceeded: bool,
     /// The time of impact of each pair a CCD body passed through within the step
-    /// without touching at its end (see [`CcdHit`] and the `ccd` module docs), sorted
+    /// without touching at its end (see [`CcdHit`] and
+    /// [`CollisionWorld::set_ccd`](crate::CollisionWorld::set_ccd)), sorted
     /// by `(a.index(), b.index())`. Empty while no body has the
     /// [CCD flag](crate::BodyDesc::ccd).
     pub ccd_hits: Vec<CcdHit>,

@@ -3,6 +3,8 @@
 //! When no body was inserted, removed, moved, reshaped or given new groups or user data
 //! since the last step (poses set again with the same bits do not count), and the broad
 //! phase kept every pair ([`FrameStats::unchanged`](sepax_broadphase::FrameStats)),
+//! and no CCD body holds a swept box from the last step (it gets its plain box back
+//! first),
 //! every pair sees the inputs it saw last step. The full step would then:
 //!
 //! * carry every pair state over unchanged (no pair added or removed);
@@ -11,7 +13,8 @@
 //!   the lowest unused previous point of the same feature id, which is `i` itself
 //!   (every earlier point with that id was taken by an earlier point), so the matches
 //!   are the identity;
-//! * raise no event (no touch state changes, no pair ends).
+//! * raise no event (no touch state changes, no pair ends);
+//! * cast nothing for CCD (nothing moved), so there is no CCD hit.
 //!
 //! So the contacts are last step's, each now continuing itself: `previous = Some(i)`
 //! and `previous_points[k] = Some(k)`. Writing those two fields is all a resting step

@@ -29,7 +29,8 @@ pub const SUB_STEPS: u32 = 1000;
 /// ```
 /// use sepax_geometry::{Cuboid, Pose, Shape};
 /// use sepax_testkit::ccd::first_overlap;
-/// ///
+/// use glam::Vec3;
+///
 /// let wall = Shape::from(Cuboid::try_from_half_extents(Vec3::new(0.05, 1.0, 1.0)).unwrap());
 /// let cube = Shape::from(Cuboid::try_from_half_extents(Vec3::splat(0.1)).unwrap());
 /// let at = |x: f32| Pose::from_translation(Vec3::new(x, 0.0, 0.0));
