@@ -219,12 +219,24 @@ impl BodyStore {
         if ccd {
             self.ccd_live += 1;
             if self.from.is_empty() {
-                self.from.resize(self.bodies.len(), None);
+                self.start_keeping_poses();
             }
         } else {
             self.ccd_live -= 1;
         }
         self.edited = true;
+    }
+
+    /// Starts keeping last-step poses: a live body that has not changed since the last
+    /// step still has the pose that step saw (it took part with it: a body left out
+    /// for a bad pose is marked changed again), the others start with none.
+    fn start_keeping_poses(&mut self) {
+        self.from = (0..self.bodies.len())
+            .map(|i| {
+                let unchanged = self.kinds[i].is_some() && self.changed_at[i] <= self.now;
+                unchanged.then_some(self.bodies[i].pose)
+            })
+            .collect();
     }
 
     /// The CCD flag of slot `index` (false for a vacant slot).

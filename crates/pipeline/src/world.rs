@@ -252,10 +252,12 @@ impl CollisionWorld {
     /// the step is cast and its time of impact reported in
     /// [`StepReport::ccd_hits`] (see [`CcdHit`](crate::CcdHit)). Pairs touching at the
     /// end are contacts as without CCD. A body's first step after its insertion or a
-    /// [`teleport`](Self::teleport) has no sweep (nothing to sweep from); neither has
-    /// the first step after the first body of the world got the flag, for every body
-    /// (the world starts remembering last-step poses then). The flag has no effect on
-    /// a static body (a static body that is moved jumps).
+    /// [`teleport`](Self::teleport) has no sweep (nothing to sweep from). The world
+    /// starts remembering last-step poses when its first body gets the flag: a body
+    /// that was moved between the last step and that moment (its last-step pose is
+    /// already overwritten) has no sweep in the next step either; set the flag before
+    /// the pose. The flag has no effect on a static body (a static body that is moved
+    /// jumps).
     ///
     /// **What it costs.** Per CCD body that moves: a swept box (two shape boxes) and,
     /// at the next step, its plain box back; its larger box makes more candidate

@@ -446,6 +446,28 @@ fn teleports_jump_and_resting_steps_unsweep() {
     );
 }
 
+/// The flag set on a body that already took part in steps: its next motion is swept
+/// (the world starts keeping last-step poses with the first flag, from the poses the
+/// last step saw).
+#[test]
+fn a_flag_set_later_sweeps_the_next_motion() {
+    let mut world = CollisionWorld::new(Config::default()).unwrap();
+    let w = world
+        .insert(BodyDesc::fixed(wall(), Pose::IDENTITY))
+        .unwrap();
+    let cube = Cuboid::try_from_half_extents(Vec3::splat(0.1)).unwrap();
+    let at = |x: f32| Pose::from_translation(Vec3::new(x, 0.0, 0.0));
+    let bullet = world.insert(BodyDesc::dynamic(cube, at(-2.0))).unwrap();
+    world.step();
+    world.step();
+    world.set_ccd(bullet, true).unwrap();
+    world.set_pose(bullet, at(2.0)).unwrap();
+    let r = world.step();
+    assert_eq!(r.ccd_hits.len(), 1);
+    assert_eq!((r.ccd_hits[0].a, r.ccd_hits[0].b), (w, bullet));
+    assert!((r.ccd_hits[0].time - 1.875 / 4.0).abs() < 1e-4);
+}
+
 /// A kinematic CCD body (a fast door) sweeps through a dynamic box: a hit; static
 /// walls are not its pairs (the kind rule), so none there.
 #[test]
@@ -520,4 +542,48 @@ fn meshes_are_skipped_and_bad_poses_quarantined() {
         r.quarantined.is_empty() && r.ccd_skipped == 0,
         "no sweep from a bad pose"
     );
+}
+
+/// Extreme motions never panic: across most of the f32 range (the velocity may
+/// overflow: the cast refuses it, counted), and with rotations up to the 1e-3 off unit
+/// length the world accepts (still a hit).
+#[test]
+fn extreme_motions_never_panic() {
+    let mut world = CollisionWorld::new(Config::default()).unwrap();
+    world
+        .insert(BodyDesc::fixed(wall(), Pose::IDENTITY))
+        .unwrap();
+    let ball = Sphere::try_new(0.1).unwrap();
+    let at = |x: f32| Pose::from_translation(Vec3::new(x, 0.0, 0.0));
+    let b = world
+        .insert(BodyDesc {
+            ccd: true,
+            ..BodyDesc::dynamic(ball, at(-1.0))
+        })
+        .unwrap();
+    world.step();
+    for x in [1e38, -1e38, 3e38, -3e38, f32::MAX, -f32::MAX, 0.5, -2.0] {
+        world.set_pose(b, at(x)).unwrap();
+        let r = world.step();
+        assert!(r.ccd_hits.iter().all(|h| (0.0..=1.0).contains(&h.time)));
+    }
+    // Slightly off unit rotations (accepted by the world): the sweep's slack covers
+    // the cast's renormalised poses.
+    let cube = Cuboid::try_from_half_extents(Vec3::new(0.3, 0.05, 0.05)).unwrap();
+    let tilted = |x: f32, angle: f32| {
+        Pose::new(
+            Vec3::new(x, 0.0, 0.0),
+            Quat::from_rotation_z(angle) * 1.0009,
+        )
+    };
+    let c = world
+        .insert(BodyDesc {
+            ccd: true,
+            ..BodyDesc::dynamic(cube, tilted(-3.0, 0.0))
+        })
+        .unwrap();
+    world.step();
+    world.set_pose(c, tilted(3.0, 2.0)).unwrap();
+    let r = world.step();
+    assert!(r.ccd_hits.iter().any(|h| h.b == c), "{:?}", r.ccd_hits);
 }
