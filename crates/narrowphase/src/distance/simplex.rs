@@ -2,12 +2,11 @@
 
 use glam::DVec3;
 
-/// A point of the Minkowski difference `B − A`: `w = b − a`, with the core vertices
-/// (indices and positions in a's frame) it came from.
+/// A point of the Minkowski difference `B − A`: `w = b − a` (a's frame), with the
+/// indices of the core vertices `a` and `b` it came from (kept small: the simplex is
+/// copied as GJK shrinks it; the positions are recomputed for the witnesses).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Vertex {
-    pub a: DVec3,
-    pub b: DVec3,
     pub w: DVec3,
     pub ia: u16,
     pub ib: u16,
@@ -58,17 +57,6 @@ impl Simplex {
         }
         hint.len = self.len as u8;
         hint
-    }
-
-    /// The weighted witness points `(Σ λ a, Σ λ b)` in a's frame.
-    pub fn witnesses(&self) -> (DVec3, DVec3) {
-        let mut pa = DVec3::ZERO;
-        let mut pb = DVec3::ZERO;
-        for k in 0..self.len {
-            pa += self.vertices[k].a * self.weights[k];
-            pb += self.vertices[k].b * self.weights[k];
-        }
-        (pa, pb)
     }
 
     /// Shrinks the simplex to the vertices whose hull holds its point nearest the
