@@ -338,3 +338,13 @@ impl BodyStore {
         self.live
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// `CollisionWorld::set_ccd` documents up to 48 bytes a slot for the last-step
+    /// poses (48 where glam's quaternion is 16-byte aligned, as on x86-64).
+    #[test]
+    fn a_kept_pose_is_at_most_48_bytes() {
+        assert!(std::mem::size_of::<Option<sepax_geometry::Pose>>() <= 48);
+    }
+}

@@ -266,7 +266,7 @@ impl CollisionWorld {
     /// pairs, and per pair of a CCD body not touching at the end, a shape cast (a few
     /// GJK distance queries; [`StepTimings::ccd`](crate::StepTimings::ccd) has the
     /// time). Once any body had the flag, the world keeps every body's last-step pose
-    /// (32 bytes a slot, a copy per moved body per step). Bodies without the flag in
+    /// (up to 48 bytes a slot, a copy per moved body per step). Bodies without the flag in
     /// a world without any flagged body pay nothing.
     ///
     /// Against a static triangle mesh there is no cast yet: such pairs are counted in
