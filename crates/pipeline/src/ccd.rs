@@ -171,8 +171,8 @@ fn spheres_stay_apart(
     (pose_a, a, ra): (&Pose, &Motion, f32),
     (pose_b, b, rb): (&Pose, &Motion, f32),
 ) -> bool {
-    let d0 = (pose_b.translation - pose_a.translation).as_dvec3();
-    let dv = (b.linear - a.linear).as_dvec3();
+    let d0 = pose_b.translation.as_dvec3() - pose_a.translation.as_dvec3();
+    let dv = b.linear.as_dvec3() - a.linear.as_dvec3();
     let speed = dv.length_squared();
     let t = if speed > 0.0 {
         (-d0.dot(dv) / speed).clamp(0.0, 1.0)
