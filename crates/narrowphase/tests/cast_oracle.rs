@@ -182,6 +182,11 @@ fn casts_are_never_late_and_never_miss() {
                 let gap = distance(&c.a, &pa, &c.b, &pb).unwrap() as f64;
                 let tolerance = CAST_TOLERANCE as f64 * size;
                 assert!(
+                    (h.separation as f64 - gap).abs() <= 1e-6 * size + 1e-6 * gap,
+                    "{tag}: separation {} vs {gap}",
+                    h.separation
+                );
+                assert!(
                     gap <= tolerance * 1.01 + 1e-7 * size,
                     "{tag}: {gap} apart at the hit"
                 );

@@ -66,7 +66,8 @@ pub(super) fn advance(
     let relative = qa.conjugate() * (motion_b.linear - motion_a.linear).as_dvec3();
     let mut cache = PairCache::default();
     let mut t = 0.0f64;
-    let mut last: Option<LocalClosest> = None;
+    // The last closest points found, and their time.
+    let mut last: Option<(LocalClosest, f64)> = None;
     for _ in 0..MAX_CAST_STEPS {
         let frame = match turning > 0.0 {
             true => Frame64::new(&ma.pose_at(t), &mb.pose_at(t)),
@@ -83,7 +84,7 @@ pub(super) fn advance(
             // Touching: at the start, or by round-off past a contact the last step was
             // within a hair of.
             return Some(match last {
-                Some(closest) if t > 0.0 => world_hit(&ma.pose_at(t), &closest, t),
+                Some((closest, _)) if t > 0.0 => touching(world_hit(&ma.pose_at(t), &closest, t)),
                 _ => touching_at(a, &ma.pose_at(t), b, &mb.pose_at(t), t),
             });
         };
@@ -97,7 +98,7 @@ pub(super) fn advance(
                     &ma.core, ma.radius, &mb.core, mb.radius, &frame, &mut cache, scale,
                 );
                 match exact {
-                    None => return Some(world_hit(&pa, &found, t)),
+                    None => return Some(touching(world_hit(&pa, &found, t))),
                     Some(exact) if exact.gap <= tolerance => {
                         return Some(world_hit(&pa, &exact, t));
                     }
@@ -116,7 +117,7 @@ pub(super) fn advance(
             }
             false => -relative.dot(found.normal),
         };
-        last = Some(found);
+        last = Some((found, t));
         if closing <= 0.0 {
             return None;
         }
@@ -125,7 +126,15 @@ pub(super) fn advance(
             return None;
         }
     }
-    // Out of steps (a grazing, turning pass): the time reached is still no later than
-    // a real contact.
-    last.map(|closest| world_hit(&ma.pose_at(t), &closest, t))
+    // Out of steps (a grazing, turning pass): the last time measured is still no
+    // later than a real contact; its separation says how far apart they were.
+    last.map(|(closest, at)| world_hit(&ma.pose_at(at), &closest, at))
+}
+
+/// A hit found touching (GJK's gap below its threshold): separation 0.
+fn touching(hit: CastHit) -> CastHit {
+    CastHit {
+        separation: 0.0,
+        ..hit
+    }
 }

@@ -118,8 +118,14 @@ pub struct CastHit {
     /// The point of b touching a at `time`, world frame.
     pub point_b: Vec3,
     /// True when the shapes already touched or overlapped at time 0 (`time` is 0, the
-    /// normal and points are those of the penetration, from [`contact`](crate::contact)).
+    /// normal and points are those of the penetration, from [`collide`](crate::collide)).
     pub initially_touching: bool,
+    /// The gap between the shapes at `time`: at most [`CAST_TOLERANCE`] × the smaller
+    /// bounding radius when the cast closed in; negative (a penetration depth) when they
+    /// already overlapped; larger only when a turning cast ran out of
+    /// [`MAX_CAST_STEPS`] (its time is then still no later than a contact, but the
+    /// shapes may yet miss).
+    pub separation: f32,
 }
 
 /// The first time in `[0, max_time]` at which shape a, moving with `motion_a` from
@@ -191,6 +197,7 @@ pub(super) fn world_hit(pose_a: &Pose, found: &LocalClosest, t: f64) -> CastHit 
         point_a: to_world(found.point_a),
         point_b: to_world(found.point_b),
         initially_touching: false,
+        separation: found.gap as f32,
     }
 }
 
@@ -204,7 +211,7 @@ pub(super) fn touching_at(
     pose_b: &Pose,
     time: f64,
 ) -> CastHit {
-    let hair = 1e-6 * a.bounding_radius().max(b.bounding_radius());
+    let hair = (1e-6 * a.bounding_radius().max(b.bounding_radius())).min(f32::MAX);
     let manifold = collide(a, pose_a, b, pose_b, hair, &mut PairCache::default());
     let deepest = manifold.as_ref().and_then(|m| {
         m.points
@@ -226,5 +233,6 @@ pub(super) fn touching_at(
         point_a: position + normal * (depth * 0.5),
         point_b: position - normal * (depth * 0.5),
         initially_touching: time == 0.0,
+        separation: -depth,
     }
 }

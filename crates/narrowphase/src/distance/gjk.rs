@@ -231,7 +231,19 @@ pub(crate) fn closest_points_in_order(
 
 /// About the size of the pair's Minkowski difference: b's offset plus both radii.
 pub(crate) fn pair_scale(a: &Shape, b: &Shape, frame: &Frame64) -> f64 {
-    frame.trans.length() + a.bounding_radius() as f64 + b.bounding_radius() as f64
+    frame.trans.length() + reach(a) + reach(b)
+}
+
+/// The distance from a shape's origin to its furthest point, in f64 (finite for any
+/// accepted shape, where the f32 bounding radius of a box near `f32::MAX` is `+∞`).
+fn reach(shape: &Shape) -> f64 {
+    match shape {
+        Shape::Sphere(s) => s.radius() as f64,
+        Shape::Cuboid(c) => c.half_extents().as_dvec3().length(),
+        Shape::Capsule(c) => c.half_height() as f64 + c.radius() as f64,
+        Shape::ConvexHull(h) => (h.bounding_radius() as f64).min(2.0 * f32::MAX as f64),
+        Shape::TriMesh(m) => (m.bounding_radius() as f64).min(2.0 * f32::MAX as f64),
+    }
 }
 
 /// The feature of one core the closest point lies on: its distinct simplex vertices
