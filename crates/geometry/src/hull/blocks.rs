@@ -3,12 +3,13 @@
 //!
 //! `support_index` is the hot loop of every distance query and of the hull SAT's
 //! face queries. Over [`VertexBlock`]s the 8 dot products of a block are independent
-//! lanes, which the compiler turns into SIMD (two 4-wide halves with SSE2 or NEON,
-//! no `unsafe`, no target flags). Each lane computes `x·d.x + y·d.y + z·d.z` in
+//! lanes, computed as one `wide::f32x8` (two 4-wide halves with SSE2 or NEON, no
+//! `unsafe`, no target flags). Each lane computes `x·d.x + y·d.y + z·d.z` in
 //! `Vec3::dot`'s order, and the winner is the lowest index among equal dot products,
 //! so the answer is the scalar scan's, bit for bit (tested in `tests/hull_blocks.rs`).
 
 use glam::Vec3;
+use wide::f32x8;
 
 /// Lanes per block.
 pub const BLOCK: usize = 8;
@@ -48,28 +49,41 @@ pub(crate) fn vertex_blocks(vertices: &[Vec3]) -> Vec<VertexBlock> {
 /// there is none (an empty list or a NaN direction), like
 /// [`support_index`](super::support_index) on the same vertices.
 ///
-/// Per lane, a running maximum with strict `>` keeps the earliest block; across lanes
-/// the largest value wins and, among equal ones, the lowest index.
+/// Per lane (`wide::f32x8`: two SSE2 or NEON halves, one AVX register when the build
+/// enables AVX), a running maximum with strict `>` keeps the earliest block; the lane
+/// indices ride along as `f32` (exact below 2²⁴) through the same blend. Across lanes
+/// the largest value wins and, among equal ones, the lowest index. Each dot product is
+/// `(x·dx + y·dy) + z·dz`, separate multiplies and adds: the scalar scan's bits.
 #[inline]
 pub fn support_index_blocks(blocks: &[VertexBlock], dir: Vec3) -> usize {
-    let mut best = [f32::NEG_INFINITY; BLOCK];
-    let mut index = [0u32; BLOCK];
-    for (b, block) in blocks.iter().enumerate() {
-        let base = (b * BLOCK) as u32;
-        for l in 0..BLOCK {
-            let d = block.x[l] * dir.x + block.y[l] * dir.y + block.z[l] * dir.z;
-            let better = d > best[l];
-            best[l] = if better { d } else { best[l] };
-            index[l] = if better { base + l as u32 } else { index[l] };
-        }
+    let (dx, dy, dz) = (
+        f32x8::splat(dir.x),
+        f32x8::splat(dir.y),
+        f32x8::splat(dir.z),
+    );
+    let mut best = f32x8::splat(f32::NEG_INFINITY);
+    let mut index = f32x8::splat(0.0);
+    let mut lane = f32x8::new([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
+    let step = f32x8::splat(BLOCK as f32);
+    for block in blocks {
+        let d = f32x8::new(block.x) * dx + f32x8::new(block.y) * dy + f32x8::new(block.z) * dz;
+        let better = d.simd_gt(best);
+        best = better.blend(d, best);
+        index = better.blend(lane, index);
+        lane += step;
     }
-    let mut winner = (f32::NEG_INFINITY, 0u32);
+    let (best, index) = (best.to_array(), index.to_array());
+    let top = best
+        .iter()
+        .fold(f32::NEG_INFINITY, |m, &x| if x > m { x } else { m });
+    if top == f32::NEG_INFINITY {
+        return 0;
+    }
+    let mut winner = f32::INFINITY;
     for l in 0..BLOCK {
-        if best[l] > winner.0
-            || (best[l] == winner.0 && best[l] > f32::NEG_INFINITY && index[l] < winner.1)
-        {
-            winner = (best[l], index[l]);
+        if best[l] == top && index[l] < winner {
+            winner = index[l];
         }
     }
-    winner.1 as usize
+    winner as usize
 }
