@@ -68,8 +68,8 @@ pub fn support_index_blocks(blocks: &[VertexBlock], dir: Vec3) -> usize {
     for block in blocks {
         let d = f32x8::new(block.x) * dx + f32x8::new(block.y) * dy + f32x8::new(block.z) * dz;
         let better = d.simd_gt(best);
-        best = better.blend(d, best);
-        index = better.blend(lane, index);
+        best = better.select(d, best);
+        index = better.select(lane, index);
         lane += step;
     }
     let (best, index) = (best.to_array(), index.to_array());
