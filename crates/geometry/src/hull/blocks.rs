@@ -72,18 +72,26 @@ pub fn support_index_blocks(blocks: &[VertexBlock], dir: Vec3) -> usize {
         index = better.select(lane, index);
         lane += step;
     }
-    let (best, index) = (best.to_array(), index.to_array());
-    let top = best
-        .iter()
-        .fold(f32::NEG_INFINITY, |m, &x| if x > m { x } else { m });
+    let top = tree(best.to_array(), |x, y| if y > x { y } else { x });
     if top == f32::NEG_INFINITY {
         return 0;
     }
-    let mut winner = f32::INFINITY;
-    for l in 0..BLOCK {
-        if best[l] == top && index[l] < winner {
-            winner = index[l];
-        }
-    }
-    winner as usize
+    // The lowest index among the lanes that hold the top value.
+    let tied = best
+        .simd_eq(f32x8::splat(top))
+        .select(index, f32x8::splat(f32::INFINITY));
+    tree(tied.to_array(), |x, y| if y < x { y } else { x }) as usize
+}
+
+/// Folds 8 lanes pairwise (4 + 2 + 1 steps) with an associative pick.
+#[inline(always)]
+fn tree(v: [f32; BLOCK], pick: impl Fn(f32, f32) -> f32) -> f32 {
+    let h = [
+        pick(v[0], v[4]),
+        pick(v[1], v[5]),
+        pick(v[2], v[6]),
+        pick(v[3], v[7]),
+    ];
+    let q = [pick(h[0], h[2]), pick(h[1], h[3])];
+    pick(q[0], q[1])
 }

@@ -134,16 +134,14 @@ pub(crate) fn run_gjk(
         if simplex.contains(w.ia, w.ib) {
             break;
         }
-        let before = *simplex;
         simplex.push(w);
-        match simplex.solve() {
-            None => return None,
-            Some(next) if next.length_squared() < vv => v = next,
-            // No progress: round-off on a degenerate simplex; keep the better one.
-            Some(_) => {
-                *simplex = before;
-                break;
-            }
+        let next = simplex.solve()?;
+        // The grown simplex holds the old nearest point, so |v| cannot grow but by
+        // round-off: no progress ends the loop (the new simplex is as good, within it).
+        let progress = next.length_squared() < vv;
+        v = next;
+        if !progress {
+            break;
         }
     }
     Some(v)
