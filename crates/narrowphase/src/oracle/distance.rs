@@ -25,7 +25,10 @@
 //! sets along the found normal (`min_b n·x − max_a n·x`, minus the radii), a lower
 //! bound of the distance by the separating-plane argument, and equal to
 //! [`separation`](ExactDistance::separation) up to round-off when the enumeration found
-//! the closest features.
+//! the closest features. The normal is the direction between the closest points or,
+//! when it bounds the gap more tightly, the normal of the features they lie on (a
+//! triangle's plane, two edges' cross product): for gaps near round-off the direction
+//! between the points is poorly conditioned, the features' normal is not.
 //!
 //! **Touching and overlapping.** A vertex inside the other core or an edge through a
 //! face gives no zero in the enumeration, so when the bound along the found normal does
@@ -45,7 +48,7 @@ use super::DEGENERATE_CROSS;
 use super::capsule::{closest_points_of_segments, point_on_segment};
 use super::triangle::closest_on;
 use glam::{DVec3, Vec3};
-use sepax_geometry::{ConvexHull, Pose, Shape};
+use sepax_geometry::{Pose, Shape};
 
 /// What the distance oracle found for a pair (a, b).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -87,14 +90,54 @@ struct Core {
     segments: Vec<Segment>,
     triangles: Vec<Triangle>,
     radius: f64,
+    /// A sphere around the core (for pruning): centre and radius.
+    centre: DVec3,
+    reach: f64,
 }
 
 impl Core {
+    fn new(
+        vertices: Vec<DVec3>,
+        segments: Vec<Segment>,
+        triangles: Vec<Triangle>,
+        radius: f64,
+    ) -> Core {
+        let centre = vertices.iter().sum::<DVec3>() / vertices.len() as f64;
+        let reach = vertices
+            .iter()
+            .map(|x| (*x - centre).length())
+            .fold(0.0, f64::max);
+        Core {
+            vertices,
+            segments,
+            triangles,
+            radius,
+            centre,
+            reach,
+        }
+    }
+
     /// A box or hull has faces; a point or segment core has none.
     fn is_solid(&self) -> bool {
         !self.triangles.is_empty()
     }
+
+    /// A lower bound of the distance from `p` to the core.
+    fn bound_from(&self, p: DVec3) -> f64 {
+        (p - self.centre).length() - self.reach
+    }
 }
+
+/// A box's face loops (CCW seen from outside), corner `i` at `+` on axis `k` when bit
+/// `k` of `i` is set (as `ConvexHull::cuboid`).
+const BOX_FACES: [[u32; 4]; 6] = [
+    [0, 4, 6, 2],
+    [1, 3, 7, 5],
+    [0, 1, 5, 4],
+    [2, 6, 7, 3],
+    [0, 2, 3, 1],
+    [4, 5, 7, 6],
+];
 
 fn segment(p: DVec3, q: DVec3) -> Segment {
     Segment {
@@ -129,12 +172,11 @@ fn core(shape: &Shape, pose: &Pose, origin: DVec3) -> Option<Core> {
     let q = pose.rotation.as_dquat().normalize();
     let shift = pose.translation.as_dvec3() - origin;
     let to_world = |v: Vec3| q * v.as_dvec3() + shift;
-    let polytope = |hull: &ConvexHull| {
-        let vertices: Vec<DVec3> = hull.vertices().iter().map(|v| to_world(*v)).collect();
+    let polytope = |points: &[Vec3], faces: &mut dyn Iterator<Item = &[u32]>| {
+        let vertices: Vec<DVec3> = points.iter().map(|v| to_world(*v)).collect();
         let mut pairs = Vec::new();
         let mut triangles = Vec::new();
-        for f in 0..hull.face_count() {
-            let face = hull.face(f);
+        for face in faces {
             for (i, &x) in face.iter().enumerate() {
                 for (j, &y) in face.iter().enumerate().skip(i + 1) {
                     pairs.push((x.min(y), x.max(y)));
@@ -152,46 +194,52 @@ fn core(shape: &Shape, pose: &Pose, origin: DVec3) -> Option<Core> {
             .iter()
             .map(|&(i, j)| segment(vertices[i as usize], vertices[j as usize]))
             .collect();
-        Core {
-            vertices,
-            segments,
-            triangles,
-            radius: 0.0,
-        }
+        Core::new(vertices, segments, triangles, 0.0)
     };
     Some(match shape {
-        Shape::Sphere(s) => Core {
-            vertices: vec![to_world(Vec3::ZERO)],
-            segments: Vec::new(),
-            triangles: Vec::new(),
-            radius: s.radius() as f64,
-        },
+        Shape::Sphere(s) => Core::new(
+            vec![to_world(Vec3::ZERO)],
+            Vec::new(),
+            Vec::new(),
+            s.radius() as f64,
+        ),
         Shape::Capsule(c) => {
             let (bottom, top) = c.segment();
             let (p, q) = (to_world(bottom), to_world(top));
-            Core {
-                vertices: vec![p, q],
-                segments: vec![segment(p, q)],
-                triangles: Vec::new(),
-                radius: c.radius() as f64,
-            }
+            Core::new(
+                vec![p, q],
+                vec![segment(p, q)],
+                Vec::new(),
+                c.radius() as f64,
+            )
         }
-        Shape::Cuboid(c) => {
-            polytope(&ConvexHull::cuboid(c.half_extents()).expect("a valid box is a valid hull"))
-        }
-        Shape::ConvexHull(h) => polytope(h),
+        Shape::Cuboid(c) => polytope(&c.vertices(), &mut BOX_FACES.iter().map(|f| f.as_slice())),
+        Shape::ConvexHull(h) => polytope(h.vertices(), &mut (0..h.face_count()).map(|f| h.face(f))),
         Shape::TriMesh(_) => return None,
     })
 }
 
+/// A pair of points, one of each core, and their distance; `axis` is the normal of the
+/// features they came from (a triangle's plane, two segments' cross product; zero for
+/// vertex pairs), a second candidate for the direction of the gap: better conditioned
+/// than `b − a` when the gap is tiny.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    a: DVec3,
+    b: DVec3,
+    distance: f64,
+    axis: DVec3,
+}
+
 /// The point of `core` nearest `p`, if nearer than `best` (a distance): the nearest of
 /// its triangles' closest points (a solid), else of its segments, else its one vertex.
-fn nearest_on(core: &Core, p: DVec3, best: f64) -> Option<(DVec3, f64)> {
-    let mut found: Option<(DVec3, f64)> = None;
-    let consider = |x: DVec3, found: &mut Option<(DVec3, f64)>| {
+/// Returns the point, its distance and its feature's axis.
+fn nearest_on(core: &Core, p: DVec3, best: f64) -> Option<(DVec3, f64, DVec3)> {
+    let mut found: Option<(DVec3, f64, DVec3)> = None;
+    let consider = |x: DVec3, axis: DVec3, found: &mut Option<(DVec3, f64, DVec3)>| {
         let d = (x - p).length();
         if d < found.map_or(best, |f| f.1) {
-            *found = Some((x, d));
+            *found = Some((x, d, axis));
         }
     };
     if core.is_solid() {
@@ -209,68 +257,144 @@ fn nearest_on(core: &Core, p: DVec3, best: f64) -> Option<(DVec3, f64)> {
             } else {
                 closest_on(&t.corners, t.normal, p)
             };
-            consider(x, &mut found);
+            consider(x, t.normal, &mut found);
         }
     } else if !core.segments.is_empty() {
         for s in &core.segments {
-            consider(point_on_segment(p, s.ends[0], s.ends[1]), &mut found);
+            consider(
+                point_on_segment(p, s.ends[0], s.ends[1]),
+                DVec3::ZERO,
+                &mut found,
+            );
         }
     } else {
-        consider(core.vertices[0], &mut found);
+        consider(core.vertices[0], DVec3::ZERO, &mut found);
     }
     found
 }
 
-/// The closest candidate pair of the two cores: `(point of a, point of b, distance)`.
-fn closest_candidates(a: &Core, b: &Core) -> (DVec3, DVec3, f64) {
+/// The closest candidate pair of the two cores.
+///
+/// Two exact prunings skip candidates that cannot beat the best pair so far (distance
+/// `δ`): a triangle or segment whose bounding sphere is `δ` or more away, and a slab
+/// bound. For any unit `n`, a point `x` of a is at least `m_b − n·x` from b (`m_b` the
+/// least `n·y` over b's vertices), and a point `y` of b at least `n·y − M_a` from a
+/// (`M_a` the greatest `n·x` over a's): with `n` the direction of the best pair, only
+/// the features near the two supporting planes survive.
+fn closest_candidates(a: &Core, b: &Core) -> Candidate {
     // Start from the closest vertex pair: a cheap, usually good bound for the pruning.
-    let mut best = (a.vertices[0], b.vertices[0], f64::INFINITY);
+    let mut best = Candidate {
+        a: a.vertices[0],
+        b: b.vertices[0],
+        distance: f64::INFINITY,
+        axis: DVec3::ZERO,
+    };
     for &x in &a.vertices {
         for &y in &b.vertices {
-            let d = (y - x).length();
-            if d < best.2 {
-                best = (x, y, d);
+            let distance = (y - x).length();
+            if distance < best.distance {
+                best = Candidate {
+                    a: x,
+                    b: y,
+                    distance,
+                    axis: DVec3::ZERO,
+                };
             }
         }
     }
+    // `(n, M_a, m_b)` of the slab bound (all zero for a zero distance: nothing beats it).
+    let slab = |best: &Candidate| {
+        if best.distance > 0.0 {
+            let n = (best.b - best.a) / best.distance;
+            (n, extent(a, n).1, extent(b, n).0)
+        } else {
+            (DVec3::ZERO, 0.0, 0.0)
+        }
+    };
+    let (n, max_a, min_b) = slab(&best);
     for &x in &a.vertices {
-        if let Some((y, d)) = nearest_on(b, x, best.2) {
-            best = (x, y, d);
+        if min_b - n.dot(x) < best.distance
+            && b.bound_from(x) < best.distance
+            && let Some((y, distance, axis)) = nearest_on(b, x, best.distance)
+        {
+            best = Candidate {
+                a: x,
+                b: y,
+                distance,
+                axis,
+            };
         }
     }
     for &y in &b.vertices {
-        if let Some((x, d)) = nearest_on(a, y, best.2) {
-            best = (x, y, d);
+        if n.dot(y) - max_a < best.distance
+            && a.bound_from(y) < best.distance
+            && let Some((x, distance, axis)) = nearest_on(a, y, best.distance)
+        {
+            best = Candidate {
+                a: x,
+                b: y,
+                distance,
+                axis,
+            };
         }
     }
-    for sa in &a.segments {
-        for sb in &b.segments {
-            if (sb.centre - sa.centre).length() - sa.reach - sb.reach >= best.2 {
+    let (n, max_a, min_b) = slab(&best);
+    let near_a: Vec<&Segment> = a
+        .segments
+        .iter()
+        .filter(|s| {
+            min_b - n.dot(s.ends[0]).max(n.dot(s.ends[1])) < best.distance
+                && b.bound_from(point_on_segment(b.centre, s.ends[0], s.ends[1])) < best.distance
+        })
+        .collect();
+    let near_b: Vec<&Segment> = b
+        .segments
+        .iter()
+        .filter(|s| {
+            n.dot(s.ends[0]).min(n.dot(s.ends[1])) - max_a < best.distance
+                && a.bound_from(point_on_segment(a.centre, s.ends[0], s.ends[1])) < best.distance
+        })
+        .collect();
+    for sa in &near_a {
+        for sb in &near_b {
+            if (sb.centre - sa.centre).length() - sa.reach - sb.reach >= best.distance {
                 continue;
             }
-            let (x, y, d) =
-                closest_points_of_segments(sa.ends[0], sa.ends[1], sb.ends[0], sb.ends[1]);
-            if d < best.2 {
-                best = (x, y, d);
+            let [a0, a1] = sa.ends;
+            let [b0, b1] = sb.ends;
+            let (x, y, distance) = closest_points_of_segments(a0, a1, b0, b1);
+            if distance < best.distance {
+                let cross = (a1 - a0).cross(b1 - b0);
+                let length = cross.length();
+                best = Candidate {
+                    a: x,
+                    b: y,
+                    distance,
+                    axis: if length > 0.0 {
+                        cross / length
+                    } else {
+                        DVec3::ZERO
+                    },
+                };
             }
         }
     }
     best
 }
 
+/// `(min, max)` of `u·x` over a core's vertices.
+fn extent(core: &Core, u: DVec3) -> (f64, f64) {
+    core.vertices
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+            let d = u.dot(*x);
+            (lo.min(d), hi.max(d))
+        })
+}
+
 /// `min_b u·x − max_a u·x` over the cores' vertices: their gap along `u` (a → b).
 fn gap_along(a: &Core, b: &Core, u: DVec3) -> f64 {
-    let max_a = a
-        .vertices
-        .iter()
-        .map(|x| u.dot(*x))
-        .fold(f64::NEG_INFINITY, f64::max);
-    let min_b = b
-        .vertices
-        .iter()
-        .map(|x| u.dot(*x))
-        .fold(f64::INFINITY, f64::min);
-    min_b - max_a
+    extent(b, u).0 - extent(a, u).1
 }
 
 /// The vertex-projection SAT of two cores, at least one of them solid: the largest gap
@@ -278,8 +402,8 @@ fn gap_along(a: &Core, b: &Core, u: DVec3) -> f64 {
 fn core_sat(a: &Core, b: &Core, first: DVec3) -> (f64, DVec3) {
     let mut best = (f64::NEG_INFINITY, first);
     let mut consider = |axis: DVec3| {
-        for u in [axis, -axis] {
-            let gap = gap_along(a, b, u);
+        let ((min_a, max_a), (min_b, max_b)) = (extent(a, axis), extent(b, axis));
+        for (gap, u) in [(min_b - max_a, axis), (min_a - max_b, -axis)] {
             if gap > best.0 {
                 best = (gap, u);
             }
@@ -328,12 +452,30 @@ pub fn exact_distance(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> Opt
     let origin = pose_a.translation.as_dvec3();
     let (ca, cb) = (core(a, pose_a, origin)?, core(b, pose_b, origin)?);
     let radii = ca.radius + cb.radius;
-    let (pa, pb, d) = closest_candidates(&ca, &cb);
-    let normal = if d > 0.0 { (pb - pa) / d } else { DVec3::X };
-    let lower = if d > 0.0 {
-        gap_along(&ca, &cb, normal)
+    let Candidate {
+        a: pa,
+        b: pb,
+        distance: d,
+        axis,
+    } = closest_candidates(&ca, &cb);
+    // The direction of the gap: `b − a`, or the features' axis turned the same way when
+    // that bounds the gap more tightly (it does when the closest points are inside a
+    // face or on two crossing edges, and it is exact even for a tiny gap).
+    let (normal, lower) = if d > 0.0 {
+        let along_points = (pb - pa) / d;
+        let along_axis = if axis.dot(along_points) < 0.0 {
+            -axis
+        } else {
+            axis
+        };
+        [along_points, along_axis]
+            .map(|u| (u, gap_along(&ca, &cb, u)))
+            .into_iter()
+            .filter(|(u, _)| *u != DVec3::ZERO)
+            .max_by(|x, y| x.1.total_cmp(&y.1))
+            .unwrap_or((along_points, f64::NEG_INFINITY))
     } else {
-        0.0
+        (DVec3::X, 0.0)
     };
     // Apart for sure: the bound along the found normal separates the cores, or both
     // cores are points and segments (their enumeration is exact, zero when they meet).
@@ -396,7 +538,7 @@ fn apart(
 mod tests {
     use super::*;
     use glam::Quat;
-    use sepax_geometry::{Capsule, Cuboid, Sphere};
+    use sepax_geometry::{Capsule, ConvexHull, Cuboid, Sphere};
     use std::f32::consts::FRAC_PI_4;
 
     fn cube(h: f32) -> Shape {
