@@ -8,21 +8,22 @@
 //! ±1000, gaps log-uniform from `1e-5` to `100` times the pair's size (the sum of the
 //! bounding radii), and one pair in ten overlapping. Checked on each:
 //! * **verdict**: GJK gives `None` for every pair the oracle finds overlapping (beyond a
-//!   band of `1e-6 × size`), and only for pairs closer than `1e-6 × size`;
-//! * **distance**: `|distance − exact|` within [`DISTANCE`] × size;
+//!   band of [`BOUNDS`]`.touching` × size), and only for pairs closer than that;
+//! * **distance**: `|distance − exact|` within [`BOUNDS`]`.distance` × size;
 //! * **points**: `point_a` on a's surface and `point_b` on b's (the oracle's signed
-//!   distance of each within [`SURFACE`] × size), `|point_b − point_a| ≈ distance`;
-//! * **normal**: the vector `distance × normal` within [`NORMAL`] × size of the oracle's
-//!   (an angle error scaled by the gap: a gap of `1e-5 × size` leaves the direction
-//!   free by `NORMAL / 1e-5` rad, a gap of the size by `NORMAL` rad);
+//!   distance of each within `.surface` × size), `|point_b − point_a| ≈ distance`;
+//! * **normal**: the vector `distance × normal` within `.normal` × size of the oracle's
+//!   (an angle error scaled by the gap; the worst angle over pairs at least 1% of the
+//!   size apart is printed too);
 //! * **witnesses**: a vertex witness is at its point (less the radius along the normal),
 //!   an edge witness is an edge with its point on it, a face witness a face with its
 //!   point in its plane;
 //! * **order**: `closest_points(b, a)` is `closest_points(a, b).flipped()` bit for bit.
 //!
-//! Every error has the f32 rounding of the reported value taken off first (`ε |x|` for
-//! a value or point `x`), so that pairs far from the origin do not hide GJK's own error
-//! behind their coordinates'. The worst errors are printed (`--nocapture`).
+//! Every error has the f32 rounding of the reported value taken off first (`ε/2 |d|`
+//! for the distance, `ε |x|` for a point `x`), so that pairs far apart or far from the
+//! origin do not hide GJK's own error behind f32's. The worst errors are printed
+//! (`--nocapture`).
 //!
 //! Then: warm against cold on random motion sequences (small and large steps,
 //! teleports, spins), degenerate and extreme shapes (flat hulls, zero-height capsules,
@@ -39,19 +40,37 @@ use std::sync::OnceLock;
 
 /// Random pairs per kind of pair.
 const PAIRS: usize = 100_000;
-/// Bound of `|distance − exact| / size` (measured worst: printed by each run).
-const DISTANCE: f64 = 1e-6;
-/// Bound of a point's distance from its surface, over the size.
-const SURFACE: f64 = 1e-6;
-/// Bound of `|distance n − exact n_exact| / size`.
-const NORMAL: f64 = 1e-6;
-/// Bound of a witness point's distance from its feature, over the size.
-const WITNESS: f64 = 1e-6;
-/// GJK answers `None` only for pairs closer than this times the size, and must answer
-/// `None` for pairs overlapping deeper than it.
-const TOUCHING: f64 = 1e-6;
-/// The oracle's own slack: `separation − lower_bound` over the size.
-const ORACLE: f64 = 1e-9;
+
+/// What a check allows, each error over the pair's size and beyond the f32 rounding of
+/// the reported value (GJK works in f64 and its answers are the exact ones rounded to
+/// f32, give or take f64 round-off).
+struct Bounds {
+    /// `|distance − exact|` beyond `ε/2 · exact`.
+    distance: f64,
+    /// A point's distance from its surface, and `| |point_b − point_a| − distance |`,
+    /// beyond the points' rounding.
+    surface: f64,
+    /// `|distance · normal − exact · exact normal|` beyond `2ε · distance`.
+    normal: f64,
+    /// A witness's core point off its feature, beyond the points' rounding.
+    witness: f64,
+    /// GJK answers `None` only for pairs closer than this, and must answer `None` for
+    /// pairs overlapping deeper.
+    touching: f64,
+    /// The oracle's own slack, `separation − lower_bound`.
+    oracle: f64,
+}
+
+/// The bounds of the random pairs, each a little above the worst measured over the ten
+/// kinds (in the comments; printed by every run with `--nocapture`).
+const BOUNDS: Bounds = Bounds {
+    distance: 1e-13, // 1.0e-14, box–hull
+    surface: 1e-12,  // 0
+    normal: 5e-8,    // 1.5e-8, box–hull
+    witness: 1e-7,   // 3.3e-8, sphere–box
+    touching: 3e-9,  // GJK None up to 1.95e-9 (sphere–hull); GJK Some on no overlap
+    oracle: 1e-12,   // 5.1e-14, box–hull
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
@@ -275,6 +294,7 @@ fn check_pair(
     pa: &Pose,
     b: &Shape,
     pb: &Pose,
+    bounds: &Bounds,
     worst: &mut Worst,
     label: &str,
 ) -> Option<bool> {
@@ -290,7 +310,7 @@ fn check_pair(
     let Some(c) = ours else {
         worst.none_at = worst.none_at.max(truth.separation / size);
         assert!(
-            truth.separation <= TOUCHING * size,
+            truth.separation <= bounds.touching * size,
             "GJK says touching: {}",
             context()
         );
@@ -299,7 +319,7 @@ fn check_pair(
     let Some((exact_a, exact_b)) = truth.points else {
         worst.some_at = worst.some_at.max(-truth.separation / size);
         assert!(
-            truth.separation >= -TOUCHING * size,
+            truth.separation >= -bounds.touching * size,
             "GJK says apart: {}",
             context()
         );
@@ -310,13 +330,21 @@ fn check_pair(
     let conditioning = 1e-15 * size / truth.separation;
     let oracle = ((truth.separation - truth.lower_bound) / size - conditioning).max(0.0);
     worst.oracle = worst.oracle.max(oracle);
-    assert!(oracle <= ORACLE, "the oracle is not tight: {}", context());
+    assert!(
+        oracle <= bounds.oracle,
+        "the oracle is not tight: {}",
+        context()
+    );
     let d = c.distance as f64;
     let excess = |error: f64, round: f64| (error - round).max(0.0) / size;
 
-    let e = excess((d - truth.separation).abs(), rounding(d));
+    // Beyond the f32 rounding of the exact distance (at most half an ulp, `ε/2 |d|`).
+    let e = excess(
+        (d - truth.separation).abs(),
+        0.5 * rounding(truth.separation),
+    );
     worst.distance = worst.distance.max(e);
-    assert!(e <= DISTANCE, "distance off by {e:e}: {}", context());
+    assert!(e <= bounds.distance, "distance off by {e:e}: {}", context());
 
     let round = point_rounding(c.point_a).max(point_rounding(c.point_b));
     // A point's distance from the surface is at most its distance from the oracle's
@@ -333,7 +361,7 @@ fn check_pair(
     let on_b = off_surface(b, pb, c.point_b, exact_b);
     worst.surface = worst.surface.max(on_a).max(on_b);
     assert!(
-        on_a.max(on_b) <= SURFACE,
+        on_a.max(on_b) <= bounds.surface,
         "points off the surfaces by {on_a:e} {on_b:e}: {}",
         context()
     );
@@ -341,7 +369,7 @@ fn check_pair(
     let e = excess((length - d).abs(), 2.0 * round + rounding(d));
     worst.length = worst.length.max(e);
     assert!(
-        e <= SURFACE,
+        e <= bounds.surface,
         "|point_b − point_a| off by {e:e}: {}",
         context()
     );
@@ -353,7 +381,7 @@ fn check_pair(
     );
     worst.normal = worst.normal.max(e);
     assert!(
-        e <= NORMAL,
+        e <= bounds.normal,
         "normal off by {e:e} of the size: {}",
         context()
     );
@@ -366,7 +394,7 @@ fn check_pair(
     let e = excess(wa.max(wb), 2.0 * round);
     worst.witness = worst.witness.max(e);
     assert!(
-        e <= WITNESS,
+        e <= bounds.witness,
         "witness off its feature by {e:e} of the size: {}",
         context()
     );
@@ -385,7 +413,15 @@ fn run(ka: Kind, kb: Kind, seed: u64) {
         let gap = random_gap(&mut rng, size);
         let spread = if rng.below(10) == 0 { 1000.0 } else { 10.0 };
         let (pa, pb) = place(&mut rng, &a, &b, gap, spread);
-        match check_pair(&a, &pa, &b, &pb, &mut worst, &format!("{name} case {i}")) {
+        match check_pair(
+            &a,
+            &pa,
+            &b,
+            &pb,
+            &BOUNDS,
+            &mut worst,
+            &format!("{name} case {i}"),
+        ) {
             Some(true) => apart += 1,
             Some(false) => overlapping += 1,
             None => touching += 1,
@@ -448,4 +484,271 @@ fn hull_capsule() {
 #[test]
 fn capsule_capsule() {
     run(Kind::Capsule, Kind::Capsule, 0xD159);
+}
+
+/// Every kind of pair, in the canonical order of kinds.
+const KINDS: [(Kind, Kind); 10] = [
+    (Kind::Sphere, Kind::Sphere),
+    (Kind::Sphere, Kind::Box),
+    (Kind::Sphere, Kind::Hull),
+    (Kind::Sphere, Kind::Capsule),
+    (Kind::Box, Kind::Box),
+    (Kind::Box, Kind::Hull),
+    (Kind::Box, Kind::Capsule),
+    (Kind::Hull, Kind::Hull),
+    (Kind::Hull, Kind::Capsule),
+    (Kind::Capsule, Kind::Capsule),
+];
+
+/// Bound of `|warm − cold|` over the size, beyond the f32 rounding of the distances
+/// (measured: 0; warm and cold run the same f64 steps from different simplices).
+const WARM: f64 = 1e-12;
+
+/// One step of a random motion of `pose` (size `size`): small (≤ 1% of the size, ≤ 0.01
+/// rad), large (≤ 30%, ≤ 0.5 rad), a spin (0.5 to 3 rad about its centre) or, for
+/// `teleport`, a new place around `around` at a random gap.
+fn step(rng: &mut Rng, pose: &mut Pose, size: f32) {
+    let (reach, turn) = match rng.below(8) {
+        0..=3 => (0.01, 0.01),
+        4 | 5 => (0.3, 0.5),
+        _ => (0.0, rng.range(0.5, 3.0)),
+    };
+    pose.translation += rng.unit_vec3() * rng.range(0.0, reach * size);
+    let spin = Quat::from_axis_angle(rng.unit_vec3(), rng.range(-turn, turn));
+    pose.rotation = (spin * pose.rotation).normalize();
+}
+
+/// Random motion sequences with one cache per pair: the warm answer is the cold one
+/// within [`WARM`] (both `None`, or distances that agree), for every kind of pair.
+/// One query in eight takes the pair in the other order with the same cache (a
+/// caller's slip: the simplex's indices then belong to the other shape) and must
+/// still be right.
+#[test]
+fn warm_equals_cold_on_motion_sequences() {
+    let mut rng = Rng::new(0x3A53);
+    for (ka, kb) in KINDS {
+        let (mut worst, mut same_bits_count, mut queries) = (0f64, 0, 0);
+        for sequence in 0..300 {
+            let (a, b) = (random_shape(&mut rng, ka), random_shape(&mut rng, kb));
+            let size = scale(&a, &b);
+            let gap = random_gap(&mut rng, size);
+            let (mut pa, mut pb) = place(&mut rng, &a, &b, gap, 10.0);
+            let mut cache = PairCache::default();
+            for frame in 0..24 {
+                if rng.below(12) == 0 {
+                    let gap = random_gap(&mut rng, size);
+                    (pa, pb) = place(&mut rng, &a, &b, gap, 10.0);
+                } else {
+                    step(&mut rng, &mut pb, size as f32);
+                    if rng.below(4) == 0 {
+                        step(&mut rng, &mut pa, size as f32);
+                    }
+                }
+                let swapped = rng.below(8) == 0;
+                let (warm, cold) = if swapped {
+                    let warm = closest_points(&b, &pb, &a, &pa, &mut cache).unwrap();
+                    let cold = closest_points(&b, &pb, &a, &pa, &mut PairCache::default());
+                    (
+                        warm.map(|c| c.flipped()),
+                        cold.unwrap().map(|c| c.flipped()),
+                    )
+                } else {
+                    let warm = closest_points(&a, &pa, &b, &pb, &mut cache).unwrap();
+                    (
+                        warm,
+                        closest_points(&a, &pa, &b, &pb, &mut PairCache::default()).unwrap(),
+                    )
+                };
+                queries += 1;
+                same_bits_count += same_bits(&warm, &cold) as usize;
+                let label = || {
+                    format!(
+                        "{ka:?}–{kb:?} sequence {sequence} frame {frame}: warm {warm:?} cold {cold:?}\n{a:?} {pa:?}\n{b:?} {pb:?}"
+                    )
+                };
+                match (warm, cold) {
+                    (Some(w), Some(c)) => {
+                        let (dw, dc) = (w.distance as f64, c.distance as f64);
+                        let e = ((dw - dc).abs() - rounding(dw.max(dc))).max(0.0) / size;
+                        let n = ((w.normal * w.distance - c.normal * c.distance).length() as f64
+                            - 2.0 * rounding(dw.max(dc)))
+                        .max(0.0)
+                            / size;
+                        worst = worst.max(e).max(n);
+                        assert!(e.max(n) <= WARM, "{}", label());
+                    }
+                    (None, Some(c)) | (Some(c), None) => {
+                        let e = c.distance as f64 / size;
+                        worst = worst.max(e);
+                        assert!(e <= BOUNDS.touching, "{}", label());
+                    }
+                    (None, None) => {}
+                }
+            }
+        }
+        println!(
+            "warm vs cold, {ka:?}–{kb:?}: {queries} queries, {same_bits_count} bit for bit, worst |warm − cold| / size beyond rounding {worst:e}"
+        );
+    }
+}
+
+/// Refused input: non-finite or non-unit poses give `InvalidPose`, meshes `NotConvex`,
+/// in both orders and through both entry points, and the cache is left as it was.
+#[test]
+fn bad_input_gives_the_documented_errors() {
+    let mut rng = Rng::new(0xBAD1);
+    let mesh = Shape::from(
+        TriMesh::try_new(
+            vec![Vec3::ZERO, Vec3::X, Vec3::Z, Vec3::new(1.0, 0.0, 1.0)],
+            vec![[0, 2, 1], [1, 2, 3]],
+        )
+        .unwrap(),
+    );
+    let bad_poses = [
+        Pose::new(Vec3::new(f32::NAN, 0.0, 0.0), Quat::IDENTITY),
+        Pose::new(Vec3::new(0.0, f32::INFINITY, 0.0), Quat::IDENTITY),
+        Pose::new(Vec3::new(0.0, 0.0, f32::NEG_INFINITY), Quat::IDENTITY),
+        Pose::new(Vec3::ZERO, Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)),
+        Pose::new(Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
+        Pose::new(Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 1.1)),
+        Pose::new(Vec3::ZERO, Quat::from_xyzw(f32::INFINITY, 0.0, 0.0, 1.0)),
+        Pose::new(
+            Vec3::splat(f32::MAX),
+            Quat::from_xyzw(0.0, 0.0, 0.0, f32::MAX),
+        ),
+    ];
+    for (ka, kb) in KINDS {
+        let (a, b) = (random_shape(&mut rng, ka), random_shape(&mut rng, kb));
+        let (pa, pb) = place(&mut rng, &a, &b, 0.5, 10.0);
+        // A cache that has seen the pair: errors must leave it as it is.
+        let mut cache = PairCache::default();
+        closest_points(&a, &pa, &b, &pb, &mut cache).unwrap();
+        let before = cache;
+        for bad in &bad_poses {
+            for (pose_a, pose_b) in [(bad, &pb), (&pa, bad), (bad, bad)] {
+                assert_eq!(
+                    closest_points(&a, pose_a, &b, pose_b, &mut cache),
+                    Err(QueryError::InvalidPose)
+                );
+                assert_eq!(
+                    closest_points(&b, pose_b, &a, pose_a, &mut cache),
+                    Err(QueryError::InvalidPose)
+                );
+                assert_eq!(
+                    distance(&a, pose_a, &b, pose_b),
+                    Err(QueryError::InvalidPose)
+                );
+                assert_eq!(cache, before, "{ka:?}–{kb:?} {bad:?}");
+            }
+        }
+        for shape in [&a, &b] {
+            assert_eq!(
+                closest_points(&mesh, &pa, shape, &pb, &mut cache),
+                Err(QueryError::NotConvex)
+            );
+            assert_eq!(
+                closest_points(shape, &pa, &mesh, &pb, &mut cache),
+                Err(QueryError::NotConvex)
+            );
+            assert_eq!(distance(shape, &pa, &mesh, &pb), Err(QueryError::NotConvex));
+            assert!(closest_points(shape, &bad_poses[0], &mesh, &pb, &mut cache).is_err());
+            assert_eq!(cache, before);
+        }
+    }
+    assert_eq!(
+        distance(&mesh, &Pose::IDENTITY, &mesh, &Pose::IDENTITY),
+        Err(QueryError::NotConvex)
+    );
+}
+
+/// The bounds of the extreme shapes, a little above the worst measured (in the
+/// comments). Looser than [`BOUNDS`] for the flat hulls: their vertices tie along
+/// directions near their normal to within f32's resolution, where GJK picks support
+/// points (in f32) and so may stop up to about `ε × size` short; still well within the
+/// `1e-6 × size` the distance module promises. Boxes: f64 round-off grows with the
+/// ratio of the two sizes (up to 1e7 here), through the long thin simplices of a small
+/// shape swept along a large one's edges (7.8e-11).
+const EXTREME: Bounds = Bounds {
+    distance: 1e-7, // 4.3e-8, hull–hull
+    surface: 1e-12, // 0
+    normal: 3e-6,   // 1.3e-6, hull–capsule
+    witness: 1e-7,  // 0
+    touching: 3e-9, // GJK None up to 1.6e-9 (sphere–box); GJK Some on no overlap
+    oracle: 1e-12,  // 4.0e-14, box–capsule
+};
+
+/// A shape of `kind` scaled by `scale`: hulls of 4–24 points, one in three nearly flat
+/// (thickness 1e-4 of their width, just above the hull builder's tolerance); capsules
+/// of zero height one time in three.
+fn scaled_shape(rng: &mut Rng, kind: Kind, s: f32) -> Shape {
+    match kind {
+        Kind::Hull => {
+            let n = 4 + rng.below(21);
+            let mut radii = rng.vec3(Vec3::splat(0.2), Vec3::splat(2.0)) * s;
+            if rng.below(3) == 0 {
+                radii[rng.below(3)] *= 1e-4;
+            }
+            loop {
+                let points: Vec<Vec3> = (0..n).map(|_| rng.vec3(-radii, radii)).collect();
+                if let Ok(h) = ConvexHull::try_from_points(&points) {
+                    return Shape::from(h);
+                }
+            }
+        }
+        Kind::Capsule => {
+            let h = if rng.below(3) == 0 {
+                0.0
+            } else {
+                rng.range(0.0, 2.0) * s
+            };
+            Shape::from(Capsule::try_new(h, rng.range(0.01, 1.0) * s).unwrap())
+        }
+        Kind::Sphere => Shape::from(Sphere::try_new(rng.range(0.02, 2.0) * s).unwrap()),
+        Kind::Box => {
+            let mut half = rng.vec3(Vec3::splat(0.02), Vec3::splat(2.0)) * s;
+            if rng.below(3) == 0 {
+                half[rng.below(3)] *= 1e-4;
+            }
+            Shape::from(Cuboid::try_from_half_extents(half).unwrap())
+        }
+    }
+}
+
+/// Degenerate and extreme shapes: nearly flat hulls and boxes, zero-height capsules,
+/// each shape scaled by 1e-3 to 1e4 (the two of a pair independently, so a
+/// 1e-3 ball meets a 1e4 box), placed up to 10 sizes from the origin: no panic, a
+/// finite answer, and the oracle's distance within [`EXTREME`], on 5,000 pairs of
+/// each kind.
+#[test]
+fn degenerate_and_extreme_shapes() {
+    let mut rng = Rng::new(0xDE6E);
+    let scales = [1e-3, 1e-2, 1.0, 1e2, 1e4];
+    for (ka, kb) in KINDS {
+        let mut worst = Worst::default();
+        for i in 0..5_000 {
+            let (sa, sb) = (scales[rng.below(5)], scales[rng.below(5)]);
+            let (a, b) = (
+                scaled_shape(&mut rng, ka, sa),
+                scaled_shape(&mut rng, kb, sb),
+            );
+            let size = scale(&a, &b);
+            let gap = random_gap(&mut rng, size);
+            let spread = 10.0 * size as f32;
+            let (pa, pb) = place(&mut rng, &a, &b, gap, spread);
+            let label = format!("{ka:?}–{kb:?} extreme case {i} (scales {sa}, {sb})");
+            if let Some(c) = check_pair(&a, &pa, &b, &pb, &EXTREME, &mut worst, &label)
+                .and(closest_points(&a, &pa, &b, &pb, &mut PairCache::default()).unwrap())
+            {
+                assert!(
+                    c.distance > 0.0
+                        && c.point_a.is_finite()
+                        && c.point_b.is_finite()
+                        && (c.normal.length() - 1.0).abs() < 1e-6,
+                    "{label}: {c:?}"
+                );
+            }
+            assert!(distance(&a, &pa, &b, &pb).unwrap() >= 0.0);
+        }
+        println!("extreme shapes, {ka:?}–{kb:?}: worst over size: {worst:?}");
+    }
 }
