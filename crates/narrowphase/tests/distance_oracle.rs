@@ -31,6 +31,7 @@
 //! pairs of each kind with both libraries' disagreements with the oracle printed.
 
 use glam::{DVec3, Quat, Vec3};
+use parry3d::math::{Pose as PPose, Rotation as PRot, Vector as PVec};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Capsule, ConvexHull, Cuboid, Pose, Shape, Sphere, TriMesh};
 use sepax_narrowphase::oracle::distance::{ExactDistance, exact_distance};
@@ -750,5 +751,136 @@ fn degenerate_and_extreme_shapes() {
             assert!(distance(&a, &pa, &b, &pb).unwrap() >= 0.0);
         }
         println!("extreme shapes, {ka:?}–{kb:?}: worst over size: {worst:?}");
+    }
+}
+
+/// A parry pose equal to `p`.
+fn to_parry_pose(p: &Pose) -> PPose {
+    let [x, y, z, w] = p.rotation.to_array();
+    let [tx, ty, tz] = p.translation.to_array();
+    PPose::from_parts(PVec::new(tx, ty, tz), PRot::from_xyzw(x, y, z, w))
+}
+
+/// A parry shape equal to `s` (a hull through parry's own hull of its vertices).
+fn to_parry_shape(s: &Shape) -> Box<dyn parry3d::shape::Shape> {
+    match s {
+        Shape::Cuboid(c) => {
+            let [x, y, z] = c.half_extents().to_array();
+            Box::new(parry3d::shape::Cuboid::new(PVec::new(x, y, z)))
+        }
+        Shape::Sphere(sp) => Box::new(parry3d::shape::Ball::new(sp.radius())),
+        Shape::Capsule(c) => Box::new(parry3d::shape::Capsule::new_y(c.half_height(), c.radius())),
+        Shape::ConvexHull(h) => {
+            let points: Vec<PVec> = h
+                .vertices()
+                .iter()
+                .map(|v| PVec::new(v.x, v.y, v.z))
+                .collect();
+            Box::new(parry3d::shape::ConvexPolyhedron::from_convex_hull(&points).unwrap())
+        }
+        Shape::TriMesh(_) => unreachable!("no meshes among the distance pairs"),
+    }
+}
+
+/// How often, and by how much, a library's distances leave the oracle's.
+#[derive(Default, Debug)]
+struct Disagreements {
+    /// Pairs off by more than 1e-6 of the size (beyond f32 rounding).
+    count: usize,
+    /// Pairs off by more than 1e-3 of the size.
+    large: usize,
+    /// The worst error over the size, and its pair.
+    worst: f64,
+    worst_case: usize,
+}
+
+impl Disagreements {
+    fn record(&mut self, case: usize, error: f64) {
+        self.count += (error > 1e-6) as usize;
+        self.large += (error > 1e-3) as usize;
+        if error > self.worst {
+            (self.worst, self.worst_case) = (error, case);
+        }
+    }
+}
+
+/// sepax and parry3d 0.31 (`query::distance`, and the gap between the points of
+/// `query::closest_points`) on the same 10,000 random pairs of each kind, both judged by
+/// the oracle: the disagreements of both are printed, only sepax's are asserted.
+#[test]
+fn parry_distance_against_the_oracle() {
+    const PEER_PAIRS: usize = 10_000;
+    // parry twins of the first 512 pooled hulls (parry builds its own hull of them).
+    let hulls: Vec<(Shape, Box<dyn parry3d::shape::Shape>)> = hull_pool()[..512]
+        .iter()
+        .map(|h| (h.clone(), to_parry_shape(h)))
+        .collect();
+    let mut rng = Rng::new(0x9A77);
+    for (ka, kb) in KINDS {
+        let mut pick = |rng: &mut Rng, kind: Kind| {
+            if kind == Kind::Hull {
+                let (h, p) = &hulls[rng.below(hulls.len())];
+                (h.clone(), None, Some(&**p))
+            } else {
+                let s = random_shape(rng, kind);
+                let p = to_parry_shape(&s);
+                (s, Some(p), None)
+            }
+        };
+        let (mut ours, mut parry_distance, mut parry_points) = Default::default();
+        let (ours, parry_distance, parry_points): (
+            &mut Disagreements,
+            &mut Disagreements,
+            &mut Disagreements,
+        ) = (&mut ours, &mut parry_distance, &mut parry_points);
+        for i in 0..PEER_PAIRS {
+            let (a, owned_a, pooled_a) = pick(&mut rng, ka);
+            let (b, owned_b, pooled_b) = pick(&mut rng, kb);
+            let (parry_a, parry_b) = (
+                owned_a.as_deref().or(pooled_a).unwrap(),
+                owned_b.as_deref().or(pooled_b).unwrap(),
+            );
+            let size = scale(&a, &b);
+            let gap = random_gap(&mut rng, size);
+            let spread = if rng.below(10) == 0 { 1000.0 } else { 10.0 };
+            let (pa, pb) = place(&mut rng, &a, &b, gap, spread);
+            let exact = exact_distance(&a, &pa, &b, &pb)
+                .unwrap()
+                .separation
+                .max(0.0);
+            let error = |x: f64| {
+                ((x - exact).abs() - 0.5 * rounding(exact).max(rounding(x))).max(0.0) / size
+            };
+
+            let d = distance(&a, &pa, &b, &pb).unwrap() as f64;
+            ours.record(i, error(d));
+            if d == 0.0 {
+                assert!(
+                    exact <= BOUNDS.touching * size,
+                    "{ka:?}–{kb:?} case {i}: 0 for {exact}"
+                );
+            } else {
+                assert!(
+                    error(d) <= BOUNDS.distance,
+                    "{ka:?}–{kb:?} case {i}: {d} for {exact}"
+                );
+            }
+
+            let (qa, qb) = (to_parry_pose(&pa), to_parry_pose(&pb));
+            let theirs = parry3d::query::distance(&qa, parry_a, &qb, parry_b)
+                .unwrap()
+                .distance;
+            parry_distance.record(i, error(theirs as f64));
+            let points =
+                parry3d::query::closest_points(&qa, parry_a, &qb, parry_b, f32::MAX).unwrap();
+            let gap = match points {
+                parry3d::query::ClosestPoints::WithinMargin(p, q) => (q - p).length() as f64,
+                _ => 0.0,
+            };
+            parry_points.record(i, error(gap));
+        }
+        println!(
+            "{ka:?}–{kb:?}, {PEER_PAIRS} pairs against the oracle (error over size beyond f32 rounding; count > 1e-6, large > 1e-3):\n  sepax distance:                  {ours:?}\n  parry3d query::distance:         {parry_distance:?}\n  parry3d query::closest_points:   {parry_points:?}"
+        );
     }
 }
