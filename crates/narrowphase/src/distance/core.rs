@@ -126,17 +126,26 @@ impl<'s> Core<'s> {
                 best.1.unwrap_or_else(|| self.face_towards(dir))
             }
             Core::Hull(hull) => {
+                let holds = |f: usize| {
+                    let face = hull.face(f);
+                    vertices.iter().all(|&i| face.contains(&(i as u32)))
+                };
+                // Nearly always the face nearest `dir` holds them (the only one that
+                // can, for three vertices or a diagonal); scan the others only if not.
+                let nearest = self.face_towards(dir);
+                if holds(nearest as usize) {
+                    return nearest;
+                }
                 let mut best = (f32::NEG_INFINITY, None);
                 for (f, plane) in hull.planes().iter().enumerate() {
-                    let face = hull.face(f);
-                    if vertices.iter().all(|&i| face.contains(&(i as u32))) {
+                    if holds(f) {
                         let along = plane.normal.dot(dir);
                         if along > best.0 {
                             best = (along, Some(f as u32));
                         }
                     }
                 }
-                best.1.unwrap_or_else(|| self.face_towards(dir))
+                best.1.unwrap_or(nearest)
             }
         }
     }
