@@ -1,13 +1,14 @@
 //! The main job: step a scene for a number of frames and report per-stage times.
 //!
 //! ```text
-//! cargo run --release --example stress -- [--scene soup|hulls|static-heavy|pile|large-world|terrain]
+//! cargo run --release --example stress -- [--scene soup|hulls|static-heavy|pile|large-world|terrain|ccd]
 //!     [--bodies N] [--frames N] [--threads N] [--seed N] [--resting N] [--check]
 //! ```
 //!
 //! Defaults: soup, 10,000 bodies (51,000 for static-heavy: 50,000 static + 1,000
 //! moving; 1,000,100 for large-world: 1,000,000 static + 100 moving; 1,001 for terrain:
-//! one 20,000-triangle mesh + 1,000 boxes and capsules), 60 frames, one
+//! one 20,000-triangle mesh + 1,000 boxes and capsules; 1,010 for ccd: 10 thin walls +
+//! 1,000 fast boxes with CCD on), 60 frames, one
 //! thread per core. Prints the insertion cost (the `insert` calls, then the first step,
 //! which computes every AABB and builds the static tree), the memory, a per-stage
 //! table, then as its last line one JSON object: medians over the frames after 5
@@ -23,13 +24,23 @@
 //! moving frame, each moving body gets the scene's pose nudged by 1e-4 along y on
 //! every other moving frame, so that scenes whose bodies keep still (`pile`) move too.
 //!
+//! In a scene with CCD bodies (`ccd`), the table has a `ccd` row (the step's CCD pass:
+//! the casts; the swept boxes are in `aabb` and `broad`), and a line counts the wall
+//! crossings (a CCD body's origin went through a static body in a step), how many
+//! the steps reported (a CCD hit or a touching contact) and how many they missed
+//! (`sepax_examples::ccd`); any miss makes the exit status 1.
+//!
 //! `--check` compares every frame with the oracles (brute-force pairs, f64 SAT) and
 //! exits with status 1 on a mismatch. The brute force tests every dynamic body against
 //! every body when dynamic bodies are few (large-world: 10⁸ box tests a frame), every
-//! pair otherwise.
+//! pair otherwise. In a scene with CCD bodies it also runs the fine-stepping twin
+//! (1,000 sub-steps of `intersects` per CCD body and wall the motion comes near): every
+//! pair that overlaps within a step must be reported, with a hit time no later than
+//! the first overlapping sub-step.
 
 use glam::Vec3;
 use sepax_examples::args::Args;
+use sepax_examples::ccd::CcdJudge;
 use sepax_examples::check::Checker;
 use sepax_pipeline::geometry::Pose;
 use sepax_pipeline::{BodyHandle, CollisionWorld, Config};
@@ -37,7 +48,7 @@ use sepax_testkit::scenes::{self, Scene};
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: stress [--scene soup|hulls|static-heavy|pile|large-world|terrain] [--bodies N] [--frames N] [--threads N] [--seed N] [--resting N] [--check]";
+const USAGE: &str = "usage: stress [--scene soup|hulls|static-heavy|pile|large-world|terrain|ccd] [--bodies N] [--frames N] [--threads N] [--seed N] [--resting N] [--check]";
 const WARM_UP: usize = 5;
 /// How far a moving frame of `--resting` nudges each body along y, every other time.
 const NUDGE: f32 = 1e-4;
@@ -70,6 +81,7 @@ fn options() -> Result<Options, String> {
         "static-heavy" => 51_000,
         "large-world" => 1_000_100,
         "terrain" => 1_001,
+        "ccd" => 1_010,
         _ => 10_000,
     };
     let resting = match args.value("resting") {
@@ -179,14 +191,18 @@ fn main() -> ExitCode {
         .expect("a fresh world takes every body");
     let insert_ms = start.elapsed().as_secs_f64() * 1e3;
     let mut checker = o.check.then(Checker::new);
+    let mut judge = CcdJudge::new(&world, o.check);
     let mut failure: Option<String> = None;
     let mut last = Vec::new();
     let mut first_step_ms = 0.0;
     let mut rss_after_first = None;
     // Columns: aabb, broad, narrow, events, step (ms); candidates, touching, points;
-    // 1 for a moving frame.
-    let mut rows: Vec<[f64; 9]> = Vec::with_capacity(o.frames);
+    // 1 for a moving frame; ccd (ms).
+    let mut rows: Vec<[f64; 10]> = Vec::with_capacity(o.frames);
     for frame in 0..o.frames {
+        if let Some(j) = judge.as_mut() {
+            j.before_frame(&world);
+        }
         let moving = set_frame(&o, &scene, &mut world, &handles, &mut last, frame);
         let r = world.step();
         let t = r.timings;
@@ -201,6 +217,7 @@ fn main() -> ExitCode {
             r.contacts.len() as f64,
             r.contact_points() as f64,
             moving as u8 as f64,
+            ms(t.ccd),
         ]);
         if frame == 0 {
             first_step_ms = ms(t.total);
@@ -211,20 +228,25 @@ fn main() -> ExitCode {
         {
             failure = Some(format!("frame {frame}: {e}"));
         }
+        if let (Some(j), None) = (judge.as_mut(), &failure)
+            && let Err(e) = j.after_step(&world)
+        {
+            failure = Some(format!("frame {frame}: {e}"));
+        }
     }
     let measured = if rows.len() > WARM_UP {
         &rows[WARM_UP..]
     } else {
         &rows[..]
     };
-    let of_kind = |moving: bool| -> Vec<[f64; 9]> {
-        let keep = |r: &&[f64; 9]| o.resting.is_none() || (r[8] == 1.0) == moving;
+    let of_kind = |moving: bool| -> Vec<[f64; 10]> {
+        let keep = |r: &&[f64; 10]| o.resting.is_none() || (r[8] == 1.0) == moving;
         measured.iter().filter(keep).copied().collect()
     };
     let (moving_rows, resting_rows) = (of_kind(true), of_kind(false));
     let col_of =
-        |rows: &[[f64; 9]], k: usize| median(&mut rows.iter().map(|r| r[k]).collect::<Vec<_>>());
-    let max_of = |rows: &[[f64; 9]], k: usize| rows.iter().map(|r| r[k]).fold(0.0, f64::max);
+        |rows: &[[f64; 10]], k: usize| median(&mut rows.iter().map(|r| r[k]).collect::<Vec<_>>());
+    let max_of = |rows: &[[f64; 10]], k: usize| rows.iter().map(|r| r[k]).fold(0.0, f64::max);
     let col = |k: usize| col_of(&moving_rows, k);
     println!(
         "scene {} | {} bodies | {} frames ({} measured) | {} threads",
@@ -241,13 +263,18 @@ fn main() -> ExitCode {
         mib(rss_after_first.map(|m| m.0)),
         mib(memory.map(|m| m.1))
     );
-    let stages = ["aabb", "broad", "narrow", "events", "step"];
+    // Stage name and column; the ccd pass only in a scene with CCD bodies.
+    let mut stages = vec![("aabb", 0), ("broad", 1), ("narrow", 2), ("events", 3)];
+    if judge.is_some() {
+        stages.push(("ccd", 9));
+    }
+    stages.push(("step", 4));
     if o.resting.is_some() {
         println!(
             "{:<8} {:>10} {:>10} {:>12} {:>12}",
             "stage", "moving ms", "max ms", "resting ms", "max ms"
         );
-        for (k, name) in stages.iter().enumerate() {
+        for &(name, k) in &stages {
             println!(
                 "{name:<8} {:>10.3} {:>10.3} {:>12.4} {:>12.4}",
                 col(k),
@@ -265,7 +292,7 @@ fn main() -> ExitCode {
         );
     } else {
         println!("{:<8} {:>10} {:>10}", "stage", "median ms", "max ms");
-        for (k, name) in stages.iter().enumerate() {
+        for &(name, k) in &stages {
             println!(
                 "{name:<8} {:>10.3} {:>10.3}",
                 col(k),
@@ -279,9 +306,40 @@ fn main() -> ExitCode {
         col(6),
         col(7)
     );
+    let mut ccd_json = String::new();
+    if let Some(j) = &judge {
+        let t = &j.tally;
+        println!(
+            "ccd: {} wall crossings, {} reported ({} CCD hits, {} contacts), {} missed | {} hits in all | ccd pass {:.3} ms a frame (median)",
+            t.crossings,
+            t.by_hit + t.by_contact,
+            t.by_hit,
+            t.by_contact,
+            t.missed,
+            t.hits,
+            col(9)
+        );
+        if o.check {
+            println!(
+                "ccd check: {} body–wall overlaps within a step by fine stepping ({} sub-steps), all reported in time",
+                t.fine_overlaps,
+                sepax_testkit::ccd::SUB_STEPS
+            );
+        }
+        if t.missed > 0 && failure.is_none() {
+            failure = Some(format!("{} wall crossings missed", t.missed));
+        }
+        ccd_json = format!(
+            ",\"ccd_crossings\":{},\"ccd_reported\":{},\"ccd_missed\":{},\"ccd_ms\":{:.4}",
+            t.crossings,
+            t.by_hit + t.by_contact,
+            t.missed,
+            col(9)
+        );
+    }
     let check = match (&checker, &failure) {
-        (None, _) => "skipped".to_string(),
-        (Some(_), Some(f)) => format!("failed: {f}"),
+        (_, Some(f)) => format!("failed: {f}"),
+        (None, None) => "skipped".to_string(),
         (Some(c), None) => {
             println!(
                 "check: {} frames, {} verdicts judged by the oracle, {} without oracle",
@@ -302,7 +360,7 @@ fn main() -> ExitCode {
     };
     let json_mib = |m: Option<f64>| m.map_or("null".to_string(), |v| format!("{v:.1}"));
     println!(
-        "{{\"scene\":\"{}\",\"bodies\":{},\"frames\":{},\"threads\":{},\"insert_ms\":{:.2},\"first_step_ms\":{:.2},\"rss_mib\":{},\"peak_rss_mib\":{},\"candidate_pairs\":{},\"touching_pairs\":{},\"contact_points\":{},\"aabb_ms\":{:.4},\"broad_ms\":{:.4},\"narrow_ms\":{:.4},\"step_ms\":{:.4}{},\"check\":\"{}\"}}",
+        "{{\"scene\":\"{}\",\"bodies\":{},\"frames\":{},\"threads\":{},\"insert_ms\":{:.2},\"first_step_ms\":{:.2},\"rss_mib\":{},\"peak_rss_mib\":{},\"candidate_pairs\":{},\"touching_pairs\":{},\"contact_points\":{},\"aabb_ms\":{:.4},\"broad_ms\":{:.4},\"narrow_ms\":{:.4},\"step_ms\":{:.4}{}{},\"check\":\"{}\"}}",
         o.scene,
         scene.len(),
         o.frames,
@@ -319,6 +377,7 @@ fn main() -> ExitCode {
         col(2),
         col(4),
         resting_json,
+        ccd_json,
         check.replace('\\', "\\\\").replace('"', "\\\"")
     );
     if failure.is_some() {

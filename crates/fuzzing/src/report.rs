@@ -18,6 +18,7 @@
 
 use crate::known::{LONG, OpenBug};
 use crate::narrow::REPRESENTABLE;
+use crate::script::ccd_of;
 use crate::world::Model;
 use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::contact;
@@ -132,12 +133,57 @@ pub(crate) fn check_report(model: &Model, margin: f32, report: &StepReport) {
             now_touching.insert((c.a, c.b));
         }
     }
+    check_ccd_hits(model, report, &now_touching, &quarantined);
     check_complete(model, margin, report, &quarantined);
     check_events(model, report, &now_touching, &quarantined);
     assert!(
         report.candidate_pairs >= report.contacts.len(),
         "candidates < contacts"
     );
+}
+
+/// CCD hits: sorted and unique by key, between live, unquarantined bodies that the
+/// kind rule and groups pair, at least one with the CCD flag, never a pair touching
+/// at the end of the step, each at a time in `[0, 1]`.
+fn check_ccd_hits(
+    model: &Model,
+    report: &StepReport,
+    touching: &BTreeSet<Pair>,
+    quarantined: &BTreeSet<BodyHandle>,
+) {
+    let key = |a: BodyHandle, b: BodyHandle| (a.index(), b.index());
+    for w in report.ccd_hits.windows(2) {
+        assert!(
+            key(w[0].a, w[0].b) < key(w[1].a, w[1].b),
+            "CCD hits not sorted"
+        );
+    }
+    for h in &report.ccd_hits {
+        let pair = format!("CCD hit {:?}–{:?}", h.a, h.b);
+        let body = |x: BodyHandle| {
+            model
+                .bodies
+                .get(&x)
+                .unwrap_or_else(|| panic!("{pair}: names a body that is not live"))
+        };
+        let (a, b) = (body(h.a), body(h.b));
+        assert!(h.a.index() < h.b.index(), "{pair}: a ≥ b");
+        assert!(a.kind.pairs_with(b.kind), "{pair}: kinds");
+        assert!(a.groups.interacts(&b.groups), "{pair}: groups");
+        assert!(
+            ccd_of(a.user_data) || ccd_of(b.user_data),
+            "{pair}: no CCD body"
+        );
+        assert!(
+            !quarantined.contains(&h.a) && !quarantined.contains(&h.b),
+            "{pair}: quarantined"
+        );
+        assert!(
+            !touching.contains(&(h.a, h.b)),
+            "{pair}: touching at the end"
+        );
+        assert!((0.0..=1.0).contains(&h.time), "{pair}: time {}", h.time);
+    }
 }
 
 /// Exactly the bodies that must be quarantined, sorted, with their reasons.

@@ -22,7 +22,7 @@ pub struct Handle(pub usize);
 /// One call on the world.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Op {
-    /// `insert(BodyDesc { .. })`.
+    /// `insert(BodyDesc { .. })`, with CCD on when [`ccd_of`] the user data says so.
     Insert {
         /// The shape's constructor input.
         shape: ShapeSpec,
@@ -49,6 +49,13 @@ pub enum Op {
     QueryAabb(Vec3, Vec3),
     /// `cast_ray(origin, dir, max_t)`.
     CastRay(Vec3, Vec3, f32),
+}
+
+/// Whether an inserted body has the CCD flag: when bit 7 of its user data (a byte
+/// of the script) is set. Read from a byte every script already has, so the corpora
+/// and past findings exercise CCD without a change of their decoding.
+pub fn ccd_of(user_data: u64) -> bool {
+    user_data & 0x80 != 0
 }
 
 /// A decoded script.
@@ -173,8 +180,9 @@ impl Script {
                     groups,
                     user_data,
                 } => format!(
-                    "{{\n    {}\n    let desc = BodyDesc {{ kind: BodyKind::{kind:?}, groups: {groups:?}, user_data: {user_data}, ..BodyDesc::dynamic(s, {}) }};\n    handles.push(Some(world.insert(desc).unwrap()));\n}}",
+                    "{{\n    {}\n    let desc = BodyDesc {{ kind: BodyKind::{kind:?}, groups: {groups:?}, user_data: {user_data}, ccd: {}, ..BodyDesc::dynamic(s, {}) }};\n    handles.push(Some(world.insert(desc).unwrap()));\n}}",
                     shape.rust("s"),
+                    ccd_of(*user_data),
                     rust_pose(pose)
                 ),
                 Op::Remove(h) => with(*h, "world.remove(h)".into()),

@@ -3,11 +3,11 @@
 //! sepax promises a report that is bit-identical for any thread count and any chunk
 //! size. The twin runs the same script on a second world with two threads and chunks
 //! of one (every pair and every body its own task), and after each step its report
-//! (contacts, events, quarantined bodies, candidate count; not the timings) must print
+//! (contacts, events, quarantined bodies, candidate count, CCD hits; not the timings) must print
 //! exactly as the first world's. Printing compares NaN with NaN and keeps every bit
 //! that `{:?}` shows of an f32 (the shortest round-trip form).
 
-use crate::script::Op;
+use crate::script::{Op, ccd_of};
 use sepax_pipeline::{BodyDesc, BodyHandle, CollisionWorld, Config, StepReport};
 
 /// A second world that follows the script.
@@ -19,8 +19,8 @@ pub(crate) struct Twin {
 /// Everything of a report but its timings, printed.
 pub(crate) fn fingerprint(r: &StepReport) -> String {
     let text = format!(
-        "{:?}\n{:?}\n{:?}\n{}",
-        r.contacts, r.events, r.quarantined, r.candidate_pairs
+        "{:?}\n{:?}\n{:?}\n{}\n{:?}\n{}",
+        r.contacts, r.events, r.quarantined, r.candidate_pairs, r.ccd_hits, r.ccd_skipped
     );
     without_world_ids(&text)
 }
@@ -73,6 +73,7 @@ impl Twin {
                         kind: *kind,
                         groups: *groups,
                         user_data: *user_data,
+                        ccd: ccd_of(*user_data),
                     };
                     self.world.insert(desc).expect("insert")
                 });

@@ -18,7 +18,7 @@
 
 use crate::known::{OpenBug, Tolerance};
 use crate::report::{ModelBody, check_report};
-use crate::script::{Handle, Op, Script};
+use crate::script::{Handle, Op, Script, ccd_of};
 use crate::twin::{Twin, fingerprint};
 use sepax_geometry::{Aabb, Pose};
 use sepax_pipeline::{BodyDesc, BodyHandle, CollisionWorld, WorldError};
@@ -115,6 +115,7 @@ impl Model {
                     kind: *kind,
                     groups: *groups,
                     user_data: *user_data,
+                    ccd: ccd_of(*user_data),
                 };
                 let h = world.insert(desc).expect("insert");
                 assert!(!self.bodies.contains_key(&h), "{h:?} issued twice");

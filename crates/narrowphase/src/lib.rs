@@ -45,7 +45,15 @@
 //!
 //! The entry points are [`collide`] (manifold, with a per-pair [`PairCache`] for frame
 //! coherence), [`contact`] (normal and depth only) and [`intersects`] (yes or no);
-//! [`ray`] casts a ray against one shape. Many box pairs at once go faster through
+//! [`ray`] casts a ray against one shape.
+//!
+//! When the shapes are **apart**, the separating-axis test only bounds the gap from
+//! below; the exact gap and the closest points come from GJK on the shapes' cores
+//! ([`distance`](mod@distance) module: [`closest_points`], warm-started from the same [`PairCache`],
+//! and [`distance()`]). [`cast()`] finds when two moving shapes first touch (linear and
+//! angular velocities, by conservative advancement on that distance), never later
+//! than they do. These take convex shapes only and refuse bad input with a
+//! [`QueryError`]. Many box pairs at once go faster through
 //! [`collide_box_pairs`] and [`contact_box_pairs`]: 8 pairs' separating axes in SIMD
 //! lanes, the same answers bit for bit (see the [`batch`] module). The
 //! [`oracle`] module is the slow twin every fast path is tested against.

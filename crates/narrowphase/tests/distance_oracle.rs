@@ -30,8 +30,10 @@
 //! sizes from `1e-3` to `1e4`), refused input, and parry3d's `query::distance` on 10,000
 //! pairs of each kind with both libraries' disagreements with the oracle printed.
 
+mod common;
+
+use common::parry::{to_parry_pose, to_parry_shape};
 use glam::{DVec3, Quat, Vec3};
-use parry3d::math::{Pose as PPose, Rotation as PRot, Vector as PVec};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Capsule, ConvexHull, Cuboid, Pose, Shape, Sphere, TriMesh};
 use sepax_narrowphase::oracle::distance::{ExactDistance, exact_distance};
@@ -751,34 +753,6 @@ fn degenerate_and_extreme_shapes() {
             assert!(distance(&a, &pa, &b, &pb).unwrap() >= 0.0);
         }
         println!("extreme shapes, {ka:?}–{kb:?}: worst over size: {worst:?}");
-    }
-}
-
-/// A parry pose equal to `p`.
-fn to_parry_pose(p: &Pose) -> PPose {
-    let [x, y, z, w] = p.rotation.to_array();
-    let [tx, ty, tz] = p.translation.to_array();
-    PPose::from_parts(PVec::new(tx, ty, tz), PRot::from_xyzw(x, y, z, w))
-}
-
-/// A parry shape equal to `s` (a hull through parry's own hull of its vertices).
-fn to_parry_shape(s: &Shape) -> Box<dyn parry3d::shape::Shape> {
-    match s {
-        Shape::Cuboid(c) => {
-            let [x, y, z] = c.half_extents().to_array();
-            Box::new(parry3d::shape::Cuboid::new(PVec::new(x, y, z)))
-        }
-        Shape::Sphere(sp) => Box::new(parry3d::shape::Ball::new(sp.radius())),
-        Shape::Capsule(c) => Box::new(parry3d::shape::Capsule::new_y(c.half_height(), c.radius())),
-        Shape::ConvexHull(h) => {
-            let points: Vec<PVec> = h
-                .vertices()
-                .iter()
-                .map(|v| PVec::new(v.x, v.y, v.z))
-                .collect();
-            Box::new(parry3d::shape::ConvexPolyhedron::from_convex_hull(&points).unwrap())
-        }
-        Shape::TriMesh(_) => unreachable!("no meshes among the distance pairs"),
     }
 }
 

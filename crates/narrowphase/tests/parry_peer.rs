@@ -4,39 +4,15 @@
 //! parry is a peer, not a reference: where it disagrees with the oracle, the test keeps
 //! the case and shows it, and sepax must agree with the oracle.
 
-use parry3d::math::{Pose as PPose, Rotation as PRot, Vector as PVec};
+mod common;
+
+use common::parry::{to_parry_pose, to_parry_shape};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::contact;
 use sepax_narrowphase::oracle::gap_along;
 use sepax_testkit::pairs::{PLACEMENTS, Placement, oracle, place, scale};
 use sepax_testkit::shapes::random_cuboid;
-
-fn to_parry_pose(p: &Pose) -> PPose {
-    let [x, y, z, w] = p.rotation.to_array();
-    let [tx, ty, tz] = p.translation.to_array();
-    PPose::from_parts(PVec::new(tx, ty, tz), PRot::from_xyzw(x, y, z, w))
-}
-
-fn to_parry_shape(s: &Shape) -> Box<dyn parry3d::shape::Shape> {
-    match s {
-        Shape::Cuboid(c) => {
-            let [x, y, z] = c.half_extents().to_array();
-            Box::new(parry3d::shape::Cuboid::new(PVec::new(x, y, z)))
-        }
-        Shape::Sphere(sp) => Box::new(parry3d::shape::Ball::new(sp.radius())),
-        Shape::Capsule(c) => Box::new(parry3d::shape::Capsule::new_y(c.half_height(), c.radius())),
-        Shape::ConvexHull(h) => {
-            let points: Vec<PVec> = h
-                .vertices()
-                .iter()
-                .map(|v| PVec::new(v.x, v.y, v.z))
-                .collect();
-            Box::new(parry3d::shape::ConvexPolyhedron::from_convex_hull(&points).unwrap())
-        }
-        Shape::TriMesh(_) => unreachable!("the peer comparison has no meshes"),
-    }
-}
 
 /// parry's penetration depth and normal (a→b), `None` when it reports no contact.
 fn parry_contact(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> Option<(f32, glam::Vec3)> {

@@ -175,6 +175,14 @@ pub struct BodyDesc {
     pub groups: Groups,
     /// Any value for the caller (an entity id, say); returned by the getters.
     pub user_data: u64,
+    /// Continuous collision detection for this body (off in every constructor): each
+    /// step sweeps its box over its motion since the last step and reports the time
+    /// of impact of every pair it passes through in
+    /// [`StepReport::ccd_hits`](crate::StepReport::ccd_hits). Meant for small, fast
+    /// dynamic or kinematic bodies (bullets, thrown objects); it has no effect on a
+    /// static body. See [`CollisionWorld::set_ccd`](crate::CollisionWorld::set_ccd) for
+    /// what it does and costs.
+    pub ccd: bool,
 }
 
 impl BodyDesc {
@@ -186,6 +194,7 @@ impl BodyDesc {
             kind: BodyKind::Dynamic,
             groups: Groups::ALL,
             user_data: 0,
+            ccd: false,
         }
     }
 

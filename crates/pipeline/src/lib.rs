@@ -54,6 +54,11 @@
 //!    Each contact names its index in last step's contacts and, per point, the point it
 //!    continues ([`ContactPair::previous_points`]), so a solver warm-starts without a map.
 //!
+//! 5. **CCD** (only while some body has the [CCD flag](BodyDesc::ccd)): every
+//!    candidate pair of a CCD body that does not touch at the end of the step is cast
+//!    along both bodies' motions since the last step, and each first touch is a
+//!    [`CcdHit`] in [`StepReport::ccd_hits`] (see below).
+//!
 //! A step in which nothing changed since the last one (poses set again with the same
 //! bits, or not set; no insert, remove or setter call) skips all of that: the broad
 //! phase keeps its pairs in O(1) and the report is the last one, each contact
@@ -84,6 +89,19 @@
 //! assert_eq!(report.contacts[0].previous_points[0], Some(0)); // warm-start from point 0
 //! ```
 //!
+//! ## Fast bodies
+//! The world gets poses, not velocities: between two steps a body jumps. A small, fast
+//! body can jump over a thin wall and no step sees it touch. Flag it for continuous
+//! collision detection ([`BodyDesc::ccd`], [`CollisionWorld::set_ccd`]) and each step
+//! treats its jump as a motion, the straight path from its pose at the last step to
+//! its new one ([`Motion::between`](narrowphase::Motion::between)): its broad-phase box
+//! holds the whole path, and every pair it passed through without touching at the
+//! end is reported with its time of impact within the step ([`CcdHit`]: time in
+//! `[0, 1]`, normal a → b, the two points), never after the first contact, so a solver
+//! can move the body back to it. Pairs touching at the end are contacts as usual.
+//! [`CollisionWorld::teleport`] moves a body without a motion. Casts against triangle
+//! meshes are not supported yet ([`StepReport::ccd_skipped`] counts the pairs).
+//!
 //! ## Many bodies, an engine's own threads
 //! [`CollisionWorld::set_poses`] sets a batch of poses without a `Result` per body
 //! (stale handles are skipped and counted in a [`PoseBatch`]);
@@ -93,6 +111,7 @@
 mod aabbs;
 mod body;
 mod carry;
+mod ccd;
 mod config;
 mod error;
 mod events;
@@ -104,9 +123,11 @@ mod report;
 mod resting;
 mod step;
 mod store;
+mod sweep;
 mod world;
 
 pub use body::{BodyDesc, BodyHandle, BodyKind, Groups};
+pub use ccd::CcdHit;
 pub use config::Config;
 pub use error::WorldError;
 pub use poses::PoseBatch;

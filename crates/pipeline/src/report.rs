@@ -1,6 +1,6 @@
 //! What a step returns: [`StepReport`].
 
-use crate::BodyHandle;
+use crate::{BodyHandle, CcdHit};
 use sepax_narrowphase::Manifold;
 use std::time::Duration;
 
@@ -162,6 +162,10 @@ pub struct StepTimings {
     /// Contacts and events in their final order (parallel), written over the contact
     /// buffer of two steps ago.
     pub events: Duration,
+    /// The CCD pass (parallel): a walk over the pairs and a cast per pair of a CCD
+    /// body not touching at the end of the step; zero while no body has the CCD flag.
+    /// (The CCD bodies' swept boxes are counted in `aabb` and `broad`.)
+    pub ccd: Duration,
     /// The whole step.
     pub total: Duration,
 }
@@ -189,6 +193,15 @@ pub struct StepReport {
     /// the touching pairs that were dropped ended with
     /// [`EndCause::PairBudget`].
     pub pair_budget_exceeded: bool,
+    /// The time of impact of each pair a CCD body passed through within the step
+    /// without touching at its end (see [`CcdHit`] and
+    /// [`CollisionWorld::set_ccd`](crate::CollisionWorld::set_ccd)), sorted
+    /// by `(a.index(), b.index())`. Empty while no body has the
+    /// [CCD flag](crate::BodyDesc::ccd).
+    pub ccd_hits: Vec<CcdHit>,
+    /// Candidate pairs of a CCD body that were not cast: a triangle mesh (CCD against
+    /// meshes is not supported yet) or a cast that refused its input.
+    pub ccd_skipped: usize,
     /// Timings of the stages.
     pub timings: StepTimings,
 }
@@ -205,6 +218,8 @@ impl StepReport {
         self.quarantined.clear();
         self.candidate_pairs = 0;
         self.pair_budget_exceeded = false;
+        self.ccd_hits.clear();
+        self.ccd_skipped = 0;
         self.timings = StepTimings::default();
     }
 }

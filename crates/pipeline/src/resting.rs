@@ -3,6 +3,8 @@
 //! When no body was inserted, removed, moved, reshaped or given new groups or user data
 //! since the last step (poses set again with the same bits do not count), and the broad
 //! phase kept every pair ([`FrameStats::unchanged`](sepax_broadphase::FrameStats)),
+//! and no CCD body holds a swept box from the last step (it gets its plain box back
+//! first),
 //! every pair sees the inputs it saw last step. The full step would then:
 //!
 //! * carry every pair state over unchanged (no pair added or removed);
@@ -11,7 +13,8 @@
 //!   the lowest unused previous point of the same feature id, which is `i` itself
 //!   (every earlier point with that id was taken by an earlier point), so the matches
 //!   are the identity;
-//! * raise no event (no touch state changes, no pair ends).
+//! * raise no event (no touch state changes, no pair ends);
+//! * cast nothing for CCD (nothing moved), so there is no CCD hit.
 //!
 //! So the contacts are last step's, each now continuing itself: `previous = Some(i)`
 //! and `previous_points[k] = Some(k)`. Writing those two fields is all a resting step
@@ -27,7 +30,7 @@ use std::time::Instant;
 impl StepFrame<'_> {
     /// True when nothing changed since the last step (see the module docs).
     pub fn is_resting(&self) -> bool {
-        self.bodies.at_rest() && self.broad.keeps_pairs()
+        self.bodies.at_rest() && self.pairs.swept.is_empty() && self.broad.keeps_pairs()
     }
 
     /// A step where nothing changed, on the calling thread (no parallel work, so no
@@ -41,6 +44,9 @@ impl StepFrame<'_> {
         self.broad.update_pairs(); // O(1): keeps the pairs, empty diffs
         report.events.clear();
         report.pair_budget_exceeded = false;
+        // Nothing moved: no time of impact.
+        report.ccd_hits.clear();
+        report.ccd_skipped = 0;
         repeat_contacts(&mut report.contacts);
         self.bodies.end_step();
         let t = start.elapsed();

@@ -16,7 +16,13 @@
 //!                   cache: crate::narrow)
 //!                ─► contacts and events in key order (parallel, the same chunks:
 //!                   crate::events)
+//!                ─► with CCD bodies: a cast per pair of a CCD body that does not
+//!                   touch at the end (parallel, the same chunks: crate::ccd), and
+//!                   each changed body's pose kept as the start of its next motion
 //! ```
+//!
+//! A CCD body that moved gets its swept box in the broad phase (crate::sweep); at the
+//! next step its box is set back to its plain one if it did not move again.
 //!
 //! Each stage is a function of its own (`#[inline(never)]`), so a profiler shows the
 //! same split as [`StepTimings`](crate::StepTimings).
@@ -30,6 +36,7 @@
 
 use crate::aabbs::{AabbOutcome, aabb_outcomes};
 use crate::carry::CarryPlan;
+use crate::ccd::{CcdContext, ccd_hits};
 use crate::events::{Ended, build_events, ended_event};
 use crate::narrow::{BoxBatch, NarrowContext, narrow_chunk};
 use crate::pairs::PairState;
@@ -57,6 +64,13 @@ pub(crate) struct PairTracker {
     /// Last step's contacts (the report's buffers are swapped each step): pairs of two
     /// resting bodies copy their manifold from here.
     prev_contacts: Vec<ContactPair>,
+    /// This step's changed slots (the AABB stage's work list), kept for the end of the
+    /// step.
+    changed: Vec<u32>,
+    /// Slots whose broad-phase box is a CCD sweep (set by the last step): while one
+    /// is, no step is a resting one, and a slot here that does not move again gets
+    /// its plain box back at the next step.
+    pub swept: Vec<u32>,
 }
 
 /// Everything one step reads and writes, borrowed from the world.
@@ -103,14 +117,30 @@ impl StepFrame<'_> {
             report,
         );
         self.pairs.manifolds = manifolds;
-        self.bodies.end_step();
         let t_events = Instant::now();
+
+        if self.bodies.any_ccd() {
+            let context = CcdContext {
+                bodies: self.bodies,
+                now: self.bodies.now(),
+            };
+            report.ccd_skipped = ccd_hits(
+                &self.pairs.states,
+                self.config.narrow_chunk,
+                &context,
+                &mut report.ccd_hits,
+            );
+        }
+        self.keep_start_poses();
+        self.bodies.end_step();
+        let t_ccd = Instant::now();
 
         report.timings.aabb = t_aabb - start;
         report.timings.broad = t_broad - t_aabb;
         report.timings.narrow = t_narrow - t_broad;
         report.timings.events = t_events - t_narrow;
-        report.timings.total = t_events - start;
+        report.timings.ccd = t_ccd - t_events;
+        report.timings.total = t_ccd - start;
     }
 
     /// World AABBs of the changed bodies in parallel, then the broad-phase updates in
@@ -128,11 +158,16 @@ impl StepFrame<'_> {
             .par_chunks(chunk)
             .zip(outcomes.par_chunks_mut(chunk))
             .for_each(|(slots, out)| aabb_outcomes(bodies, slots, margin, out));
+        let unswept = std::mem::take(&mut self.pairs.swept);
         for (&index, &outcome) in changed.iter().zip(&outcomes) {
             let key = ProxyId(index);
             match outcome {
                 AabbOutcome::Vacant => {}
                 AabbOutcome::Valid(aabb, kind) => place_proxy(self.broad, key, kind, aabb),
+                AabbOutcome::Swept(aabb, kind) => {
+                    place_proxy(self.broad, key, kind, aabb);
+                    self.pairs.swept.push(index);
+                }
                 AabbOutcome::Bad(reason) => {
                     let _ = self.broad.remove(key);
                     self.bodies.mark_changed(index);
@@ -146,7 +181,44 @@ impl StepFrame<'_> {
             }
         }
         self.pairs.aabb_outcomes = outcomes;
+        self.unsweep(&unswept, margin);
+        self.pairs.changed = changed;
         report.quarantined.sort_unstable_by_key(|q| q.body.index());
+    }
+
+    /// Gives the bodies swept at the last step that did not move since their plain
+    /// box back (in the order they were swept, after this step's changed bodies).
+    fn unsweep(&mut self, swept: &[u32], margin: f32) {
+        let now = self.bodies.now();
+        for &index in swept {
+            let Some(body) = self.bodies.live(index) else {
+                continue;
+            };
+            let key = ProxyId(index);
+            if self.bodies.changed_in_step(index, now) || !self.broad.contains(key) {
+                continue;
+            }
+            let _ = self
+                .broad
+                .update(key, body.shape.aabb(&body.pose).expanded(margin));
+        }
+    }
+
+    /// Keeps, for the next step's motions, the pose each changed body took part in
+    /// this step with (`None`: quarantined); nothing while the world keeps no such
+    /// poses (no body ever asked for CCD).
+    fn keep_start_poses(&mut self) {
+        if self.bodies.froms().is_empty() {
+            return;
+        }
+        for &index in &self.pairs.changed {
+            let pose = self
+                .bodies
+                .live(index)
+                .filter(|_| self.broad.contains(ProxyId(index)))
+                .map(|b| b.pose);
+            self.bodies.set_from(index, pose);
+        }
     }
 
     /// Carries last step's pair states over to this step's pairs (in parallel, see

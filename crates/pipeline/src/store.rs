@@ -13,6 +13,10 @@
 //!   `changed_at < n`, and the slots marked for the next step are queued once each
 //!   (the queue is the step's work list, not a second truth).
 //!
+//! * the CCD flag, and while any body of the world has had it, the pose each body had
+//!   at the last step it took part in (`from`): the start of its motion in the next
+//!   step (see [`crate::ccd`]). A world that never used CCD keeps no such pose.
+//!
 //! The world AABB of a body is not stored here: the broad phase keeps it under the
 //! body's key (see `CollisionWorld::aabb`).
 //!
@@ -71,6 +75,14 @@ pub(crate) struct BodyStore {
     /// Something besides a same-bits pose changed since the last step began: a body
     /// inserted, removed, moved or reshaped, its groups or user data set.
     edited: bool,
+    /// Per slot: the body asked for CCD.
+    ccd: Vec<bool>,
+    /// Live bodies with the CCD flag.
+    ccd_live: usize,
+    /// Per slot, once any body asked for CCD (empty before): the pose the body had at
+    /// the last step it took part in with a valid pose, `None` when it has not taken
+    /// part since it was inserted or teleported, or was quarantined.
+    from: Vec<Option<Pose>>,
 }
 
 impl BodyStore {
@@ -94,6 +106,10 @@ impl BodyStore {
                 self.kinds.push(None);
                 self.user_data.push(0);
                 self.changed_at.push(0);
+                self.ccd.push(false);
+                if !self.from.is_empty() {
+                    self.from.push(None);
+                }
                 i
             }
         };
@@ -106,6 +122,10 @@ impl BodyStore {
         self.kinds[i] = Some(desc.kind);
         self.user_data[i] = desc.user_data;
         self.live += 1;
+        self.set_ccd(index, desc.ccd);
+        if let Some(from) = self.from.get_mut(i) {
+            *from = None;
+        }
         self.mark_changed(index);
         Ok((index, self.bodies[i].generation))
     }
@@ -117,6 +137,7 @@ impl BodyStore {
         let kind = self.kinds.get_mut(i)?.take()?;
         let body = &mut self.bodies[i];
         body.generation = body.generation.wrapping_add(1);
+        self.ccd_live -= usize::from(std::mem::take(&mut self.ccd[i]));
         self.pending_free.push(index);
         self.live -= 1;
         self.edited = true;
@@ -186,6 +207,73 @@ impl BodyStore {
         Some(true)
     }
 
+    /// Sets the CCD flag of a live slot (no change mark: it takes effect at the next
+    /// step the body moves in). The first flag set in the world starts keeping every
+    /// body's last-step pose.
+    pub fn set_ccd(&mut self, index: u32, ccd: bool) {
+        let flag = &mut self.ccd[index as usize];
+        if *flag == ccd {
+            return;
+        }
+        *flag = ccd;
+        if ccd {
+            self.ccd_live += 1;
+            if self.from.is_empty() {
+                self.start_keeping_poses();
+            }
+        } else {
+            self.ccd_live -= 1;
+        }
+        self.edited = true;
+    }
+
+    /// Starts keeping last-step poses: a live body that has not changed since the last
+    /// step still has the pose that step saw (it took part with it: a body left out
+    /// for a bad pose is marked changed again), the others start with none.
+    fn start_keeping_poses(&mut self) {
+        self.from = (0..self.bodies.len())
+            .map(|i| {
+                let unchanged = self.kinds[i].is_some() && self.changed_at[i] <= self.now;
+                unchanged.then_some(self.bodies[i].pose)
+            })
+            .collect();
+    }
+
+    /// The CCD flag of slot `index` (false for a vacant slot).
+    pub fn ccd(&self, index: u32) -> bool {
+        self.ccd.get(index as usize).is_some_and(|&c| c)
+    }
+
+    /// True when a live body has the CCD flag.
+    pub fn any_ccd(&self) -> bool {
+        self.ccd_live > 0
+    }
+
+    /// The pose slot `index` had at the last step it took part in, if the world keeps
+    /// such poses and the body has one (see the field's docs).
+    pub fn from(&self, index: u32) -> Option<Pose> {
+        *self.from.get(index as usize)?
+    }
+
+    /// The last-step poses of every slot (empty while no body ever asked for CCD).
+    pub fn froms(&self) -> &[Option<Pose>] {
+        &self.from
+    }
+
+    /// Records, after a step, the pose slot `index` took part with (`None`: it was
+    /// left out). Nothing while the world keeps no such poses.
+    pub fn set_from(&mut self, index: u32, pose: Option<Pose>) {
+        if let Some(from) = self.from.get_mut(index as usize) {
+            *from = pose;
+        }
+    }
+
+    /// Forgets where slot `index` was: its next step starts its motion afresh (a
+    /// teleport).
+    pub fn forget_from(&mut self, index: u32) {
+        self.set_from(index, None);
+    }
+
     /// Sets the shape of a live slot and marks it changed.
     pub fn set_shape(&mut self, index: u32, shape: Shape) {
         let body = &mut self.bodies[index as usize];
@@ -208,6 +296,16 @@ impl BodyStore {
     /// True when the pose or shape of slot `index` changed since the last step began.
     pub fn changed_since_step(&self, index: u32) -> bool {
         self.changed_at[index as usize] > self.now
+    }
+
+    /// Steps begun so far: the current step's number while a step runs.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// True when slot `index` changed for step `step` (its stamp is that step's).
+    pub fn changed_in_step(&self, index: u32, step: u64) -> bool {
+        self.changed_at[index as usize] == step
     }
 
     /// Begins a step: returns the slots marked for it, in the order they were marked
@@ -238,5 +336,15 @@ impl BodyStore {
     /// Number of live bodies.
     pub fn len(&self) -> usize {
         self.live
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// `CollisionWorld::set_ccd` documents up to 48 bytes a slot for the last-step
+    /// poses (48 where glam's quaternion is 16-byte aligned, as on x86-64).
+    #[test]
+    fn a_kept_pose_is_at_most_48_bytes() {
+        assert!(std::mem::size_of::<Option<sepax_geometry::Pose>>() <= 48);
     }
 }

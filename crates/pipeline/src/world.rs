@@ -225,6 +225,64 @@ impl CollisionWorld {
             .set_pose(handle.index(), handle.generation(), pose)
     }
 
+    /// Moves a body without a motion: like [`set_pose`](Self::set_pose), but a CCD
+    /// body does not sweep from its old pose at the next step (it jumps: a respawn,
+    /// a portal, a reset), and in that step's casts the body stands still at its new
+    /// pose.
+    /// For a body without the CCD flag in a world without CCD bodies it is
+    /// `set_pose`. Errors: `StaleHandle`.
+    ///
+    /// `set_pose` itself is a motion: the world knows poses, not velocities, so a CCD
+    /// body moved with `set_pose` sweeps the straight path from its pose at the last
+    /// step to the new one, however far that is.
+    pub fn teleport(&mut self, handle: BodyHandle, pose: Pose) -> Result<(), WorldError> {
+        self.set_pose(handle, pose)?;
+        self.bodies.forget_from(handle.index());
+        Ok(())
+    }
+
+    /// Turns continuous collision detection on or off for a body
+    /// ([`BodyDesc::ccd`]). Errors: `StaleHandle`.
+    ///
+    /// **What it does.** At each step in which the body moved, its broad-phase box
+    /// holds its whole motion since the last step (the straight path of
+    /// [`Motion::between`](crate::narrowphase::Motion::between) its two poses, turns
+    /// included: [`aabb`](Self::aabb) returns that box), so every body it passed
+    /// through is a candidate pair; each such pair that does not touch at the end of
+    /// the step is cast and its time of impact reported in
+    /// [`StepReport::ccd_hits`] (see [`CcdHit`](crate::CcdHit)). Pairs touching at the
+    /// end are contacts as without CCD. A body's first step after its insertion or a
+    /// [`teleport`](Self::teleport) has no sweep (nothing to sweep from). The world
+    /// starts remembering last-step poses when its first body gets the flag: a body
+    /// that was moved between the last step and that moment (its last-step pose is
+    /// already overwritten) has no sweep in the next step either; set the flag before
+    /// the pose. The flag has no effect on a static body (a static body that is moved
+    /// jumps).
+    ///
+    /// **What it costs.** Per CCD body that moves: a swept box (two shape boxes) and,
+    /// at the next step, its plain box back; its larger box makes more candidate
+    /// pairs, and boxes that leave their fat box every step make the broad phase
+    /// re-sort more often. Per step with any CCD body: one pass over the candidate
+    /// pairs, and per pair of a CCD body not touching at the end, a shape cast (a few
+    /// GJK distance queries; [`StepTimings::ccd`](crate::StepTimings::ccd) has the
+    /// time). Once any body had the flag, the world keeps every body's last-step pose
+    /// (up to 48 bytes a slot, a copy per moved body per step). Bodies without the flag in
+    /// a world without any flagged body pay nothing.
+    ///
+    /// Against a static triangle mesh there is no cast yet: such pairs are counted in
+    /// [`StepReport::ccd_skipped`].
+    pub fn set_ccd(&mut self, handle: BodyHandle, ccd: bool) -> Result<(), WorldError> {
+        self.body(handle)?;
+        self.bodies.set_ccd(handle.index(), ccd);
+        Ok(())
+    }
+
+    /// True when the body has the CCD flag. Errors: `StaleHandle`.
+    pub fn ccd(&self, handle: BodyHandle) -> Result<bool, WorldError> {
+        self.body(handle)?;
+        Ok(self.bodies.ccd(handle.index()))
+    }
+
     /// Replaces a body's shape. Its pair caches stay: a remembered separating axis is
     /// only tried first, and a remembered reference feature (a face index of the old
     /// shape, read as one of the new) is kept only while it is within the narrow phase's
@@ -285,7 +343,9 @@ impl CollisionWorld {
     }
 
     /// The AABB (grown by the margin) the last step used for this body; `None` before
-    /// its first step and while it is quarantined. Errors: `StaleHandle`.
+    /// its first step and while it is quarantined. For a CCD body that moved in the
+    /// last step, the box of its whole motion (see [`set_ccd`](Self::set_ccd)).
+    /// Errors: `StaleHandle`.
     pub fn aabb(&self, handle: BodyHandle) -> Result<Option<Aabb>, WorldError> {
         self.body(handle)?;
         Ok(self.broad.aabb(ProxyId(handle.index())).ok())

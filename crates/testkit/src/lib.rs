@@ -8,11 +8,12 @@
 //! |---|---|---|
 //! | [`shapes`] | random boxes, hulls and spheres (3D) | everything below |
 //! | [`clouds`] | AABB clouds, still and moving; the floor-tile scene | broad-phase tests and bench |
+//! | [`ccd`] | fine-stepping twin of a cast over a step, and the exact centre-path crossing test | the pipeline's CCD tests, `stress --scene ccd` |
 //! | [`broad_twin`] | sweep-and-prune beside its brute-force oracle, fed the same calls | broad-phase tests |
 //! | [`fingerprint`] | FNV-1a over the bits of manifolds and contacts | the narrow phase's fingerprint tests |
 //! | [`pairs`] | 3D pair sets by kind (resting, touching, deep, separated, hulls) and the oracle tests' placements | narrow-phase tests and benches |
 //! | [`pairs2d`] | 2D pairs (boxes, polygons, circles) and placements; box and octagon pairs in a depth band | dim2 tests, 2D bench |
-//! | [`scenes`] | world scenes as plain data: soup, hulls, static-heavy, pile, large-world | pipeline tests, step bench, `stress`, `render` |
+//! | [`scenes`] | world scenes as plain data: soup, hulls, static-heavy, pile, large-world, terrain, ccd | pipeline tests, step bench, `stress`, `render` |
 //! | [`stacks`] | stacking scenes for a solver: tower, alternating tower, pyramid, dropped pile, mixed | the `stacking` example and its test |
 //! | [`terrain`] | triangle meshes (flat floor, rolling terrain) and the brute-force twin of their internal-edge flags | mesh and triangle-contact tests, terrain scenes |
 //! | `world` (feature `world`) | `Scene::populate` / `apply` / `body_desc`: a scene in a `CollisionWorld` | the same |
@@ -35,6 +36,7 @@
 //! `sepax_narrowphase::dim2::oracle` (2D) and `sepax_broadphase::BruteForce`.
 
 pub mod broad_twin;
+pub mod ccd;
 pub mod clouds;
 pub mod fingerprint;
 pub mod pairs;

@@ -16,6 +16,7 @@
 //! | [`static_heavy`] | statics + movers | static boxes everywhere, a few moving boxes among them (not the broad-phase bench's floor scene, [`clouds::floor_tiles`](crate::clouds::floor_tiles)) |
 //! | [`pile`] | n resting boxes | columns of unit cubes sunk 0.01 into each other on a static ground: every pair a face contact |
 //! | [`terrain`] | 1 mesh + movers | a static terrain mesh of 20,000 triangles (rolling, 100 m square) with boxes and lying capsules gliding on it |
+//! | [`ccd`] | walls + bullets | thin static walls and small boxes with CCD on flying through them at 10–100× their size per frame |
 //! | [`large_world`] | statics + movers | a floor of static 10 m tiles (1,000,000 in the issue's scene, as Box3D's `large_world`) and a few spheres and boxes gliding on it |
 //!
 //! With the `world` feature, `Scene::populate` inserts a scene into a
@@ -55,6 +56,9 @@ pub struct SceneBody {
     pub pose: Pose,
     /// Static or dynamic.
     pub kind: SceneKind,
+    /// Continuous collision detection on (the pipeline's `BodyDesc::ccd`): the fast
+    /// bodies of [`ccd`].
+    pub ccd: bool,
 }
 
 /// Angular frequency of the oscillation, radians per frame.
@@ -66,12 +70,34 @@ const SPIN: f32 = 0.01;
 /// `crates/pipeline/tests/scenes.rs`).
 const DENSITY: f32 = 2.06;
 
+/// The periodic function a body's offset follows.
+#[derive(Clone, Copy, Debug)]
+enum Wave {
+    /// `sin x`: slow at the ends, fastest through the middle.
+    Sine,
+    /// The triangle wave of the same period and range, `4 |x/2π − ⌊x/2π⌋ − ½| − 1`:
+    /// a constant speed, turning back at the ends (the shuttles of [`ccd`]).
+    Triangle,
+}
+
+impl Wave {
+    fn at(self, x: f32) -> f32 {
+        match self {
+            Wave::Sine => x.sin(),
+            Wave::Triangle => 4.0 * ((x / std::f32::consts::TAU).rem_euclid(1.0) - 0.5).abs() - 1.0,
+        }
+    }
+}
+
 /// How a moving body moves.
 #[derive(Clone, Copy, Debug)]
 struct Motion {
     base: Pose,
     direction: Vec3,
     amplitude: f32,
+    /// Angular frequency, radians per frame ([`OMEGA`] but in [`ccd`]).
+    omega: f32,
+    wave: Wave,
     phase: f32,
     spin_axis: Vec3,
     spin: f32,
@@ -80,7 +106,7 @@ struct Motion {
 impl Motion {
     fn pose(&self, frame: u32) -> Pose {
         let f = frame as f32;
-        let offset = self.direction * (self.amplitude * (OMEGA * f + self.phase).sin());
+        let offset = self.direction * (self.amplitude * self.wave.at(self.omega * f + self.phase));
         let turn = Quat::from_axis_angle(self.spin_axis, self.spin * f);
         Pose::new(
             self.base.translation + offset,
@@ -119,7 +145,12 @@ impl Scene {
             self.movers.push(self.bodies.len());
             self.motions.push(m);
         }
-        self.bodies.push(SceneBody { shape, pose, kind });
+        self.bodies.push(SceneBody {
+            shape,
+            pose,
+            kind,
+            ccd: false,
+        });
     }
 
     fn push_static(&mut self, shape: Shape, pose: Pose) {
@@ -127,6 +158,7 @@ impl Scene {
             shape,
             pose,
             kind: SceneKind::Static,
+            ccd: false,
         });
     }
 
@@ -183,6 +215,8 @@ fn random_motion(rng: &mut Rng, half: f32, size: f32) -> Motion {
         direction: rng.unit_vec3(),
         // Peak speed amplitude · ω = 1% of the size per frame.
         amplitude: 0.01 * size / OMEGA,
+        omega: OMEGA,
+        wave: Wave::Sine,
         phase: rng.range(0.0, std::f32::consts::TAU),
         spin_axis: rng.unit_vec3(),
         spin: SPIN,
@@ -278,6 +312,8 @@ pub fn pile(n: usize) -> Scene {
             base: Pose::from_translation(Vec3::new(x, y, z)),
             direction: Vec3::X,
             amplitude: 0.0,
+            omega: OMEGA,
+            wave: Wave::Sine,
             phase: 0.0,
             spin_axis: Vec3::Y,
             spin: 0.0,
@@ -341,6 +377,8 @@ pub fn large_world(statics: usize, movers: usize, seed: u64) -> Scene {
             base: Pose::new(at, Quat::from_rotation_y(yaw)),
             direction: Vec3::new(heading.cos(), 0.0, heading.sin()),
             amplitude: 0.01 * mean / OMEGA,
+            omega: OMEGA,
+            wave: Wave::Sine,
             phase: rng.range(0.0, std::f32::consts::TAU),
             spin_axis: Vec3::Y,
             spin: SPIN,
@@ -402,6 +440,8 @@ pub fn terrain(movers: usize, seed: u64) -> Scene {
             base: Pose::new(at, Quat::from_rotation_y(yaw) * lying),
             direction: Vec3::new(heading.cos(), 0.0, heading.sin()),
             amplitude: 0.01 * mean / OMEGA,
+            omega: OMEGA,
+            wave: Wave::Sine,
             phase: rng.range(0.0, std::f32::consts::TAU),
             spin_axis: Vec3::Y,
             spin: SPIN,
@@ -411,22 +451,95 @@ pub fn terrain(movers: usize, seed: u64) -> Scene {
     scene
 }
 
+/// Thickness of the walls of [`ccd`] (metres).
+pub const CCD_WALL_THICKNESS: f32 = 0.05;
+/// Distance between neighbouring walls of [`ccd`] (metres).
+pub const CCD_WALL_SPACING: f32 = 4.0;
+
+/// `walls` thin static walls and `bullets` small fast boxes with CCD on, shuttling
+/// through them: the scene of issue 11's continuous collision detection.
+///
+/// The walls are square, `CCD_WALL_THICKNESS` (0.05) thick across x, 4 m apart in a
+/// row centred on the origin (bodies `0..walls`). Each bullet is a random box of
+/// 0.1–0.3 per side that flies back and forth in a straight line at a constant speed
+/// of 10 to 100 times its mean size per frame (a triangle wave), along a random
+/// direction within 20° of the x axis, from one end of the row past the other,
+/// spinning at up to 0.3 rad a frame. So nearly every bullet crosses one wall or more
+/// every frame, while its poses at two frames rarely touch one: without CCD, almost
+/// every crossing would go unseen. The walls are wide enough for every path.
+pub fn ccd(bullets: usize, walls: usize, seed: u64) -> Scene {
+    let mut rng = Rng::new(seed);
+    let mut scene = Scene::new("ccd");
+    let span = walls as f32 * CCD_WALL_SPACING;
+    // Each bullet runs 1 m past the outer walls on both sides.
+    let amplitude = 0.5 * span + 1.0;
+    let half_wall = amplitude;
+    let wall: Shape =
+        Cuboid::try_from_half_extents(Vec3::new(0.5 * CCD_WALL_THICKNESS, half_wall, half_wall))
+            .unwrap_or_else(|_| unreachable!())
+            .into();
+    for k in 0..walls {
+        let x = (k as f32 - 0.5 * (walls as f32 - 1.0)) * CCD_WALL_SPACING;
+        scene.push_static(wall.clone(), Pose::from_translation(Vec3::new(x, 0.0, 0.0)));
+    }
+    let tilt_max = 20f32.to_radians();
+    for _ in 0..bullets {
+        let size = rng.vec3(Vec3::splat(0.1), Vec3::splat(0.3));
+        let cuboid = Cuboid::try_from_size(size).unwrap_or_else(|_| unreachable!());
+        let mean = (size.x + size.y + size.z) / 3.0;
+        let speed = rng.range(10.0, 100.0) * mean;
+        let (tilt, around) = (
+            rng.range(0.0, tilt_max),
+            rng.range(0.0, std::f32::consts::TAU),
+        );
+        let direction = Vec3::new(
+            tilt.cos(),
+            tilt.sin() * around.cos(),
+            tilt.sin() * around.sin(),
+        );
+        let lateral = 0.5 * half_wall;
+        let at = Vec3::new(
+            0.0,
+            rng.range(-lateral, lateral),
+            rng.range(-lateral, lateral),
+        );
+        let motion = Motion {
+            base: Pose::new(at, rng.rotation()),
+            direction,
+            amplitude,
+            // The triangle wave covers 4 amplitudes a period of 2π / ω.
+            omega: speed * std::f32::consts::FRAC_PI_2 / amplitude,
+            wave: Wave::Triangle,
+            phase: rng.range(0.0, std::f32::consts::TAU),
+            spin_axis: rng.unit_vec3(),
+            spin: rng.range(0.0, 0.3),
+        };
+        scene.push(cuboid.into(), SceneKind::Dynamic, Some(motion));
+        if let Some(bullet) = scene.bodies.last_mut() {
+            bullet.ccd = true;
+        }
+    }
+    scene
+}
+
 /// The scene names [`by_name`] knows.
-pub const NAMES: [&str; 6] = [
+pub const NAMES: [&str; 7] = [
     "soup",
     "hulls",
     "static-heavy",
     "pile",
     "large-world",
     "terrain",
+    "ccd",
 ];
 
 /// A scene by name with `n` bodies in all: `soup`, `hulls`, `pile`, `static-heavy`
 /// (`n / 51` movers, the rest static: 51,000 gives the issue's 50,000 + 1,000), or
 /// `large-world` (100 movers, or `n / 2` below 200 bodies, the rest static: 1,000,100
 /// gives the issue's 1,000,000 + 100, and smaller `n` the same movers on a smaller
-/// grid), or `terrain` (one 20,000-triangle mesh and `n − 1` boxes and capsules on it).
-/// `None` for an unknown name.
+/// grid), or `terrain` (one 20,000-triangle mesh and `n − 1` boxes and capsules on it),
+/// or `ccd` (one wall per 100 bodies, 1 to 10, the rest fast bullets: 1,010 gives 10
+/// walls and 1,000 bullets). `None` for an unknown name.
 pub fn by_name(name: &str, n: usize, seed: u64) -> Option<Scene> {
     match name {
         "soup" => Some(soup(n, seed)),
@@ -441,6 +554,10 @@ pub fn by_name(name: &str, n: usize, seed: u64) -> Option<Scene> {
             Some(large_world(n - movers, movers, seed))
         }
         "terrain" => Some(terrain(n.saturating_sub(1), seed)),
+        "ccd" => {
+            let walls = (n / 100).clamp(1, 10).min(n);
+            Some(ccd(n - walls, walls, seed))
+        }
         _ => None,
     }
 }

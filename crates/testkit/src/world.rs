@@ -2,7 +2,7 @@
 //! plain data of [`scenes`](crate::scenes) and the pipeline.
 //!
 //! Body `i` of a scene becomes a [`BodyDesc`] with the body's shape, pose and kind,
-//! [`Groups::ALL`], and `user_data = i`.
+//! [`Groups::ALL`], `user_data = i`, and the body's CCD flag.
 //!
 //! ```
 //! use sepax_pipeline::{CollisionWorld, Config};
@@ -43,6 +43,7 @@ impl Scene {
             kind: body.kind.into(),
             groups: Groups::ALL,
             user_data: i as u64,
+            ccd: body.ccd,
         }
     }
 

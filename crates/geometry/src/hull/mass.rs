@@ -32,7 +32,7 @@
 //! (2004); F. Tonon, "Explicit exact formulas for the 3-D tetrahedron inertia tensor in
 //! terms of its vertex coordinates" (J. Math. Stat., 2005).
 
-use super::ConvexHull;
+use super::{ConvexHull, blocks};
 use crate::mass::{MassProperties, Moments, check_density};
 use crate::{HullError, ShapeError};
 use glam::{DMat3, DVec3, Vec3};
@@ -202,6 +202,7 @@ impl ConvexHull {
             .map(|v| v.as_dvec3().length())
             .fold(0.0f64, f64::max) as f32;
         ConvexHull {
+            blocks: blocks::vertex_blocks(&vertices),
             vertices,
             planes,
             centroid,

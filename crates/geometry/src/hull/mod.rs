@@ -17,10 +17,12 @@
 //! ([`mass`]: [`ConvexHull::mass_properties`]); [`ConvexHull::recentered`] and
 //! [`ConvexHull::try_from_points_centered`] put the centre of mass at the local origin.
 
+pub mod blocks;
 mod build;
 pub mod mass;
 
 use crate::HullError;
+use blocks::{VertexBlock, support_index_blocks, vertex_blocks};
 use glam::{DVec3, Vec3};
 
 /// An oriented plane `normal · x = offset`, `normal` unit length and pointing outward.
@@ -72,6 +74,10 @@ pub struct GaussArc {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConvexHull {
     vertices: Vec<Vec3>,
+    /// The vertices again, in blocks of 8 for the support mapping.
+    blocks: Vec<VertexBlock>,
+    /// The face normals in blocks of 8: which face faces a direction.
+    normal_blocks: Vec<VertexBlock>,
     planes: Vec<Plane>,
     face_starts: Vec<u32>,
     face_vertices: Vec<u32>,
@@ -302,7 +308,10 @@ impl ConvexHull {
             .iter()
             .map(|v| v.as_dvec3().length())
             .fold(0.0f64, f64::max) as f32;
+        let normals: Vec<Vec3> = planes.iter().map(|p| p.normal).collect();
         Ok(ConvexHull {
+            blocks: vertex_blocks(&vertices),
+            normal_blocks: vertex_blocks(&normals),
             vertices,
             planes,
             face_starts,
@@ -411,7 +420,20 @@ impl ConvexHull {
     /// Index of a vertex furthest along `dir` (the lowest index among ties).
     #[inline]
     pub fn support_index(&self, dir: Vec3) -> usize {
-        support_index(&self.vertices, dir)
+        support_index_blocks(&self.blocks, dir)
+    }
+
+    /// Index of the face whose outward normal is furthest along `dir` (the lowest
+    /// index among ties; 0 for a NaN direction): the face a direction leaves through.
+    #[inline]
+    pub fn face_towards(&self, dir: Vec3) -> usize {
+        support_index_blocks(&self.normal_blocks, dir)
+    }
+
+    /// The vertices in blocks of 8 lanes ([`blocks`]), the last padded with vertex 0.
+    #[inline]
+    pub fn vertex_blocks(&self) -> &[VertexBlock] {
+        &self.blocks
     }
 
     /// The largest `dir · v` over the vertices.

@@ -158,16 +158,7 @@ impl<'s> Core<'s> {
                 let k = dir.abs().max_position();
                 2 * k as u32 + (dir[k] >= 0.0) as u32
             }
-            Core::Hull(hull) => {
-                let mut best = (f32::NEG_INFINITY, 0);
-                for (i, p) in hull.planes().iter().enumerate() {
-                    let d = p.normal.dot(dir);
-                    if d > best.0 {
-                        best = (d, i as u32);
-                    }
-                }
-                best.1
-            }
+            Core::Hull(hull) => hull.face_towards(dir) as u32,
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The GJK loop: the point of the Minkowski difference `B − A` nearest the origin.
 
-use super::simplex::{Simplex, Vertex};
+use super::simplex::{Simplex, SimplexHint, Vertex};
 use super::{ClosestPoints, Core, MAX_ITERATIONS, Witness};
 use crate::PairCache;
 use glam::{DMat3, DQuat, DVec3};
@@ -11,12 +11,14 @@ use sepax_geometry::{Pose, Shape};
 const RELATIVE_TOLERANCE: f64 = 1e-12;
 
 /// Core gaps below this fraction of the pair's size count as touching (`Overlapping`).
-const TOUCHING: f64 = 1e-9;
+pub(crate) const TOUCHING: f64 = 1e-9;
 
 /// b's pose in a's frame, in f64.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Frame64 {
     pub rot: DMat3,
+    /// `Rᵀ`: a's-frame directions into b's.
+    pub rot_t: DMat3,
     pub trans: DVec3,
 }
 
@@ -27,68 +29,76 @@ impl Frame64 {
         let inv = qa.conjugate();
         let rel: DQuat = (inv * pose_b.rotation.as_dquat()).normalize();
         let offset = pose_b.translation.as_dvec3() - pose_a.translation.as_dvec3();
+        let rot = DMat3::from_quat(rel);
         Frame64 {
-            rot: DMat3::from_quat(rel),
+            rot,
+            rot_t: rot.transpose(),
             trans: (inv * offset) / qa.length_squared(),
         }
     }
 }
 
-/// What GJK found.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum GjkOutcome {
-    /// The cores are apart: the final simplex (its weighted witnesses are the closest
-    /// core points, in a's frame) and `v = b − a` between them.
-    Separated { simplex: Simplex, v: DVec3 },
-    /// The cores touch or overlap.
-    Overlapping,
-}
-
 /// Two cores and b's frame: the support mapping of `B − A`.
-struct Pair<'a, 's> {
-    a: &'a Core<'s>,
-    b: &'a Core<'s>,
-    frame: &'a Frame64,
+pub(crate) struct Pair<'a, 's> {
+    pub a: &'a Core<'s>,
+    pub b: &'a Core<'s>,
+    pub frame: &'a Frame64,
 }
 
 impl Pair<'_, '_> {
     /// The point of `B − A` furthest along `d` (a's frame): `s_B(d) − s_A(−d)`.
     #[inline]
-    fn support(&self, d: DVec3) -> Vertex {
+    pub fn support(&self, d: DVec3) -> Vertex {
         let (ia, pa) = self.a.support((-d).as_vec3());
-        let local = (self.frame.rot.transpose() * d).as_vec3();
+        let local = (self.frame.rot_t * d).as_vec3();
         let (ib, _) = self.b.support(local);
         self.vertex(ia, pa.as_dvec3(), ib)
     }
 
     #[inline]
     fn vertex(&self, ia: u16, a: DVec3, ib: u16) -> Vertex {
-        let b = self.frame.rot * self.b.vertex(ib).as_dvec3() + self.frame.trans;
         Vertex {
-            a,
-            b,
-            w: b - a,
+            w: self.b_point(ib) - a,
             ia,
             ib,
         }
     }
 
-    fn from_indices(&self, ia: u16, ib: u16) -> Vertex {
+    /// b's core vertex `ib` in a's frame.
+    #[inline]
+    fn b_point(&self, ib: u16) -> DVec3 {
+        self.frame.rot * self.b.vertex(ib).as_dvec3() + self.frame.trans
+    }
+
+    /// The closest core point of a, `Σ λ a`, in a's frame, from the simplex's
+    /// barycentric weights (b's is that plus `v = Σ λ (b − a)`).
+    pub fn witness_a(&self, simplex: &Simplex) -> DVec3 {
+        let mut pa = DVec3::ZERO;
+        for (v, &weight) in simplex.vertices[..simplex.len].iter().zip(&simplex.weights) {
+            pa += self.a.vertex(v.ia).as_dvec3() * weight;
+        }
+        pa
+    }
+
+    fn at_indices(&self, ia: u16, ib: u16) -> Vertex {
         self.vertex(ia, self.a.vertex(ia).as_dvec3(), ib)
     }
 }
 
-/// GJK on two cores (b placed by `frame`), warm-started from `hint`'s simplex when it
-/// has one; `scale` (about the pair's size and offset) sizes the touching threshold.
+/// GJK on two cores (b placed by `frame`), warm-started from the cache's simplex when
+/// it has one; `scale` (about the pair's size and offset) sizes the touching threshold.
+/// Returns `v = b − a` between the closest core points, with the final simplex in
+/// `simplex` (its weights give the points), or `None` when the cores touch or overlap.
 pub(crate) fn run_gjk(
     a: &Core,
     b: &Core,
     frame: &Frame64,
     cache: &PairCache,
     scale: f64,
-) -> GjkOutcome {
+    simplex: &mut Simplex,
+) -> Option<DVec3> {
     let pair = Pair { a, b, frame };
-    let mut simplex = Simplex::default();
+    *simplex = Simplex::default();
     let hint = cache.simplex;
     let (na, nb) = (a.vertex_count(), b.vertex_count());
     let warm = hint.len > 0
@@ -97,7 +107,7 @@ pub(crate) fn run_gjk(
             .all(|&[i, j]| (i as usize) < na && (j as usize) < nb);
     if warm {
         for &[i, j] in &hint.pairs[..hint.len as usize] {
-            simplex.push(pair.from_indices(i, j));
+            simplex.push(pair.at_indices(i, j));
         }
     } else {
         // First guess: along the line from b's origin to a's.
@@ -108,14 +118,12 @@ pub(crate) fn run_gjk(
         };
         simplex.push(pair.support(d));
     }
-    let Some(mut v) = simplex.solve() else {
-        return GjkOutcome::Overlapping;
-    };
+    let mut v = simplex.solve()?;
     let touching = (TOUCHING * scale) * (TOUCHING * scale);
     for _ in 0..MAX_ITERATIONS {
         let vv = v.length_squared();
         if vv <= touching {
-            return GjkOutcome::Overlapping;
+            return None;
         }
         let w = pair.support(-v);
         // Converged: the lower bound v·w/|v| has caught up with |v|.
@@ -126,19 +134,70 @@ pub(crate) fn run_gjk(
         if simplex.contains(w.ia, w.ib) {
             break;
         }
-        let before = simplex;
+        let before = *simplex;
         simplex.push(w);
         match simplex.solve() {
-            None => return GjkOutcome::Overlapping,
+            None => return None,
             Some(next) if next.length_squared() < vv => v = next,
             // No progress: round-off on a degenerate simplex; keep the better one.
             Some(_) => {
-                simplex = before;
+                *simplex = before;
                 break;
             }
         }
     }
-    GjkOutcome::Separated { simplex, v }
+    Some(v)
+}
+
+/// The closest points of two grown cores, in a's frame: the gap (radii subtracted),
+/// the unit direction from a to b, the points on both surfaces and the simplex's
+/// vertex indices; `None` when they touch or overlap. Leaves the simplex in `cache`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LocalClosest {
+    pub gap: f64,
+    pub normal: DVec3,
+    pub point_a: DVec3,
+    pub point_b: DVec3,
+    pub simplex: SimplexHint,
+}
+
+/// GJK on the cores, then the radii: see [`LocalClosest`].
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn local_closest(
+    core_a: &Core,
+    radius_a: f32,
+    core_b: &Core,
+    radius_b: f32,
+    frame: &Frame64,
+    cache: &mut PairCache,
+    scale: f64,
+) -> Option<LocalClosest> {
+    let mut simplex = Simplex::default();
+    let Some(v) = run_gjk(core_a, core_b, frame, cache, scale, &mut simplex) else {
+        cache.simplex = SimplexHint::default();
+        return None;
+    };
+    cache.simplex = simplex.hint();
+    let core_gap = v.length();
+    let normal = v / core_gap;
+    let gap = core_gap - radius_a as f64 - radius_b as f64;
+    if gap <= TOUCHING * scale {
+        return None;
+    }
+    let pa = Pair {
+        a: core_a,
+        b: core_b,
+        frame,
+    }
+    .witness_a(&simplex);
+    let pb = pa + v;
+    Some(LocalClosest {
+        gap,
+        normal,
+        point_a: pa + normal * radius_a as f64,
+        point_b: pb - normal * radius_b as f64,
+        simplex: cache.simplex,
+    })
 }
 
 /// [`closest_points`](super::closest_points) in the given order (checked input).
@@ -154,31 +213,19 @@ pub(crate) fn closest_points_in_order(
     };
     let frame = Frame64::new(pose_a, pose_b);
     let scale = pair_scale(a, b, &frame);
-    let outcome = run_gjk(&core_a, &core_b, &frame, cache, scale);
-    let GjkOutcome::Separated { simplex, v } = outcome else {
-        cache.simplex = Default::default();
-        return None;
-    };
-    cache.simplex = simplex.hint();
-    let core_gap = v.length();
-    let normal = v / core_gap;
-    let gap = core_gap - radius_a as f64 - radius_b as f64;
-    if gap <= TOUCHING * scale {
-        return None;
-    }
-    let (pa, pb) = simplex.witnesses();
-    let pa = pa + normal * radius_a as f64;
-    let pb = pb - normal * radius_b as f64;
-    let qa = pose_a.rotation.as_dquat().normalize();
-    let ta = pose_a.translation.as_dvec3();
-    let local_b = frame.rot.transpose() * -normal;
+    let found = local_closest(&core_a, radius_a, &core_b, radius_b, &frame, cache, scale)?;
+    let to_world =
+        |p: DVec3| pose_a.rotation.as_dquat().normalize() * p + pose_a.translation.as_dvec3();
+    let normal = found.normal;
     Some(ClosestPoints {
-        distance: gap as f32,
-        point_a: (qa * pa + ta).as_vec3(),
-        point_b: (qa * pb + ta).as_vec3(),
-        normal: (qa * normal).as_vec3().normalize(),
-        witness_a: witness(&core_a, &simplex, |v| v.ia, normal),
-        witness_b: witness(&core_b, &simplex, |v| v.ib, local_b),
+        distance: found.gap as f32,
+        point_a: to_world(found.point_a).as_vec3(),
+        point_b: to_world(found.point_b).as_vec3(),
+        normal: (pose_a.rotation.as_dquat().normalize() * normal)
+            .as_vec3()
+            .normalize(),
+        witness_a: witness(&core_a, &found.simplex, |[i, _]| i, normal),
+        witness_b: witness(&core_b, &found.simplex, |[_, j]| j, frame.rot_t * -normal),
     })
 }
 
@@ -192,14 +239,14 @@ pub(crate) fn pair_scale(a: &Shape, b: &Shape, frame: &Frame64) -> f64 {
 /// the one facing `outward` (a local direction) among several).
 fn witness(
     core: &Core,
-    simplex: &Simplex,
-    index: impl Fn(&Vertex) -> u16,
+    simplex: &SimplexHint,
+    index: impl Fn([u16; 2]) -> u16,
     outward: DVec3,
 ) -> Witness {
     let mut distinct = [u16::MAX; 4];
     let mut count = 0;
-    for v in &simplex.vertices[..simplex.len] {
-        let i = index(v);
+    for &pair in &simplex.pairs[..simplex.len as usize] {
+        let i = index(pair);
         if !distinct[..count].contains(&i) {
             distinct[count] = i;
             count += 1;

@@ -54,7 +54,7 @@ mod gjk;
 mod simplex;
 
 pub(crate) use self::core::Core;
-pub(crate) use gjk::{GjkOutcome, run_gjk};
+pub(crate) use gjk::{Frame64, LocalClosest, local_closest, pair_scale};
 pub(crate) use simplex::SimplexHint;
 
 use crate::PairCache;
@@ -147,8 +147,23 @@ pub fn closest_points(
 /// The gap between two convex shapes, `0` when they touch or overlap (parry's
 /// `query::distance`). Cold: see [`closest_points`] for the warm query and the errors.
 pub fn distance(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> Result<f32, QueryError> {
-    let found = closest_points(a, pose_a, b, pose_b, &mut PairCache::default())?;
-    Ok(found.map_or(0.0, |c| c.distance))
+    check_pair(a, pose_a, b, pose_b)?;
+    // The gap alone: no witnesses, no world points. Computed in the canonical order,
+    // like `closest_points`, so both orders give the same bits.
+    let (a, pose_a, b, pose_b) = match canonical_swap(a, pose_a, b, pose_b) {
+        true => (b, pose_b, a, pose_a),
+        false => (a, pose_a, b, pose_b),
+    };
+    let (Some((core_a, radius_a)), Some((core_b, radius_b))) = (Core::of(a), Core::of(b)) else {
+        unreachable!("meshes are refused by check_pair")
+    };
+    let frame = Frame64::new(pose_a, pose_b);
+    let scale = pair_scale(a, b, &frame);
+    let mut cache = PairCache::default();
+    let found = local_closest(
+        &core_a, radius_a, &core_b, radius_b, &frame, &mut cache, scale,
+    );
+    Ok(found.map_or(0.0, |c| c.gap as f32))
 }
 
 /// The input checks shared by the distance and cast queries.

@@ -2,12 +2,11 @@
 
 use glam::DVec3;
 
-/// A point of the Minkowski difference `B − A`: `w = b − a`, with the core vertices
-/// (indices and positions in a's frame) it came from.
+/// A point of the Minkowski difference `B − A`: `w = b − a` (a's frame), with the
+/// indices of the core vertices `a` and `b` it came from (kept small: the simplex is
+/// copied as GJK shrinks it; the positions are recomputed for the witnesses).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Vertex {
-    pub a: DVec3,
-    pub b: DVec3,
     pub w: DVec3,
     pub ia: u16,
     pub ib: u16,
@@ -58,17 +57,6 @@ impl Simplex {
         }
         hint.len = self.len as u8;
         hint
-    }
-
-    /// The weighted witness points `(Σ λ a, Σ λ b)` in a's frame.
-    pub fn witnesses(&self) -> (DVec3, DVec3) {
-        let mut pa = DVec3::ZERO;
-        let mut pb = DVec3::ZERO;
-        for k in 0..self.len {
-            pa += self.vertices[k].a * self.weights[k];
-            pb += self.vertices[k].b * self.weights[k];
-        }
-        (pa, pb)
     }
 
     /// Shrinks the simplex to the vertices whose hull holds its point nearest the
@@ -133,7 +121,7 @@ impl Simplex {
         let [a, b, c] = [0, 1, 2].map(|k| self.vertices[k].w);
         let n = (b - a).cross(c - a);
         let nn = n.length_squared();
-        if !(nn > 0.0) {
+        if nn.is_nan() || nn <= 0.0 {
             // Collinear (no face): the best of the three edges.
             return self.best_of(&[[0, 1], [0, 2], [1, 2]]);
         }
@@ -150,7 +138,7 @@ impl Simplex {
         let mut edges = [[0usize; 2]; 3];
         let mut count = 0;
         for (k, edge) in OPPOSITE.iter().enumerate() {
-            if !(area[k] > 0.0) {
+            if area[k].is_nan() || area[k] <= 0.0 {
                 edges[count] = *edge;
                 count += 1;
             }

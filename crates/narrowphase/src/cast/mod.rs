@@ -33,7 +33,13 @@
 //! assert!((hit.normal - Vec3::X).length() < 1e-5);
 //! ```
 
+mod advance;
+
+use crate::distance::{LocalClosest, check_pair};
 use crate::error::QueryError;
+use crate::query::canonical_swap;
+use crate::{PairCache, collide};
+use advance::advance;
 use glam::{Quat, Vec3};
 use sepax_geometry::{Pose, Shape};
 
@@ -137,6 +143,88 @@ pub fn cast(
     motion_b: &Motion,
     max_time: f32,
 ) -> Result<Option<CastHit>, QueryError> {
-    let _ = (a, pose_a, motion_a, b, pose_b, motion_b, max_time);
-    todo!("conservative advancement")
+    check_pair(a, pose_a, b, pose_b)?;
+    if !(motion_a.is_valid() && motion_b.is_valid()) {
+        return Err(QueryError::InvalidMotion);
+    }
+    if !(max_time.is_finite() && max_time >= 0.0) {
+        return Err(QueryError::InvalidTime);
+    }
+    // Like every pair query: computed in the canonical order, mirrored for the other.
+    Ok(if canonical_swap(a, pose_a, b, pose_b) {
+        let hit = cast_in_order(b, pose_b, motion_b, a, pose_a, motion_a, max_time);
+        hit.map(|h| CastHit {
+            normal: -h.normal,
+            point_a: h.point_b,
+            point_b: h.point_a,
+            ..h
+        })
+    } else {
+        cast_in_order(a, pose_a, motion_a, b, pose_b, motion_b, max_time)
+    })
+}
+
+/// [`cast`] in the given order (checked input).
+#[allow(clippy::too_many_arguments)]
+fn cast_in_order(
+    a: &Shape,
+    pose_a: &Pose,
+    motion_a: &Motion,
+    b: &Shape,
+    pose_b: &Pose,
+    motion_b: &Motion,
+    max_time: f32,
+) -> Option<CastHit> {
+    let tolerance = CAST_TOLERANCE as f64 * a.bounding_radius().min(b.bounding_radius()) as f64;
+    advance(
+        a, pose_a, motion_a, b, pose_b, motion_b, max_time, tolerance,
+    )
+}
+
+/// The hit for the closest points `found` (a's frame of `pose_a`) at time `t`.
+pub(super) fn world_hit(pose_a: &Pose, found: &LocalClosest, t: f64) -> CastHit {
+    let q = pose_a.rotation.as_dquat().normalize();
+    let to_world = |p: glam::DVec3| (q * p + pose_a.translation.as_dvec3()).as_vec3();
+    CastHit {
+        time: t as f32,
+        normal: (q * found.normal).as_vec3().normalize(),
+        point_a: to_world(found.point_a),
+        point_b: to_world(found.point_b),
+        initially_touching: false,
+    }
+}
+
+/// The hit of shapes that touch or overlap at `time` (posed for it): the normal and the
+/// deepest points of their manifold (a margin of a hair, for a pair GJK calls touching
+/// and the SAT a hair apart); `initially_touching` when `time` is 0.
+pub(super) fn touching_at(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    time: f64,
+) -> CastHit {
+    let hair = 1e-6 * a.bounding_radius().max(b.bounding_radius());
+    let manifold = collide(a, pose_a, b, pose_b, hair, &mut PairCache::default());
+    let deepest = manifold.as_ref().and_then(|m| {
+        m.points
+            .iter()
+            .max_by(|p, q| p.depth.total_cmp(&q.depth))
+            .map(|p| (m.normal, p.position, p.depth))
+    });
+    let (normal, position, depth) = deepest.unwrap_or_else(|| {
+        let towards = (pose_b.translation - pose_a.translation).normalize_or(Vec3::X);
+        (
+            towards,
+            (pose_a.translation + pose_b.translation) * 0.5,
+            0.0,
+        )
+    });
+    CastHit {
+        time: time as f32,
+        normal,
+        point_a: position + normal * (depth * 0.5),
+        point_b: position - normal * (depth * 0.5),
+        initially_touching: time == 0.0,
+    }
 }

@@ -1,0 +1,57 @@
+//! The blocked support mapping equals the scalar scan, index for index.
+
+use glam::Vec3;
+use sepax_geometry::ConvexHull;
+use sepax_geometry::hull::blocks::support_index_blocks;
+use sepax_geometry::hull::support_index;
+use sepax_geometry::rng::Rng;
+
+fn directions(rng: &mut Rng) -> Vec<Vec3> {
+    let mut dirs = vec![
+        Vec3::ZERO,
+        Vec3::X,
+        -Vec3::Y,
+        Vec3::Z,
+        Vec3::ONE,
+        Vec3::new(1.0, -1.0, 0.0),
+        Vec3::new(f32::NAN, 0.0, 0.0),
+        Vec3::new(f32::INFINITY, 0.0, 1.0),
+        Vec3::splat(1e30),
+        Vec3::splat(1e-30),
+    ];
+    dirs.extend((0..200).map(|_| rng.unit_vec3() * rng.range(0.001, 1000.0)));
+    dirs
+}
+
+#[test]
+fn blocked_support_is_the_scalar_scan() {
+    let mut rng = Rng::new(0xb10c);
+    let mut hulls = vec![ConvexHull::cuboid(Vec3::new(1.0, 2.0, 3.0)).unwrap()];
+    for n in [4, 5, 7, 8, 9, 15, 16, 17, 24, 33, 64, 200] {
+        for _ in 0..20 {
+            let points: Vec<Vec3> = (0..n)
+                .map(|_| rng.unit_vec3() * rng.range(0.5, 2.0))
+                .collect();
+            if let Ok(h) = ConvexHull::try_from_points(&points) {
+                hulls.push(h);
+            }
+        }
+    }
+    // Grid points: many exact ties.
+    let grid: Vec<Vec3> = (0..27)
+        .map(|i| Vec3::new((i % 3) as f32, (i / 3 % 3) as f32, (i / 9) as f32))
+        .collect();
+    hulls.push(ConvexHull::try_from_points(&grid).unwrap());
+    let mut checked = 0;
+    for h in &hulls {
+        for d in directions(&mut rng) {
+            let scalar = support_index(h.vertices(), d);
+            assert_eq!(support_index_blocks(h.vertex_blocks(), d), scalar, "{d:?}");
+            assert_eq!(h.support_index(d), scalar);
+            let normals: Vec<Vec3> = h.planes().iter().map(|p| p.normal).collect();
+            assert_eq!(h.face_towards(d), support_index(&normals, d));
+            checked += 1;
+        }
+    }
+    assert!(checked > 40_000, "{checked}");
+}

@@ -1,0 +1,3 @@
+//! Helpers shared by the narrow phase's integration tests.
+
+pub mod parry;
