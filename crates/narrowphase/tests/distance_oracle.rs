@@ -791,7 +791,7 @@ fn parry_distance_against_the_oracle() {
         .collect();
     let mut rng = Rng::new(0x9A77);
     for (ka, kb) in KINDS {
-        let mut pick = |rng: &mut Rng, kind: Kind| {
+        let pick = |rng: &mut Rng, kind: Kind| {
             if kind == Kind::Hull {
                 let (h, p) = &hulls[rng.below(hulls.len())];
                 (h.clone(), None, Some(&**p))
