@@ -19,17 +19,25 @@
 //!
 //! Capsules (issue 10): 256 touching capsule–box and
 //! capsule–capsule pairs (`capsule_box_manifold`, `capsule_capsule_manifold`).
+//!
+//! Distance (issue 11, group `distance`): 256 pairs apart by 5% of their size
+//! (`PairKind::Apart`) of 24-point hulls (`hull24`), boxes (`box`) and capsules
+//! (`capsule`). `sepax` is `distance` (cold); `sepax-warm` is `closest_points` with one
+//! cache per pair kept from call to call while b alternates between its pose and a
+//! nudged one (≤ 1% of its size, ≤ 0.01 rad: `sepax_benches::nudged`), so each call
+//! starts from the simplex of a pose just beside it; `parry3d` is `query::distance`.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
-use sepax_benches::{box_batch, parry_triangle_manifolds, parry_triangle_pairs, to_parry};
+use sepax_benches::{box_batch, nudged, parry_triangle_manifolds, parry_triangle_pairs, to_parry};
 use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles};
 use sepax_narrowphase::{
-    PairCache, SupportMode, collide_box_pairs, collide_with, contact, contact_box_pairs,
+    PairCache, SupportMode, closest_points, collide_box_pairs, collide_with, contact,
+    contact_box_pairs, distance,
 };
 use sepax_testkit::pairs::{
-    Pair, PairKind, box_pairs, capsule_box_pairs, capsule_capsule_pairs, hull_pairs,
-    sphere_hull_pairs,
+    Pair, PairKind, apart_capsule_pairs, box_pairs, capsule_box_pairs, capsule_capsule_pairs,
+    hull_pairs, hull_pairs_as, sphere_hull_pairs,
 };
 use sepax_testkit::terrain::box_triangle_pairs;
 use std::hint::black_box;
@@ -228,5 +236,52 @@ fn box_triangle(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, narrowphase, box_triangle);
+/// Distance of apart pairs: sepax cold and warm, parry3d.
+fn distances(c: &mut Criterion) {
+    let mut group = c.benchmark_group("distance");
+    group.throughput(Throughput::Elements(BATCH as u64));
+    let cases = [
+        ("hull24", hull_pairs_as(11, BATCH, 24, PairKind::Apart)),
+        ("box", box_pairs(12, BATCH, PairKind::Apart)),
+        ("capsule", apart_capsule_pairs(13, BATCH)),
+    ];
+    for (name, pairs) in &cases {
+        group.bench_function(BenchmarkId::new("sepax", name), |bench| {
+            bench.iter(|| {
+                for p in pairs {
+                    black_box(distance(&p.a, &p.pose_a, &p.b, &p.pose_b).unwrap());
+                }
+            })
+        });
+        let moved: Vec<_> = pairs
+            .iter()
+            .enumerate()
+            .map(|(i, p)| nudged(&p.pose_b, 2.0 * p.b.bounding_radius(), i as f32 * 0.9))
+            .collect();
+        let mut caches = vec![PairCache::default(); pairs.len()];
+        let mut at_moved = false;
+        group.bench_function(BenchmarkId::new("sepax-warm", name), |bench| {
+            bench.iter(|| {
+                at_moved = !at_moved;
+                for ((p, cache), moved) in pairs.iter().zip(&mut caches).zip(&moved) {
+                    let pose_b = if at_moved { moved } else { &p.pose_b };
+                    black_box(closest_points(&p.a, &p.pose_a, &p.b, pose_b, cache).unwrap());
+                }
+            })
+        });
+        let peers = parry_pairs(pairs);
+        group.bench_function(BenchmarkId::new("parry3d", name), |bench| {
+            bench.iter(|| {
+                for p in &peers {
+                    black_box(
+                        parry3d::query::distance(&p.pose_a, &*p.a, &p.pose_b, &*p.b).unwrap(),
+                    );
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, narrowphase, box_triangle, distances);
 criterion_main!(benches);

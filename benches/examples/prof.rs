@@ -26,6 +26,9 @@
 //! | `capsule-capsule` | 256 touching capsule pairs (`capsule_capsule_pairs(7, 256)`) | sepax `collide`, cold cache |
 //! | `parry-capsule-box` | the capsule–box pairs | parry3d `contact_manifolds`, fresh manifolds |
 //! | `parry-capsule-capsule` | the capsule pairs | parry3d `contact_manifolds`, fresh manifolds |
+//! | `distance-hull24` | 256 pairs of 24-point hulls 5% of their size apart (`hull_pairs_as(11, 256, 24, PairKind::Apart)`) | sepax `distance` (cold) |
+//! | `distance-hull24-warm` | the apart hull pairs, b nudged every pass (≤ 1% of its size, ≤ 0.01 rad) | sepax `closest_points`, each pair's cache kept from pass to pass |
+//! | `parry-distance-hull24` | the apart hull pairs | parry3d `query::distance` |
 //!
 //! The box modes take a second argument, the pair kind: `resting` (default),
 //! `touching`, `deep`, `separated`; the hull modes the hull's point count (default 24). These are the pairs of the `box_box_*` and
@@ -50,18 +53,22 @@
 //! (the hull builder's hash maps are randomly seeded). For a count of the queries
 //! alone, collect inside the query only:
 //! `valgrind --tool=callgrind --toggle-collect='sepax_narrowphase::query::collide' ...`
-//! (the total over `N × 256` calls).
+//! (the total over `N × 256` calls), or read the query function's inclusive count from
+//! `callgrind_annotate --inclusive=yes`. Measured so on 23 November 2026 (`N=20`,
+//! 5,120 calls, `sepax_narrowphase::distance::distance` / `closest_points` /
+//! `parry3d::query::distance::distance::distance`): `distance-hull24` 8,741
+//! instructions per pair, `distance-hull24-warm` 3,031, `parry-distance-hull24` 11,347.
 
-use glam::{Quat, Vec3};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
-use sepax_benches::{box_batch, parry_triangle_manifolds, parry_triangle_pairs, to_parry};
+use sepax_benches::{box_batch, nudged, parry_triangle_manifolds, parry_triangle_pairs, to_parry};
 use sepax_geometry::Pose;
 use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles};
 use sepax_narrowphase::{
-    BoxBoxPair, PairCache, SimdLevel, collide, collide_box_pairs_at, contact, contact_box_pairs_at,
+    BoxBoxPair, PairCache, SimdLevel, closest_points, collide, collide_box_pairs_at, contact,
+    contact_box_pairs_at, distance,
 };
 use sepax_testkit::pairs::{
-    Pair, PairKind, box_pairs, capsule_box_pairs, capsule_capsule_pairs, hull_pairs,
+    Pair, PairKind, box_pairs, capsule_box_pairs, capsule_capsule_pairs, hull_pairs, hull_pairs_as,
 };
 use sepax_testkit::terrain::{
     TrianglePair, box_triangle_pairs, boxes_on_floor, capsule_triangle_pairs, hull_triangle_pairs,
@@ -69,7 +76,7 @@ use sepax_testkit::terrain::{
 use std::hint::black_box;
 use std::process::ExitCode;
 
-const MODES: [&str; 18] = [
+const MODES: [&str; 21] = [
     "box",
     "boxbatch",
     "boxc",
@@ -88,6 +95,9 @@ const MODES: [&str; 18] = [
     "capsule-capsule",
     "parry-capsule-box",
     "parry-capsule-capsule",
+    "distance-hull24",
+    "distance-hull24-warm",
+    "parry-distance-hull24",
 ];
 
 fn main() -> ExitCode {
@@ -126,6 +136,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if mode.contains("distance") {
+        distances(&mode, passes);
+        return ExitCode::SUCCESS;
+    }
     let level = match std::env::var("SEPAX_SIMD").as_deref() {
         Ok("scalar") => SimdLevel::Scalar,
         Ok("baseline") => SimdLevel::Baseline,
@@ -223,13 +237,7 @@ fn sepax_collide_nudged(pairs: &[Pair], passes: usize, warm: bool) {
     for pass in 0..passes {
         for (i, (p, cache)) in pairs.iter().zip(&mut caches).enumerate() {
             let phase = (pass * 7 + i) as f32 * 0.9;
-            let size = 2.0 * p.b.bounding_radius();
-            let nudge = Vec3::new(phase.sin(), phase.cos(), (1.7 * phase).sin()) * (0.005 * size);
-            let turn = Quat::from_rotation_y(0.005 * phase.cos());
-            let pose_b = Pose::new(
-                p.pose_b.translation + nudge,
-                (turn * p.pose_b.rotation).normalize(),
-            );
+            let pose_b = nudged(&p.pose_b, 2.0 * p.b.bounding_radius(), phase);
             if !warm {
                 *cache = PairCache::default();
             }
@@ -290,5 +298,51 @@ fn parry_triangles(pairs: &[TrianglePair], passes: usize) {
     let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
     for _ in 0..passes {
         parry_triangle_manifolds(&peers, &mut manifolds);
+    }
+}
+
+/// The distance modes: 256 24-point hull pairs 5% of their size apart
+/// (`hull_pairs_as(11, 256, 24, PairKind::Apart)`, the `distance/*/hull24` bench pairs),
+/// `passes` times: sepax `distance` (cold), sepax `closest_points` with each pair's
+/// cache kept from pass to pass while b wobbles (≤ 1% of its size, ≤ 0.01 rad, as
+/// `hullwarm`), or parry3d `query::distance`.
+fn distances(mode: &str, passes: usize) {
+    let pairs = hull_pairs_as(11, 256, 24, PairKind::Apart);
+    match mode {
+        "distance-hull24" => {
+            for _ in 0..passes {
+                for p in &pairs {
+                    black_box(distance(&p.a, &p.pose_a, &p.b, &p.pose_b).unwrap());
+                }
+            }
+        }
+        "distance-hull24-warm" => {
+            let mut caches = vec![PairCache::default(); pairs.len()];
+            for pass in 0..passes {
+                for (i, (p, cache)) in pairs.iter().zip(&mut caches).enumerate() {
+                    let phase = (pass * 7 + i) as f32 * 0.9;
+                    let pose_b = nudged(&p.pose_b, 2.0 * p.b.bounding_radius(), phase);
+                    black_box(closest_points(&p.a, &p.pose_a, &p.b, &pose_b, cache).unwrap());
+                }
+            }
+        }
+        _ => {
+            let peers: Vec<_> = pairs
+                .iter()
+                .map(|p| {
+                    (
+                        to_parry::shape(&p.a),
+                        to_parry::pose(&p.pose_a),
+                        to_parry::shape(&p.b),
+                        to_parry::pose(&p.pose_b),
+                    )
+                })
+                .collect();
+            for _ in 0..passes {
+                for (a, pose_a, b, pose_b) in &peers {
+                    black_box(parry3d::query::distance(pose_a, &**a, pose_b, &**b).unwrap());
+                }
+            }
+        }
     }
 }

@@ -6,7 +6,8 @@
 
 pub mod to_parry;
 
-use sepax_geometry::Shape;
+use glam::{Quat, Vec3};
+use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::BoxBoxPair;
 use sepax_testkit::pairs::Pair;
 
@@ -66,4 +67,14 @@ pub fn parry_triangle_manifolds(
             .unwrap();
         std::hint::black_box(&*manifolds);
     }
+}
+
+/// `pose` nudged for a warm-start measurement: moved by at most 1% of `size` and turned
+/// by at most 0.01 rad, a fixed wobble of `phase` around it (so that pairs stay as they
+/// were posed: touching, or apart). Consecutive phases are what the warm benches feed
+/// a pair's cache from one call to the next.
+pub fn nudged(pose: &Pose, size: f32, phase: f32) -> Pose {
+    let nudge = Vec3::new(phase.sin(), phase.cos(), (1.7 * phase).sin()) * (0.005 * size);
+    let turn = Quat::from_rotation_y(0.005 * phase.cos());
+    Pose::new(pose.translation + nudge, (turn * pose.rotation).normalize())
 }

@@ -1,8 +1,9 @@
 //! Pairs of posed 3D shapes: the benches' pair sets by kind, and the oracle tests'
 //! placements.
 //!
-//! * **Pair sets** ([`box_pairs`], [`hull_pairs`], [`sphere_hull_pairs`],
-//!   [`capsule_box_pairs`], [`capsule_capsule_pairs`]): `count`
+//! * **Pair sets** ([`box_pairs`], [`hull_pairs`], [`hull_pairs_as`],
+//!   [`sphere_hull_pairs`], [`capsule_box_pairs`], [`capsule_capsule_pairs`],
+//!   [`apart_capsule_pairs`]): `count`
 //!   pairs of one [`PairKind`] from a seed, what the narrow-phase benches time.
 //! * **Placements** ([`place`] with a [`Placement`]): poses for a given pair of shapes
 //!   that stress the separating-axis test (coincident centres, parallel faces, edge on
@@ -43,6 +44,10 @@ pub enum PairKind {
     Separated,
     /// Random orientations, moved along the oracle's axis to a 1% penetration.
     Touching,
+    /// Random orientations, moved along the oracle's axis to a gap of 5% of the size
+    /// (the SAT gap: the distance is at least that): apart, within reach of a
+    /// speculative margin, what a distance query meets.
+    Apart,
 }
 
 /// A size for relative tolerances: the sum of the bounding radii.
@@ -88,18 +93,25 @@ fn pose_as(rng: &mut Rng, a: Shape, b: Shape, kind: PairKind) -> Pair {
             pose_a.translation + rng.unit_vec3() * 3.0 * size,
             rng.rotation(),
         ),
-        PairKind::Touching => {
+        PairKind::Touching | PairKind::Apart => {
+            // The gap wanted, as a fraction of the mean bounding radius.
+            let gap = if matches!(kind, PairKind::Touching) {
+                -0.01
+            } else {
+                0.1
+            };
             let mut pose_b = Pose::new(
                 pose_a.translation + rng.unit_vec3() * 0.8 * size,
                 rng.rotation(),
             );
             if let Some(o) = vertex_projection_sat(&a, &pose_a, &b, &pose_b) {
-                let target = -0.01 * size as f64 * 0.5;
+                let target = gap * size as f64 * 0.5;
                 pose_b.translation += ((target - o.separation) * o.normal).as_vec3();
             } else {
-                // Spheres: put the surfaces 1% into each other along the centre line.
+                // Spheres: put the surfaces that far apart along the centre line.
                 let d = pose_b.translation - pose_a.translation;
-                let reach = a.bounding_radius() + b.bounding_radius() * 0.98;
+                let share = if gap < 0.0 { 0.98 } else { 1.1 };
+                let reach = a.bounding_radius() + b.bounding_radius() * share;
                 pose_b.translation = pose_a.translation + d.normalize() * reach;
             }
             pose_b
@@ -131,11 +143,17 @@ pub fn bench_hull(rng: &mut Rng, n: usize) -> Shape {
 
 /// `count` touching pairs of [`bench_hull`]s of `n` points.
 pub fn hull_pairs(seed: u64, count: usize, n: usize) -> Vec<Pair> {
+    hull_pairs_as(seed, count, n, PairKind::Touching)
+}
+
+/// `count` pairs of [`bench_hull`]s of `n` points, posed as `kind` says (the box-only
+/// [`PairKind::Resting`] rests them as boxes of half extents 0.5).
+pub fn hull_pairs_as(seed: u64, count: usize, n: usize, kind: PairKind) -> Vec<Pair> {
     let mut rng = Rng::new(seed);
     (0..count)
         .map(|_| {
             let (a, b) = (bench_hull(&mut rng, n), bench_hull(&mut rng, n));
-            pose_as(&mut rng, a, b, PairKind::Touching)
+            pose_as(&mut rng, a, b, kind)
         })
         .collect()
 }
@@ -180,9 +198,27 @@ pub fn capsule_capsule_pairs(seed: u64, count: usize) -> Vec<Pair> {
         .collect()
 }
 
+/// `count` pairs of [`bench_capsule`]s apart by 5% of the size (by the f64 capsule
+/// oracle; [`PairKind::Apart`]), at random rotations.
+pub fn apart_capsule_pairs(seed: u64, count: usize) -> Vec<Pair> {
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            let (a, b) = (bench_capsule(&mut rng), bench_capsule(&mut rng));
+            capsule_pair_at(&mut rng, a, b, 0.1)
+        })
+        .collect()
+}
+
 /// Capsule `a` and any `b` at random rotations, b moved along the line of the centres
 /// until the oracle's separation is `−0.5%` of the size (secant steps).
 fn touching_capsule_pair(rng: &mut Rng, a: Shape, b: Shape) -> Pair {
+    capsule_pair_at(rng, a, b, -0.01)
+}
+
+/// Capsule `a` and any `b` at random rotations, b moved along the line of the centres
+/// until the oracle's separation is `gap / 2` of the size (secant steps).
+fn capsule_pair_at(rng: &mut Rng, a: Shape, b: Shape, gap: f64) -> Pair {
     let Shape::Capsule(capsule) = &a else {
         unreachable!("a is the capsule")
     };
@@ -193,7 +229,7 @@ fn touching_capsule_pair(rng: &mut Rng, a: Shape, b: Shape) -> Pair {
     let size = a.bounding_radius() + b.bounding_radius();
     let dir = rng.unit_vec3();
     let mut pose_b = Pose::new(pose_a.translation + dir * 0.8 * size, rng.rotation());
-    let target = -0.01 * size as f64 * 0.5;
+    let target = gap * size as f64 * 0.5;
     for _ in 0..6 {
         let s0 = capsule_separation(capsule, &pose_a, &b, &pose_b);
         let mut moved = pose_b;

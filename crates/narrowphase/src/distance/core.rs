@@ -96,8 +96,61 @@ impl<'s> Core<'s> {
         }
     }
 
-    /// The face whose outward normal is nearest the local direction `dir`: the face a
-    /// closest point on three or more vertices lies on (`dir` is then its normal).
+    /// The face that holds every vertex of `vertices` (several: the one whose outward
+    /// normal is nearest the local direction `dir`): where a closest point on two
+    /// vertices that are not an edge, or on three or more, lies.
+    ///
+    /// Chosen by the vertex indices, not by the normal alone: two neighbouring hull
+    /// faces can differ by less than f32 can tell apart in `n · dir` (`1 − cos θ`
+    /// below `1e-7` for `θ` about `1e-4` rad), and the point lies on only one of them.
+    /// When no face holds them all (round-off on such nearly flat seams can leave a
+    /// simplex across two faces), the face nearest `dir`.
+    pub fn face_holding(&self, vertices: &[u16], dir: Vec3) -> u32 {
+        match self {
+            Core::Point | Core::Segment(_) => 0,
+            Core::Box(_) => {
+                // Face 2k + s holds the corners whose bit k is s.
+                let all = vertices.iter().fold(7u16, |m, &i| m & i);
+                let none = vertices.iter().fold(7u16, |m, &i| m & !i);
+                let mut best = (f32::NEG_INFINITY, None);
+                for k in 0..3 {
+                    for (side, held) in [(0, none), (1, all)] {
+                        if held & (1 << k) != 0 {
+                            let along = if side == 1 { dir[k] } else { -dir[k] };
+                            if along > best.0 {
+                                best = (along, Some(2 * k as u32 + side));
+                            }
+                        }
+                    }
+                }
+                best.1.unwrap_or_else(|| self.face_towards(dir))
+            }
+            Core::Hull(hull) => {
+                let holds = |f: usize| {
+                    let face = hull.face(f);
+                    vertices.iter().all(|&i| face.contains(&(i as u32)))
+                };
+                // Nearly always the face nearest `dir` holds them (the only one that
+                // can, for three vertices or a diagonal); scan the others only if not.
+                let nearest = self.face_towards(dir);
+                if holds(nearest as usize) {
+                    return nearest;
+                }
+                let mut best = (f32::NEG_INFINITY, None);
+                for (f, plane) in hull.planes().iter().enumerate() {
+                    if holds(f) {
+                        let along = plane.normal.dot(dir);
+                        if along > best.0 {
+                            best = (along, Some(f as u32));
+                        }
+                    }
+                }
+                best.1.unwrap_or(nearest)
+            }
+        }
+    }
+
+    /// The face whose outward normal is nearest the local direction `dir`.
     pub fn face_towards(&self, dir: Vec3) -> u32 {
         match self {
             Core::Point | Core::Segment(_) => 0,

@@ -245,8 +245,8 @@ fn reach(shape: &Shape) -> f64 {
 }
 
 /// The feature of one core the closest point lies on: its distinct simplex vertices
-/// (one: a vertex, two ends of an edge: that edge, else the face facing `outward`, a
-/// local direction).
+/// (one: a vertex, two ends of an edge: that edge, else the face holding them all,
+/// the one facing `outward` (a local direction) among several).
 fn witness(
     core: &Core,
     simplex: &SimplexHint,
@@ -268,6 +268,6 @@ fn witness(
             let (i, j) = (distinct[0].min(distinct[1]), distinct[0].max(distinct[1]));
             Witness::Edge(i as u32, j as u32)
         }
-        _ => Witness::Face(core.face_towards(outward.as_vec3())),
+        _ => Witness::Face(core.face_holding(&distinct[..count], outward.as_vec3())),
     }
 }

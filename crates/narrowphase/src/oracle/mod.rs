@@ -20,11 +20,16 @@
 //!
 //! [`triangle`] holds the one-sided twins of the mesh-triangle queries.
 //!
+//! [`distance`] is the twin of the GJK distance query: the exact gap, closest points
+//! and normal of two convex shapes by enumerating their core features (vertex against
+//! shape, edge against edge), with a lower bound that proves each answer.
+//!
 //! [`gap_along`] measures a pair's gap along a given normal (`min_b − max_a` over the
 //! vertices, or centre ± radius), the check that a reported normal really is an axis
 //! of that depth.
 
 pub mod capsule;
+pub mod distance;
 
 pub use capsule::capsule_separation;
 use glam::{DVec3, Vec3};

@@ -178,8 +178,9 @@ fn capsule_core(capsule: &Capsule, pose: &Pose) -> [DVec3; 2] {
     [c - top, c + top]
 }
 
-/// The closest point of the world triangle `t` (normal `n`) to `p`.
-fn closest_on(t: &[DVec3; 3], n: DVec3, p: DVec3) -> DVec3 {
+/// The closest point of the world triangle `t` (unit normal `n`) to `p`: its projection
+/// when that falls inside (or on) the triangle, else the nearest point of its sides.
+pub(super) fn closest_on(t: &[DVec3; 3], n: DVec3, p: DVec3) -> DVec3 {
     let projected = p - n * n.dot(p - t[0]);
     let inside = (0..3).all(|i| {
         let (a, b) = (t[i], t[(i + 1) % 3]);
