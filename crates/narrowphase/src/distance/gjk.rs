@@ -98,7 +98,7 @@ pub(crate) fn run_gjk(
     simplex: &mut Simplex,
 ) -> Option<DVec3> {
     let pair = Pair { a, b, frame };
-    *simplex = Simplex::default();
+    simplex.len = 0;
     let hint = cache.simplex;
     let (na, nb) = (a.vertex_count(), b.vertex_count());
     let warm = hint.len > 0
