@@ -2,7 +2,7 @@
 
 use super::{CastHit, MAX_CAST_STEPS, Motion, touching_at, world_hit};
 use crate::PairCache;
-use crate::distance::{Core, Frame64, LocalClosest, local_closest, pair_scale};
+use crate::distance::{Core, Frame64, LocalClosest, local_closest, pair_scale, reach};
 use sepax_geometry::{Pose, Shape};
 
 /// One moving shape: its core, radius, start pose and motion.
@@ -24,7 +24,7 @@ impl<'s> Mover<'s> {
             radius,
             pose: *pose,
             motion: *motion,
-            turning: motion.angular.length() as f64 * shape.bounding_radius() as f64,
+            turning: motion.angular.length() as f64 * reach(shape),
         }
     }
 
@@ -65,7 +65,17 @@ pub(super) fn advance(
     let qa = pose_a.rotation.as_dquat().normalize();
     let relative = qa.conjugate() * (motion_b.linear - motion_a.linear).as_dvec3();
     let mut cache = PairCache::default();
-    let mut t = 0.0f64;
+    // Nothing can touch before the bounding spheres do.
+    let mut t = spheres_meet(
+        a,
+        pose_a,
+        motion_a,
+        b,
+        pose_b,
+        motion_b,
+        max_time as f64,
+        0.5 * tolerance,
+    )?;
     // The last closest points found, and their time.
     let mut last: Option<(LocalClosest, f64)> = None;
     for _ in 0..MAX_CAST_STEPS {
@@ -137,4 +147,38 @@ fn touching(hit: CastHit) -> CastHit {
         separation: 0.0,
         ..hit
     }
+}
+
+/// The first time in `[0, max_time]` at which the shapes' bounding spheres (about
+/// their origins, radius the reach, which no rotation changes) come within `gap`: the
+/// least root of `|p + t v| = R` with `p`, `v` the offset and relative velocity of the
+/// origins, `R` the sum of the reaches and `gap`; 0 when they are already that close;
+/// `None` when they never are in time (the shapes cannot touch either).
+#[allow(clippy::too_many_arguments)]
+fn spheres_meet(
+    a: &Shape,
+    pose_a: &Pose,
+    motion_a: &Motion,
+    b: &Shape,
+    pose_b: &Pose,
+    motion_b: &Motion,
+    max_time: f64,
+    gap: f64,
+) -> Option<f64> {
+    let p = pose_b.translation.as_dvec3() - pose_a.translation.as_dvec3();
+    let v = (motion_b.linear - motion_a.linear).as_dvec3();
+    let reach = reach(a) + reach(b) + gap;
+    let c = p.length_squared() - reach * reach;
+    if c <= 0.0 {
+        return Some(0.0);
+    }
+    // |p + t v|² = R²: t² |v|² + 2 t p·v + c = 0; approaching needs p·v < 0.
+    let (vv, pv) = (v.length_squared(), p.dot(v));
+    let discriminant = pv * pv - vv * c;
+    if pv >= 0.0 || discriminant < 0.0 {
+        return None;
+    }
+    // The smaller root, in the form that does not cancel: c / (−p·v + √disc).
+    let t = c / (-pv + discriminant.sqrt());
+    (t <= max_time).then_some(t)
 }

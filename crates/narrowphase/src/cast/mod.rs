@@ -10,6 +10,10 @@
 //! convex function of time, so each step is a Newton step that never passes the root:
 //! one step when a vertex closes on a face, a few elsewhere.
 //!
+//! Before any distance step, the shapes' bounding spheres (about their origins, which
+//! a rotation does not move) give a first time no contact can precede, in closed form:
+//! a pair whose spheres never meet within `max_time` is a miss without a GJK query.
+//!
 //! The reported time is therefore **never after** the first contact: it is the first
 //! time found at which the shapes are within [`CAST_TOLERANCE`] (relative to their
 //! size) of touching, before the exact time of impact by at most that gap over the

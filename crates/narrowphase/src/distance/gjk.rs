@@ -234,7 +234,7 @@ pub(crate) fn pair_scale(a: &Shape, b: &Shape, frame: &Frame64) -> f64 {
 
 /// The distance from a shape's origin to its furthest point, in f64 (finite for any
 /// accepted shape, where the f32 bounding radius of a box near `f32::MAX` is `+∞`).
-fn reach(shape: &Shape) -> f64 {
+pub(crate) fn reach(shape: &Shape) -> f64 {
     match shape {
         Shape::Sphere(s) => s.radius() as f64,
         Shape::Cuboid(c) => c.half_extents().as_dvec3().length(),

@@ -58,7 +58,7 @@ mod gjk;
 mod simplex;
 
 pub(crate) use self::core::Core;
-pub(crate) use gjk::{Frame64, LocalClosest, local_closest, pair_scale};
+pub(crate) use gjk::{Frame64, LocalClosest, local_closest, pair_scale, reach};
 pub(crate) use simplex::SimplexHint;
 
 use crate::PairCache;
