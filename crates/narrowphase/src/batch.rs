@@ -27,6 +27,7 @@
 // both the vectoriser and a reader see as "this lane".
 #![allow(clippy::needless_range_loop)]
 
+use crate::distance::Core;
 use crate::math::sanitize_margin;
 use crate::query::{box_manifold_from_outcome, canonical_swap, contact_from_outcome};
 use crate::sat::box_box::{BoxPair, box_box};
@@ -35,6 +36,7 @@ use crate::sat::box_box_wide::{
 };
 use crate::sat::frame_wide::{PoseLanes, frames};
 use crate::sat::{Frame, SatOutcome};
+use crate::solid::Solid;
 use crate::{Contact, Feature, Manifold, PairCache};
 use glam::{Mat3, Vec3};
 use sepax_geometry::{Cuboid, Pose, Shape};
@@ -217,7 +219,17 @@ pub fn contact_box_pairs_at(
         for l in 0..pairs.len() {
             out[l] = if bundle.active[l] {
                 let outcome = bundle.outcome(level, l, margin, None);
-                let c = contact_from_outcome(&bundle.poses_a[l], outcome);
+                let pair = &bundle.pairs[l];
+                let (ha, hb) = (Vec3::from_array(pair.ha), Vec3::from_array(pair.hb));
+                let c = contact_from_outcome(
+                    &Solid::Box(ha),
+                    &Solid::Box(hb),
+                    &|| (Core::Box(ha), Core::Box(hb)),
+                    &bundle.poses_a[l],
+                    &pair.frame,
+                    margin,
+                    outcome,
+                );
                 if bundle.swapped[l] {
                     c.map(|c| c.flipped())
                 } else {

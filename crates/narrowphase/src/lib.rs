@@ -86,6 +86,7 @@ mod query;
 pub mod ray;
 mod sat;
 mod solid;
+mod speculative;
 
 pub use batch::{BoxBoxPair, collide_box_pairs, collide_box_pairs_with, contact_box_pairs};
 #[doc(hidden)]
@@ -100,6 +101,7 @@ pub use query::{
     DEFAULT_SUPPORT_MODE, collide, collide_with, contact, intersects, minimum_translation,
 };
 pub use sat::FEATURE_SLOP;
+pub use speculative::SPECULATIVE_TOLERANCE;
 #[doc(hidden)]
 pub use sat::box_box_wide::SimdLevel;
 pub use sat::hull_hull::SupportMode;

@@ -8,6 +8,7 @@
 
 use crate::PairCache;
 use crate::cache::SupportHints;
+use crate::distance::Core;
 use crate::capsule_pair::collide_capsules;
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
 use crate::frame::Frame;
@@ -24,6 +25,10 @@ use crate::sat::hull_hull::{SupportMode, hull_hull};
 use crate::sat::sphere::{shape_sphere, sphere_shape, sphere_sphere};
 use crate::sat::{Axis, SatOutcome};
 use crate::solid::{Solid, with_polytopes};
+use crate::speculative::{
+    Cores, Gap, SPECULATIVE_TOLERANCE, closest_feature, closest_manifold, is_polytope_pair,
+    measure, pair_size,
+};
 use glam::Vec3;
 use sepax_geometry::{OrientedBox, Pose, Shape, TriMesh};
 use smallvec::SmallVec;
@@ -204,28 +209,71 @@ fn contact_in_order(
     margin: f32,
 ) -> Option<Contact> {
     let frame = Frame::new(pose_a, pose_b);
+    let margin = sanitize_margin(margin);
+    let (solid_a, solid_b) = (Solid::new(a), Solid::new(b));
     let outcome = run_sat(
-        &Solid::new(a),
-        &Solid::new(b),
+        &solid_a,
+        &solid_b,
         &frame,
-        sanitize_margin(margin),
+        margin,
         None,
         DEFAULT_SUPPORT_MODE,
         &mut SupportHints::default(),
     );
-    contact_from_outcome(pose_a, outcome)
+    contact_from_outcome(
+        &solid_a,
+        &solid_b,
+        &|| cores(a, b),
+        pose_a,
+        &frame,
+        margin,
+        outcome,
+    )
 }
 
-/// The contact of a pair (in the order the SAT ran) from its SAT outcome.
-pub(crate) fn contact_from_outcome(pose_a: &Pose, outcome: SatOutcome) -> Option<Contact> {
-    match outcome {
-        SatOutcome::Separated(_) => None,
-        SatOutcome::Overlap { exact, .. } => Some(Contact {
-            normal: unit_rotation(pose_a).transform_vector(exact.normal),
-            depth: -exact.separation,
-            feature: exact.feature,
-        }),
+/// Both shapes' GJK cores (neither is a mesh: meshes take the mesh path first).
+fn cores<'s>(a: &'s Shape, b: &'s Shape) -> Cores<'s> {
+    let core = |s: &'s Shape| Core::of(s).expect("meshes take the mesh path").0;
+    (core(a), core(b))
+}
+
+/// The contact of a pair (in the order the SAT ran, `margin` sanitised) from its SAT
+/// outcome: the exact axis, or for polytopes apart within the margin whose exact axis
+/// is not the closest direction, the closest points' (see `speculative`). `cores`
+/// makes the shapes' GJK cores when that is needed.
+pub(crate) fn contact_from_outcome<'s>(
+    solid_a: &Solid<'s>,
+    solid_b: &Solid<'s>,
+    cores: &dyn Fn() -> Cores<'s>,
+    pose_a: &Pose,
+    frame: &Frame,
+    margin: f32,
+    outcome: SatOutcome,
+) -> Option<Contact> {
+    let SatOutcome::Overlap { exact, .. } = outcome else {
+        return None;
+    };
+    if exact.separation > 0.0 && is_polytope_pair(solid_a, solid_b) {
+        let size = pair_size(solid_a, solid_b, frame);
+        match measure(cores(), frame, size, margin, &mut PairCache::default()) {
+            Gap::Touching => {}
+            Gap::Beyond => return None,
+            Gap::Within(closest) => {
+                if closest.distance - exact.separation > SPECULATIVE_TOLERANCE * size {
+                    return Some(Contact {
+                        normal: unit_rotation(pose_a).transform_vector(closest.normal),
+                        depth: -closest.distance,
+                        feature: closest_feature(solid_a, solid_b, &closest),
+                    });
+                }
+            }
+        }
     }
+    Some(Contact {
+        normal: unit_rotation(pose_a).transform_vector(exact.normal),
+        depth: -exact.separation,
+        feature: exact.feature,
+    })
 }
 
 /// Seed 000's answer for two boxes given by centre, size and rotation: the minimum
@@ -427,7 +475,16 @@ fn collide_in_order(
         &mut cache.support,
     );
     manifold_from_outcome(
-        &solid_a, &solid_b, pose_a, &frame, margin, cache, outcome, mirrored, out,
+        &solid_a,
+        &solid_b,
+        &|| cores(a, b),
+        pose_a,
+        &frame,
+        margin,
+        cache,
+        outcome,
+        mirrored,
+        out,
     )
 }
 
@@ -447,6 +504,7 @@ pub(crate) fn box_manifold_from_outcome(
     manifold_from_outcome(
         &solid_a,
         &solid_b,
+        &|| (Core::Box(ha), Core::Box(hb)),
         pose_a,
         frame,
         margin,
@@ -460,10 +518,12 @@ pub(crate) fn box_manifold_from_outcome(
 
 /// Everything [`collide`] does after the SAT: the cache, the clipping, the world frame
 /// (mirrored when `mirrored`); true when the pair touches, its manifold in `out`.
+/// `cores` makes the shapes' GJK cores for a polytope pair apart within the margin.
 #[allow(clippy::too_many_arguments)]
-fn manifold_from_outcome(
-    solid_a: &Solid,
-    solid_b: &Solid,
+fn manifold_from_outcome<'s>(
+    solid_a: &Solid<'s>,
+    solid_b: &Solid<'s>,
+    cores: &dyn Fn() -> Cores<'s>,
     pose_a: &Pose,
     frame: &Frame,
     margin: f32,
@@ -480,6 +540,24 @@ fn manifold_from_outcome(
         SatOutcome::Overlap { exact, preferred } => (exact, preferred),
     };
     let clip_tolerance = CLIP_TOLERANCE * solid_a.inner_radius().min(solid_b.inner_radius());
+    if exact.separation > 0.0
+        && is_polytope_pair(solid_a, solid_b)
+        && let Some(found) = speculative_manifold(
+            solid_a,
+            solid_b,
+            cores(),
+            pose_a,
+            frame,
+            margin,
+            cache,
+            (exact, preferred),
+            clip_tolerance,
+            mirrored,
+            out,
+        )
+    {
+        return found;
+    }
     let build =
         |axis: &Axis| manifold_points(solid_a, solid_b, frame, axis, margin, clip_tolerance);
     let mut points = build(&preferred);
@@ -513,6 +591,68 @@ fn manifold_from_outcome(
     );
     to_world(pose_a, frame, &axis, &points, mirrored, out);
     true
+}
+
+/// [`manifold_from_outcome`] for a polytope pair the SAT found apart within the
+/// margin (see `speculative`): `None` when GJK finds the cores touching after all (the
+/// SAT's manifold stands), else whether the pair has a manifold, written to `out`.
+///
+/// The SAT's preferred axis, then its exact one, keeps its clipped manifold when it is
+/// the closest direction (its separation within `SPECULATIVE_TOLERANCE` × the pair's
+/// size of the distance); otherwise the manifold is the closest features'.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn speculative_manifold(
+    solid_a: &Solid,
+    solid_b: &Solid,
+    cores: Cores,
+    pose_a: &Pose,
+    frame: &Frame,
+    margin: f32,
+    cache: &mut PairCache,
+    (exact, preferred): (Axis, Axis),
+    clip_tolerance: f32,
+    mirrored: bool,
+    out: &mut Manifold,
+) -> Option<bool> {
+    let size = pair_size(solid_a, solid_b, frame);
+    let closest = match measure(cores, frame, size, margin, cache) {
+        Gap::Touching => return None,
+        Gap::Beyond => {
+            cache.remember(preferred.feature, false);
+            return Some(false);
+        }
+        Gap::Within(closest) => closest,
+    };
+    // As for any pair within the margin: the preferred feature, kept next time.
+    cache.remember(preferred.feature, false);
+    let tolerance = SPECULATIVE_TOLERANCE * size;
+    let exact = (exact != preferred).then_some(exact);
+    for axis in [Some(preferred), exact].into_iter().flatten() {
+        if closest.distance - axis.separation <= tolerance {
+            let points = manifold_points(solid_a, solid_b, frame, &axis, margin, clip_tolerance);
+            if !points.is_empty() {
+                to_world(pose_a, frame, &axis, &points, mirrored, out);
+                return Some(true);
+            }
+        }
+    }
+    let (points, feature) = closest_manifold(
+        solid_a,
+        solid_b,
+        frame,
+        &closest,
+        margin,
+        clip_tolerance,
+        tolerance,
+    );
+    let axis = Axis {
+        separation: closest.distance,
+        normal: closest.normal,
+        feature,
+    };
+    to_world(pose_a, frame, &axis, &points, mirrored, out);
+    Some(true)
 }
 
 /// A pair with a capsule (and no sphere): [`manifold_from_outcome`] for the capsule

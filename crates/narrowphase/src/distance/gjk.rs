@@ -108,7 +108,7 @@ pub(crate) fn run_gjk(
         };
         simplex.push(pair.support(d));
     }
-    let Some(mut v) = simplex.solve() else {
+    let Some(mut v) = simplex.solve_settled() else {
         return GjkOutcome::Overlapping;
     };
     let touching = (TOUCHING * scale) * (TOUCHING * scale);
@@ -128,7 +128,7 @@ pub(crate) fn run_gjk(
         }
         let before = simplex;
         simplex.push(w);
-        match simplex.solve() {
+        match simplex.solve_settled() {
             None => return GjkOutcome::Overlapping,
             Some(next) if next.length_squared() < vv => v = next,
             // No progress: round-off on a degenerate simplex; keep the better one.
@@ -190,7 +190,7 @@ pub(crate) fn pair_scale(a: &Shape, b: &Shape, frame: &Frame64) -> f64 {
 /// The feature of one core the closest point lies on: its distinct simplex vertices
 /// (one: a vertex, two ends of an edge: that edge, else the face facing `outward`, a
 /// local direction).
-fn witness(
+pub(crate) fn witness(
     core: &Core,
     simplex: &Simplex,
     index: impl Fn(&Vertex) -> u16,

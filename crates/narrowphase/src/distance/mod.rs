@@ -54,7 +54,7 @@ mod gjk;
 mod simplex;
 
 pub(crate) use self::core::Core;
-pub(crate) use gjk::{GjkOutcome, run_gjk};
+pub(crate) use gjk::{Frame64, GjkOutcome, run_gjk, witness};
 pub(crate) use simplex::SimplexHint;
 
 use crate::PairCache;
