@@ -101,7 +101,7 @@ pub use query::{
     DEFAULT_SUPPORT_MODE, collide, collide_with, contact, intersects, minimum_translation,
 };
 pub use sat::FEATURE_SLOP;
-pub use speculative::SPECULATIVE_TOLERANCE;
 #[doc(hidden)]
 pub use sat::box_box_wide::SimdLevel;
 pub use sat::hull_hull::SupportMode;
+pub use speculative::{SPECULATIVE_ANGLE, SPECULATIVE_TOLERANCE};

@@ -8,9 +8,9 @@
 
 use crate::PairCache;
 use crate::cache::SupportHints;
-use crate::distance::Core;
 use crate::capsule_pair::collide_capsules;
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
+use crate::distance::Core;
 use crate::frame::Frame;
 use crate::manifold::CLIP_TOLERANCE;
 use crate::manifold::capsule::{capsule_points, deepest_endpoint};
@@ -259,7 +259,7 @@ pub(crate) fn contact_from_outcome<'s>(
             Gap::Touching => {}
             Gap::Beyond => return None,
             Gap::Within(closest) => {
-                if closest.distance - exact.separation > SPECULATIVE_TOLERANCE * size {
+                if !closest.is_along(&exact, size) {
                     return Some(Contact {
                         normal: unit_rotation(pose_a).transform_vector(closest.normal),
                         depth: -closest.distance,
@@ -598,8 +598,8 @@ fn manifold_from_outcome<'s>(
 /// SAT's manifold stands), else whether the pair has a manifold, written to `out`.
 ///
 /// The SAT's preferred axis, then its exact one, keeps its clipped manifold when it is
-/// the closest direction (its separation within `SPECULATIVE_TOLERANCE` × the pair's
-/// size of the distance); otherwise the manifold is the closest features'.
+/// the closest direction (`Closest::is_along`); otherwise the manifold is the closest
+/// features'.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn speculative_manifold(
@@ -626,10 +626,9 @@ fn speculative_manifold(
     };
     // As for any pair within the margin: the preferred feature, kept next time.
     cache.remember(preferred.feature, false);
-    let tolerance = SPECULATIVE_TOLERANCE * size;
     let exact = (exact != preferred).then_some(exact);
     for axis in [Some(preferred), exact].into_iter().flatten() {
-        if closest.distance - axis.separation <= tolerance {
+        if closest.is_along(&axis, size) {
             let points = manifold_points(solid_a, solid_b, frame, &axis, margin, clip_tolerance);
             if !points.is_empty() {
                 to_world(pose_a, frame, &axis, &points, mirrored, out);
@@ -644,7 +643,7 @@ fn speculative_manifold(
         &closest,
         margin,
         clip_tolerance,
-        tolerance,
+        SPECULATIVE_TOLERANCE * size,
     );
     let axis = Axis {
         separation: closest.distance,

@@ -11,12 +11,15 @@
 //! time), on the same frame the SAT used:
 //!
 //! * `d > m`: nothing is within reach; no manifold (the cache keeps the SAT's axis).
-//! * `d − s ≤ ε` for the SAT axis the manifold would be built on (`ε` =
-//!   [`SPECULATIVE_TOLERANCE`] × the pair's size, b's offset plus both bounding radii):
-//!   that axis is the closest direction — the closest features are a face and a
-//!   vertex, two parallel faces, or two crossing edges — and the manifold clipped on
-//!   it is already right (each point's depth is its gap along the normal). It is kept,
-//!   bit for bit what it was before this module existed.
+//! * the SAT axis the manifold would be built on is the closest direction: `d − s ≤ ε`
+//!   (`ε` = [`SPECULATIVE_TOLERANCE`] × the pair's size, b's offset plus both bounding
+//!   radii) and its normal within [`SPECULATIVE_ANGLE`] of GJK's direction. The closest
+//!   features are then a face and a vertex, two parallel faces, or two crossing edges,
+//!   and the manifold clipped on that axis is already right (each point's depth is its
+//!   gap along the normal): it is kept, bit for bit what it was before this module
+//!   existed. Both tests are needed: near a small gap the depth hardly moves as the
+//!   normal turns (`d cos θ`), while a face's separation drops with the angle times
+//!   the face's size.
 //! * otherwise the manifold comes from the **closest features** ([`closest_manifold`]):
 //!   the normal is the direction from a's closest point to b's, and the point is
 //!   halfway between them with depth `−d`; when the closest features hold an edge of
@@ -28,6 +31,9 @@
 //!
 //! `contact` follows the same rule with the SAT's exact axis: its answer stands when
 //! it is the closest direction, else the GJK normal and depth `−d`.
+//!
+//! So a speculative contact of any pair has, within these tolerances, depth `−d` at
+//! its deepest point and the closest direction as its normal.
 //!
 //! **Determinism.** GJK's simplex is solved as a function of its vertex set
 //! (`Simplex::solve_settled`), so a query repeated with the cache it left retraces
@@ -45,7 +51,7 @@ use crate::manifold::pack_id;
 use crate::manifold::reduce::Candidate;
 use crate::math::length_and_direction;
 use crate::polytope::Polytope;
-use crate::sat::PARALLEL_EDGES;
+use crate::sat::{Axis, PARALLEL_EDGES};
 use crate::solid::{Solid, with_polytopes};
 use crate::{Feature, PairCache};
 use glam::Vec3;
@@ -55,6 +61,11 @@ use smallvec::SmallVec;
 /// distance for its axis to count as the closest direction. Far above the round-off of
 /// either (a few 1e-7 of the size in f32), far below any gap a solver could tell apart.
 pub const SPECULATIVE_TOLERANCE: f32 = 1e-5;
+
+/// How far (radians, about) the SAT's normal may turn from the closest direction and
+/// still count as it. Above the round-off of an edge-pair axis near the parallel
+/// threshold (`1e-7 / PARALLEL_EDGES`), below anything a solver would see.
+pub const SPECULATIVE_ANGLE: f32 = 1e-3;
 
 /// The reference field of a closest-feature point's id (see [`closest_manifold`]):
 /// no face has this index.
@@ -88,6 +99,16 @@ pub(crate) struct Closest {
     on_b: Vec3,
     witness_a: Witness,
     witness_b: Witness,
+}
+
+impl Closest {
+    /// True when `axis` is the closest direction (see the module docs): its
+    /// separation within `SPECULATIVE_TOLERANCE × size` of the distance and its normal
+    /// within `SPECULATIVE_ANGLE` of the closest points' direction.
+    pub fn is_along(&self, axis: &Axis, size: f32) -> bool {
+        self.distance - axis.separation <= SPECULATIVE_TOLERANCE * size
+            && (axis.normal - self.normal).length_squared() <= SPECULATIVE_ANGLE * SPECULATIVE_ANGLE
+    }
 }
 
 /// True when both shapes are polytopes (boxes or hulls): the pairs whose SAT gap is
@@ -213,7 +234,12 @@ pub(crate) fn closest_manifold(
 /// A closest-feature point's id (see [`closest_manifold`]).
 fn point_id(code_a: u32, code_b: u32, which: u16) -> u64 {
     let short = |code: u32| ((code >> 16) & 0xc000) as u16 | (code & 0x3fff) as u16;
-    pack_id(false, CLOSEST_ID, short(code_a) as u32, [short(code_b), which])
+    pack_id(
+        false,
+        CLOSEST_ID,
+        short(code_a) as u32,
+        [short(code_b), which],
+    )
 }
 
 /// A feature's code in [`Feature::Closest`]: a vertex's index, `EDGE_CODE |` an edge's
