@@ -26,8 +26,7 @@ use crate::sat::sphere::{shape_sphere, sphere_shape, sphere_sphere};
 use crate::sat::{Axis, SatOutcome};
 use crate::solid::{Solid, with_polytopes};
 use crate::speculative::{
-    Cores, Gap, SPECULATIVE_TOLERANCE, closest_feature, closest_manifold, is_polytope_pair,
-    measure, pair_size,
+    Cores, apart_within_margin, is_polytope_pair, speculative_contact, speculative_manifold,
 };
 use glam::Vec3;
 use sepax_geometry::{OrientedBox, Pose, Shape, TriMesh};
@@ -46,7 +45,7 @@ pub const DEFAULT_SUPPORT_MODE: SupportMode = SupportMode::Scan;
 /// `pose` with its rotation normalised: accepted rotations are unit within 1e-3, and
 /// glam's rotation scales by `|q|²`, which would leave world normals that far off unit.
 #[inline]
-fn unit_rotation(pose: &Pose) -> Pose {
+pub(crate) fn unit_rotation(pose: &Pose) -> Pose {
     Pose::new(pose.translation, pose.rotation.normalize())
 }
 
@@ -168,8 +167,11 @@ fn run_sat(
 /// Returns `None` when the shapes are apart by more than `margin`; otherwise a
 /// [`Contact`] whose normal points from a to b (world frame) and whose depth is positive
 /// for penetration and negative (down to `−margin`) for a gap. Touching shapes
-/// (depth 0) give a contact. A pose that is not [`Pose::is_valid`] (NaN, infinite,
-/// non-unit rotation) gives `None`; a negative or NaN margin counts as 0.
+/// (depth 0) give a contact. For a gap the depth is minus the true distance and the
+/// normal the direction from a's closest point to b's (for two polytopes, the
+/// separating axis when it is that direction, else GJK's; see [`collide`]). A pose that
+/// is not [`Pose::is_valid`] (NaN, infinite, non-unit rotation) gives `None`; a
+/// negative or NaN margin counts as 0.
 ///
 /// ```
 /// use sepax_geometry::{Cuboid, Pose, Shape};
@@ -201,6 +203,7 @@ pub fn contact(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: f32) 
 }
 
 /// [`contact`] with the pair in the given order.
+#[inline(always)]
 fn contact_in_order(
     a: &Shape,
     pose_a: &Pose,
@@ -209,25 +212,48 @@ fn contact_in_order(
     margin: f32,
 ) -> Option<Contact> {
     let frame = Frame::new(pose_a, pose_b);
-    let margin = sanitize_margin(margin);
-    let (solid_a, solid_b) = (Solid::new(a), Solid::new(b));
     let outcome = run_sat(
-        &solid_a,
-        &solid_b,
+        &Solid::new(a),
+        &Solid::new(b),
         &frame,
-        margin,
+        sanitize_margin(margin),
         None,
         DEFAULT_SUPPORT_MODE,
         &mut SupportHints::default(),
     );
-    contact_from_outcome(
+    if let Some((exact, _)) = apart_within_margin(&outcome)
+        && let Some(answer) = shapes_speculative_contact(a, pose_a, b, &frame, margin, &exact)
+    {
+        return answer;
+    }
+    contact_from_outcome(pose_a, outcome)
+}
+
+/// [`speculative_contact`] for two shapes, when both are polytopes (else `None`: the
+/// SAT's answer stands).
+#[cold]
+#[inline(never)]
+fn shapes_speculative_contact(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    frame: &Frame,
+    margin: f32,
+    exact: &Axis,
+) -> Option<Option<Contact>> {
+    let (solid_a, solid_b) = (Solid::new(a), Solid::new(b));
+    if !is_polytope_pair(&solid_a, &solid_b) {
+        return None;
+    }
+    let margin = sanitize_margin(margin);
+    speculative_contact(
         &solid_a,
         &solid_b,
-        &|| cores(a, b),
+        cores(a, b),
         pose_a,
-        &frame,
+        frame,
         margin,
-        outcome,
+        exact,
     )
 }
 
@@ -237,43 +263,18 @@ fn cores<'s>(a: &'s Shape, b: &'s Shape) -> Cores<'s> {
     (core(a), core(b))
 }
 
-/// The contact of a pair (in the order the SAT ran, `margin` sanitised) from its SAT
-/// outcome: the exact axis, or for polytopes apart within the margin whose exact axis
-/// is not the closest direction, the closest points' (see `speculative`). `cores`
-/// makes the shapes' GJK cores when that is needed.
-pub(crate) fn contact_from_outcome<'s>(
-    solid_a: &Solid<'s>,
-    solid_b: &Solid<'s>,
-    cores: &dyn Fn() -> Cores<'s>,
-    pose_a: &Pose,
-    frame: &Frame,
-    margin: f32,
-    outcome: SatOutcome,
-) -> Option<Contact> {
-    let SatOutcome::Overlap { exact, .. } = outcome else {
-        return None;
-    };
-    if exact.separation > 0.0 && is_polytope_pair(solid_a, solid_b) {
-        let size = pair_size(solid_a, solid_b, frame);
-        match measure(cores(), frame, size, margin, &mut PairCache::default()) {
-            Gap::Touching => {}
-            Gap::Beyond => return None,
-            Gap::Within(closest) => {
-                if !closest.is_along(&exact, size) {
-                    return Some(Contact {
-                        normal: unit_rotation(pose_a).transform_vector(closest.normal),
-                        depth: -closest.distance,
-                        feature: closest_feature(solid_a, solid_b, &closest),
-                    });
-                }
-            }
-        }
+/// The contact of a pair (in the order the SAT ran) from its SAT outcome: the exact
+/// axis. (A polytope pair apart within the margin is answered by
+/// `speculative::speculative_contact` first.)
+pub(crate) fn contact_from_outcome(pose_a: &Pose, outcome: SatOutcome) -> Option<Contact> {
+    match outcome {
+        SatOutcome::Separated(_) => None,
+        SatOutcome::Overlap { exact, .. } => Some(Contact {
+            normal: unit_rotation(pose_a).transform_vector(exact.normal),
+            depth: -exact.separation,
+            feature: exact.feature,
+        }),
     }
-    Some(Contact {
-        normal: unit_rotation(pose_a).transform_vector(exact.normal),
-        depth: -exact.separation,
-        feature: exact.feature,
-    })
 }
 
 /// Seed 000's answer for two boxes given by centre, size and rotation: the minimum
@@ -338,10 +339,7 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
 /// The contact manifold of a pair, using and updating its frame-to-frame `cache`.
 ///
 /// Returns `None` when the shapes are apart by more than `margin` (the cache then holds
-/// the separating axis, tried first next time). For a gap within the margin, a
-/// manifold is returned only when some clipped point lies within the margin: the SAT
-/// separation is a lower bound on the distance, so two boxes whose parallel faces are
-/// offset corner to corner may pass the axis test and still have nothing within reach. Otherwise a [`Manifold`] with a normal
+/// the separating axis, tried first next time). Otherwise a [`Manifold`] with a normal
 /// from a to b and 1 to 4 points, each with a world position, a depth (negative: a gap
 /// within the margin, a speculative contact), a feature id and the anchors on both
 /// shapes. The cache's remembered feature is kept as the reference while it is within
@@ -349,6 +347,21 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
 /// what that guarantees); use one cache per pair, and a default cache for a cold answer.
 /// An invalid pose gives `None` and leaves the cache as it was; a negative or NaN margin
 /// counts as 0.
+///
+/// **Speculative contacts** (`margin > 0`, shapes apart by a distance `d ≤ margin`):
+/// the deepest point has depth `−d`, at the closest points, and the normal is the
+/// direction from a's closest point to b's. Spheres and capsules measure `d` exactly. For
+/// two polytopes (boxes, hulls) the separating axis only bounds the gap from below (two
+/// boxes corner to corner are further apart than along any face or edge axis), so a
+/// pair the axis test finds apart within the margin is measured again by GJK, warm from
+/// the cache: beyond the margin it gets no manifold; when the separating axis is the
+/// closest direction (a face over a vertex or a face, crossing edges) the manifold
+/// clipped on it stands; otherwise the manifold is built on the closest features — one
+/// point halfway between the closest points, or the two ends of the overlap of two
+/// (nearly) parallel edges, each with its own depth — with the feature
+/// [`Feature::Closest`]. Within [`SPECULATIVE_TOLERANCE`](crate::SPECULATIVE_TOLERANCE)
+/// of the size and [`SPECULATIVE_ANGLE`](crate::SPECULATIVE_ANGLE), the depth is `−d`
+/// and the normal the closest direction either way.
 ///
 /// ```
 /// use sepax_geometry::{Cuboid, Pose, Shape};
@@ -474,17 +487,25 @@ fn collide_in_order(
         mode,
         &mut cache.support,
     );
+    if let Some(axes) = apart_within_margin(&outcome)
+        && is_polytope_pair(&solid_a, &solid_b)
+        && let Some(found) = speculative_manifold(
+            &solid_a,
+            &solid_b,
+            cores(a, b),
+            pose_a,
+            &frame,
+            margin,
+            cache,
+            axes,
+            mirrored,
+            out,
+        )
+    {
+        return found;
+    }
     manifold_from_outcome(
-        &solid_a,
-        &solid_b,
-        &|| cores(a, b),
-        pose_a,
-        &frame,
-        margin,
-        cache,
-        outcome,
-        mirrored,
-        out,
+        &solid_a, &solid_b, pose_a, &frame, margin, cache, outcome, mirrored, out,
     )
 }
 
@@ -501,10 +522,26 @@ pub(crate) fn box_manifold_from_outcome(
 ) -> Option<Manifold> {
     let (solid_a, solid_b) = (Solid::Box(ha), Solid::Box(hb));
     let mut manifold = empty_manifold();
+    if let Some(axes) = apart_within_margin(&outcome) {
+        let cores = (Core::Box(ha), Core::Box(hb));
+        if let Some(found) = speculative_manifold(
+            &solid_a,
+            &solid_b,
+            cores,
+            pose_a,
+            frame,
+            margin,
+            cache,
+            axes,
+            false,
+            &mut manifold,
+        ) {
+            return found.then_some(manifold);
+        }
+    }
     manifold_from_outcome(
         &solid_a,
         &solid_b,
-        &|| (Core::Box(ha), Core::Box(hb)),
         pose_a,
         frame,
         margin,
@@ -517,13 +554,13 @@ pub(crate) fn box_manifold_from_outcome(
 }
 
 /// Everything [`collide`] does after the SAT: the cache, the clipping, the world frame
-/// (mirrored when `mirrored`); true when the pair touches, its manifold in `out`.
-/// `cores` makes the shapes' GJK cores for a polytope pair apart within the margin.
+/// (mirrored when `mirrored`); true when the pair touches, its manifold in `out`. (A
+/// polytope pair apart within the margin goes to `speculative::speculative_manifold`
+/// first, which comes back here only when GJK finds it touching after all.)
 #[allow(clippy::too_many_arguments)]
-fn manifold_from_outcome<'s>(
-    solid_a: &Solid<'s>,
-    solid_b: &Solid<'s>,
-    cores: &dyn Fn() -> Cores<'s>,
+fn manifold_from_outcome(
+    solid_a: &Solid,
+    solid_b: &Solid,
     pose_a: &Pose,
     frame: &Frame,
     margin: f32,
@@ -540,24 +577,6 @@ fn manifold_from_outcome<'s>(
         SatOutcome::Overlap { exact, preferred } => (exact, preferred),
     };
     let clip_tolerance = CLIP_TOLERANCE * solid_a.inner_radius().min(solid_b.inner_radius());
-    if exact.separation > 0.0
-        && is_polytope_pair(solid_a, solid_b)
-        && let Some(found) = speculative_manifold(
-            solid_a,
-            solid_b,
-            cores(),
-            pose_a,
-            frame,
-            margin,
-            cache,
-            (exact, preferred),
-            clip_tolerance,
-            mirrored,
-            out,
-        )
-    {
-        return found;
-    }
     let build =
         |axis: &Axis| manifold_points(solid_a, solid_b, frame, axis, margin, clip_tolerance);
     let mut points = build(&preferred);
@@ -591,67 +610,6 @@ fn manifold_from_outcome<'s>(
     );
     to_world(pose_a, frame, &axis, &points, mirrored, out);
     true
-}
-
-/// [`manifold_from_outcome`] for a polytope pair the SAT found apart within the
-/// margin (see `speculative`): `None` when GJK finds the cores touching after all (the
-/// SAT's manifold stands), else whether the pair has a manifold, written to `out`.
-///
-/// The SAT's preferred axis, then its exact one, keeps its clipped manifold when it is
-/// the closest direction (`Closest::is_along`); otherwise the manifold is the closest
-/// features'.
-#[inline(never)]
-#[allow(clippy::too_many_arguments)]
-fn speculative_manifold(
-    solid_a: &Solid,
-    solid_b: &Solid,
-    cores: Cores,
-    pose_a: &Pose,
-    frame: &Frame,
-    margin: f32,
-    cache: &mut PairCache,
-    (exact, preferred): (Axis, Axis),
-    clip_tolerance: f32,
-    mirrored: bool,
-    out: &mut Manifold,
-) -> Option<bool> {
-    let size = pair_size(solid_a, solid_b, frame);
-    let closest = match measure(cores, frame, size, margin, cache) {
-        Gap::Touching => return None,
-        Gap::Beyond => {
-            cache.remember(preferred.feature, false);
-            return Some(false);
-        }
-        Gap::Within(closest) => closest,
-    };
-    // As for any pair within the margin: the preferred feature, kept next time.
-    cache.remember(preferred.feature, false);
-    let exact = (exact != preferred).then_some(exact);
-    for axis in [Some(preferred), exact].into_iter().flatten() {
-        if closest.is_along(&axis, size) {
-            let points = manifold_points(solid_a, solid_b, frame, &axis, margin, clip_tolerance);
-            if !points.is_empty() {
-                to_world(pose_a, frame, &axis, &points, mirrored, out);
-                return Some(true);
-            }
-        }
-    }
-    let (points, feature) = closest_manifold(
-        solid_a,
-        solid_b,
-        frame,
-        &closest,
-        margin,
-        clip_tolerance,
-        SPECULATIVE_TOLERANCE * size,
-    );
-    let axis = Axis {
-        separation: closest.distance,
-        normal: closest.normal,
-        feature,
-    };
-    to_world(pose_a, frame, &axis, &points, mirrored, out);
-    Some(true)
 }
 
 /// A pair with a capsule (and no sphere): [`manifold_from_outcome`] for the capsule
@@ -715,7 +673,7 @@ fn capsule_manifold(
 
 /// The manifold in the world from its points in a's frame, written to `manifold`,
 /// [`Manifold::flip`]ped when `mirrored` (the same bits, written straight into place).
-fn to_world(
+pub(crate) fn to_world(
     pose_a: &Pose,
     frame: &Frame,
     axis: &Axis,

@@ -47,14 +47,16 @@
 
 use crate::distance::{Core, Frame64, GjkOutcome, Witness, run_gjk, witness};
 use crate::frame::Frame;
-use crate::manifold::pack_id;
 use crate::manifold::reduce::Candidate;
+use crate::manifold::{CLIP_TOLERANCE, manifold_points, pack_id};
 use crate::math::length_and_direction;
 use crate::polytope::Polytope;
-use crate::sat::{Axis, PARALLEL_EDGES};
+use crate::query::{to_world, unit_rotation};
+use crate::sat::{Axis, PARALLEL_EDGES, SatOutcome};
 use crate::solid::{Solid, with_polytopes};
-use crate::{Feature, PairCache};
+use crate::{Contact, Feature, Manifold, PairCache};
 use glam::Vec3;
+use sepax_geometry::Pose;
 use smallvec::SmallVec;
 
 /// How close (relative to the pair's size) the SAT's separation must come to the true
@@ -108,6 +110,110 @@ impl Closest {
     pub fn is_along(&self, axis: &Axis, size: f32) -> bool {
         self.distance - axis.separation <= SPECULATIVE_TOLERANCE * size
             && (axis.normal - self.normal).length_squared() <= SPECULATIVE_ANGLE * SPECULATIVE_ANGLE
+    }
+}
+
+/// The SAT's exact and preferred axes when it found the pair apart within the margin
+/// (`0 < s ≤ margin`): the pairs this module answers, when they are polytopes.
+#[inline(always)]
+pub(crate) fn apart_within_margin(outcome: &SatOutcome) -> Option<(Axis, Axis)> {
+    match outcome {
+        SatOutcome::Overlap { exact, preferred } if exact.separation > 0.0 => {
+            Some((*exact, *preferred))
+        }
+        _ => None,
+    }
+}
+
+/// `collide`'s answer for a polytope pair the SAT found apart within the margin, with
+/// its `(exact, preferred)` axes (in the order the SAT ran, `margin` sanitised): `None`
+/// when GJK finds the cores touching after all (the SAT's manifold stands, see
+/// `query::manifold_from_outcome`), else whether the pair has a manifold, written to
+/// `out` ([`Manifold::flip`]ped when `mirrored`).
+///
+/// The preferred axis, then the exact one, keeps its clipped manifold when it is the
+/// closest direction ([`Closest::is_along`]); otherwise the manifold is the closest
+/// features' ([`closest_manifold`]). The cache remembers the preferred feature, as for
+/// any pair within the margin, and GJK's simplex.
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn speculative_manifold(
+    solid_a: &Solid,
+    solid_b: &Solid,
+    cores: Cores,
+    pose_a: &Pose,
+    frame: &Frame,
+    margin: f32,
+    cache: &mut PairCache,
+    (exact, preferred): (Axis, Axis),
+    mirrored: bool,
+    out: &mut Manifold,
+) -> Option<bool> {
+    let size = pair_size(solid_a, solid_b, frame);
+    let closest = match measure(cores, frame, size, margin, cache) {
+        Gap::Touching => return None,
+        Gap::Beyond => {
+            cache.remember(preferred.feature, false);
+            return Some(false);
+        }
+        Gap::Within(closest) => closest,
+    };
+    cache.remember(preferred.feature, false);
+    let clip_tolerance = CLIP_TOLERANCE * solid_a.inner_radius().min(solid_b.inner_radius());
+    let exact = (exact != preferred).then_some(exact);
+    for axis in [Some(preferred), exact].into_iter().flatten() {
+        if closest.is_along(&axis, size) {
+            let points = manifold_points(solid_a, solid_b, frame, &axis, margin, clip_tolerance);
+            if !points.is_empty() {
+                to_world(pose_a, frame, &axis, &points, mirrored, out);
+                return Some(true);
+            }
+        }
+    }
+    let (points, feature) = closest_manifold(
+        solid_a,
+        solid_b,
+        frame,
+        &closest,
+        margin,
+        clip_tolerance,
+        SPECULATIVE_TOLERANCE * size,
+    );
+    let axis = Axis {
+        separation: closest.distance,
+        normal: closest.normal,
+        feature,
+    };
+    to_world(pose_a, frame, &axis, &points, mirrored, out);
+    Some(true)
+}
+
+/// `contact`'s answer for a polytope pair the SAT found apart within the margin along
+/// its `exact` axis (in the order the SAT ran): `None` when the SAT's answer stands
+/// (GJK finds the cores touching, or the exact axis is the closest direction), else
+/// the closest points' normal and depth `−d`, or no contact when `d` exceeds the margin.
+#[cold]
+#[inline(never)]
+pub(crate) fn speculative_contact(
+    solid_a: &Solid,
+    solid_b: &Solid,
+    cores: Cores,
+    pose_a: &Pose,
+    frame: &Frame,
+    margin: f32,
+    exact: &Axis,
+) -> Option<Option<Contact>> {
+    let size = pair_size(solid_a, solid_b, frame);
+    match measure(cores, frame, size, margin, &mut PairCache::default()) {
+        Gap::Touching => None,
+        Gap::Beyond => Some(None),
+        Gap::Within(closest) if closest.is_along(exact, size) => None,
+        Gap::Within(closest) => Some(Some(Contact {
+            normal: unit_rotation(pose_a).transform_vector(closest.normal),
+            depth: -closest.distance,
+            feature: closest_feature(solid_a, solid_b, &closest),
+        })),
     }
 }
 
