@@ -325,7 +325,7 @@ pub(crate) fn closest_manifold(
         let (code_a, code_b) = (EDGE_CODE | ea.index, EDGE_CODE | eb.index);
         let mut points: SmallVec<[Candidate; 4]> = [(lo, 1), (hi, 2)]
             .into_iter()
-            .map(|(t, end)| overlap_point(&ea, &eb, n, t, point_id(code_a, code_b, end)))
+            .map(|(t, end)| overlap_point(ea, eb, n, t, point_id(code_a, code_b, end)))
             .filter(|c| c.depth >= -margin)
             .collect();
         let deepest = points.iter().fold(f32::NEG_INFINITY, |m, c| m.max(c.depth));

@@ -17,7 +17,8 @@
 //!   drift of nearly parallel edges), those of clipped points on the incident shape
 //!   and on the reference face's plane;
 //! * both argument orders give the same bits mirrored, a repeat with the cache the query
-//!   left gives the same bits, and the batched box path gives the scalar answer.
+//!   left gives the same bits (also after a small motion, GJK warm-started from the
+//!   last simplex), and the batched box path gives the scalar answer.
 //!
 //! Before this, the SAT's separation (a lower bound) set the depth and the normal.
 
@@ -311,6 +312,15 @@ fn check(i: usize, family: Family, case: &Case, tally: &mut Tally) -> Option<Man
         collide(a, pa, b, pb, MARGIN, &mut cache),
         manifold,
         "{label}: repeat"
+    );
+    // A small motion with the last pose's cache (GJK warm from its simplex), then the
+    // same poses again: the same bits.
+    let nudged = Pose::new(pb.translation + Vec3::splat(1e-4), pb.rotation);
+    let warm = collide(a, pa, b, &nudged, MARGIN, &mut cache);
+    assert_eq!(
+        collide(a, pa, b, &nudged, MARGIN, &mut cache),
+        warm,
+        "{label}: warm repeat"
     );
 
     if let Some(c) = c {

@@ -35,6 +35,9 @@ impl Frame64 {
 }
 
 /// What GJK found.
+// Returned once per query and taken apart at once: boxing the simplex would cost an
+// allocation per query for nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum GjkOutcome {
     /// The cores are apart: the final simplex (its weighted witnesses are the closest
@@ -73,7 +76,7 @@ impl Pair<'_, '_> {
         }
     }
 
-    fn from_indices(&self, ia: u16, ib: u16) -> Vertex {
+    fn at_indices(&self, ia: u16, ib: u16) -> Vertex {
         self.vertex(ia, self.a.vertex(ia).as_dvec3(), ib)
     }
 }
@@ -97,7 +100,7 @@ pub(crate) fn run_gjk(
             .all(|&[i, j]| (i as usize) < na && (j as usize) < nb);
     if warm {
         for &[i, j] in &hint.pairs[..hint.len as usize] {
-            simplex.push(pair.from_indices(i, j));
+            simplex.push(pair.at_indices(i, j));
         }
     } else {
         // First guess: along the line from b's origin to a's.

@@ -165,7 +165,7 @@ impl Simplex {
             return self.keep(&[(1, 1.0 - t), (2, t)]);
         }
         let sum = va + vb + vc;
-        if !(sum > 0.0) {
+        if sum.is_nan() || sum <= 0.0 {
             // Collinear (no face region): the best of the three edges.
             return self.best_of(&[[0, 1], [0, 2], [1, 2]]);
         }
