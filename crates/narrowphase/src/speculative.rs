@@ -315,7 +315,12 @@ pub(crate) fn closest_manifold(
             id: point_id(code_a, code_b, 0),
         };
         let edges_a = edges_on(a, pa, closest.witness_a, n, |p| p);
-        let edges_b = edges_on(b, pb, closest.witness_b, n, |p| frame.point_to_a(p));
+        let edges_b = if edges_a.is_empty() {
+            SmallVec::new()
+        } else {
+            let n_b = frame.rot_t * n;
+            edges_on(b, pb, closest.witness_b, n_b, |p| frame.point_to_a(p))
+        };
         let Some((ea, eb, lo, hi)) = longest_overlap(&edges_a, &edges_b, tolerance) else {
             return (
                 SmallVec::from_elem(single, 1),
@@ -389,42 +394,47 @@ struct Edge {
     p1: Vec3,
 }
 
-/// The edges at a closest feature that lie across the normal `n` (a's frame), within
-/// [`PARALLEL_EDGES`] of the contact plane: the edge itself, or every edge at a closest
-/// vertex (the closest points of two parallel edges are not unique, and GJK may name a
-/// vertex of either); none for a face (its normal is the SAT's axis). `to_a` brings
-/// the shape's points to a's frame.
+/// The edges at a closest feature that lie across the normal (within
+/// [`PARALLEL_EDGES`] of the contact plane), in a's frame: the edge itself, or every
+/// edge at a closest vertex (the closest points of two parallel edges are not unique,
+/// and GJK may name a vertex of either); none for a face (its normal is the SAT's
+/// axis). `n_local` is the normal in the shape's own frame, `to_a` brings its points to
+/// a's frame.
 fn edges_on(
     solid: &Solid,
     poly: &Polytope,
     witness: Witness,
-    n: Vec3,
+    n_local: Vec3,
     to_a: impl Fn(Vec3) -> Vec3,
 ) -> SmallVec<[Edge; 8]> {
-    let mut pairs: SmallVec<[(u32, u32); 8]> = SmallVec::new();
+    let mut edges = SmallVec::new();
+    let mut consider = |i: u32, j: u32| {
+        let d = poly.vertices[j as usize] - poly.vertices[i as usize];
+        if n_local.dot(d).abs() > PARALLEL_EDGES * d.length() {
+            return;
+        }
+        if let Some((index, [e0, e1])) = edge_between(solid, poly, i, j) {
+            edges.push(Edge {
+                index,
+                p0: to_a(poly.vertices[e0 as usize]),
+                p1: to_a(poly.vertices[e1 as usize]),
+            });
+        }
+    };
     match witness {
         Witness::Vertex(i) => {
             let (start, end) = (
                 poly.neighbor_starts[i as usize] as usize,
                 poly.neighbor_starts[i as usize + 1] as usize,
             );
-            pairs.extend(poly.neighbors[start..end].iter().map(|&k| (i, k)));
+            for &k in &poly.neighbors[start..end] {
+                consider(i, k);
+            }
         }
-        Witness::Edge(i, j) => pairs.push((i, j)),
+        Witness::Edge(i, j) => consider(i, j),
         Witness::Face(_) => {}
     }
-    pairs
-        .into_iter()
-        .filter_map(|(i, j)| {
-            let (index, [e0, e1]) = edge_between(solid, poly, i, j)?;
-            let (p0, p1) = (
-                to_a(poly.vertices[e0 as usize]),
-                to_a(poly.vertices[e1 as usize]),
-            );
-            let d = p1 - p0;
-            (n.dot(d).abs() <= PARALLEL_EDGES * d.length()).then_some(Edge { index, p0, p1 })
-        })
-        .collect()
+    edges
 }
 
 /// The parallel pair (within [`PARALLEL_EDGES`]) of an edge of a and an edge of b with
