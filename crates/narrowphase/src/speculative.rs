@@ -10,7 +10,8 @@
 //! (`distance`), warm-started from the pair's cache (the simplex it ended with last
 //! time), on the same frame the SAT used:
 //!
-//! * `d > m`: nothing is within reach; no manifold (the cache keeps the SAT's axis).
+//! * `d > m`: nothing is within reach; no manifold (the cache keeps the SAT's
+//!   preferred feature, as for any pair within the margin).
 //! * the SAT axis the manifold would be built on is the closest direction: `d − s ≤ ε`
 //!   (`ε` = [`SPECULATIVE_TOLERANCE`] × the pair's size, b's offset plus both bounding
 //!   radii) and its normal within [`SPECULATIVE_ANGLE`] of GJK's direction. The closest
@@ -29,6 +30,9 @@
 //!   `−n · (p_b − p_a)` measured between the two edges — plus the closest points when
 //!   neither end comes within `ε` of `−d`.
 //!
+//! Such a manifold names [`Feature::Closest`] with both shapes' feature codes (the two
+//! edges for an overlap), and its point ids pack them (see [`closest_manifold`]): they
+//! stay the same while the same features are closest, and mirror like any other id.
 //! `contact` follows the same rule with the SAT's exact axis: its answer stands when
 //! it is the closest direction, else the GJK normal and depth `−d`.
 //!
@@ -40,6 +44,12 @@
 //! GJK's last round and gives the same bits; the batched box path runs this same code
 //! on the same frame, so it stays bit for bit the scalar answer. Pairs with `s ≤ 0`
 //! (touching, penetrating) never come here: their answers are unchanged.
+//!
+//! **Cost.** Only pairs with `0 < s ≤ m` run any of this (the check is one comparison
+//! after the SAT): touching and penetrating pairs cost what they did (callgrind,
+//! `prof box` / `prof hull 24`, within ±0.2%). A cold box pair corner to corner costs
+//! about 3,500 instructions per `collide` (a touching pair about 2,500), two parallel
+//! edges about 5,000 cold and 4,700 warm (November 2026).
 //!
 //! Spheres and capsules need none of this: their queries measure the exact distance
 //! already (a point or a segment against the other shape, see `sat::sphere` and
@@ -276,7 +286,7 @@ pub(crate) fn measure(
     })
 }
 
-/// The feature pair of the closest points, for a [`Contact`](crate::Contact).
+/// The feature pair of the closest points, for a [`Contact`].
 pub(crate) fn closest_feature(a: &Solid, b: &Solid, closest: &Closest) -> Feature {
     with_polytopes(a, b, |pa, pb| {
         Feature::Closest(
