@@ -27,6 +27,7 @@
 // both the vectoriser and a reader see as "this lane".
 #![allow(clippy::needless_range_loop)]
 
+use crate::distance::Core;
 use crate::math::sanitize_margin;
 use crate::query::{box_manifold_from_outcome, canonical_swap, contact_from_outcome};
 use crate::sat::box_box::{BoxPair, box_box};
@@ -34,7 +35,9 @@ use crate::sat::box_box_wide::{
     BoxBundle, BundleSeparations, LANES, SimdLevel, bundle_separations, lane_separations,
 };
 use crate::sat::frame_wide::{PoseLanes, frames};
-use crate::sat::{Frame, SatOutcome};
+use crate::sat::{Axis, Frame, SatOutcome};
+use crate::solid::Solid;
+use crate::speculative::{apart_within_margin, speculative_contact};
 use crate::{Contact, Feature, Manifold, PairCache};
 use glam::{Mat3, Vec3};
 use sepax_geometry::{Cuboid, Pose, Shape};
@@ -217,7 +220,11 @@ pub fn contact_box_pairs_at(
         for l in 0..pairs.len() {
             out[l] = if bundle.active[l] {
                 let outcome = bundle.outcome(level, l, margin, None);
-                let c = contact_from_outcome(&bundle.poses_a[l], outcome);
+                let c = match apart_within_margin(&outcome) {
+                    Some((exact, _)) => bundle.speculative_contact(l, margin, &exact),
+                    None => None,
+                }
+                .unwrap_or_else(|| contact_from_outcome(&bundle.poses_a[l], outcome));
                 if bundle.swapped[l] {
                     c.map(|c| c.flipped())
                 } else {
@@ -333,6 +340,23 @@ impl Bundle {
                 &mut self.separations,
             );
         }
+    }
+
+    /// Lane `l`'s contact when its boxes are apart within the margin by the SAT's
+    /// `exact` axis: `speculative_contact`'s answer, as `contact` gives it.
+    #[cold]
+    fn speculative_contact(&self, l: usize, margin: f32, exact: &Axis) -> Option<Option<Contact>> {
+        let pair = &self.pairs[l];
+        let (ha, hb) = (Vec3::from_array(pair.ha), Vec3::from_array(pair.hb));
+        speculative_contact(
+            &Solid::Box(ha),
+            &Solid::Box(hb),
+            (Core::Box(ha), Core::Box(hb)),
+            &self.poses_a[l],
+            &pair.frame,
+            margin,
+            exact,
+        )
     }
 
     /// Lane `l`'s SAT outcome, chosen by the scalar test's code from the separations.

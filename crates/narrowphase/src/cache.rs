@@ -18,6 +18,10 @@ use crate::distance::SimplexHint;
 /// (the pipeline relies on that to reuse the manifolds of resting pairs). A default
 /// (empty) cache gives the cold answer.
 ///
+/// For a polytope pair apart within the margin it also keeps GJK's last simplex (as
+/// vertex indices), the warm start of the next distance measurement; a query repeated
+/// with the cache it left retraces GJK's last round and gives the same bits.
+///
 /// For hull queries it also keeps last query's **support vertices** (b's vertex under
 /// a's best face, a's under b's best face). The next query starts its face queries from
 /// them: each is a point of the other shape, so it bounds every face's separation
@@ -35,7 +39,8 @@ use crate::distance::SimplexHint;
 pub struct PairCache {
     pub(crate) last: Option<CachedAxis>,
     pub(crate) support: SupportHints,
-    /// Last distance query's simplex (GJK's warm start).
+    /// Last distance query's simplex (GJK's warm start): from `closest_points`, and
+    /// from `collide` on a polytope pair apart within the margin (see `speculative`).
     pub(crate) simplex: SimplexHint,
 }
 

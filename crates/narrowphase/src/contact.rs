@@ -19,6 +19,12 @@ pub enum Feature {
     EdgeEdge(u32, u32),
     /// A sphere against anything: the axis runs through the sphere's centre.
     Sphere,
+    /// The closest features of two polytopes apart within the margin, when no face or
+    /// edge-pair axis is the direction between them (a speculative contact, see
+    /// [`collide`](crate::collide)): the normal runs from a's closest point to b's.
+    /// Each shape's feature is coded as a vertex index `i`, an edge `1 << 30 | e` (`e`
+    /// numbered as in [`Feature::EdgeEdge`]) or a face `2 << 30 | f`.
+    Closest(u32, u32),
 }
 
 impl Feature {
@@ -29,6 +35,7 @@ impl Feature {
             Feature::FaceB(i) => Feature::FaceA(i),
             Feature::EdgeEdge(i, j) => Feature::EdgeEdge(j, i),
             Feature::Sphere => Feature::Sphere,
+            Feature::Closest(a, b) => Feature::Closest(b, a),
         }
     }
 }

@@ -11,6 +11,14 @@
 //! * **`depth > 0` means penetrating** by that much along the normal; a negative depth
 //!   is a gap, reported only when it is smaller than the contact margin (speculative
 //!   contacts). Margin 0 gives touching and penetrating pairs only; touching counts.
+//! * **A speculative contact is measured, not bounded**: its deepest depth is minus the
+//!   true distance `d` between the shapes and its normal the direction between their
+//!   closest points (within [`SPECULATIVE_TOLERANCE`] of the size and
+//!   [`SPECULATIVE_ANGLE`]), and a pair gets one iff `d ≤ margin`. Spheres and capsules
+//!   measure `d` directly; polytope pairs the separating-axis test finds apart within
+//!   the margin are measured by GJK ([`closest_points`]), and their manifold is built on the
+//!   closest features when no separating axis runs along the closest direction (see
+//!   [`collide`]).
 //! * A manifold has **at most 4 points** in 3D, each with a world position (halfway
 //!   between the surfaces), a depth and a feature id that stays the same while the same
 //!   features touch.
@@ -25,6 +33,9 @@
 //! * box–hull, hull–hull: Gregorius' polytope SAT — face queries of both shapes and an
 //!   edge query over the edge pairs that form a Minkowski face (their Gauss-map arcs
 //!   cross), with exact pruning by the shapes' inner spheres — then clipping;
+//! * polytope pairs apart within the margin: GJK's distance, warm from the pair cache,
+//!   and the closest features' manifold when no axis is the closest direction
+//!   (`speculative`);
 //! * anything with a sphere: a point-to-shape distance;
 //! * a triangle mesh against a convex shape ([`mesh`]): each triangle under the shape
 //!   through a one-sided triangle SAT (box: 13 axes; hull: faces and edge pairs;
@@ -94,6 +105,7 @@ mod query;
 pub mod ray;
 mod sat;
 mod solid;
+mod speculative;
 
 pub use batch::{BoxBoxPair, collide_box_pairs, collide_box_pairs_with, contact_box_pairs};
 #[doc(hidden)]
@@ -111,3 +123,4 @@ pub use sat::FEATURE_SLOP;
 #[doc(hidden)]
 pub use sat::box_box_wide::SimdLevel;
 pub use sat::hull_hull::SupportMode;
+pub use speculative::{SPECULATIVE_ANGLE, SPECULATIVE_TOLERANCE};

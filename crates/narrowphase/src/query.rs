@@ -10,6 +10,7 @@ use crate::PairCache;
 use crate::cache::SupportHints;
 use crate::capsule_pair::collide_capsules;
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
+use crate::distance::Core;
 use crate::frame::Frame;
 use crate::manifold::CLIP_TOLERANCE;
 use crate::manifold::capsule::{capsule_points, deepest_endpoint};
@@ -24,6 +25,9 @@ use crate::sat::hull_hull::{SupportMode, hull_hull};
 use crate::sat::sphere::{shape_sphere, sphere_shape, sphere_sphere};
 use crate::sat::{Axis, SatOutcome};
 use crate::solid::{Solid, with_polytopes};
+use crate::speculative::{
+    Cores, apart_within_margin, is_polytope_pair, speculative_contact, speculative_manifold,
+};
 use glam::Vec3;
 use sepax_geometry::{OrientedBox, Pose, Shape, TriMesh};
 use smallvec::SmallVec;
@@ -41,7 +45,7 @@ pub const DEFAULT_SUPPORT_MODE: SupportMode = SupportMode::Scan;
 /// `pose` with its rotation normalised: accepted rotations are unit within 1e-3, and
 /// glam's rotation scales by `|q|²`, which would leave world normals that far off unit.
 #[inline]
-fn unit_rotation(pose: &Pose) -> Pose {
+pub(crate) fn unit_rotation(pose: &Pose) -> Pose {
     Pose::new(pose.translation, pose.rotation.normalize())
 }
 
@@ -163,8 +167,11 @@ fn run_sat(
 /// Returns `None` when the shapes are apart by more than `margin`; otherwise a
 /// [`Contact`] whose normal points from a to b (world frame) and whose depth is positive
 /// for penetration and negative (down to `−margin`) for a gap. Touching shapes
-/// (depth 0) give a contact. A pose that is not [`Pose::is_valid`] (NaN, infinite,
-/// non-unit rotation) gives `None`; a negative or NaN margin counts as 0.
+/// (depth 0) give a contact. For a gap the depth is minus the true distance and the
+/// normal the direction from a's closest point to b's (for two polytopes, the
+/// separating axis when it is that direction, else GJK's; see [`collide`]). A pose that
+/// is not [`Pose::is_valid`] (NaN, infinite, non-unit rotation) gives `None`; a
+/// negative or NaN margin counts as 0.
 ///
 /// ```
 /// use sepax_geometry::{Cuboid, Pose, Shape};
@@ -196,6 +203,7 @@ pub fn contact(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: f32) 
 }
 
 /// [`contact`] with the pair in the given order.
+#[inline(always)]
 fn contact_in_order(
     a: &Shape,
     pose_a: &Pose,
@@ -213,10 +221,51 @@ fn contact_in_order(
         DEFAULT_SUPPORT_MODE,
         &mut SupportHints::default(),
     );
+    if let Some((exact, _)) = apart_within_margin(&outcome)
+        && let Some(answer) = shapes_speculative_contact(a, pose_a, b, &frame, margin, &exact)
+    {
+        return answer;
+    }
     contact_from_outcome(pose_a, outcome)
 }
 
-/// The contact of a pair (in the order the SAT ran) from its SAT outcome.
+/// [`speculative_contact`] for two shapes, when both are polytopes (else `None`: the
+/// SAT's answer stands).
+#[cold]
+#[inline(never)]
+fn shapes_speculative_contact(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    frame: &Frame,
+    margin: f32,
+    exact: &Axis,
+) -> Option<Option<Contact>> {
+    let (solid_a, solid_b) = (Solid::new(a), Solid::new(b));
+    if !is_polytope_pair(&solid_a, &solid_b) {
+        return None;
+    }
+    let margin = sanitize_margin(margin);
+    speculative_contact(
+        &solid_a,
+        &solid_b,
+        cores(a, b),
+        pose_a,
+        frame,
+        margin,
+        exact,
+    )
+}
+
+/// Both shapes' GJK cores (neither is a mesh: meshes take the mesh path first).
+fn cores<'s>(a: &'s Shape, b: &'s Shape) -> Cores<'s> {
+    let core = |s: &'s Shape| Core::of(s).expect("meshes take the mesh path").0;
+    (core(a), core(b))
+}
+
+/// The contact of a pair (in the order the SAT ran) from its SAT outcome: the exact
+/// axis. (A polytope pair apart within the margin is answered by
+/// `speculative::speculative_contact` first.)
 pub(crate) fn contact_from_outcome(pose_a: &Pose, outcome: SatOutcome) -> Option<Contact> {
     match outcome {
         SatOutcome::Separated(_) => None,
@@ -290,10 +339,7 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
 /// The contact manifold of a pair, using and updating its frame-to-frame `cache`.
 ///
 /// Returns `None` when the shapes are apart by more than `margin` (the cache then holds
-/// the separating axis, tried first next time). For a gap within the margin, a
-/// manifold is returned only when some clipped point lies within the margin: the SAT
-/// separation is a lower bound on the distance, so two boxes whose parallel faces are
-/// offset corner to corner may pass the axis test and still have nothing within reach. Otherwise a [`Manifold`] with a normal
+/// the separating axis, tried first next time). Otherwise a [`Manifold`] with a normal
 /// from a to b and 1 to 4 points, each with a world position, a depth (negative: a gap
 /// within the margin, a speculative contact), a feature id and the anchors on both
 /// shapes. The cache's remembered feature is kept as the reference while it is within
@@ -301,6 +347,21 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
 /// what that guarantees); use one cache per pair, and a default cache for a cold answer.
 /// An invalid pose gives `None` and leaves the cache as it was; a negative or NaN margin
 /// counts as 0.
+///
+/// **Speculative contacts** (`margin > 0`, shapes apart by a distance `d ≤ margin`):
+/// the deepest point has depth `−d`, at the closest points, and the normal is the
+/// direction from a's closest point to b's. Spheres and capsules measure `d` exactly. For
+/// two polytopes (boxes, hulls) the separating axis only bounds the gap from below (two
+/// boxes corner to corner are further apart than along any face or edge axis), so a
+/// pair the axis test finds apart within the margin is measured again by GJK, warm from
+/// the cache: beyond the margin it gets no manifold; when the separating axis is the
+/// closest direction (a face over a vertex or a face, crossing edges) the manifold
+/// clipped on it stands; otherwise the manifold is built on the closest features — one
+/// point halfway between the closest points, or the two ends of the overlap of two
+/// (nearly) parallel edges, each with its own depth — with the feature
+/// [`Feature::Closest`]. Within [`SPECULATIVE_TOLERANCE`](crate::SPECULATIVE_TOLERANCE)
+/// of the size and [`SPECULATIVE_ANGLE`](crate::SPECULATIVE_ANGLE), the depth is `−d`
+/// and the normal the closest direction either way.
 ///
 /// ```
 /// use sepax_geometry::{Cuboid, Pose, Shape};
@@ -426,6 +487,23 @@ fn collide_in_order(
         mode,
         &mut cache.support,
     );
+    if let Some(axes) = apart_within_margin(&outcome)
+        && is_polytope_pair(&solid_a, &solid_b)
+        && let Some(found) = speculative_manifold(
+            &solid_a,
+            &solid_b,
+            cores(a, b),
+            pose_a,
+            &frame,
+            margin,
+            cache,
+            axes,
+            mirrored,
+            out,
+        )
+    {
+        return found;
+    }
     manifold_from_outcome(
         &solid_a, &solid_b, pose_a, &frame, margin, cache, outcome, mirrored, out,
     )
@@ -444,6 +522,23 @@ pub(crate) fn box_manifold_from_outcome(
 ) -> Option<Manifold> {
     let (solid_a, solid_b) = (Solid::Box(ha), Solid::Box(hb));
     let mut manifold = empty_manifold();
+    if let Some(axes) = apart_within_margin(&outcome) {
+        let cores = (Core::Box(ha), Core::Box(hb));
+        if let Some(found) = speculative_manifold(
+            &solid_a,
+            &solid_b,
+            cores,
+            pose_a,
+            frame,
+            margin,
+            cache,
+            axes,
+            false,
+            &mut manifold,
+        ) {
+            return found.then_some(manifold);
+        }
+    }
     manifold_from_outcome(
         &solid_a,
         &solid_b,
@@ -459,7 +554,9 @@ pub(crate) fn box_manifold_from_outcome(
 }
 
 /// Everything [`collide`] does after the SAT: the cache, the clipping, the world frame
-/// (mirrored when `mirrored`); true when the pair touches, its manifold in `out`.
+/// (mirrored when `mirrored`); true when the pair touches, its manifold in `out`. (A
+/// polytope pair apart within the margin goes to `speculative::speculative_manifold`
+/// first, which comes back here only when GJK finds it touching after all.)
 #[allow(clippy::too_many_arguments)]
 fn manifold_from_outcome(
     solid_a: &Solid,
@@ -576,7 +673,7 @@ fn capsule_manifold(
 
 /// The manifold in the world from its points in a's frame, written to `manifold`,
 /// [`Manifold::flip`]ped when `mirrored` (the same bits, written straight into place).
-fn to_world(
+pub(crate) fn to_world(
     pose_a: &Pose,
     frame: &Frame,
     axis: &Axis,

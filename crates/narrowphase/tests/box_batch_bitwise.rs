@@ -126,6 +126,7 @@ fn feature_bits(f: Feature, out: &mut Vec<u64>) {
         Feature::FaceB(i) => [2, i as u64, 0],
         Feature::EdgeEdge(i, j) => [3, i as u64, j as u64],
         Feature::Sphere => [4, 0, 0],
+        Feature::Closest(i, j) => [5, i as u64, j as u64],
     });
 }
 

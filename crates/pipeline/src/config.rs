@@ -31,8 +31,9 @@ pub struct Config {
     /// chunks by size, so threads beyond the cores only add wake-ups.
     pub threads: usize,
     /// Contact margin: AABBs grow by it and pairs apart by less than it get
-    /// speculative contacts (negative depth). 0 reports touching and penetrating
-    /// pairs only. A negative margin counts as 0; a NaN or infinite one is refused with
+    /// speculative contacts (negative depth: minus the true distance, the normal along
+    /// the closest points; see `sepax_narrowphase::collide`). 0 reports touching and
+    /// penetrating pairs only. A negative margin counts as 0; a NaN or infinite one is refused with
     /// [`WorldError::NonFiniteMargin`](crate::WorldError::NonFiniteMargin) (an infinite
     /// margin would make every AABB infinite and quarantine every body).
     ///

@@ -50,7 +50,9 @@
 //!    anchors on both bodies); `Started` when a pair begins to touch (a point at
 //!    `depth >= 0`), `Ended` (with a cause: separated, removed, filtered, quarantined)
 //!    when it stops. Speculative pairs (all points within the margin but apart) are in
-//!    the contacts with [`touching`](ContactPair::touching) false and start no event.
+//!    the contacts with [`touching`](ContactPair::touching) false and start no event;
+//!    their deepest depth is minus the true distance (the narrow phase measures polytope
+//!    pairs within the margin by GJK, see `sepax_narrowphase::collide`).
 //!    Each contact names its index in last step's contacts and, per point, the point it
 //!    continues ([`ContactPair::previous_points`]), so a solver warm-starts without a map.
 //!

@@ -24,6 +24,12 @@
 //! (≤ `narrow_chunk` pairs, on the stack of the task that owns the chunk) and leaves
 //! the parallel split as it was.
 //!
+//! **Margin.** `Config::margin` goes to every query: a pair apart within it comes
+//! back as a speculative contact whose depth is minus the true distance (polytope
+//! pairs are measured by GJK, warm from the pair's cache, in the batch as one by one;
+//! see `sepax_narrowphase::collide`). The bounding-sphere skip never drops one: spheres
+//! apart by more than the margin hold shapes apart by more.
+//!
 //! **Determinism.** `collide_box_pairs_with` gives each pair bit for bit the answer of
 //! `collide` on that pair alone, whichever bundle or lane it lands in and whichever
 //! SIMD level the CPU takes. So the batch changes no bit, and as the chunks are cut

@@ -46,6 +46,7 @@ impl Fnv {
             Feature::FaceB(i) => (1, i, 0),
             Feature::EdgeEdge(i, j) => (2, i, j),
             Feature::Sphere => (3, 0, 0),
+            Feature::Closest(i, j) => (4, i, j),
         };
         self.u64(kind);
         self.u64(((i as u64) << 32) | j as u64);

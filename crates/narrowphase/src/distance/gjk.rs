@@ -118,7 +118,7 @@ pub(crate) fn run_gjk(
         };
         simplex.push(pair.support(d));
     }
-    let mut v = simplex.solve()?;
+    let mut v = simplex.solve_settled()?;
     let touching = (TOUCHING * scale) * (TOUCHING * scale);
     for _ in 0..MAX_ITERATIONS {
         let vv = v.length_squared();
@@ -135,7 +135,7 @@ pub(crate) fn run_gjk(
             break;
         }
         simplex.push(w);
-        let next = simplex.solve()?;
+        let next = simplex.solve_settled()?;
         // The grown simplex holds the old nearest point, so |v| cannot grow but by
         // round-off: no progress ends the loop (the new simplex is as good, within it).
         let progress = next.length_squared() < vv;
@@ -247,7 +247,7 @@ pub(crate) fn reach(shape: &Shape) -> f64 {
 /// The feature of one core the closest point lies on: its distinct simplex vertices
 /// (one: a vertex, two ends of an edge: that edge, else the face holding them all,
 /// the one facing `outward` (a local direction) among several).
-fn witness(
+pub(crate) fn witness(
     core: &Core,
     simplex: &SimplexHint,
     index: impl Fn([u16; 2]) -> u16,

@@ -30,7 +30,12 @@
 //!   both shapes; the next query rebuilds it at the new poses and continues from it.
 //!   Bodies that moved a little finish in one or two rounds. A warm answer may differ
 //!   from a cold one by round-off within the tolerance; a default cache gives the cold
-//!   answer.
+//!   answer. The simplex is solved as a function of its vertex set (sorted, solved
+//!   again until no vertex drops), so a query repeated with the cache it left stops in
+//!   its first round with the same bits.
+//! * **Speculative contacts.** `collide` and `contact` measure polytope pairs the
+//!   separating-axis test finds apart within the margin with the same GJK (see
+//!   `speculative`).
 //! * **Order.** Like every pair query, it runs in the pair's canonical order and
 //!   mirrors the answer: `closest_points(b, a)` is `closest_points(a, b)` mirrored bit
 //!   for bit.
@@ -58,8 +63,10 @@ mod gjk;
 mod simplex;
 
 pub(crate) use self::core::Core;
-pub(crate) use gjk::{Frame64, LocalClosest, local_closest, pair_scale, reach};
-pub(crate) use simplex::SimplexHint;
+pub(crate) use gjk::{
+    Frame64, LocalClosest, Pair, local_closest, pair_scale, reach, run_gjk, witness,
+};
+pub(crate) use simplex::{Simplex, SimplexHint};
 
 use crate::PairCache;
 use crate::error::QueryError;

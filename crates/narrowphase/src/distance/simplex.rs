@@ -59,6 +59,23 @@ impl Simplex {
         hint
     }
 
+    /// [`solve`](Self::solve) as a function of the vertex set alone: the vertices are
+    /// sorted by index pair before each solve, and the solve is repeated until it keeps
+    /// them all. The point nearest the origin then has the same bits however the set
+    /// was reached (the order of the pushes, the larger simplex it was cut from), so a
+    /// query warm-started from the simplex it ended with retraces its last round: the
+    /// same answer, bit for bit (`collide` relies on it, see `speculative`).
+    pub fn solve_settled(&mut self) -> Option<DVec3> {
+        loop {
+            self.vertices[..self.len].sort_unstable_by_key(|v| (v.ia, v.ib));
+            let len = self.len;
+            let v = self.solve()?;
+            if self.len == len {
+                return Some(v);
+            }
+        }
+    }
+
     /// Shrinks the simplex to the vertices whose hull holds its point nearest the
     /// origin and returns that point; `None` when the origin lies inside the
     /// tetrahedron (the shapes overlap).

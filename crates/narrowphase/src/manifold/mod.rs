@@ -151,7 +151,8 @@ pub(crate) fn manifold_points(
             let on_b = (frame.point_to_a(b0), frame.point_to_a(b1));
             edge_contact(on_a, on_b, n, s, margin, (ea, eb))
         }
-        (_, _, Feature::Sphere) => SmallVec::new(),
+        // No SAT axis names closest features (see `speculative`).
+        (_, _, Feature::Sphere | Feature::Closest(..)) => SmallVec::new(),
     }
 }
 

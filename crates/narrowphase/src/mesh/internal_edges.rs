@@ -37,7 +37,8 @@ const SUPPORT_TOLERANCE: f32 = 1e-4;
 /// The triangle's feature that carries `axis`.
 pub(crate) fn axis_feature(tri: &LocalTriangle, axis: &Axis) -> TriangleFeature {
     match axis.feature {
-        Feature::FaceA(_) | Feature::Sphere => TriangleFeature::Face,
+        // A triangle's axes never name closest features (only polytope pairs do).
+        Feature::FaceA(_) | Feature::Sphere | Feature::Closest(..) => TriangleFeature::Face,
         Feature::EdgeEdge(i, _) => TriangleFeature::Edge(i as u8),
         Feature::FaceB(_) => support_feature(tri, axis.normal),
     }

@@ -40,7 +40,7 @@ pub(crate) fn triangle_points(
         Feature::FaceA(_) => triangle_face_points(convex, tri, margin, clip_tolerance),
         Feature::FaceB(j) => convex_face_points(convex, tri, j as usize, margin, clip_tolerance),
         Feature::EdgeEdge(i, j) => edge_points(convex, tri, axis, (i, j), margin),
-        Feature::Sphere => SmallVec::new(),
+        Feature::Sphere | Feature::Closest(..) => SmallVec::new(),
     }
 }
 
