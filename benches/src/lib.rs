@@ -4,7 +4,7 @@
 //!
 //! Run one stage with `cargo bench -p sepax-benches --bench <name>`.
 
-pub mod to_parry;
+pub use sepax_testkit::to_parry;
 
 use glam::{Quat, Vec3};
 use sepax_geometry::{Pose, Shape};

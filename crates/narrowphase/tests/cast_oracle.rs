@@ -12,15 +12,13 @@
 //! coarse step that overlaps; a pass thinner than a coarse step may be seen only by the
 //! cast, whose hit the second check then confirms.
 
-mod common;
-
-use common::parry::{to_parry_pose, to_parry_shape};
 use glam::{DVec3, Vec3};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape, Sphere};
 use sepax_narrowphase::oracle::{capsule_separation, sphere_separation, vertex_projection_sat};
 use sepax_narrowphase::{CAST_TOLERANCE, CastHit, Motion, QueryError, cast, distance};
 use sepax_testkit::shapes::{ellipsoid_hull, random_capsule, random_cuboid};
+use sepax_testkit::to_parry::{pose as to_parry_pose, shape as to_parry_shape};
 
 /// The f64 oracle's separation: negative when the shapes overlap.
 fn oracle_separation(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> f64 {

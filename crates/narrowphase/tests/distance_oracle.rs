@@ -30,15 +30,14 @@
 //! sizes from `1e-3` to `1e4`), refused input, and parry3d's `query::distance` on 10,000
 //! pairs of each kind with both libraries' disagreements with the oracle printed.
 
-mod common;
-
-use common::parry::{to_parry_pose, to_parry_shape};
 use glam::{DVec3, Quat, Vec3};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Capsule, ConvexHull, Cuboid, Pose, Shape, Sphere, TriMesh};
 use sepax_narrowphase::oracle::distance::{ExactDistance, exact_distance};
 use sepax_narrowphase::{ClosestPoints, PairCache, QueryError, Witness, closest_points, distance};
 use sepax_testkit::pairs::scale;
+use sepax_testkit::shapes::ellipsoid_hull_with;
+use sepax_testkit::to_parry::{pose as to_parry_pose, shape as to_parry_shape};
 use std::sync::OnceLock;
 
 /// Random pairs per kind of pair.
@@ -91,21 +90,7 @@ fn random_hull(rng: &mut Rng) -> Shape {
     if rng.below(4) == 0 {
         radii[rng.below(3)] *= rng.range(0.01, 0.1);
     }
-    let in_box = rng.below(4) == 0;
-    loop {
-        let points: Vec<Vec3> = (0..n)
-            .map(|_| {
-                if in_box {
-                    rng.vec3(-radii, radii)
-                } else {
-                    rng.unit_vec3() * radii
-                }
-            })
-            .collect();
-        if let Ok(h) = ConvexHull::try_from_points(&points) {
-            return Shape::from(h);
-        }
-    }
+    ellipsoid_hull_with(rng, n, radii)
 }
 
 /// Hulls in the pool the pairs draw from (building a hull costs more than checking a

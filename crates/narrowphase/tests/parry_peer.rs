@@ -4,15 +4,13 @@
 //! parry is a peer, not a reference: where it disagrees with the oracle, the test keeps
 //! the case and shows it, and sepax must agree with the oracle.
 
-mod common;
-
-use common::parry::{to_parry_pose, to_parry_shape};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::contact;
 use sepax_narrowphase::oracle::gap_along;
 use sepax_testkit::pairs::{PLACEMENTS, Placement, oracle, place, scale};
 use sepax_testkit::shapes::random_cuboid;
+use sepax_testkit::to_parry::{pose as to_parry_pose, shape as to_parry_shape};
 
 /// parry's penetration depth and normal (a→b), `None` when it reports no contact.
 fn parry_contact(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> Option<(f32, glam::Vec3)> {

@@ -15,6 +15,7 @@
 //! | [`pairs2d`] | 2D pairs (boxes, polygons, circles) and placements; box and octagon pairs in a depth band | dim2 tests, 2D bench |
 //! | [`scenes`] | world scenes as plain data: soup, hulls, static-heavy, pile, large-world, terrain, ccd | pipeline tests, step bench, `stress`, `render` |
 //! | [`stacks`] | stacking scenes for a solver: tower, alternating tower, pyramid, dropped pile, mixed | the `stacking` example and its test |
+//! | `to_parry` (feature `parry`) | the same shapes and poses as parry3d takes them | peer tests and benches |
 //! | [`terrain`] | triangle meshes (flat floor, rolling terrain) and the brute-force twin of their internal-edge flags | mesh and triangle-contact tests, terrain scenes |
 //! | `world` (feature `world`) | `Scene::populate` / `apply` / `body_desc`: a scene in a `CollisionWorld` | the same |
 //!
@@ -45,5 +46,7 @@ pub mod scenes;
 pub mod shapes;
 pub mod stacks;
 pub mod terrain;
+#[cfg(feature = "parry")]
+pub mod to_parry;
 #[cfg(feature = "world")]
 pub mod world;

@@ -11,7 +11,7 @@
 //! | [`pair_cuboid`] | box, half extents 0.4–0.6 | the benches' box pairs ([`pairs`](crate::pairs)) |
 //! | [`random_cuboid`] | box, half extents 0.1–2 | the narrow-phase oracle tests |
 //! | [`ball_hull`] | hull of n points at radius lo–hi from the centre | scenes (24 points, 0.3–0.6), bench pairs (0.45–0.55) |
-//! | [`ellipsoid_hull`] | hull of n points on an ellipsoid or in a box | the narrow-phase oracle tests |
+//! | [`ellipsoid_hull`], [`ellipsoid_hull_with`] | hull of n points on an ellipsoid or in a box (given radii) | the narrow-phase oracle tests |
 //! | [`random_capsule`] | capsule, half height 0–2 (0 one time in 8), radius 0.05–1 | the narrow-phase capsule tests |
 //! | [`ball_points`] | the point cloud of [`ball_hull`] | the stacking scenes' centred hulls ([`stacks`](crate::stacks)) |
 
@@ -89,6 +89,12 @@ pub fn ball_hull(rng: &mut Rng, n: usize, lo: f32, hi: f32) -> ConvexHull {
 /// degenerate cloud is drawn again (same radii).
 pub fn ellipsoid_hull(rng: &mut Rng, n: usize) -> Shape {
     let radii = rng.vec3(Vec3::splat(0.2), Vec3::splat(2.0));
+    ellipsoid_hull_with(rng, n, radii)
+}
+
+/// [`ellipsoid_hull`] with given radii (a caller that flattens some): `n` points on the
+/// ellipsoid or, one time in four, in its box; a degenerate cloud is drawn again.
+pub fn ellipsoid_hull_with(rng: &mut Rng, n: usize, radii: Vec3) -> Shape {
     let in_box = rng.below(4) == 0;
     loop {
         let points: Vec<Vec3> = (0..n)

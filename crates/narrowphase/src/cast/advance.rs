@@ -1,35 +1,43 @@
 //! Conservative advancement (see the [module docs](super)).
 
-use super::{CastHit, MAX_CAST_STEPS, Motion, touching_at, world_hit};
+use super::{CAST_TOLERANCE, CastHit, MAX_CAST_STEPS, Motion, touching_at, world_hit};
 use crate::PairCache;
 use crate::distance::{Core, Frame64, LocalClosest, local_closest, pair_scale, reach};
 use sepax_geometry::{Pose, Shape};
 
-/// One moving shape: its core, radius, start pose and motion.
-struct Mover<'s> {
+/// One moving shape: the shape, its core and radius, its start pose and motion.
+pub(super) struct Body<'s> {
+    pub shape: &'s Shape,
+    pub pose: &'s Pose,
+    motion: &'s Motion,
     core: Core<'s>,
     radius: f32,
-    pose: Pose,
-    motion: Motion,
-    /// Fastest a point of the shape can move along a fixed direction because of the
-    /// rotation: `|ω| × bounding radius`.
-    turning: f64,
+    /// How far its furthest point lies from its origin (f64: finite for any shape).
+    reach: f64,
 }
 
-impl<'s> Mover<'s> {
-    fn new(shape: &'s Shape, pose: &Pose, motion: &Motion) -> Mover<'s> {
+impl<'s> Body<'s> {
+    /// A checked convex shape (meshes are refused before).
+    pub fn new(shape: &'s Shape, pose: &'s Pose, motion: &'s Motion) -> Body<'s> {
         let (core, radius) = Core::of(shape).expect("meshes are refused before");
-        Mover {
+        Body {
+            shape,
+            pose,
+            motion,
             core,
             radius,
-            pose: *pose,
-            motion: *motion,
-            turning: motion.angular.length() as f64 * reach(shape),
+            reach: reach(shape),
         }
     }
 
+    /// Fastest a point of the shape can move along a fixed direction because of the
+    /// rotation: `|ω| × reach`.
+    fn turning(&self) -> f64 {
+        self.motion.angular.length() as f64 * self.reach
+    }
+
     fn pose_at(&self, t: f64) -> Pose {
-        self.motion.pose_at(&self.pose, t as f32)
+        self.motion.pose_at(self.pose, t as f32)
     }
 }
 
@@ -46,36 +54,17 @@ impl<'s> Mover<'s> {
 /// once and each step moves b's origin by `t r` (`r`, b's velocity relative to a's, in
 /// a's frame), and `u = −r · n` exactly.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn advance(
-    a: &Shape,
-    pose_a: &Pose,
-    motion_a: &Motion,
-    b: &Shape,
-    pose_b: &Pose,
-    motion_b: &Motion,
-    max_time: f32,
-    tolerance: f64,
-) -> Option<CastHit> {
-    let (ma, mb) = (
-        Mover::new(a, pose_a, motion_a),
-        Mover::new(b, pose_b, motion_b),
-    );
-    let turning = ma.turning + mb.turning;
-    let start = Frame64::new(pose_a, pose_b);
-    let qa = pose_a.rotation.as_dquat().normalize();
+pub(super) fn advance(ma: &Body, mb: &Body, max_time: f32) -> Option<CastHit> {
+    let (a, b) = (ma.shape, mb.shape);
+    let (motion_a, motion_b) = (ma.motion, mb.motion);
+    let tolerance = CAST_TOLERANCE as f64 * ma.reach.min(mb.reach);
+    let turning = ma.turning() + mb.turning();
+    let start = Frame64::new(ma.pose, mb.pose);
+    let qa = ma.pose.rotation.as_dquat().normalize();
     let relative = qa.conjugate() * (motion_b.linear - motion_a.linear).as_dvec3();
     let mut cache = PairCache::default();
     // Nothing can touch before the bounding spheres do.
-    let mut t = spheres_meet(
-        a,
-        pose_a,
-        motion_a,
-        b,
-        pose_b,
-        motion_b,
-        max_time as f64,
-        0.5 * tolerance,
-    )?;
+    let mut t = spheres_meet(ma, mb, max_time as f64, 0.5 * tolerance)?;
     // The last closest points found, and their time.
     let mut last: Option<(LocalClosest, f64)> = None;
     for _ in 0..MAX_CAST_STEPS {
@@ -154,20 +143,10 @@ fn touching(hit: CastHit) -> CastHit {
 /// least root of `|p + t v| = R` with `p`, `v` the offset and relative velocity of the
 /// origins, `R` the sum of the reaches and `gap`; 0 when they are already that close;
 /// `None` when they never are in time (the shapes cannot touch either).
-#[allow(clippy::too_many_arguments)]
-fn spheres_meet(
-    a: &Shape,
-    pose_a: &Pose,
-    motion_a: &Motion,
-    b: &Shape,
-    pose_b: &Pose,
-    motion_b: &Motion,
-    max_time: f64,
-    gap: f64,
-) -> Option<f64> {
-    let p = pose_b.translation.as_dvec3() - pose_a.translation.as_dvec3();
-    let v = (motion_b.linear - motion_a.linear).as_dvec3();
-    let reach = reach(a) + reach(b) + gap;
+fn spheres_meet(a: &Body, b: &Body, max_time: f64, gap: f64) -> Option<f64> {
+    let p = b.pose.translation.as_dvec3() - a.pose.translation.as_dvec3();
+    let v = (b.motion.linear - a.motion.linear).as_dvec3();
+    let reach = a.reach + b.reach + gap;
     let c = p.length_squared() - reach * reach;
     if c <= 0.0 {
         return Some(0.0);

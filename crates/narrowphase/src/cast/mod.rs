@@ -43,7 +43,7 @@ use crate::distance::{LocalClosest, check_pair};
 use crate::error::QueryError;
 use crate::query::canonical_swap;
 use crate::{PairCache, collide};
-use advance::advance;
+use advance::{Body, advance};
 use glam::{Quat, Vec3};
 use sepax_geometry::{Pose, Shape};
 
@@ -160,35 +160,21 @@ pub fn cast(
     if !(max_time.is_finite() && max_time >= 0.0) {
         return Err(QueryError::InvalidTime);
     }
+    let (a, b) = (
+        Body::new(a, pose_a, motion_a),
+        Body::new(b, pose_b, motion_b),
+    );
     // Like every pair query: computed in the canonical order, mirrored for the other.
-    Ok(if canonical_swap(a, pose_a, b, pose_b) {
-        let hit = cast_in_order(b, pose_b, motion_b, a, pose_a, motion_a, max_time);
-        hit.map(|h| CastHit {
+    Ok(if canonical_swap(b.shape, b.pose, a.shape, a.pose) {
+        advance(&b, &a, max_time).map(|h| CastHit {
             normal: -h.normal,
             point_a: h.point_b,
             point_b: h.point_a,
             ..h
         })
     } else {
-        cast_in_order(a, pose_a, motion_a, b, pose_b, motion_b, max_time)
+        advance(&a, &b, max_time)
     })
-}
-
-/// [`cast`] in the given order (checked input).
-#[allow(clippy::too_many_arguments)]
-fn cast_in_order(
-    a: &Shape,
-    pose_a: &Pose,
-    motion_a: &Motion,
-    b: &Shape,
-    pose_b: &Pose,
-    motion_b: &Motion,
-    max_time: f32,
-) -> Option<CastHit> {
-    let tolerance = CAST_TOLERANCE as f64 * a.bounding_radius().min(b.bounding_radius()) as f64;
-    advance(
-        a, pose_a, motion_a, b, pose_b, motion_b, max_time, tolerance,
-    )
 }
 
 /// The hit for the closest points `found` (a's frame of `pose_a`) at time `t`.

@@ -1,3 +1,0 @@
-//! Helpers shared by the narrow phase's integration tests.
-
-pub mod parry;
