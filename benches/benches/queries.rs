@@ -11,35 +11,13 @@
 //! sides cold.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use glam::Vec3;
-use sepax_benches::to_parry;
+use sepax_benches::{cast_sets, cast_velocity as velocity, to_parry};
 use sepax_narrowphase::{Motion, cast};
-use sepax_testkit::pairs::{Pair, PairKind, box_pairs, hull_pairs};
 use std::hint::black_box;
-
-const BATCH: usize = 256;
-
-/// The cast sets: box pairs and 24-point hull pairs, b's velocity towards a.
-fn cast_sets() -> Vec<(&'static str, Vec<Pair>)> {
-    let mut hulls = hull_pairs(24, BATCH, 24);
-    for p in &mut hulls {
-        let d = (p.pose_b.translation - p.pose_a.translation).normalize_or(Vec3::X);
-        p.pose_b.translation += d * 0.5;
-    }
-    vec![
-        ("box", box_pairs(1, BATCH, PairKind::Separated)),
-        ("hull24", hulls),
-    ]
-}
-
-/// b's velocity: towards a's centre, 0.8 × the offset per unit of time.
-fn velocity(p: &Pair) -> Vec3 {
-    (p.pose_a.translation - p.pose_b.translation) * 0.8
-}
 
 fn casts(c: &mut Criterion) {
     let mut group = c.benchmark_group("cast");
-    group.throughput(Throughput::Elements(BATCH as u64));
+    group.throughput(Throughput::Elements(256));
     for (name, pairs) in cast_sets() {
         let motions: Vec<Motion> = pairs.iter().map(|p| Motion::linear(velocity(p))).collect();
         group.bench_function(BenchmarkId::new("sepax", name), |bench| {

@@ -29,6 +29,8 @@
 //! | `distance-hull24` | 256 pairs of 24-point hulls 5% of their size apart (`hull_pairs_as(11, 256, 24, PairKind::Apart)`) | sepax `distance` (cold) |
 //! | `distance-hull24-warm` | the apart hull pairs, b nudged every pass (≤ 1% of its size, ≤ 0.01 rad) | sepax `closest_points`, each pair's cache kept from pass to pass |
 //! | `parry-distance-hull24` | the apart hull pairs | parry3d `query::distance` |
+//! | `cast-box`, `cast-hull24` | the cast bench's sets (`cast_sets()`: boxes 3 sizes apart, 24-point hulls 0.5 apart; b thrown at a) | sepax `cast`, translation only |
+//! | `parry-cast-box`, `parry-cast-hull24` | the same pairs and velocities | parry3d `query::cast_shapes` |
 //!
 //! The box modes take a second argument, the pair kind: `resting` (default),
 //! `touching`, `deep`, `separated`; the hull modes the hull's point count (default 24). These are the pairs of the `box_box_*` and
@@ -60,12 +62,15 @@
 //! instructions per pair, `distance-hull24-warm` 3,031, `parry-distance-hull24` 11,347.
 
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
-use sepax_benches::{box_batch, nudged, parry_triangle_manifolds, parry_triangle_pairs, to_parry};
+use sepax_benches::{
+    box_batch, cast_sets, cast_velocity, nudged, parry_triangle_manifolds, parry_triangle_pairs,
+    to_parry,
+};
 use sepax_geometry::Pose;
 use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles};
 use sepax_narrowphase::{
-    BoxBoxPair, PairCache, SimdLevel, closest_points, collide, collide_box_pairs_at, contact,
-    contact_box_pairs_at, distance,
+    BoxBoxPair, Motion, PairCache, SimdLevel, cast, closest_points, collide, collide_box_pairs_at,
+    contact, contact_box_pairs_at, distance,
 };
 use sepax_testkit::pairs::{
     Pair, PairKind, box_pairs, capsule_box_pairs, capsule_capsule_pairs, hull_pairs, hull_pairs_as,
@@ -76,7 +81,7 @@ use sepax_testkit::terrain::{
 use std::hint::black_box;
 use std::process::ExitCode;
 
-const MODES: [&str; 21] = [
+const MODES: [&str; 25] = [
     "box",
     "boxbatch",
     "boxc",
@@ -98,6 +103,10 @@ const MODES: [&str; 21] = [
     "distance-hull24",
     "distance-hull24-warm",
     "parry-distance-hull24",
+    "cast-box",
+    "cast-hull24",
+    "parry-cast-box",
+    "parry-cast-hull24",
 ];
 
 fn main() -> ExitCode {
@@ -136,6 +145,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if mode.contains("cast-") {
+        casts(&mode, passes);
+        return ExitCode::SUCCESS;
+    }
     if mode.contains("distance") {
         distances(&mode, passes);
         return ExitCode::SUCCESS;
@@ -343,6 +356,52 @@ fn distances(mode: &str, passes: usize) {
                     black_box(parry3d::query::distance(pose_a, &**a, pose_b, &**b).unwrap());
                 }
             }
+        }
+    }
+}
+
+/// The cast modes: the cast bench's box or hull set, `passes` times, sepax `cast` or
+/// parry3d `cast_shapes` (translation only, `max_time` 1).
+fn casts(mode: &str, passes: usize) {
+    let set = if mode.ends_with("box") {
+        "box"
+    } else {
+        "hull24"
+    };
+    let (_, pairs) = cast_sets()
+        .into_iter()
+        .find(|(name, _)| *name == set)
+        .expect("a set");
+    if !mode.starts_with("parry") {
+        let motions: Vec<Motion> = pairs
+            .iter()
+            .map(|p| Motion::linear(cast_velocity(p)))
+            .collect();
+        for _ in 0..passes {
+            for (p, m) in pairs.iter().zip(&motions) {
+                black_box(cast(&p.a, &p.pose_a, &Motion::ZERO, &p.b, &p.pose_b, m, 1.0).ok());
+            }
+        }
+        return;
+    }
+    let peers: Vec<_> = pairs
+        .iter()
+        .map(|p| {
+            let v = cast_velocity(p);
+            (
+                to_parry::shape(&p.a),
+                to_parry::pose(&p.pose_a),
+                to_parry::shape(&p.b),
+                to_parry::pose(&p.pose_b),
+                parry3d::math::Vector::new(v.x, v.y, v.z),
+            )
+        })
+        .collect();
+    let options = parry3d::query::ShapeCastOptions::with_max_time_of_impact(1.0);
+    for _ in 0..passes {
+        for (a, pa, b, pb, v) in &peers {
+            let still = parry3d::math::Vector::ZERO;
+            black_box(parry3d::query::cast_shapes(pa, still, &**a, pb, *v, &**b, options).ok());
         }
     }
 }

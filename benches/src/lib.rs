@@ -78,3 +78,22 @@ pub fn nudged(pose: &Pose, size: f32, phase: f32) -> Pose {
     let turn = Quat::from_rotation_y(0.005 * phase.cos());
     Pose::new(pose.translation + nudge, (turn * pose.rotation).normalize())
 }
+
+/// The cast benches' sets (the `cast` group and prof's `cast-*` modes): 256 box pairs
+/// with centres 3 sizes apart (`box_pairs(1, 256, Separated)`) and 256 24-point hull
+/// pairs (`hull_pairs(24, 256, 24)`, moved 0.5 apart along their centre line); b moves
+/// at [`cast_velocity`], a rests: every pair hits within `max_time = 1`.
+pub fn cast_sets() -> Vec<(&'static str, Vec<Pair>)> {
+    let mut hulls = sepax_testkit::pairs::hull_pairs(24, 256, 24);
+    for p in &mut hulls {
+        let d = (p.pose_b.translation - p.pose_a.translation).normalize_or(Vec3::X);
+        p.pose_b.translation += d * 0.5;
+    }
+    let boxes = sepax_testkit::pairs::box_pairs(1, 256, sepax_testkit::pairs::PairKind::Separated);
+    vec![("box", boxes), ("hull24", hulls)]
+}
+
+/// b's velocity in a cast set: towards a's centre, 0.8 × their offset per unit of time.
+pub fn cast_velocity(p: &Pair) -> Vec3 {
+    (p.pose_a.translation - p.pose_b.translation) * 0.8
+}
