@@ -38,6 +38,12 @@ impl SimplexHint {
     }
 }
 
+/// A simplex vertex's sort key: its index pair.
+#[inline(always)]
+fn key(v: &Vertex) -> u32 {
+    (v.ia as u32) << 16 | v.ib as u32
+}
+
 impl Simplex {
     pub fn push(&mut self, v: Vertex) {
         self.vertices[self.len] = v;
@@ -67,7 +73,14 @@ impl Simplex {
     /// same answer, bit for bit (`collide` relies on it, see `speculative`).
     pub fn solve_settled(&mut self) -> Option<DVec3> {
         loop {
-            self.vertices[..self.len].sort_unstable_by_key(|v| (v.ia, v.ib));
+            // Insertion sort: at most 4 vertices, mostly in order already.
+            for k in 1..self.len {
+                let mut j = k;
+                while j > 0 && key(&self.vertices[j]) < key(&self.vertices[j - 1]) {
+                    self.vertices.swap(j, j - 1);
+                    j -= 1;
+                }
+            }
             let len = self.len;
             let v = self.solve()?;
             if self.len == len {
