@@ -18,12 +18,16 @@ pub enum QueryError {
     /// A pose has a non-finite value or a rotation that is not unit within 1e-3
     /// (see [`Pose::is_valid`](sepax_geometry::Pose::is_valid)).
     InvalidPose,
-    /// A shape is a triangle mesh: distances and casts take convex shapes only.
+    /// A shape is a triangle mesh where the query takes convex shapes only (distances;
+    /// a cast of two meshes).
     NotConvex,
     /// A motion has a non-finite velocity.
     InvalidMotion,
     /// The time limit of a cast is negative, NaN or infinite.
     InvalidTime,
+    /// A cast against a triangle mesh whose motion turns (a mesh may translate, not
+    /// rotate, during a cast: level geometry is static).
+    TurningMesh,
 }
 
 impl fmt::Display for QueryError {
@@ -33,6 +37,7 @@ impl fmt::Display for QueryError {
             QueryError::NotConvex => "a shape is a triangle mesh; the query takes convex shapes",
             QueryError::InvalidMotion => "a motion has a non-finite velocity",
             QueryError::InvalidTime => "the time limit is negative or not finite",
+            QueryError::TurningMesh => "a cast against a triangle mesh that turns",
         })
     }
 }

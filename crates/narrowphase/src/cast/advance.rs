@@ -3,13 +3,14 @@
 use super::{CAST_TOLERANCE, CastHit, MAX_CAST_STEPS, Motion, touching_at, world_hit};
 use crate::PairCache;
 use crate::distance::{Core, Frame64, LocalClosest, local_closest, pair_scale, reach};
+use glam::Vec3;
 use sepax_geometry::{Pose, Shape};
 
 /// One moving shape: the shape, its core and radius, its start pose and motion.
 pub(super) struct Body<'s> {
     pub shape: &'s Shape,
     pub pose: &'s Pose,
-    motion: &'s Motion,
+    pub motion: &'s Motion,
     core: Core<'s>,
     radius: f32,
     /// How far its furthest point lies from its origin (f64: finite for any shape).
@@ -28,6 +29,31 @@ impl<'s> Body<'s> {
             radius,
             reach: reach(shape),
         }
+    }
+
+    /// Triangle `corners` (mesh-local) of the mesh `shape`, moving with the mesh.
+    pub fn triangle(
+        shape: &'s Shape,
+        corners: [Vec3; 3],
+        pose: &'s Pose,
+        motion: &'s Motion,
+    ) -> Body<'s> {
+        Body {
+            shape,
+            pose,
+            motion,
+            core: Core::Triangle(corners),
+            radius: 0.0,
+            reach: corners
+                .iter()
+                .map(|c| c.as_dvec3().length())
+                .fold(0.0, f64::max),
+        }
+    }
+
+    /// How far its furthest point lies from its origin.
+    pub fn reach(&self) -> f64 {
+        self.reach
     }
 
     /// Fastest a point of the shape can move along a fixed direction because of the

@@ -10,6 +10,13 @@
 //! convex function of time, so each step is a Newton step that never passes the root:
 //! one step when a vertex closes on a face, a few elsewhere.
 //!
+//! **Triangle meshes.** A convex shape is cast against a mesh (which may translate but
+//! not turn) one triangle at a time: the triangles within the shape's reach of its
+//! origin's path in the mesh frame (the mesh's BVH), each a flat core of three corners,
+//! two-sided, the earliest hit winning. Internal edges get no special treatment here:
+//! a hit on a seam may carry the edge's normal (the contact that follows is corrected
+//! as usual).
+//!
 //! Before any distance step, the shapes' bounding spheres (about their origins, which
 //! a rotation does not move) give a first time no contact can precede, in closed form:
 //! a pair whose spheres never meet within `max_time` is a miss without a GJK query.
@@ -38,13 +45,15 @@
 //! ```
 
 mod advance;
+mod mesh;
 
-use crate::distance::{LocalClosest, check_pair};
+use crate::distance::LocalClosest;
 use crate::error::QueryError;
 use crate::query::canonical_swap;
 use crate::{PairCache, collide};
 use advance::{Body, advance};
 use glam::{Quat, Vec3};
+use mesh::cast_mesh;
 use sepax_geometry::{Pose, Shape};
 
 /// The largest gap, relative to the shapes' size (the smaller bounding radius), at
@@ -140,9 +149,13 @@ pub struct CastHit {
 /// already touch at time 0 give a hit at time 0 with `initially_touching` set.
 ///
 /// # Errors
-/// [`QueryError::InvalidPose`], [`QueryError::NotConvex`] (a triangle mesh),
-/// [`QueryError::InvalidMotion`] (a non-finite velocity), [`QueryError::InvalidTime`]
-/// (`max_time` negative or not finite).
+/// [`QueryError::InvalidPose`], [`QueryError::InvalidMotion`] (a non-finite velocity),
+/// [`QueryError::InvalidTime`] (`max_time` negative or not finite),
+/// [`QueryError::NotConvex`] (two meshes), [`QueryError::TurningMesh`] (a mesh with an
+/// angular velocity).
+///
+/// Either shape may be a triangle mesh (translating, not turning): the other is cast
+/// against each triangle its sweep can reach, two-sided (see the module docs).
 #[allow(clippy::too_many_arguments)]
 pub fn cast(
     a: &Shape,
@@ -153,25 +166,41 @@ pub fn cast(
     motion_b: &Motion,
     max_time: f32,
 ) -> Result<Option<CastHit>, QueryError> {
-    check_pair(a, pose_a, b, pose_b)?;
+    if !(pose_a.is_valid() && pose_b.is_valid()) {
+        return Err(QueryError::InvalidPose);
+    }
     if !(motion_a.is_valid() && motion_b.is_valid()) {
         return Err(QueryError::InvalidMotion);
     }
     if !(max_time.is_finite() && max_time >= 0.0) {
         return Err(QueryError::InvalidTime);
     }
+    let mirror = |h: CastHit| CastHit {
+        normal: -h.normal,
+        point_a: h.point_b,
+        point_b: h.point_a,
+        ..h
+    };
+    // A mesh computes first (as in every mesh pair query), mirrored for the other order.
+    match (a, b) {
+        (Shape::TriMesh(_), Shape::TriMesh(_)) => return Err(QueryError::NotConvex),
+        (Shape::TriMesh(m), _) => {
+            let other = Body::new(b, pose_b, motion_b);
+            return cast_mesh((a, m), pose_a, motion_a, &other, max_time);
+        }
+        (_, Shape::TriMesh(m)) => {
+            let other = Body::new(a, pose_a, motion_a);
+            return Ok(cast_mesh((b, m), pose_b, motion_b, &other, max_time)?.map(mirror));
+        }
+        _ => {}
+    }
     let (a, b) = (
         Body::new(a, pose_a, motion_a),
         Body::new(b, pose_b, motion_b),
     );
     // Like every pair query: computed in the canonical order, mirrored for the other.
-    Ok(if canonical_swap(b.shape, b.pose, a.shape, a.pose) {
-        advance(&b, &a, max_time).map(|h| CastHit {
-            normal: -h.normal,
-            point_a: h.point_b,
-            point_b: h.point_a,
-            ..h
-        })
+    Ok(if canonical_swap(a.shape, a.pose, b.shape, b.pose) {
+        advance(&b, &a, max_time).map(mirror)
     } else {
         advance(&a, &b, max_time)
     })

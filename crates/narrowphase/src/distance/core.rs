@@ -16,6 +16,8 @@ pub(crate) enum Core<'s> {
     Box(Vec3),
     /// A hull's vertices.
     Hull(&'s ConvexHull),
+    /// A mesh triangle's corners (casts against a mesh, one triangle at a time).
+    Triangle([Vec3; 3]),
 }
 
 impl<'s> Core<'s> {
@@ -53,6 +55,12 @@ impl<'s> Core<'s> {
                 let i = hull.support_index(dir);
                 (i as u16, hull.vertices()[i])
             }
+            Core::Triangle(t) => {
+                let d = t.map(|v| v.dot(dir));
+                let i = if d[1] > d[0] { 1 } else { 0 };
+                let i = if d[2] > d[i] { 2 } else { i };
+                (i as u16, t[i])
+            }
         }
     }
 
@@ -72,6 +80,7 @@ impl<'s> Core<'s> {
                 let v = hull.vertices();
                 v[(i as usize).min(v.len() - 1)]
             }
+            Core::Triangle(t) => t[(i as usize).min(2)],
         }
     }
 
@@ -83,6 +92,7 @@ impl<'s> Core<'s> {
             Core::Segment(_) => i != j,
             Core::Box(_) => (i ^ j).count_ones() == 1,
             Core::Hull(hull) => hull.neighbors(i as usize).contains(&(j as u32)),
+            Core::Triangle(_) => i != j,
         }
     }
 
@@ -93,6 +103,7 @@ impl<'s> Core<'s> {
             Core::Segment(_) => 2,
             Core::Box(_) => 8,
             Core::Hull(hull) => hull.vertices().len(),
+            Core::Triangle(_) => 3,
         }
     }
 
@@ -107,7 +118,7 @@ impl<'s> Core<'s> {
     /// simplex across two faces), the face nearest `dir`.
     pub fn face_holding(&self, vertices: &[u16], dir: Vec3) -> u32 {
         match self {
-            Core::Point | Core::Segment(_) => 0,
+            Core::Point | Core::Segment(_) | Core::Triangle(_) => 0,
             Core::Box(_) => {
                 // Face 2k + s holds the corners whose bit k is s.
                 let all = vertices.iter().fold(7u16, |m, &i| m & i);
@@ -153,7 +164,7 @@ impl<'s> Core<'s> {
     /// The face whose outward normal is nearest the local direction `dir`.
     pub fn face_towards(&self, dir: Vec3) -> u32 {
         match self {
-            Core::Point | Core::Segment(_) => 0,
+            Core::Point | Core::Segment(_) | Core::Triangle(_) => 0,
             Core::Box(_) => {
                 let k = dir.abs().max_position();
                 2 * k as u32 + (dir[k] >= 0.0) as u32

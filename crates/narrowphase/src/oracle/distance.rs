@@ -451,13 +451,41 @@ pub fn exact_distance(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> Opt
     }
     let origin = pose_a.translation.as_dvec3();
     let (ca, cb) = (core(a, pose_a, origin)?, core(b, pose_b, origin)?);
+    Some(distance_of_cores(&ca, &cb, origin))
+}
+
+/// [`exact_distance`] from a posed convex shape to a triangle given by its world
+/// corners, two-sided (a flat polytope: its plane is a face both ways, its sides are
+/// edges): the oracle of casts against meshes. `None` for an invalid pose or a mesh.
+pub fn exact_distance_to_triangle(
+    a: &Shape,
+    pose_a: &Pose,
+    corners: [DVec3; 3],
+) -> Option<ExactDistance> {
+    if !pose_a.is_valid() {
+        return None;
+    }
+    let origin = pose_a.translation.as_dvec3();
+    let ca = core(a, pose_a, origin)?;
+    let c = corners.map(|x| x - origin);
+    let sides = vec![
+        segment(c[0], c[1]),
+        segment(c[1], c[2]),
+        segment(c[2], c[0]),
+    ];
+    let cb = Core::new(c.to_vec(), sides, vec![triangle(c)], 0.0);
+    Some(distance_of_cores(&ca, &cb, origin))
+}
+
+/// The exact answer for two cores measured from `origin`.
+fn distance_of_cores(ca: &Core, cb: &Core, origin: DVec3) -> ExactDistance {
     let radii = ca.radius + cb.radius;
     let Candidate {
         a: pa,
         b: pb,
         distance: d,
         axis,
-    } = closest_candidates(&ca, &cb);
+    } = closest_candidates(ca, cb);
     // The direction of the gap: `b − a`, or the features' axis turned the same way when
     // that bounds the gap more tightly (it does when the closest points are inside a
     // face or on two crossing edges, and it is exact even for a tiny gap).
@@ -469,7 +497,7 @@ pub fn exact_distance(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> Opt
             axis
         };
         [along_points, along_axis]
-            .map(|u| (u, gap_along(&ca, &cb, u)))
+            .map(|u| (u, gap_along(ca, cb, u)))
             .into_iter()
             .filter(|(u, _)| *u != DVec3::ZERO)
             .max_by(|x, y| x.1.total_cmp(&y.1))
@@ -481,31 +509,31 @@ pub fn exact_distance(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> Opt
     // cores are points and segments (their enumeration is exact, zero when they meet).
     let solid = ca.is_solid() || cb.is_solid();
     if d > 0.0 && (lower > 0.0 || !solid) {
-        return Some(apart(pa, pb, d, normal, lower, &ca, &cb, origin));
+        return apart(pa, pb, d, normal, lower, ca, cb, origin);
     }
     if !solid {
-        return Some(ExactDistance {
+        return ExactDistance {
             separation: -radii,
             normal,
             points: None,
             lower_bound: -radii,
-        });
+        };
     }
-    let (gap, axis) = core_sat(&ca, &cb, normal);
+    let (gap, axis) = core_sat(ca, cb, normal);
     if gap > 0.0 && d > 0.0 {
         // The SAT separates what the enumeration did not: not expected, but reported
         // honestly through the weaker bound.
-        let mut found = apart(pa, pb, d, normal, lower, &ca, &cb, origin);
+        let mut found = apart(pa, pb, d, normal, lower, ca, cb, origin);
         found.lower_bound = gap - radii;
-        return Some(found);
+        return found;
     }
     let separation = gap.min(0.0) - radii;
-    Some(ExactDistance {
+    ExactDistance {
         separation,
         normal: axis,
         points: None,
         lower_bound: separation,
-    })
+    }
 }
 
 /// The answer for cores apart by `d` between `pa` and `pb` (measured from `origin`).
