@@ -117,7 +117,8 @@ fn case(rng: &mut Rng, kind: usize) -> Case {
     let (mesh, mesh_pose) = terrain(rng);
     let shape = convex(rng, kind);
     let up = mesh_pose.rotation * Vec3::Y;
-    let over = mesh_pose.transform_point(Vec3::new(rng.range(-3.5, 3.5), 0.0, rng.range(-3.5, 3.5)));
+    let over =
+        mesh_pose.transform_point(Vec3::new(rng.range(-3.5, 3.5), 0.0, rng.range(-3.5, 3.5)));
     let side = if rng.below(4) == 0 { -1.0 } else { 1.0 };
     let start = over + up * side * rng.range(1.0, 4.0) + rng.unit_vec3() * 0.5;
     let target =

@@ -29,19 +29,18 @@
 //! `(a.index(), b.index())` like the contacts, bit-identical for any thread count
 //! (`cast` is a pure function of the pair's inputs).
 //!
-//! **Not yet supported: triangle meshes.** [`cast`] takes convex shapes only; a
-//! candidate pair of a CCD body with a static mesh is skipped and counted in
-//! [`StepReport::ccd_skipped`](crate::StepReport::ccd_skipped) (casting against the
-//! triangles under the swept box needs a triangle cast without allocating, which the
-//! narrow phase does not have yet). The same counter takes any cast that refused its
-//! input (none should: poses here are valid and motions finite); nothing panics.
+//! **Triangle meshes.** A CCD body passing through a static mesh is cast against the
+//! triangles its sweep can reach (two-sided, see [`cast`]): a bullet through a level's
+//! thin wall is a hit like through a box. [`StepReport::ccd_skipped`](crate::StepReport::ccd_skipped)
+//! counts any cast that refused its input (none should: poses here are valid, motions
+//! finite, meshes static); nothing panics.
 
 use crate::pairs::PairState;
 use crate::store::{Body, BodyStore};
 use crate::{BodyHandle, BodyKind};
 use glam::Vec3;
 use rayon::prelude::*;
-use sepax_geometry::{Pose, Shape};
+use sepax_geometry::Pose;
 use sepax_narrowphase::{CastHit, Motion, cast};
 
 /// The first touch, within a step, of a pair with a CCD body that does not touch at
@@ -135,9 +134,6 @@ impl CcdContext<'_> {
             (&pose_b, &motion_b, b.radius),
         ) {
             return Ok(None);
-        }
-        if matches!(a.shape, Shape::TriMesh(_)) || matches!(b.shape, Shape::TriMesh(_)) {
-            return Err(());
         }
         let hit = cast(
             &a.shape, &pose_a, &motion_a, &b.shape, &pose_b, &motion_b, 1.0,

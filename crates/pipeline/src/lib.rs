@@ -101,8 +101,9 @@
 //! end is reported with its time of impact within the step ([`CcdHit`]: time in
 //! `[0, 1]`, normal a → b, the two points), never after the first contact, so a solver
 //! can move the body back to it. Pairs touching at the end are contacts as usual.
-//! [`CollisionWorld::teleport`] moves a body without a motion. Casts against triangle
-//! meshes are not supported yet ([`StepReport::ccd_skipped`] counts the pairs).
+//! [`CollisionWorld::teleport`] moves a body without a motion. A CCD body passing
+//! through a static triangle mesh is cast against the triangles its sweep reaches
+//! (two-sided).
 //!
 //! ## Many bodies, an engine's own threads
 //! [`CollisionWorld::set_poses`] sets a batch of poses without a `Result` per body

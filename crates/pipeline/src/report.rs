@@ -199,8 +199,8 @@ pub struct StepReport {
     /// by `(a.index(), b.index())`. Empty while no body has the
     /// [CCD flag](crate::BodyDesc::ccd).
     pub ccd_hits: Vec<CcdHit>,
-    /// Candidate pairs of a CCD body that were not cast: a triangle mesh (CCD against
-    /// meshes is not supported yet) or a cast that refused its input.
+    /// Candidate pairs of a CCD body whose cast refused its input (none should: poses
+    /// in a step are valid, motions finite and meshes static); counted, never a panic.
     pub ccd_skipped: usize,
     /// Timings of the stages.
     pub timings: StepTimings,

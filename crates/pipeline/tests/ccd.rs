@@ -498,10 +498,11 @@ fn kinematic_ccd_bodies_hit_dynamic_ones() {
     assert_eq!((r.ccd_hits[0].a, r.ccd_hits[0].b), (crate_, door));
 }
 
-/// Bad input never panics: a CCD body through a static mesh is skipped and counted;
-/// a NaN pose is quarantined and does not sweep when it comes back.
+/// A CCD body through a static mesh floor is a hit (from above, and from below through
+/// its back: casts against meshes are two-sided); a NaN pose is quarantined, never
+/// panics, and does not sweep when it comes back.
 #[test]
-fn meshes_are_skipped_and_bad_poses_quarantined() {
+fn meshes_are_cast_and_bad_poses_quarantined() {
     let mut world = CollisionWorld::new(Config::default()).unwrap();
     let floor = TriMesh::try_new(
         vec![
@@ -528,8 +529,22 @@ fn meshes_are_skipped_and_bad_poses_quarantined() {
         .set_pose(b, Pose::from_translation(-Vec3::Y * 3.0))
         .unwrap();
     let r = world.step();
-    assert!(r.ccd_hits.is_empty());
-    assert_eq!(r.ccd_skipped, 1);
+    assert_eq!(r.ccd_skipped, 0);
+    assert_eq!(r.ccd_hits.len(), 1, "{:?}", r.ccd_hits);
+    let hit = r.ccd_hits[0];
+    // The ball (radius 0.1) falls from y = 3 to y = -3: its bottom meets the floor
+    // at y = 0.1, 2.9 / 6 of the way.
+    assert!((hit.time - 2.9 / 6.0).abs() < 1e-4, "{hit:?}");
+    world.step();
+    world
+        .set_pose(b, Pose::from_translation(Vec3::Y * 3.0))
+        .unwrap();
+    let r = world.step();
+    assert_eq!(r.ccd_hits.len(), 1, "from below: {:?}", r.ccd_hits);
+    world
+        .set_pose(b, Pose::from_translation(-Vec3::Y * 3.0))
+        .unwrap();
+    world.step();
     world
         .set_pose(b, Pose::from_translation(Vec3::NAN))
         .unwrap();
