@@ -131,7 +131,7 @@ pub struct CastHit {
     /// The point of b touching a at `time`, world frame.
     pub point_b: Vec3,
     /// True when the shapes already touched or overlapped at time 0 (`time` is 0, the
-    /// normal and points are those of the penetration, from [`collide`](crate::collide)).
+    /// normal and points are those of the penetration, from [`collide`]).
     pub initially_touching: bool,
     /// The gap between the shapes at `time`: at most [`CAST_TOLERANCE`] × the smaller
     /// bounding radius when the cast closed in; negative (a penetration depth) when they
