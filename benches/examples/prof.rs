@@ -29,6 +29,7 @@
 //! | `distance-hull24` | 256 pairs of 24-point hulls 5% of their size apart (`hull_pairs_as(11, 256, 24, PairKind::Apart)`) | sepax `distance` (cold) |
 //! | `distance-hull24-warm` | the apart hull pairs, b nudged every pass (≤ 1% of its size, ≤ 0.01 rad) | sepax `closest_points`, each pair's cache kept from pass to pass |
 //! | `parry-distance-hull24` | the apart hull pairs | parry3d `query::distance` |
+//! | `distance-box` | 256 box pairs 5% of their size apart (`box_pairs(12, 256, PairKind::Apart)`, the `distance/*/box` bench pairs) | sepax `distance` (cold) |
 //! | `cast-box`, `cast-hull24` | the cast bench's sets (`cast_sets()`: boxes 3 sizes apart, 24-point hulls 0.5 apart; b thrown at a) | sepax `cast`, translation only |
 //! | `parry-cast-box`, `parry-cast-hull24` | the same pairs and velocities | parry3d `query::cast_shapes` |
 //!
@@ -81,7 +82,7 @@ use sepax_testkit::terrain::{
 use std::hint::black_box;
 use std::process::ExitCode;
 
-const MODES: [&str; 25] = [
+const MODES: [&str; 26] = [
     "box",
     "boxbatch",
     "boxc",
@@ -102,6 +103,7 @@ const MODES: [&str; 25] = [
     "parry-capsule-capsule",
     "distance-hull24",
     "distance-hull24-warm",
+    "distance-box",
     "parry-distance-hull24",
     "cast-box",
     "cast-hull24",
@@ -320,9 +322,12 @@ fn parry_triangles(pairs: &[TrianglePair], passes: usize) {
 /// cache kept from pass to pass while b wobbles (≤ 1% of its size, ≤ 0.01 rad, as
 /// `hullwarm`), or parry3d `query::distance`.
 fn distances(mode: &str, passes: usize) {
-    let pairs = hull_pairs_as(11, 256, 24, PairKind::Apart);
+    let pairs = match mode {
+        "distance-box" => box_pairs(12, 256, PairKind::Apart),
+        _ => hull_pairs_as(11, 256, 24, PairKind::Apart),
+    };
     match mode {
-        "distance-hull24" => {
+        "distance-hull24" | "distance-box" => {
             for _ in 0..passes {
                 for p in &pairs {
                     black_box(distance(&p.a, &p.pose_a, &p.b, &p.pose_b).unwrap());
