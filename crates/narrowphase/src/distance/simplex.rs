@@ -66,27 +66,29 @@ impl Simplex {
     }
 
     /// [`solve`](Self::solve) as a function of the vertex set alone: the vertices are
-    /// sorted by index pair before each solve, and the solve is repeated until it keeps
-    /// them all. The point nearest the origin then has the same bits however the set
-    /// was reached (the order of the pushes, the larger simplex it was cut from), so a
-    /// query warm-started from the simplex it ended with retraces its last round: the
-    /// same answer, bit for bit (`collide` relies on it, see `speculative`).
+    /// sorted by index pair first. The point nearest the origin then has the same bits
+    /// however the set was reached (the order of the pushes, the larger simplex it was
+    /// cut from), so a query warm-started from the simplex it ended with retraces its
+    /// last round: the same answer, bit for bit (`collide` relies on it, see
+    /// `speculative`). One solve suffices: every sub-simplex a solve reduces to is
+    /// itself solved with its vertices in sorted order (the tetrahedron's faces and the
+    /// triangle's edges are listed in ascending order), by the same code that solves
+    /// it alone, so solving the kept vertices again gives the same point and keeps them.
     pub fn solve_settled(&mut self) -> Option<DVec3> {
-        loop {
-            // Insertion sort: at most 4 vertices, mostly in order already.
-            for k in 1..self.len {
-                let mut j = k;
-                while j > 0 && key(&self.vertices[j]) < key(&self.vertices[j - 1]) {
-                    self.vertices.swap(j, j - 1);
-                    j -= 1;
-                }
-            }
-            let len = self.len;
-            let v = self.solve()?;
-            if self.len == len {
-                return Some(v);
+        // Insertion sort: at most 4 vertices, mostly in order already.
+        for k in 1..self.len {
+            let mut j = k;
+            while j > 0 && key(&self.vertices[j]) < key(&self.vertices[j - 1]) {
+                self.vertices.swap(j, j - 1);
+                j -= 1;
             }
         }
+        let v = self.solve()?;
+        debug_assert!({
+            let mut again = *self;
+            again.solve() == Some(v) && again.len == self.len
+        });
+        Some(v)
     }
 
     /// Shrinks the simplex to the vertices whose hull holds its point nearest the
@@ -203,11 +205,13 @@ impl Simplex {
     // The nearest point is on one of the faces it is outside of; if none, it is inside.
     // A flat tetrahedron (|6V| tiny against its size) has no inside: every face counts.
     fn solve_tetrahedron(&mut self) -> Option<DVec3> {
+        // Each face in ascending vertex order (see `solve_settled`); the side test does
+        // not depend on the face's orientation.
         const FACES: [([usize; 3], usize); 4] = [
             ([0, 1, 2], 3),
             ([0, 2, 3], 1),
-            ([0, 3, 1], 2),
-            ([1, 3, 2], 0),
+            ([0, 1, 3], 2),
+            ([1, 2, 3], 0),
         ];
         let w = [0, 1, 2, 3].map(|k| self.vertices[k].w);
         let size = w
