@@ -11,52 +11,19 @@
 //! sides cold.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use sepax_benches::{cast_sets, cast_velocity as velocity, to_parry};
-use sepax_narrowphase::{Motion, cast};
-use std::hint::black_box;
+use sepax_benches::{cast_motions, cast_sets, parry_cast_pairs, parry_casts, sepax_casts};
 
 fn casts(c: &mut Criterion) {
     let mut group = c.benchmark_group("cast");
     group.throughput(Throughput::Elements(256));
     for (name, pairs) in cast_sets() {
-        let motions: Vec<Motion> = pairs.iter().map(|p| Motion::linear(velocity(p))).collect();
+        let motions = cast_motions(&pairs);
         group.bench_function(BenchmarkId::new("sepax", name), |bench| {
-            bench.iter(|| {
-                for (p, m) in pairs.iter().zip(&motions) {
-                    black_box(cast(&p.a, &p.pose_a, &Motion::ZERO, &p.b, &p.pose_b, m, 1.0).ok());
-                }
-            })
+            bench.iter(|| sepax_casts(&pairs, &motions))
         });
-        let parry: Vec<_> = pairs
-            .iter()
-            .map(|p| {
-                let v = velocity(p);
-                (
-                    to_parry::shape(&p.a),
-                    to_parry::pose(&p.pose_a),
-                    to_parry::shape(&p.b),
-                    to_parry::pose(&p.pose_b),
-                    parry3d::math::Vector::new(v.x, v.y, v.z),
-                )
-            })
-            .collect();
+        let peers = parry_cast_pairs(&pairs);
         group.bench_function(BenchmarkId::new("parry3d", name), |bench| {
-            bench.iter(|| {
-                for (a, pa, b, pb, v) in &parry {
-                    black_box(
-                        parry3d::query::cast_shapes(
-                            pa,
-                            parry3d::math::Vector::ZERO,
-                            a.as_ref(),
-                            pb,
-                            *v,
-                            b.as_ref(),
-                            parry3d::query::ShapeCastOptions::with_max_time_of_impact(1.0),
-                        )
-                        .ok(),
-                    );
-                }
-            })
+            bench.iter(|| parry_casts(&peers))
         });
     }
     group.finish();

@@ -64,14 +64,14 @@
 
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
 use sepax_benches::{
-    box_batch, cast_sets, cast_velocity, nudged, parry_triangle_manifolds, parry_triangle_pairs,
-    to_parry,
+    box_batch, cast_motions, cast_sets, nudged, parry_cast_pairs, parry_casts,
+    parry_triangle_manifolds, parry_triangle_pairs, sepax_casts, to_parry,
 };
 use sepax_geometry::Pose;
 use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles};
 use sepax_narrowphase::{
-    BoxBoxPair, Motion, PairCache, SimdLevel, cast, closest_points, collide, collide_box_pairs_at,
-    contact, contact_box_pairs_at, distance,
+    BoxBoxPair, PairCache, SimdLevel, closest_points, collide, collide_box_pairs_at, contact,
+    contact_box_pairs_at, distance,
 };
 use sepax_testkit::pairs::{
     Pair, PairKind, box_pairs, capsule_box_pairs, capsule_capsule_pairs, hull_pairs, hull_pairs_as,
@@ -378,35 +378,10 @@ fn casts(mode: &str, passes: usize) {
         .find(|(name, _)| *name == set)
         .expect("a set");
     if !mode.starts_with("parry") {
-        let motions: Vec<Motion> = pairs
-            .iter()
-            .map(|p| Motion::linear(cast_velocity(p)))
-            .collect();
-        for _ in 0..passes {
-            for (p, m) in pairs.iter().zip(&motions) {
-                black_box(cast(&p.a, &p.pose_a, &Motion::ZERO, &p.b, &p.pose_b, m, 1.0).ok());
-            }
-        }
-        return;
-    }
-    let peers: Vec<_> = pairs
-        .iter()
-        .map(|p| {
-            let v = cast_velocity(p);
-            (
-                to_parry::shape(&p.a),
-                to_parry::pose(&p.pose_a),
-                to_parry::shape(&p.b),
-                to_parry::pose(&p.pose_b),
-                parry3d::math::Vector::new(v.x, v.y, v.z),
-            )
-        })
-        .collect();
-    let options = parry3d::query::ShapeCastOptions::with_max_time_of_impact(1.0);
-    for _ in 0..passes {
-        for (a, pa, b, pb, v) in &peers {
-            let still = parry3d::math::Vector::ZERO;
-            black_box(parry3d::query::cast_shapes(pa, still, &**a, pb, *v, &**b, options).ok());
-        }
+        let motions = cast_motions(&pairs);
+        (0..passes).for_each(|_| sepax_casts(&pairs, &motions));
+    } else {
+        let peers = parry_cast_pairs(&pairs);
+        (0..passes).for_each(|_| parry_casts(&peers));
     }
 }

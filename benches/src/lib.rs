@@ -97,3 +97,55 @@ pub fn cast_sets() -> Vec<(&'static str, Vec<Pair>)> {
 pub fn cast_velocity(p: &Pair) -> Vec3 {
     (p.pose_a.translation - p.pose_b.translation) * 0.8
 }
+
+/// A cast pair as parry takes it: shapes, poses and b's velocity (a rests).
+pub type ParryCast = (
+    Box<dyn parry3d::shape::Shape>,
+    parry3d::math::Pose,
+    Box<dyn parry3d::shape::Shape>,
+    parry3d::math::Pose,
+    parry3d::math::Vector,
+);
+
+/// The cast set's pairs for parry ([`cast_velocity`] for b).
+pub fn parry_cast_pairs(pairs: &[Pair]) -> Vec<ParryCast> {
+    pairs
+        .iter()
+        .map(|p| {
+            let v = cast_velocity(p);
+            (
+                to_parry::shape(&p.a),
+                to_parry::pose(&p.pose_a),
+                to_parry::shape(&p.b),
+                to_parry::pose(&p.pose_b),
+                parry3d::math::Vector::new(v.x, v.y, v.z),
+            )
+        })
+        .collect()
+}
+
+/// b's motion in each pair of a cast set ([`cast_velocity`], no turn).
+pub fn cast_motions(pairs: &[Pair]) -> Vec<sepax_narrowphase::Motion> {
+    pairs
+        .iter()
+        .map(|p| sepax_narrowphase::Motion::linear(cast_velocity(p)))
+        .collect()
+}
+
+/// One pass of sepax `cast` over a cast set (a at rest, b with its motion, time 1).
+pub fn sepax_casts(pairs: &[Pair], motions: &[sepax_narrowphase::Motion]) {
+    use sepax_narrowphase::{Motion, cast};
+    for (p, m) in pairs.iter().zip(motions) {
+        std::hint::black_box(cast(&p.a, &p.pose_a, &Motion::ZERO, &p.b, &p.pose_b, m, 1.0).ok());
+    }
+}
+
+/// One pass of parry3d `cast_shapes` over the same pairs (translation only, time 1).
+pub fn parry_casts(peers: &[ParryCast]) {
+    let options = parry3d::query::ShapeCastOptions::with_max_time_of_impact(1.0);
+    let still = parry3d::math::Vector::ZERO;
+    for (a, pa, b, pb, v) in peers {
+        let hit = parry3d::query::cast_shapes(pa, still, &**a, pb, *v, &**b, options);
+        std::hint::black_box(hit.ok());
+    }
+}

@@ -8,6 +8,7 @@ use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape, Sphere, TriMesh};
 use sepax_narrowphase::oracle::distance::exact_distance_to_triangle;
 use sepax_narrowphase::{CAST_TOLERANCE, CastHit, Motion, QueryError, cast};
+use sepax_testkit::ccd::first_time_below;
 use sepax_testkit::shapes::{ellipsoid_hull, random_capsule, random_cuboid};
 use sepax_testkit::terrain::rolling_terrain;
 
@@ -85,16 +86,7 @@ impl Case {
     }
 
     fn first_overlap(&self, slack: f64) -> Option<f32> {
-        const STEPS: usize = 200;
-        let coarse = (0..=STEPS).find(|&k| self.separation_at(k as f32 / STEPS as f32) < -slack)?;
-        if coarse == 0 {
-            return Some(0.0);
-        }
-        let t0 = (coarse - 1) as f32 / STEPS as f32;
-        let dt = 1.0 / (STEPS * STEPS) as f32;
-        (1..=STEPS)
-            .map(|k| t0 + k as f32 * dt)
-            .find(|&t| self.separation_at(t) < -slack)
+        first_time_below(|t| self.separation_at(t), slack, 200)
     }
 
     fn cast(&self) -> Option<CastHit> {

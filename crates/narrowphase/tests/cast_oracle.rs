@@ -17,6 +17,7 @@ use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape, Sphere};
 use sepax_narrowphase::oracle::{capsule_separation, sphere_separation, vertex_projection_sat};
 use sepax_narrowphase::{CAST_TOLERANCE, CastHit, Motion, QueryError, cast, distance};
+use sepax_testkit::ccd::first_time_below;
 use sepax_testkit::shapes::{ellipsoid_hull, random_capsule, random_cuboid};
 use sepax_testkit::to_parry::{pose as to_parry_pose, shape as to_parry_shape};
 
@@ -105,16 +106,7 @@ impl Case {
 
     /// The first stepped time at which the pair overlaps by more than `slack`.
     fn first_overlap(&self, slack: f64) -> Option<f32> {
-        const STEPS: usize = 200;
-        let coarse = (0..=STEPS).find(|&k| self.separation_at(k as f32 / STEPS as f32) < -slack)?;
-        if coarse == 0 {
-            return Some(0.0);
-        }
-        let t0 = (coarse - 1) as f32 / STEPS as f32;
-        let dt = 1.0 / (STEPS * STEPS) as f32;
-        (1..=STEPS)
-            .map(|k| t0 + k as f32 * dt)
-            .find(|&t| self.separation_at(t) < -slack)
+        first_time_below(|t| self.separation_at(t), slack, 200)
     }
 
     fn cast(&self) -> Option<CastHit> {

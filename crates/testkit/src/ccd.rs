@@ -8,6 +8,8 @@
 //!   [`intersects`] says the two shapes overlap. Every time is tested (a sub-step
 //!   whose shape AABBs are apart is skipped, which cannot change the answer: shapes
 //!   whose boxes are apart do not overlap).
+//! * [`first_time_below`]: coarse then refined stepping of any separation function
+//!   (the cast oracle tests feed it the f64 oracle's separation).
 //! * [`centre_crosses`]: the exact test of one sure kind of crossing: the moving
 //!   body's origin passes through the other shape (a ray from its start to its end
 //!   origin hits it), which makes the two overlap at that time wherever the origin
@@ -53,6 +55,29 @@ pub fn first_overlap(
         let (pa, pb) = (motion_a.pose_at(a0, t), motion_b.pose_at(b0, t));
         a.aabb(&pa).overlaps(&b.aabb(&pb)) && intersects(a, &pa, b, &pb)
     })
+}
+
+/// The first stepped time in `[0, 1]` at which `separation(t) < −slack`: `steps + 1`
+/// even times `k / steps`, then, inside the first coarse step that qualifies, `steps`
+/// finer ones (a pass thinner than a coarse step can be missed: the tests that use it
+/// confirm the other side's hits on their own). `None` when no stepped time qualifies.
+///
+/// ```
+/// use sepax_testkit::ccd::first_time_below;
+/// // A gap closing linearly from 1 at t = 0 to -1 at t = 1 crosses 0 at t = 0.5.
+/// let t = first_time_below(|t| 1.0 - 2.0 * t as f64, 1e-9, 100).unwrap();
+/// assert!(t > 0.5 && t <= 0.5 + 1e-4);
+/// ```
+pub fn first_time_below(separation: impl Fn(f32) -> f64, slack: f64, steps: usize) -> Option<f32> {
+    let coarse = (0..=steps).find(|&k| separation(k as f32 / steps as f32) < -slack)?;
+    if coarse == 0 {
+        return Some(0.0);
+    }
+    let t0 = (coarse - 1) as f32 / steps as f32;
+    let dt = 1.0 / (steps * steps) as f32;
+    (1..=steps)
+        .map(|k| t0 + k as f32 * dt)
+        .find(|&t| separation(t) < -slack)
 }
 
 /// True when the origin of a body moving from `from` to `to` passes through `shape`
