@@ -198,6 +198,37 @@ pub(crate) fn local_closest(
     })
 }
 
+/// Two convex shapes measured in the given order (checked input): their cores, b's
+/// frame, and the closest points in a's frame (`None` when they touch or overlap).
+pub(crate) struct Measured<'s> {
+    pub core_a: Core<'s>,
+    pub core_b: Core<'s>,
+    pub frame: Frame64,
+    pub found: Option<LocalClosest>,
+}
+
+/// GJK on a pair of convex shapes (no mesh) in the given order; see [`Measured`].
+pub(crate) fn measure<'s>(
+    a: &'s Shape,
+    pose_a: &Pose,
+    b: &'s Shape,
+    pose_b: &Pose,
+    cache: &mut PairCache,
+) -> Measured<'s> {
+    let (Some((core_a, radius_a)), Some((core_b, radius_b))) = (Core::of(a), Core::of(b)) else {
+        unreachable!("meshes are refused before")
+    };
+    let frame = Frame64::new(pose_a, pose_b);
+    let scale = pair_scale(a, b, &frame);
+    let found = local_closest(&core_a, radius_a, &core_b, radius_b, &frame, cache, scale);
+    Measured {
+        core_a,
+        core_b,
+        frame,
+        found,
+    }
+}
+
 /// [`closest_points`](super::closest_points) in the given order (checked input).
 pub(crate) fn closest_points_in_order(
     a: &Shape,
@@ -206,12 +237,13 @@ pub(crate) fn closest_points_in_order(
     pose_b: &Pose,
     cache: &mut PairCache,
 ) -> Option<ClosestPoints> {
-    let (Some((core_a, radius_a)), Some((core_b, radius_b))) = (Core::of(a), Core::of(b)) else {
-        unreachable!("meshes are refused before")
-    };
-    let frame = Frame64::new(pose_a, pose_b);
-    let scale = pair_scale(a, b, &frame);
-    let found = local_closest(&core_a, radius_a, &core_b, radius_b, &frame, cache, scale)?;
+    let Measured {
+        core_a,
+        core_b,
+        frame,
+        found,
+    } = measure(a, pose_a, b, pose_b, cache);
+    let found = found?;
     let to_world =
         |p: DVec3| pose_a.rotation.as_dquat().normalize() * p + pose_a.translation.as_dvec3();
     let normal = found.normal;

@@ -165,15 +165,7 @@ pub fn distance(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> Result<f3
         true => (b, pose_b, a, pose_a),
         false => (a, pose_a, b, pose_b),
     };
-    let (Some((core_a, radius_a)), Some((core_b, radius_b))) = (Core::of(a), Core::of(b)) else {
-        unreachable!("meshes are refused by check_pair")
-    };
-    let frame = Frame64::new(pose_a, pose_b);
-    let scale = pair_scale(a, b, &frame);
-    let mut cache = PairCache::default();
-    let found = local_closest(
-        &core_a, radius_a, &core_b, radius_b, &frame, &mut cache, scale,
-    );
+    let found = gjk::measure(a, pose_a, b, pose_b, &mut PairCache::default()).found;
     Ok(found.map_or(0.0, |c| c.gap as f32))
 }
 
