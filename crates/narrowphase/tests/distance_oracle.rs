@@ -514,9 +514,10 @@ fn step(rng: &mut Rng, pose: &mut Pose, size: f32) {
 #[test]
 fn warm_equals_cold_on_motion_sequences() {
     let mut rng = Rng::new(0x3A53);
+    let mut total = 0;
     for (ka, kb) in KINDS {
         let (mut worst, mut same_bits_count, mut queries) = (0f64, 0, 0);
-        for sequence in 0..300 {
+        for sequence in 0..420 {
             let (a, b) = (random_shape(&mut rng, ka), random_shape(&mut rng, kb));
             let size = scale(&a, &b);
             let gap = random_gap(&mut rng, size);
@@ -577,7 +578,9 @@ fn warm_equals_cold_on_motion_sequences() {
         println!(
             "warm vs cold, {ka:?}–{kb:?}: {queries} queries, {same_bits_count} bit for bit, worst |warm − cold| / size beyond rounding {worst:e}"
         );
+        total += queries;
     }
+    assert!(total >= 100_000, "{total} queries");
 }
 
 /// Refused input: non-finite or non-unit poses give `InvalidPose`, meshes `NotConvex`,
