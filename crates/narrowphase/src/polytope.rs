@@ -6,7 +6,8 @@
 //! the unit cube, which is the same for every box.
 
 use glam::Vec3;
-use sepax_geometry::{ConvexHull, GaussArc, HullEdge, Plane, hull};
+use sepax_geometry::hull::edge_blocks::EdgeBlock;
+use sepax_geometry::{ConvexHull, HullEdge, Plane, hull};
 use std::sync::OnceLock;
 
 /// Everything the hull SAT and the clipper read from a convex polyhedron.
@@ -15,7 +16,11 @@ pub(crate) struct Polytope<'a> {
     pub vertices: &'a [Vec3],
     pub planes: &'a [Plane],
     pub edges: &'a [HullEdge],
-    pub arcs: &'a [GaussArc],
+    /// The edges in blocks of 8 lanes; their points and directions are multiplied by
+    /// `edge_scale` (a box borrows the unit cube's blocks and scales them by its half
+    /// extents, exactly: the cube's coordinates are ±1, 0 or ±2).
+    pub edge_blocks: &'a [EdgeBlock],
+    pub edge_scale: Vec3,
     pub face_starts: &'a [u32],
     pub face_indices: &'a [u32],
     pub neighbor_starts: &'a [u32],
@@ -32,7 +37,8 @@ impl<'a> Polytope<'a> {
             vertices: hull.vertices(),
             planes: hull.planes(),
             edges: hull.edges(),
-            arcs: hull.gauss_arcs(),
+            edge_blocks: hull.edge_blocks(),
+            edge_scale: Vec3::ONE,
             face_starts: hull.face_starts(),
             face_indices: hull.face_indices(),
             neighbor_starts: hull.neighbor_starts(),
@@ -101,6 +107,7 @@ impl<'a> Polytope<'a> {
 pub(crate) struct BoxPolytope {
     vertices: [Vec3; 8],
     planes: [Plane; 6],
+    half_extents: Vec3,
     inradius: f32,
     radius: f32,
 }
@@ -135,6 +142,7 @@ impl BoxPolytope {
         BoxPolytope {
             vertices,
             planes,
+            half_extents: h,
             inradius: h.min_element(),
             radius: h.length(),
         }
@@ -146,7 +154,8 @@ impl BoxPolytope {
             vertices: &self.vertices,
             planes: &self.planes,
             edges: cube.edges(),
-            arcs: cube.gauss_arcs(),
+            edge_blocks: cube.edge_blocks(),
+            edge_scale: self.half_extents,
             face_starts: cube.face_starts(),
             face_indices: cube.face_indices(),
             neighbor_starts: cube.neighbor_starts(),
@@ -174,6 +183,27 @@ mod tests {
             assert!((p.offset - q.offset).abs() < 1e-6);
         }
         assert_eq!(view.inradius, hull.inradius());
+    }
+
+    /// The box's edge data are the unit cube's blocks scaled by the half extents: the
+    /// same bits as its own corners and planes give.
+    #[test]
+    fn box_edge_blocks_scale_exactly() {
+        let h = Vec3::new(0.3, 7.0, 1e-3);
+        let boxed = BoxPolytope::new(h);
+        let view = boxed.view();
+        for (i, e) in view.edges.iter().enumerate() {
+            let block = &view.edge_blocks[i / 8];
+            let l = i % 8;
+            let p = view.vertices[e.vertices[0] as usize];
+            let d = view.vertices[e.vertices[1] as usize] - p;
+            assert_eq!(EdgeBlock::lane(&block.point, l) * view.edge_scale, p);
+            assert_eq!(EdgeBlock::lane(&block.direction, l) * view.edge_scale, d);
+            let n0 = view.planes[e.faces[0] as usize].normal;
+            let n1 = view.planes[e.faces[1] as usize].normal;
+            assert_eq!(EdgeBlock::lane(&block.n0, l), n0);
+            assert_eq!(EdgeBlock::lane(&block.n1, l), n1);
+        }
     }
 
     #[test]

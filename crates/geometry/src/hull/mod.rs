@@ -19,10 +19,12 @@
 
 pub mod blocks;
 mod build;
+pub mod edge_blocks;
 pub mod mass;
 
 use crate::HullError;
 use blocks::{VertexBlock, support_index_blocks, vertex_blocks};
+use edge_blocks::EdgeBlock;
 use glam::{DVec3, Vec3};
 
 /// An oriented plane `normal · x = offset`, `normal` unit length and pointing outward.
@@ -78,6 +80,8 @@ pub struct ConvexHull {
     blocks: Vec<VertexBlock>,
     /// The face normals in blocks of 8: which face faces a direction.
     normal_blocks: Vec<VertexBlock>,
+    /// The edges in blocks of 8: Gauss arcs, face normals, points and directions.
+    edge_blocks: Vec<EdgeBlock>,
     planes: Vec<Plane>,
     face_starts: Vec<u32>,
     face_vertices: Vec<u32>,
@@ -283,7 +287,7 @@ impl ConvexHull {
 
         // In f64: on a knife edge (nearly opposite faces) `n0 + n1` is short, and in f32
         // its direction would be mostly round-off, so the arc would miss its own ends.
-        let arcs = edges
+        let arcs: Vec<GaussArc> = edges
             .iter()
             .map(|e| {
                 let n0 = planes[e.faces[0] as usize].normal.as_dvec3();
@@ -312,6 +316,7 @@ impl ConvexHull {
         Ok(ConvexHull {
             blocks: vertex_blocks(&vertices),
             normal_blocks: vertex_blocks(&normals),
+            edge_blocks: edge_blocks::edge_blocks(&vertices, &planes, &edges, &arcs),
             vertices,
             planes,
             face_starts,
@@ -428,6 +433,12 @@ impl ConvexHull {
     #[inline]
     pub fn face_towards(&self, dir: Vec3) -> usize {
         support_index_blocks(&self.normal_blocks, dir)
+    }
+
+    /// The edges in blocks of 8 lanes ([`edge_blocks`]), in [`ConvexHull::edges`]' order.
+    #[inline]
+    pub fn edge_blocks(&self) -> &[EdgeBlock] {
+        &self.edge_blocks
     }
 
     /// The vertices in blocks of 8 lanes ([`blocks`]), the last padded with vertex 0.

@@ -3,11 +3,13 @@
 //! inner-sphere bound can come within the slop of the best face, each pair's axis
 //! `±(e_a × e_b)` oriented into a's arc and checked against the true separation.
 
+use super::edge_lanes::EdgeLanesOfB;
 use super::{Query, Separating, Support};
 use crate::Feature;
 use crate::sat::{Axis, PARALLEL_EDGES, length_and_direction};
 use glam::Vec3;
-use sepax_geometry::GaussArc;
+use sepax_geometry::hull::blocks::BLOCK;
+use sepax_geometry::hull::edge_blocks::EdgeBlock;
 use smallvec::SmallVec;
 
 /// Below this `|n · (n0 + n1)|` an edge's arc is too close to a half circle to orient
@@ -26,26 +28,11 @@ const CONTENDERS: usize = 16;
 /// Slack on the arc pruning test, against round-off in the precomputed arcs.
 const ARC_SLACK: f32 = 1e-5;
 
-/// Can the arc hold a direction `n` with `n·u ≥ c`? The arc lies in the cap of half
-/// angle θ about `mid`, so `max n·u ≤ cos(max(0, φ − θ))` with `cos φ = mid·u`.
-#[inline]
-fn arc_may_reach(arc: &GaussArc, u: Vec3, c: f32) -> bool {
-    let cos_phi = arc.mid.dot(u);
-    if cos_phi >= arc.cos_half {
-        return true;
-    }
-    // sin φ ≤ 1 gives a cheaper upper bound that already rejects most far arcs.
-    if cos_phi * arc.cos_half + arc.sin_half < c - ARC_SLACK {
-        return false;
-    }
-    let sin_phi = (1.0 - cos_phi * cos_phi).max(0.0).sqrt();
-    cos_phi * arc.cos_half + sin_phi * arc.sin_half >= c - ARC_SLACK
-}
-
-/// Gregorius' Minkowski-face test: do arc `a→b` (of shape a) and arc `c→d` (of −b, i.e.
+/// Gregorius' Minkowski-face test, the scalar twin of
+/// [`EdgeLanesOfB::crossing`]: do arc `a→b` (of shape a) and arc `c→d` (of −b, i.e.
 /// b's normals negated) cross on the unit sphere? `bxa = b × a`, `dxc = d × c`.
-#[inline]
-fn arcs_cross(a: Vec3, b: Vec3, bxa: Vec3, c: Vec3, d: Vec3, dxc: Vec3) -> bool {
+#[cfg(test)]
+pub(super) fn arcs_cross(a: Vec3, b: Vec3, bxa: Vec3, c: Vec3, d: Vec3, dxc: Vec3) -> bool {
     let cba = c.dot(bxa);
     let dba = d.dot(bxa);
     if cba * dba >= 0.0 {
@@ -58,15 +45,16 @@ fn arcs_cross(a: Vec3, b: Vec3, bxa: Vec3, c: Vec3, d: Vec3, dxc: Vec3) -> bool 
 
 /// One edge, ready for pairing, in a's frame.
 pub(super) struct EdgeData {
-    index: u32,
+    pub index: u32,
     /// Face normals at both ends of its Gauss arc (for b: negated).
-    n0: Vec3,
-    n1: Vec3,
-    cross: Vec3,
-    point: Vec3,
-    direction: Vec3,
+    pub n0: Vec3,
+    pub n1: Vec3,
+    /// `n1 × n0`.
+    pub cross: Vec3,
+    pub point: Vec3,
+    pub direction: Vec3,
     /// `|direction|`, on the scaled vector (see `length_and_direction`).
-    length: f32,
+    pub length: f32,
 }
 
 impl EdgeData {
@@ -202,10 +190,13 @@ impl Query<'_> {
     /// axis. On nearly coplanar faces of a thin hull a pair can pass the Minkowski test
     /// without supporting its axis, and then the value means nothing. So every value
     /// that would end the test is checked against the true separation
-    /// ([`Query::verify`]), and so is the winner: one scan keeps the `CONTENDERS` best
-    /// values (ties in scan order), which are verified best first until one supports its
-    /// axis. One that fails gives its true value to the exact axis only (a valid SAT
-    /// direction all the same).
+    /// ([`Query::verify`]), and so is the winner: the `CONTENDERS` best values (ties in
+    /// scan order) are verified best first until one supports its axis. One that fails
+    /// gives its true value to the exact axis only (a valid SAT direction all the same).
+    ///
+    /// The arcs are tested 8 at a time ([`EdgeBlock::may_reach`]) and b's edges are
+    /// paired with each edge of a 8 at a time ([`EdgeLanesOfB`]); pairs are visited in
+    /// the order of a's edges, then b's, as a scalar double loop would.
     pub(super) fn edge_query(
         &self,
         best_face: f32,
@@ -231,30 +222,88 @@ impl Query<'_> {
         } else {
             (Vec3::Z, -2.0)
         };
+        let bound = c - ARC_SLACK;
         // Filled in place: returning a 2 KB inline vector by value would copy it.
         let mut edges_a: SmallVec<[EdgeData; 32]> = SmallVec::new();
-        let mut edges_b: SmallVec<[EdgeData; 32]> = SmallVec::new();
-        if !self.reaching_edges(u, c, &mut edges_a, &mut edges_b) {
+        for (k, block) in self.a.edge_blocks.iter().enumerate() {
+            let mut reaching = block.may_reach(u, bound);
+            while reaching != 0 {
+                let l = reaching.trailing_zeros() as usize;
+                reaching &= reaching - 1;
+                edges_a.push(self.edge_a_lane(block, k * BLOCK + l, l));
+            }
+        }
+        if edges_a.is_empty() {
             return Ok(found);
         }
-        let mut contenders: SmallVec<[(Axis, f32); CONTENDERS]> = SmallVec::new();
+        let u_b = self.frame.rot_t * -u;
+        let mut edges_b = EdgeLanesOfB::new();
+        for (k, block) in self.b.edge_blocks.iter().enumerate() {
+            let mut reaching = block.may_reach(u_b, bound);
+            while reaching != 0 {
+                let l = reaching.trailing_zeros() as usize;
+                reaching &= reaching - 1;
+                edges_b.push(block, l, k * BLOCK + l, self.b.edge_scale);
+            }
+        }
+        edges_b.move_to_a(self.frame);
+        let mut pairs: SmallVec<[RankedPair; 32]> = SmallVec::new();
         let mut cached_raw: Option<(Axis, f32)> = None;
-        let ranked = RankedPairs {
-            contenders: &mut contenders,
-            cached_raw: &mut cached_raw,
-            found: &mut found,
-        };
-        self.rank_edge_pairs(
-            &edges_a, &edges_b, margin, cached, support_a, support_b, ranked,
-        )?;
+        for (i, ea) in edges_a.iter().enumerate() {
+            for k in 0..edges_b.blocks() {
+                let mut crossing = edges_b.crossing(k, ea);
+                while crossing != 0 {
+                    let l = crossing.trailing_zeros() as usize;
+                    crossing &= crossing - 1;
+                    let eb = edges_b.edge(k, l);
+                    let Some(axis) = self.edge_axis(ea, &eb) else {
+                        continue;
+                    };
+                    if axis.separation > margin {
+                        let scale = self.pair_scale(ea, &eb);
+                        let (true_axis, _) = self.verify(&axis, scale, support_a, support_b);
+                        if true_axis.separation > margin {
+                            return Err(Separating(true_axis));
+                        }
+                        // The gap was an artefact: the pair counts by its true value.
+                        found.any = better_of(found.any, true_axis);
+                        continue;
+                    }
+                    if cached == Some(axis.feature) {
+                        cached_raw = Some((axis, self.pair_scale(ea, &eb)));
+                    }
+                    pairs.push(RankedPair {
+                        axis,
+                        a: i as u32,
+                        b: (k * BLOCK + l) as u32,
+                    });
+                }
+            }
+        }
         if let Some((axis, scale)) = cached_raw {
             let (true_axis, supports) = self.verify(&axis, scale, support_a, support_b);
             if supports {
                 found.kept = Some(true_axis);
             }
         }
-        for (axis, scale) in &contenders {
-            let (true_axis, supports) = self.verify(axis, *scale, support_a, support_b);
+        // The contenders, best first (the earliest among equal values), up to CONTENDERS.
+        for _ in 0..CONTENDERS.min(pairs.len()) {
+            let mut top = usize::MAX;
+            for (n, pair) in pairs.iter().enumerate() {
+                if !pair.axis.separation.is_nan()
+                    && (top == usize::MAX || pair.axis.separation > pairs[top].axis.separation)
+                {
+                    top = n;
+                }
+            }
+            if top == usize::MAX {
+                break;
+            }
+            let pair = &mut pairs[top];
+            let (k, l) = (pair.b as usize / BLOCK, pair.b as usize % BLOCK);
+            let scale = self.pair_scale(&edges_a[pair.a as usize], &edges_b.edge(k, l));
+            let (true_axis, supports) = self.verify(&pair.axis, scale, support_a, support_b);
+            pair.axis.separation = f32::NAN;
             found.any = better_of(found.any, true_axis);
             if supports {
                 found.best = Some(true_axis);
@@ -264,104 +313,32 @@ impl Query<'_> {
         Ok(found)
     }
 
-    /// The edges of a and of b whose Gauss arcs may reach the cap around `u` (a's
-    /// frame) and `−u` (b's) of the bound `c` (see [`arc_may_reach`]); false when a has
-    /// none, so no edge pair can matter.
+    /// Edge `index` of a from lane `lane` of its block (a's frame is its own).
     #[inline(always)]
-    fn reaching_edges(
-        &self,
-        u: Vec3,
-        c: f32,
-        edges_a: &mut SmallVec<[EdgeData; 32]>,
-        edges_b: &mut SmallVec<[EdgeData; 32]>,
-    ) -> bool {
-        for (i, arc) in self.a.arcs.iter().enumerate() {
-            if arc_may_reach(arc, u, c) {
-                edges_a.push(self.edge_a(i));
-            }
-        }
-        if edges_a.is_empty() {
-            return false;
-        }
-        let u_b = self.frame.rot_t * -u;
-        for (j, arc) in self.b.arcs.iter().enumerate() {
-            if arc_may_reach(arc, u_b, c) {
-                edges_b.push(self.edge_b(j));
-            }
-        }
-        true
+    pub(super) fn edge_a_lane(&self, block: &EdgeBlock, index: usize, lane: usize) -> EdgeData {
+        let scale = self.a.edge_scale;
+        EdgeData::new(
+            index,
+            EdgeBlock::lane(&block.n0, lane),
+            EdgeBlock::lane(&block.n1, lane),
+            EdgeBlock::lane(&block.point, lane) * scale,
+            EdgeBlock::lane(&block.direction, lane) * scale,
+        )
     }
 
-    /// Every edge pair forming a Minkowski face, measured raw: a separating one is
-    /// verified against the true supports and ends the query; the others go into the
-    /// `CONTENDERS` best (and the cached pair is remembered) for [`Self::edge_query`]
-    /// to verify.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn rank_edge_pairs(
-        &self,
-        edges_a: &[EdgeData],
-        edges_b: &[EdgeData],
-        margin: f32,
-        cached: Option<Feature>,
-        support_a: &mut Support,
-        support_b: &mut Support,
-        ranked: RankedPairs,
-    ) -> Result<(), Separating> {
-        let RankedPairs {
-            contenders,
-            cached_raw,
-            found,
-        } = ranked;
-        for ea in edges_a {
-            for eb in edges_b {
-                if !arcs_cross(ea.n0, ea.n1, ea.cross, eb.n0, eb.n1, eb.cross) {
-                    continue;
-                }
-                let Some(axis) = self.edge_axis(ea, eb) else {
-                    continue;
-                };
-                // The pair's extent, for the support check (only when needed).
-                let scale = || {
-                    self.frame.trans.length()
-                        + ea.point.length()
-                        + (eb.point - self.frame.trans).length()
-                };
-                if axis.separation > margin {
-                    let (true_axis, _) = self.verify(&axis, scale(), support_a, support_b);
-                    if true_axis.separation > margin {
-                        return Err(Separating(true_axis));
-                    }
-                    // The gap was an artefact: the pair counts by its true value.
-                    found.any = better_of(found.any, true_axis);
-                    continue;
-                }
-                if cached == Some(axis.feature) {
-                    *cached_raw = Some((axis, scale()));
-                }
-                let full = contenders.len() == CONTENDERS;
-                if full && contenders[CONTENDERS - 1].0.separation >= axis.separation {
-                    continue;
-                }
-                let at = contenders
-                    .iter()
-                    .position(|(c, _)| axis.separation > c.separation)
-                    .unwrap_or(contenders.len());
-                if full {
-                    contenders.pop();
-                }
-                contenders.insert(at, (axis, scale()));
-            }
-        }
-        Ok(())
+    /// An edge pair's extent, for the support check.
+    #[inline]
+    fn pair_scale(&self, ea: &EdgeData, eb: &EdgeData) -> f32 {
+        self.frame.trans.length() + ea.point.length() + (eb.point - self.frame.trans).length()
     }
 }
 
-/// Where [`Query::rank_edge_pairs`] puts what it finds.
-struct RankedPairs<'r> {
-    contenders: &'r mut SmallVec<[(Axis, f32); CONTENDERS]>,
-    cached_raw: &'r mut Option<(Axis, f32)>,
-    found: &'r mut EdgeAxes,
+/// An edge pair that forms a Minkowski face, by its raw value: `a` indexes the query's
+/// edges of a, `b` b's gathered lanes.
+struct RankedPair {
+    axis: Axis,
+    a: u32,
+    b: u32,
 }
 
 /// `|v|` on the scaled vector (0 for a zero or non-finite one).

@@ -31,6 +31,7 @@
 //! pair); the scan is the default, see
 //! [`DEFAULT_SUPPORT_MODE`](crate::DEFAULT_SUPPORT_MODE) for the measurements.
 
+mod edge_lanes;
 mod edges;
 mod faces;
 

@@ -1,0 +1,149 @@
+//! A hull's edges in blocks of 8 (structure of arrays), for the edge query of the hull
+//! SAT: which edges' Gauss arcs can reach a cone of directions, 8 at a time, and each
+//! edge's data (its faces' normals, a point, its direction) ready to gather.
+//!
+//! An edge's **Gauss arc** lies in the cap of half angle θ about its `mid` direction, so
+//! the largest `n·u` over the arc is at most `cos(max(0, φ − θ))` with `cos φ = mid·u`:
+//! the arc may hold a direction with `n·u ≥ c` only when `cos φ ≥ cos θ` (u is within
+//! the cap) or `cos φ cos θ + sin φ sin θ ≥ c`. [`EdgeBlock::may_reach`] evaluates that
+//! on 8 lanes (`wide::f32x8`, separate multiplies and adds in the order of the scalar
+//! formula, so every lane decides as [`arc_may_reach`] does, bit for bit).
+
+use super::{GaussArc, HullEdge, Plane};
+use crate::hull::blocks::BLOCK;
+use glam::Vec3;
+use wide::f32x8;
+
+/// Up to 8 edges, one component per array. Lanes past the last edge are padding: their
+/// arcs never reach (`cos_half` is +∞ and `mid` zero) and their data are zero.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(32))]
+pub struct EdgeBlock {
+    /// The arc's middle direction (x, y, z), see [`GaussArc::mid`].
+    pub mid: [[f32; BLOCK]; 3],
+    /// [`GaussArc::cos_half`].
+    pub cos_half: [f32; BLOCK],
+    /// [`GaussArc::sin_half`].
+    pub sin_half: [f32; BLOCK],
+    /// Normal of the edge's first face, `faces[0]`.
+    pub n0: [[f32; BLOCK]; 3],
+    /// Normal of the edge's second face, `faces[1]`.
+    pub n1: [[f32; BLOCK]; 3],
+    /// The edge's first vertex, `vertices[0]`.
+    pub point: [[f32; BLOCK]; 3],
+    /// `vertices[1] − vertices[0]`.
+    pub direction: [[f32; BLOCK]; 3],
+}
+
+impl EdgeBlock {
+    /// Lane `lane`'s value of a component.
+    #[inline(always)]
+    pub fn lane(component: &[[f32; BLOCK]; 3], lane: usize) -> Vec3 {
+        Vec3::new(component[0][lane], component[1][lane], component[2][lane])
+    }
+
+    /// Bit `l` set when lane `l`'s arc may hold a direction `n` with `n·u ≥ bound`, the
+    /// test of [`arc_may_reach`] on 8 lanes (padding lanes never reach).
+    #[inline]
+    pub fn may_reach(&self, u: Vec3, bound: f32) -> u32 {
+        let cos_phi = f32x8::new(self.mid[0]) * f32x8::splat(u.x)
+            + f32x8::new(self.mid[1]) * f32x8::splat(u.y)
+            + f32x8::new(self.mid[2]) * f32x8::splat(u.z);
+        let (cos_half, sin_half) = (f32x8::new(self.cos_half), f32x8::new(self.sin_half));
+        let inside = cos_phi.simd_ge(cos_half);
+        let one = f32x8::splat(1.0);
+        let sin_phi = (one - cos_phi * cos_phi).max(f32x8::splat(0.0)).sqrt();
+        let within = (cos_phi * cos_half + sin_phi * sin_half).simd_ge(f32x8::splat(bound));
+        (inside | within).to_bitmask()
+    }
+}
+
+/// The scalar twin of [`EdgeBlock::may_reach`]: may `arc` hold a direction `n` with
+/// `n·u ≥ bound`?
+#[inline]
+pub fn arc_may_reach(arc: &GaussArc, u: Vec3, bound: f32) -> bool {
+    let cos_phi = arc.mid.dot(u);
+    if cos_phi >= arc.cos_half {
+        return true;
+    }
+    let sin_phi = (1.0 - cos_phi * cos_phi).max(0.0).sqrt();
+    cos_phi * arc.cos_half + sin_phi * arc.sin_half >= bound
+}
+
+/// The blocks of a hull's edges (empty for no edges).
+pub(crate) fn edge_blocks(
+    vertices: &[Vec3],
+    planes: &[Plane],
+    edges: &[HullEdge],
+    arcs: &[GaussArc],
+) -> Vec<EdgeBlock> {
+    edges
+        .chunks(BLOCK)
+        .zip(arcs.chunks(BLOCK))
+        .map(|(edges, arcs)| {
+            let mut block = EdgeBlock {
+                mid: [[0.0; BLOCK]; 3],
+                cos_half: [f32::INFINITY; BLOCK],
+                sin_half: [0.0; BLOCK],
+                n0: [[0.0; BLOCK]; 3],
+                n1: [[0.0; BLOCK]; 3],
+                point: [[0.0; BLOCK]; 3],
+                direction: [[0.0; BLOCK]; 3],
+            };
+            for (l, (e, arc)) in edges.iter().zip(arcs).enumerate() {
+                let p = vertices[e.vertices[0] as usize];
+                let d = vertices[e.vertices[1] as usize] - p;
+                let n0 = planes[e.faces[0] as usize].normal;
+                let n1 = planes[e.faces[1] as usize].normal;
+                for k in 0..3 {
+                    block.mid[k][l] = arc.mid[k];
+                    block.n0[k][l] = n0[k];
+                    block.n1[k][l] = n1[k];
+                    block.point[k][l] = p[k];
+                    block.direction[k][l] = d[k];
+                }
+                block.cos_half[l] = arc.cos_half;
+                block.sin_half[l] = arc.sin_half;
+            }
+            block
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hull::ConvexHull;
+    use crate::rng::Rng;
+
+    /// Every lane's reach bit equals the scalar test, over random hulls, directions and
+    /// bounds, and padding lanes never reach.
+    #[test]
+    fn lanes_reach_as_the_scalar_test() {
+        let mut rng = Rng::new(0xa5c5);
+        let mut reached = 0;
+        for _ in 0..300 {
+            let n = 4 + (rng.next_u64() % 60) as usize;
+            let points: Vec<Vec3> = (0..n)
+                .map(|_| rng.unit_vec3() * rng.vec3(Vec3::splat(0.01), Vec3::ONE))
+                .collect();
+            let hull = ConvexHull::try_from_points(&points).unwrap();
+            for _ in 0..20 {
+                let u = rng.unit_vec3();
+                let bound = rng.range(-1.2, 1.2);
+                for (k, block) in hull.edge_blocks().iter().enumerate() {
+                    let mask = block.may_reach(u, bound);
+                    for l in 0..BLOCK {
+                        let expected = hull
+                            .gauss_arcs()
+                            .get(k * BLOCK + l)
+                            .is_some_and(|arc| arc_may_reach(arc, u, bound));
+                        assert_eq!(mask >> l & 1 == 1, expected);
+                        reached += expected as usize;
+                    }
+                }
+            }
+        }
+        assert!(reached > 10_000, "{reached}");
+    }
+}

@@ -1,0 +1,283 @@
+//! The hull–hull edge query's b side in lanes of 8 (`wide::f32x8`): b's edges that
+//! can matter, gathered from the hull's [`EdgeBlock`]s, moved into a's frame 8 at a
+//! time, then tested against one edge of a per block with the Minkowski-face test.
+//!
+//! **Determinism rule.** Every lane runs the scalar formulas of
+//! [`Query::edge_b`](super::Query) and [`arcs_cross`](super::edges) with the same
+//! operations in the same order: `R v` as glam's `Mat3 * Vec3`
+//! (`(c₀ v_x + c₁ v_y) + c₂ v_z`), the cross product in `Vec3::cross`'s order, dot
+//! products as `(x x' + y y') + z z'`, separate multiplies and adds (no fused
+//! multiply-add), IEEE division and square root. So a lane's values are the scalar
+//! ones bit for bit, on every SIMD level `wide` compiles to (SSE2 and NEON halves, one
+//! AVX register, its scalar fallback); the unit tests below and the hull fingerprint
+//! test guard it.
+
+use super::edges::EdgeData;
+use crate::frame::Frame;
+use glam::Vec3;
+use sepax_geometry::hull::blocks::BLOCK;
+use sepax_geometry::hull::edge_blocks::EdgeBlock;
+use smallvec::SmallVec;
+use wide::f32x8;
+
+/// Up to 8 edges of b, one component per array: first as gathered (b's frame, scaled),
+/// then, after [`EdgeLanesOfB::move_to_a`], in a's frame with the arc's cross product
+/// and the length. Unused lanes are zero: their arcs cross nothing.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+struct EdgeLanes {
+    n0: [[f32; BLOCK]; 3],
+    n1: [[f32; BLOCK]; 3],
+    cross: [[f32; BLOCK]; 3],
+    point: [[f32; BLOCK]; 3],
+    direction: [[f32; BLOCK]; 3],
+    length: [f32; BLOCK],
+    index: [u32; BLOCK],
+}
+
+const EMPTY: EdgeLanes = EdgeLanes {
+    n0: [[0.0; BLOCK]; 3],
+    n1: [[0.0; BLOCK]; 3],
+    cross: [[0.0; BLOCK]; 3],
+    point: [[0.0; BLOCK]; 3],
+    direction: [[0.0; BLOCK]; 3],
+    length: [0.0; BLOCK],
+    index: [0; BLOCK],
+};
+
+/// b's edges for one edge query, packed 8 to a block.
+pub(super) struct EdgeLanesOfB {
+    blocks: SmallVec<[EdgeLanes; 4]>,
+    len: usize,
+}
+
+type Wide3 = [f32x8; 3];
+
+#[inline(always)]
+fn load(c: &[[f32; BLOCK]; 3]) -> Wide3 {
+    [f32x8::new(c[0]), f32x8::new(c[1]), f32x8::new(c[2])]
+}
+
+#[inline(always)]
+fn store(w: Wide3) -> [[f32; BLOCK]; 3] {
+    [w[0].to_array(), w[1].to_array(), w[2].to_array()]
+}
+
+/// `R v` per lane in glam's order: `(c₀ v_x + c₁ v_y) + c₂ v_z`, `c_k` R's columns.
+#[inline(always)]
+fn rotate(frame: &Frame, v: Wide3) -> Wide3 {
+    let r = frame.rot;
+    let column = |c: Vec3, k: usize| f32x8::splat(c[k]);
+    std::array::from_fn(|k| {
+        column(r.x_axis, k) * v[0] + column(r.y_axis, k) * v[1] + column(r.z_axis, k) * v[2]
+    })
+}
+
+/// `u × v` per lane in `Vec3::cross`' order.
+#[inline(always)]
+fn cross(u: Wide3, v: Wide3) -> Wide3 {
+    [
+        u[1] * v[2] - v[1] * u[2],
+        u[2] * v[0] - v[2] * u[0],
+        u[0] * v[1] - v[0] * u[1],
+    ]
+}
+
+/// `u · v` per lane with `u` the same in every lane: `(x x' + y y') + z z'`.
+#[inline(always)]
+fn dot_splat(u: Vec3, v: &Wide3) -> f32x8 {
+    f32x8::splat(u.x) * v[0] + f32x8::splat(u.y) * v[1] + f32x8::splat(u.z) * v[2]
+}
+
+impl EdgeLanesOfB {
+    pub fn new() -> EdgeLanesOfB {
+        EdgeLanesOfB {
+            blocks: SmallVec::new(),
+            len: 0,
+        }
+    }
+
+    /// Adds lane `lane` of one of b's blocks (edge `index`), its point and direction
+    /// multiplied by `scale` (see `Polytope::edge_scale`).
+    #[inline]
+    pub fn push(&mut self, block: &EdgeBlock, lane: usize, index: usize, scale: Vec3) {
+        let at = self.len % BLOCK;
+        if at == 0 {
+            self.blocks.push(EMPTY);
+        }
+        let out = self.blocks.last_mut().expect("a block was pushed");
+        for k in 0..3 {
+            out.n0[k][at] = block.n0[k][lane];
+            out.n1[k][at] = block.n1[k][lane];
+            out.point[k][at] = block.point[k][lane] * scale[k];
+            out.direction[k][at] = block.direction[k][lane] * scale[k];
+        }
+        out.index[at] = index as u32;
+        self.len += 1;
+    }
+
+    /// Moves every gathered edge into a's frame, as [`Query::edge_b`](super::Query)
+    /// does one at a time: `n = −R m`, `p = R p_b + t`, `d = R d_b`, the arc's cross
+    /// product `n₁ × n₀`, and `|d|` on the scaled vector (0 for a zero or non-finite
+    /// one, like `scaled_length`).
+    pub fn move_to_a(&mut self, frame: &Frame) {
+        let zero = f32x8::splat(0.0);
+        for block in &mut self.blocks {
+            let n0 = rotate(frame, load(&block.n0)).map(|c| -c);
+            let n1 = rotate(frame, load(&block.n1)).map(|c| -c);
+            let p = rotate(frame, load(&block.point));
+            let t = frame.trans;
+            let point = [
+                p[0] + f32x8::splat(t.x),
+                p[1] + f32x8::splat(t.y),
+                p[2] + f32x8::splat(t.z),
+            ];
+            let d = rotate(frame, load(&block.direction));
+            let scale = d[0].abs().max(d[1].abs().max(d[2].abs()));
+            let valid = scale.simd_gt(zero) & scale.simd_lt(f32x8::splat(f32::INFINITY));
+            let w = [d[0] / scale, d[1] / scale, d[2] / scale];
+            let l = (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]).sqrt();
+            block.length = valid.select(l * scale, zero).to_array();
+            block.cross = store(cross(n1, n0));
+            block.n0 = store(n0);
+            block.n1 = store(n1);
+            block.point = store(point);
+            block.direction = store(d);
+        }
+    }
+
+    /// How many blocks there are.
+    #[inline]
+    pub fn blocks(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// Bit `l` set when edge `l` of block `k` and `ea` pass the Minkowski-face test
+    /// ([`arcs_cross`](super::edges) with a = `ea.n0`, b = `ea.n1`, c, d = the lane's
+    /// normals), after [`Self::move_to_a`].
+    #[inline]
+    pub fn crossing(&self, k: usize, ea: &EdgeData) -> u32 {
+        let block = &self.blocks[k];
+        let (n0, n1, dxc) = (load(&block.n0), load(&block.n1), load(&block.cross));
+        let cba = dot_splat(ea.cross, &n0);
+        let dba = dot_splat(ea.cross, &n1);
+        let adc = dot_splat(ea.n0, &dxc);
+        let bdc = dot_splat(ea.n1, &dxc);
+        let zero = f32x8::splat(0.0);
+        let crossing =
+            (cba * dba).simd_lt(zero) & (adc * bdc).simd_lt(zero) & (cba * bdc).simd_gt(zero);
+        let used = self.len - k * BLOCK;
+        let lanes = if used >= BLOCK {
+            u32::MAX
+        } else {
+            (1 << used) - 1
+        };
+        crossing.to_bitmask() & lanes
+    }
+
+    /// Edge `l` of block `k`, after [`Self::move_to_a`].
+    #[inline]
+    pub fn edge(&self, k: usize, l: usize) -> EdgeData {
+        let block = &self.blocks[k];
+        EdgeData {
+            index: block.index[l],
+            n0: EdgeBlock::lane(&block.n0, l),
+            n1: EdgeBlock::lane(&block.n1, l),
+            cross: EdgeBlock::lane(&block.cross, l),
+            point: EdgeBlock::lane(&block.point, l),
+            direction: EdgeBlock::lane(&block.direction, l),
+            length: block.length[l],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::edges::arcs_cross;
+    use super::super::{Query, faces};
+    use super::*;
+    use crate::polytope::{BoxPolytope, Polytope};
+    use sepax_geometry::rng::Rng;
+    use sepax_geometry::{ConvexHull, Pose};
+
+    fn random_hull(rng: &mut Rng) -> ConvexHull {
+        let n = 4 + (rng.next_u64() % 40) as usize;
+        let radii = rng.vec3(Vec3::splat(0.01), Vec3::splat(2.0));
+        let points: Vec<Vec3> = (0..n).map(|_| rng.unit_vec3() * radii).collect();
+        ConvexHull::try_from_points(&points).expect("random points span a hull")
+    }
+
+    fn same(x: &EdgeData, y: &EdgeData) -> bool {
+        let bits = |v: Vec3| v.to_array().map(f32::to_bits);
+        x.index == y.index
+            && bits(x.n0) == bits(y.n0)
+            && bits(x.n1) == bits(y.n1)
+            && bits(x.cross) == bits(y.cross)
+            && bits(x.point) == bits(y.point)
+            && bits(x.direction) == bits(y.direction)
+            && x.length.to_bits() == y.length.to_bits()
+    }
+
+    /// Every lane equals the scalar `edge_b` bit for bit, and every lane's crossing bit
+    /// the scalar `arcs_cross`, for hulls and boxes at random poses (far ones too).
+    #[test]
+    fn lanes_match_the_scalar_edge_query() {
+        let mut rng = Rng::new(0xed6e_1a4e);
+        let mut crossings = 0;
+        for trial in 0..400 {
+            let hull_a = random_hull(&mut rng);
+            let hull_b = random_hull(&mut rng);
+            let boxed = BoxPolytope::new(rng.vec3(Vec3::splat(0.01), Vec3::splat(3.0)));
+            let a = Polytope::from_hull(&hull_a);
+            let b = if trial % 3 == 0 {
+                boxed.view()
+            } else {
+                Polytope::from_hull(&hull_b)
+            };
+            let reach = if trial % 2 == 0 { 1.0 } else { 1e4 };
+            let pose_a = Pose::new(
+                rng.vec3(Vec3::splat(-reach), Vec3::splat(reach)),
+                rng.rotation(),
+            );
+            let pose_b = Pose::new(
+                rng.vec3(Vec3::splat(-reach), Vec3::splat(reach)),
+                rng.rotation(),
+            );
+            let frame = Frame::new(&pose_a, &pose_b);
+            let query = Query {
+                a: &a,
+                b: &b,
+                frame: &frame,
+                centroid_offset: Vec3::ZERO,
+                inner_radii: 0.0,
+                witness_slack: faces::WITNESS_SLACK,
+            };
+            let mut lanes = EdgeLanesOfB::new();
+            for (j, _) in b.edges.iter().enumerate() {
+                lanes.push(&b.edge_blocks[j / BLOCK], j % BLOCK, j, b.edge_scale);
+            }
+            lanes.move_to_a(&frame);
+            for j in 0..b.edges.len() {
+                assert!(same(&lanes.edge(j / BLOCK, j % BLOCK), &query.edge_b(j)));
+            }
+            for i in 0..a.edges.len() {
+                let ea = query.edge_a(i);
+                let lane = query.edge_a_lane(&a.edge_blocks[i / BLOCK], i, i % BLOCK);
+                assert!(same(&lane, &ea));
+                for k in 0..lanes.blocks() {
+                    let mask = lanes.crossing(k, &ea);
+                    for l in 0..BLOCK {
+                        let j = k * BLOCK + l;
+                        let expected = j < b.edges.len() && {
+                            let eb = query.edge_b(j);
+                            arcs_cross(ea.n0, ea.n1, ea.cross, eb.n0, eb.n1, eb.cross)
+                        };
+                        assert_eq!(mask >> l & 1 == 1, expected, "trial {trial}, a {i}, b {j}");
+                        crossings += expected as usize;
+                    }
+                }
+            }
+        }
+        assert!(crossings > 1_000, "{crossings} crossings");
+    }
+}
