@@ -11,11 +11,13 @@
 //! box–hull pairs (both orders): small steps (≤ 1% of the size, ≤ 0.01 rad), large
 //! steps, teleports to a fresh placement, and spins; each step compares the manifold
 //! (every bit, via its `Debug` text, which tells −0 from +0) and the cache's feature.
+//! The Gauss-map walk ([`SupportMode::Walk`]), which climbs from last frame's support
+//! vertices, must give the scan's answer bit for bit on every step too.
 
 use glam::{Quat, Vec3};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape};
-use sepax_narrowphase::{PairCache, collide};
+use sepax_narrowphase::{PairCache, SupportMode, collide, collide_with};
 use sepax_testkit::pairs::{PLACEMENTS, place};
 use sepax_testkit::shapes::{ellipsoid_hull, random_cuboid};
 
@@ -95,8 +97,21 @@ fn warm_hull_queries_equal_cold_ones_bit_for_bit() {
             let mut cold = warm;
             cold.forget_support();
             warm_hits += (warm != cold) as usize;
+            // The walk, warm too (it climbs from last frame's support vertices), and
+            // on every fourth frame without them: the scan's bits either way.
+            let mut walk_cache = warm;
+            if frame % 4 == 3 {
+                walk_cache.forget_support();
+            }
             let warm_answer = collide(&a, &pa, &b, &pb, margin, &mut warm);
             let cold_answer = collide(&a, &pa, &b, &pb, margin, &mut cold);
+            let walk_answer =
+                collide_with(&a, &pa, &b, &pb, margin, &mut walk_cache, SupportMode::Walk);
+            assert_eq!(
+                format!("{walk_answer:?}"),
+                format!("{warm_answer:?}"),
+                "walk: sequence {sequence} ({motion:?}, {placement:?}) frame {frame}"
+            );
             assert_eq!(
                 format!("{warm_answer:?}"),
                 format!("{cold_answer:?}"),

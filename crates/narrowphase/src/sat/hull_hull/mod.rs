@@ -26,8 +26,8 @@
 //!
 //! **Support evaluation.** [`SupportMode::Scan`] reads every vertex; [`SupportMode::Walk`]
 //! (seed 003's Gauss-map walk) evaluates the support once and then follows the vertex
-//! adjacency from the previous face's support vertex, which on a convex polytope ends
-//! at the same maximum. Both give the same answers (tested on every randomized hull
+//! adjacency from the previous face's support vertex (the first from last query's,
+//! kept in the pair cache), which on a convex polytope ends at the same maximum. Both give the same answers (tested on every randomized hull
 //! pair); the scan is the default, see
 //! [`DEFAULT_SUPPORT_MODE`](crate::DEFAULT_SUPPORT_MODE) for the measurements.
 
@@ -156,15 +156,24 @@ pub(crate) fn hull_hull(
         inner_radii: a.inradius + b.inradius,
         witness_slack: faces::WITNESS_SLACK * (frame.trans.length() + a.radius + b.radius),
     };
+    // The walk starts from last query's support vertices (any start reaches the same
+    // maximum; the scan ignores it).
+    let start = |hint: u16, poly: &Polytope| {
+        if (hint as usize) < poly.vertices.len() {
+            hint as usize
+        } else {
+            0
+        }
+    };
     let mut support_a = Support {
         poly: a,
         mode,
-        last: 0,
+        last: start(hints.a_under_face_b, a),
     };
     let mut support_b = Support {
         poly: b,
         mode,
-        last: 0,
+        last: start(hints.b_under_face_a, b),
     };
     match overlap(
         &query,
