@@ -70,7 +70,7 @@ impl From<Arc<ConvexHull>> for Shape {
 impl Shape {
     /// The tightest world AABB of the shape at `pose`.
     ///
-    /// Boxes use `|R| h` (exact); hulls transform every vertex (exact); spheres
+    /// Boxes use `|R| h` (exact); hulls transform every vertex, 8 at a time (exact); spheres
     /// `c ± r`; capsules the box of the core segment's endpoints `c ± |R ŷ| h`, grown
     /// by `r` (exact); meshes the box around their local box turned by the rotation
     /// (`|R| h` about the turned centre: exact when the rotation is the identity, a
@@ -89,13 +89,7 @@ impl Shape {
             }
             Shape::ConvexHull(h) => {
                 let r = Mat3::from_quat(pose.rotation);
-                let mut min = Vec3::splat(f32::INFINITY);
-                let mut max = Vec3::splat(f32::NEG_INFINITY);
-                for v in h.vertices() {
-                    let w = r * *v;
-                    min = min.min(w);
-                    max = max.max(w);
-                }
+                let (min, max) = crate::hull::blocks::rotated_bounds(h.vertex_blocks(), r);
                 Aabb::new(min + pose.translation, max + pose.translation)
             }
             Shape::Capsule(c) => {

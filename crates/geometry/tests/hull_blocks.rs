@@ -55,3 +55,44 @@ fn blocked_support_is_the_scalar_scan() {
     }
     assert!(checked > 100_000, "{checked}");
 }
+
+/// A hull's world box from the vertex blocks equals the scalar loop over its vertices
+/// (`R v`, then min and max) bit for bit.
+#[test]
+fn blocked_bounds_are_the_scalar_loop() {
+    use glam::{Mat3, Quat};
+    use sepax_geometry::hull::blocks::rotated_bounds;
+    let mut rng = Rng::new(0xb0c5);
+    let mut checked = 0;
+    for n in [4, 5, 7, 8, 9, 15, 16, 17, 24, 33, 64, 200] {
+        for _ in 0..40 {
+            let points: Vec<Vec3> = (0..n)
+                .map(|_| rng.unit_vec3() * rng.vec3(Vec3::splat(0.01), Vec3::splat(1e3)))
+                .collect();
+            let Ok(hull) = ConvexHull::try_from_points(&points) else {
+                continue;
+            };
+            for rotation in [Quat::IDENTITY, rng.rotation(), rng.rotation()] {
+                let r = Mat3::from_quat(rotation);
+                let mut min = Vec3::splat(f32::INFINITY);
+                let mut max = Vec3::splat(f32::NEG_INFINITY);
+                for v in hull.vertices() {
+                    let w = r * *v;
+                    min = min.min(w);
+                    max = max.max(w);
+                }
+                let (low, high) = rotated_bounds(hull.vertex_blocks(), r);
+                assert_eq!(
+                    low.to_array().map(f32::to_bits),
+                    min.to_array().map(f32::to_bits)
+                );
+                assert_eq!(
+                    high.to_array().map(f32::to_bits),
+                    max.to_array().map(f32::to_bits)
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1_000, "{checked}");
+}

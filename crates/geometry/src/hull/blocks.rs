@@ -8,7 +8,7 @@
 //! `Vec3::dot`'s order, and the winner is the lowest index among equal dot products,
 //! so the answer is the scalar scan's, bit for bit (tested in `tests/hull_blocks.rs`).
 
-use glam::Vec3;
+use glam::{Mat3, Vec3};
 use wide::f32x8;
 
 /// Lanes per block.
@@ -81,6 +81,44 @@ pub fn support_index_blocks(blocks: &[VertexBlock], dir: Vec3) -> usize {
         .simd_eq(f32x8::splat(top))
         .select(index, f32x8::splat(f32::INFINITY));
     tree(tied.to_array(), |x, y| if y < x { y } else { x }) as usize
+}
+
+/// The smallest and largest `R v` over the vertices in `blocks` (a hull's box turned
+/// by `R`, before the translation): 8 vertices at a time, each lane's `R v` in
+/// `Mat3 * Vec3`'s order (`(c₀ v_x + c₁ v_y) + c₂ v_z`), so the same bits as the
+/// scalar loop over the vertices (minima and maxima are exact; padding lanes repeat
+/// vertex 0). `(+∞, −∞)` for no blocks.
+#[inline]
+pub fn rotated_bounds(blocks: &[VertexBlock], r: Mat3) -> (Vec3, Vec3) {
+    let column = |c: Vec3| [f32x8::splat(c.x), f32x8::splat(c.y), f32x8::splat(c.z)];
+    let (c0, c1, c2) = (column(r.x_axis), column(r.y_axis), column(r.z_axis));
+    let mut low = [f32x8::splat(f32::INFINITY); 3];
+    let mut high = [f32x8::splat(f32::NEG_INFINITY); 3];
+    for block in blocks {
+        let (x, y, z) = (
+            f32x8::new(block.x),
+            f32x8::new(block.y),
+            f32x8::new(block.z),
+        );
+        for k in 0..3 {
+            let w = c0[k] * x + c1[k] * y + c2[k] * z;
+            low[k] = low[k].min(w);
+            high[k] = high[k].max(w);
+        }
+    }
+    let fold = |v: f32x8, pick: fn(f32, f32) -> f32| tree(v.to_array(), pick);
+    (
+        Vec3::new(
+            fold(low[0], f32::min),
+            fold(low[1], f32::min),
+            fold(low[2], f32::min),
+        ),
+        Vec3::new(
+            fold(high[0], f32::max),
+            fold(high[1], f32::max),
+            fold(high[2], f32::max),
+        ),
+    )
 }
 
 /// Folds 8 lanes pairwise (4 + 2 + 1 steps) with an associative pick.
