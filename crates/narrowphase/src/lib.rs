@@ -119,7 +119,13 @@ pub use manifold::CLIP_TOLERANCE;
 pub use query::{
     DEFAULT_SUPPORT_MODE, collide, collide_with, contact, intersects, minimum_translation,
 };
+#[doc(hidden)]
+pub use query::contact_with;
 pub use sat::FEATURE_SLOP;
+/// The plain hull–hull SAT (every face, every edge pair, no pruning): the baseline of the
+/// `seed003` bench group, not a query to use.
+#[doc(hidden)]
+pub use sat::plain as sat_baseline;
 #[doc(hidden)]
 pub use sat::box_box_wide::SimdLevel;
 pub use sat::hull_hull::SupportMode;

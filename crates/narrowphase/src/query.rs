@@ -185,6 +185,20 @@ fn run_sat(
 /// assert!((c.depth - 0.1).abs() < 1e-5);
 /// ```
 pub fn contact(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: f32) -> Option<Contact> {
+    contact_with(a, pose_a, b, pose_b, margin, DEFAULT_SUPPORT_MODE)
+}
+
+/// [`contact`] with an explicit support evaluation for hull queries (for benchmarks that
+/// compare the two, like [`collide_with`]).
+#[doc(hidden)]
+pub fn contact_with(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: f32,
+    mode: SupportMode,
+) -> Option<Contact> {
     if !(pose_a.is_valid() && pose_b.is_valid()) {
         return None;
     }
@@ -197,9 +211,9 @@ pub fn contact(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: f32) 
         return answer;
     }
     if canonical_swap(a, pose_a, b, pose_b) {
-        return contact_in_order(b, pose_b, a, pose_a, margin).map(|c| c.flipped());
+        return contact_in_order(b, pose_b, a, pose_a, margin, mode).map(|c| c.flipped());
     }
-    contact_in_order(a, pose_a, b, pose_b, margin)
+    contact_in_order(a, pose_a, b, pose_b, margin, mode)
 }
 
 /// [`contact`] with the pair in the given order.
@@ -210,6 +224,7 @@ fn contact_in_order(
     b: &Shape,
     pose_b: &Pose,
     margin: f32,
+    mode: SupportMode,
 ) -> Option<Contact> {
     let frame = Frame::new(pose_a, pose_b);
     let outcome = run_sat(
@@ -218,7 +233,7 @@ fn contact_in_order(
         &frame,
         sanitize_margin(margin),
         None,
-        DEFAULT_SUPPORT_MODE,
+        mode,
         &mut SupportHints::default(),
     );
     if let Some((exact, _)) = apart_within_margin(&outcome)

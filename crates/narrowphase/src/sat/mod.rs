@@ -29,6 +29,7 @@ pub(crate) mod capsule;
 pub(crate) mod capsule_box;
 pub(crate) mod frame_wide;
 pub(crate) mod hull_hull;
+pub mod plain;
 pub(crate) mod sphere;
 
 use crate::Feature;
