@@ -32,6 +32,7 @@
 //! | `distance-box` | 256 box pairs 5% of their size apart (`box_pairs(12, 256, PairKind::Apart)`, the `distance/*/box` bench pairs) | sepax `distance` (cold) |
 //! | `cast-box`, `cast-hull24` | the cast bench's sets (`cast_sets()`: boxes 3 sizes apart, 24-point hulls 0.5 apart; b thrown at a) | sepax `cast`, translation only |
 //! | `parry-cast-box`, `parry-cast-hull24` | the same pairs and velocities | parry3d `query::cast_shapes` |
+//! | `seed003 <variant> <n>` | the `seed003` bench's `n`-point hull pairs (`sepax_benches::seed003::pairs(n)`) | the bench's `variant`: `plain`, `pruned-scan-contact`, `pruned-walk-contact`, `pruned-{scan,walk}-{cold,warm}`, `parry3d`, `parry3d-contact` |
 //!
 //! The box modes take a second argument, the pair kind: `resting` (default),
 //! `touching`, `deep`, `separated`; the hull modes the hull's point count (default 24). These are the pairs of the `box_box_*` and
@@ -82,7 +83,8 @@ use sepax_testkit::terrain::{
 use std::hint::black_box;
 use std::process::ExitCode;
 
-const MODES: [&str; 26] = [
+const MODES: [&str; 27] = [
+    "seed003",
     "box",
     "boxbatch",
     "boxc",
@@ -120,6 +122,17 @@ fn main() -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
+    let passes: usize = match std::env::var("N").map(|v| v.parse()) {
+        Err(_) => 100,
+        Ok(Ok(n)) => n,
+        Ok(Err(e)) => {
+            eprintln!("N must be a count: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if mode == "seed003" {
+        return seed003(passes);
+    }
     let points: usize = if mode.contains("hull") {
         std::env::args()
             .nth(2)
@@ -136,14 +149,6 @@ fn main() -> ExitCode {
         Some("separated") => PairKind::Separated,
         Some(other) => {
             eprintln!("unknown pair kind {other}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let passes: usize = match std::env::var("N").map(|v| v.parse()) {
-        Err(_) => 100,
-        Ok(Ok(n)) => n,
-        Ok(Err(e)) => {
-            eprintln!("N must be a count: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -384,4 +389,23 @@ fn casts(mode: &str, passes: usize) {
         let peers = parry_cast_pairs(&pairs);
         (0..passes).for_each(|_| parry_casts(&peers));
     }
+}
+
+/// The `seed003` mode: `passes` passes of one variant of the seed 003 bench over its
+/// `n`-point pairs (arguments: the variant's label, then `n`, default 24).
+fn seed003(passes: usize) -> ExitCode {
+    use sepax_benches::seed003::{Passes, Variant, pairs};
+    let labels = Variant::ALL.map(Variant::label).join("|");
+    let Some(variant) = std::env::args().nth(2).and_then(|v| Variant::from_label(&v)) else {
+        eprintln!("usage: prof seed003 <{labels}> [points]");
+        return ExitCode::FAILURE;
+    };
+    let n = std::env::args()
+        .nth(3)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(24);
+    let mut runs = Passes::new(pairs(n));
+    eprintln!("{} pairs of {n}-point hulls, {passes} passes", runs.len());
+    (0..passes).for_each(|_| runs.run(variant));
+    ExitCode::SUCCESS
 }

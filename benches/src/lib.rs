@@ -4,6 +4,8 @@
 //!
 //! Run one stage with `cargo bench -p sepax-benches --bench <name>`.
 
+pub mod seed003;
+
 pub use sepax_testkit::to_parry;
 
 use glam::{Quat, Vec3};
