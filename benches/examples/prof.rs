@@ -32,7 +32,7 @@
 //! | `distance-box` | 256 box pairs 5% of their size apart (`box_pairs(12, 256, PairKind::Apart)`, the `distance/*/box` bench pairs) | sepax `distance` (cold) |
 //! | `cast-box`, `cast-hull24` | the cast bench's sets (`cast_sets()`: boxes 3 sizes apart, 24-point hulls 0.5 apart; b thrown at a) | sepax `cast`, translation only |
 //! | `parry-cast-box`, `parry-cast-hull24` | the same pairs and velocities | parry3d `query::cast_shapes` |
-//! | `seed003 <variant> <n>` | the `seed003` bench's `n`-point hull pairs (`sepax_benches::seed003::pairs(n)`) | the bench's `variant`: `plain`, `pruned-scan-contact`, `pruned-walk-contact`, `pruned-{scan,walk}-{cold,warm}`, `parry3d`, `parry3d-contact` |
+//! | `seed003 <variants> <n>` | the `seed003` bench's `n`-point hull pairs (`sepax_benches::seed003::pairs(n)`) | the bench's variants, one after the other (`all`, or labels joined by commas: `plain`, `pruned-scan-contact`, `pruned-walk-contact`, `pruned-{scan,walk}-{cold,warm}`, `parry3d`, `parry3d-contact`) |
 //!
 //! The box modes take a second argument, the pair kind: `resting` (default),
 //! `touching`, `deep`, `separated`; the hull modes the hull's point count (default 24). These are the pairs of the `box_box_*` and
@@ -391,13 +391,20 @@ fn casts(mode: &str, passes: usize) {
     }
 }
 
-/// The `seed003` mode: `passes` passes of one variant of the seed 003 bench over its
-/// `n`-point pairs (arguments: the variant's label, then `n`, default 24).
+/// The `seed003` mode: `passes` passes of each variant of the seed 003 bench over its
+/// `n`-point pairs (arguments: a variant's label, several joined by commas, or `all`;
+/// then `n`, default 24). Each pass is one call of `Passes::run`, so
+/// `--dump-after=sepax_benches::seed003::Passes::run` gives callgrind one dump per pass.
 fn seed003(passes: usize) -> ExitCode {
     use sepax_benches::seed003::{Passes, Variant, pairs};
     let labels = Variant::ALL.map(Variant::label).join("|");
-    let Some(variant) = std::env::args().nth(2).and_then(|v| Variant::from_label(&v)) else {
-        eprintln!("usage: prof seed003 <{labels}> [points]");
+    let chosen: Option<Vec<Variant>> = match std::env::args().nth(2).as_deref() {
+        Some("all") => Some(Variant::ALL.to_vec()),
+        Some(list) => list.split(',').map(Variant::from_label).collect(),
+        None => None,
+    };
+    let Some(variants) = chosen else {
+        eprintln!("usage: prof seed003 <all|{labels}>[,...] [points]");
         return ExitCode::FAILURE;
     };
     let n = std::env::args()
@@ -405,7 +412,13 @@ fn seed003(passes: usize) -> ExitCode {
         .and_then(|n| n.parse().ok())
         .unwrap_or(24);
     let mut runs = Passes::new(pairs(n));
-    eprintln!("{} pairs of {n}-point hulls, {passes} passes", runs.len());
-    (0..passes).for_each(|_| runs.run(variant));
+    for variant in variants {
+        eprintln!(
+            "{}: {} pairs of {n}-point hulls, {passes} passes",
+            variant.label(),
+            runs.len()
+        );
+        (0..passes).for_each(|_| runs.run(variant));
+    }
     ExitCode::SUCCESS
 }
