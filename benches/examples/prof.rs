@@ -32,7 +32,7 @@
 //! | `distance-box` | 256 box pairs 5% of their size apart (`box_pairs(12, 256, PairKind::Apart)`, the `distance/*/box` bench pairs) | sepax `distance` (cold) |
 //! | `cast-box`, `cast-hull24` | the cast bench's sets (`cast_sets()`: boxes 3 sizes apart, 24-point hulls 0.5 apart; b thrown at a) | sepax `cast`, translation only |
 //! | `parry-cast-box`, `parry-cast-hull24` | the same pairs and velocities | parry3d `query::cast_shapes` |
-//! | `seed003 <variants> <n>` | the `seed003` bench's `n`-point hull pairs (`sepax_benches::seed003::pairs(n)`) | the bench's variants, one after the other (`all`, or labels joined by commas: `plain`, `pruned-scan-contact`, `pruned-walk-contact`, `pruned-{scan,walk}-{cold,warm}`, `parry3d`, `parry3d-contact`) |
+//! | `seed003 <variants> <n>` | the `seed003` bench's `n`-point hull pairs (`sepax_benches::seed003::pairs(n)`) | the bench's variants, one after the other (`all`, or labels joined by commas: `plain`, `gauss-map`, `pruned-scan-contact`, `pruned-walk-contact`, `pruned-{scan,walk}-{cold,warm}`, `parry3d`, `parry3d-contact`) |
 //!
 //! The box modes take a second argument, the pair kind: `resting` (default),
 //! `touching`, `deep`, `separated`; the hull modes the hull's point count (default 24). These are the pairs of the `box_box_*` and

@@ -8,21 +8,22 @@
 //! | variant | what runs | answer |
 //! |---|---|---|
 //! | `plain` | `sat_baseline::plain_hull_hull`: every face, every edge pair, full support scans | normal, depth |
+//! | `gauss-map` | `sat_baseline::gauss_map_hull_hull`: Gregorius' SAT without bounds — every face with a full support scan, edge pairs by the Minkowski-face test, measured on their own vertices (the "plain SAT" of seed 003's claim) | normal, depth |
 //! | `pruned-scan-contact`, `pruned-walk-contact` | `contact_with(.., SupportMode::Scan / Walk)`: Gregorius' SAT with Gauss-map and bound pruning | normal, depth |
 //! | `pruned-scan-cold`, `pruned-walk-cold` | `collide_with(.., Scan / Walk)`, a fresh `PairCache` per call | manifold (≤ 4 points) |
 //! | `pruned-scan-warm`, `pruned-walk-warm` | the same, each pair's cache kept from pass to pass while b alternates between its pose and a nudged one (≤ 1% of its size, ≤ 0.01 rad: [`nudged`](crate::nudged)) | manifold |
 //! | `parry3d` | parry3d `contact_manifolds`, fresh manifolds and workspace | manifold |
 //! | `parry3d-contact` | parry3d `query::contact` (GJK/EPA) | normal, depth |
 //!
-//! The like-for-like comparison with `plain` is the `-contact` rows: the same answer (a
-//! normal and a depth), no manifold, no cache. `plain` and the contact queries keep
-//! nothing between calls, so they have no warm variant. A SIMD variant of the pruned
+//! The like-for-like comparison with `plain` and `gauss-map` is the `-contact` rows: the
+//! same answer (a normal and a depth), no manifold, no cache. The baselines and the
+//! contact queries keep nothing between calls, so they have no warm variant. A SIMD variant of the pruned
 //! test (issue 14 item 2) gets its rows in [`Variant`] when it lands.
 
 use crate::{nudged, to_parry};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
 use sepax_geometry::{ConvexHull, Pose, Shape};
-use sepax_narrowphase::sat_baseline::plain_hull_hull;
+use sepax_narrowphase::sat_baseline::{gauss_map_hull_hull, plain_hull_hull};
 use sepax_narrowphase::{PairCache, SupportMode, collide_with, contact_with};
 use sepax_testkit::pairs::{Pair, hull_pairs};
 use std::hint::black_box;
@@ -49,6 +50,7 @@ pub fn pairs(n: usize) -> Vec<Pair> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variant {
     Plain,
+    GaussMap,
     ScanContact,
     WalkContact,
     ScanCold,
@@ -63,8 +65,9 @@ pub enum Variant {
 
 impl Variant {
     /// Every variant, in the table's order.
-    pub const ALL: [Variant; 9] = [
+    pub const ALL: [Variant; 10] = [
         Variant::Plain,
+        Variant::GaussMap,
         Variant::ScanContact,
         Variant::WalkContact,
         Variant::ScanCold,
@@ -79,6 +82,7 @@ impl Variant {
     pub fn label(self) -> &'static str {
         match self {
             Variant::Plain => "plain",
+            Variant::GaussMap => "gauss-map",
             Variant::ScanContact => "pruned-scan-contact",
             Variant::WalkContact => "pruned-walk-contact",
             Variant::ScanCold => "pruned-scan-cold",
@@ -173,6 +177,12 @@ impl Passes {
             Variant::Plain => {
                 for p in &self.pairs {
                     black_box(plain_hull_hull(hull(&p.a), &p.pose_a, hull(&p.b), &p.pose_b));
+                }
+            }
+            Variant::GaussMap => {
+                for p in &self.pairs {
+                    let (a, b) = (hull(&p.a), hull(&p.b));
+                    black_box(gauss_map_hull_hull(a, &p.pose_a, b, &p.pose_b));
                 }
             }
             Variant::ScanContact | Variant::WalkContact => {

@@ -28,6 +28,7 @@ pub(crate) mod box_box_wide;
 pub(crate) mod capsule;
 pub(crate) mod capsule_box;
 pub(crate) mod frame_wide;
+pub mod gauss_map;
 pub(crate) mod hull_hull;
 pub mod plain;
 pub(crate) mod sphere;

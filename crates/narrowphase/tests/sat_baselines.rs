@@ -1,13 +1,14 @@
-//! The plain hull–hull SAT (`sat_baseline::plain_hull_hull`, the baseline of the
-//! `seed003` bench group, issue 14 item 4) against the f64 vertex-projection oracle and
-//! against sepax's own `contact` / `collide`: the same verdict, the same separation
-//! within round-off, and a normal along which the shapes really are that far apart. If
-//! the baseline were wrong, the bench would time the wrong thing.
+//! The baselines of the `seed003` bench group (issue 14 item 4): the plain hull–hull
+//! SAT (`sat_baseline::plain_hull_hull`) and Gregorius' SAT without bounds
+//! (`gauss_map_hull_hull`), against the f64 vertex-projection oracle and against
+//! sepax's own `contact` / `collide`: the same verdict, the same separation within
+//! round-off, and a normal along which the shapes really are that far apart. If a
+//! baseline were wrong, the bench would time the wrong thing.
 
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{ConvexHull, Pose, Shape};
 use sepax_narrowphase::oracle::gap_along;
-use sepax_narrowphase::sat_baseline::plain_hull_hull;
+use sepax_narrowphase::sat_baseline::{gauss_map_hull_hull, plain_hull_hull};
 use sepax_narrowphase::{PairCache, collide, contact};
 use sepax_testkit::pairs::{PLACEMENTS, hull_pairs, oracle, place, scale};
 use sepax_testkit::shapes::ellipsoid_hull;
@@ -25,9 +26,11 @@ fn check(case: &str, a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> bool {
     let tolerance = 5e-7 * size;
     let truth = oracle(a, pa, b, pb);
     let plain = plain_hull_hull(hull(a), pa, hull(b), pb);
+    let gauss = gauss_map_hull_hull(hull(a), pa, hull(b), pb);
     let ours = contact(a, pa, b, pb, 0.0);
     if truth.separation > tolerance {
         assert!(plain.is_none(), "{case}: oracle gap {}, plain {plain:?}", truth.separation);
+        assert!(gauss.is_none(), "{case}: oracle gap {}, gauss {gauss:?}", truth.separation);
         return false;
     }
     if truth.separation >= -tolerance {
@@ -35,6 +38,18 @@ fn check(case: &str, a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> bool {
     }
     let (normal, separation) =
         plain.unwrap_or_else(|| panic!("{case}: oracle depth {} missed", -truth.separation));
+    let (gauss_normal, gauss_separation) =
+        gauss.unwrap_or_else(|| panic!("{case}: gauss missed depth {}", -truth.separation));
+    assert!(
+        (gauss_separation as f64 - truth.separation).abs() <= tolerance,
+        "{case}: gauss {gauss_separation} vs oracle {}",
+        truth.separation
+    );
+    let gap = gap_along(a, pa, b, pb, gauss_normal.as_dvec3());
+    assert!(
+        (gap - gauss_separation as f64).abs() <= tolerance,
+        "{case}: gauss normal is no witness ({gap} vs {gauss_separation})"
+    );
     assert!(
         (separation as f64 - truth.separation).abs() <= tolerance,
         "{case}: plain {separation} vs oracle {}",
@@ -56,7 +71,7 @@ fn check(case: &str, a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> bool {
 }
 
 #[test]
-fn plain_sat_agrees_with_the_oracle_and_contact_on_random_hulls() {
+fn baselines_agree_with_the_oracle_and_contact_on_random_hulls() {
     let mut rng = Rng::new(0x5eed_0003);
     let mut hits = 0;
     let count = 3_000;
@@ -70,12 +85,12 @@ fn plain_sat_agrees_with_the_oracle_and_contact_on_random_hulls() {
     assert!(hits > count / 4, "{hits} penetrating pairs");
 }
 
-/// The bench's own pairs (the `seed003` group's 8- and 24-point sets): plain, `contact`
+/// The bench's own pairs (the `seed003` group's 8- and 24-point sets): the baselines, `contact`
 /// and `collide` agree on each one's depth. (23 of the 256 8-point pairs are apart:
 /// `hull_pairs` moves b once along the oracle's axis, which need not close the gap
 /// along every other axis; they are checked as apart.)
 #[test]
-fn plain_sat_agrees_on_the_bench_pairs() {
+fn baselines_agree_on_the_bench_pairs() {
     for n in [8, 24] {
         let mut touching = 0;
         for (i, p) in hull_pairs(n as u64, 256, n).iter().enumerate() {
