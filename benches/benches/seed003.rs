@@ -1,8 +1,8 @@
 //! Seed 003's claim (issue 14 item 4): the plain hull SAT and Gregorius' SAT without
-//! bounds against the pruned one,
-//! scanned and walked, cold and warm, with parry3d beside them, for 8-, 24-, 64- and
-//! 256-point hulls. The variants and pairs are described in `sepax_benches::seed003`;
-//! the table and what it says are in the narrow phase's docs (`DEFAULT_SUPPORT_MODE`).
+//! bounds against sepax's pruned SAT, scanned and walked, cold and warm, with parry3d
+//! beside them, for 8-, 24-, 64- and 256-point hulls. The variants and pairs are
+//! described in `sepax_benches::seed003`; the table and what it says are in the
+//! narrow phase's crate docs (section "Seed 003's claim, measured").
 //!
 //! `cargo bench -p sepax-benches --bench seed003`
 //!

@@ -176,7 +176,12 @@ impl Passes {
         match variant {
             Variant::Plain => {
                 for p in &self.pairs {
-                    black_box(plain_hull_hull(hull(&p.a), &p.pose_a, hull(&p.b), &p.pose_b));
+                    black_box(plain_hull_hull(
+                        hull(&p.a),
+                        &p.pose_a,
+                        hull(&p.b),
+                        &p.pose_b,
+                    ));
                 }
             }
             Variant::GaussMap => {
@@ -203,7 +208,9 @@ impl Passes {
                 let pairs = self.pairs.iter().zip(&mut self.caches).zip(&self.moved);
                 for ((p, cache), moved) in pairs {
                     let pose_b = if self.at_moved { moved } else { &p.pose_b };
-                    black_box(collide_with(&p.a, &p.pose_a, &p.b, pose_b, 0.0, cache, mode));
+                    black_box(collide_with(
+                        &p.a, &p.pose_a, &p.b, pose_b, 0.0, cache, mode,
+                    ));
                 }
             }
             Variant::Parry => {
@@ -225,7 +232,9 @@ impl Passes {
             }
             Variant::ParryContact => {
                 for p in &self.parry {
-                    black_box(parry3d::query::contact(&p.pose_a, &*p.a, &p.pose_b, &*p.b, 0.0).unwrap());
+                    black_box(
+                        parry3d::query::contact(&p.pose_a, &*p.a, &p.pose_b, &*p.b, 0.0).unwrap(),
+                    );
                 }
             }
         }

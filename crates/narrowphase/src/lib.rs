@@ -86,6 +86,91 @@
 //! let mtv = c.translation_vector();
 //! assert!((mtv - c.normal * c.depth).length() < 1e-6);
 //! ```
+//!
+//! ## Seed 003's claim, measured
+//!
+//! Seed 003 says that a SAT over the Gauss-map candidates, *walked* (the support
+//! evaluated once, then updated across arcs) rather than scanned, is 5–10× faster than
+//! a plain SAT on hulls with many faces. The `seed003` bench group
+//! (`benches/benches/seed003.rs`, variants in `sepax_benches::seed003`) runs on the same
+//! touching hull pairs:
+//! * `plain`: every face and every edge pair, each with full support scans
+//!   (`sat_baseline::plain_hull_hull`, a hidden item kept for this measurement);
+//! * `gauss-map`: Gregorius' SAT without bounds — every face with a full support scan,
+//!   edge pairs only where their Gauss-map arcs cross, valued on their own vertices
+//!   (`sat_baseline::gauss_map_hull_hull`): the "plain SAT" the seed compares with;
+//! * `pruned-scan` / `pruned-walk`: sepax's hull test ([`SupportMode::Scan`] /
+//!   [`SupportMode::Walk`]), as `contact` (normal and depth, like the two baselines) and
+//!   as `collide` (the manifold too), cold (a fresh [`PairCache`] per call) and warm
+//!   (each pair's cache kept while b alternates between its pose and one moved by ≤ 1%
+//!   of its size and ≤ 0.01 rad);
+//! * parry3d's `contact_manifolds` and `query::contact` on the same pairs.
+//!
+//! Instructions per pair (callgrind, counting inside the bench's pass only, the second
+//! pass of each variant; 23 November 2026). The pairs are `hull_pairs(n, 256, n)`, 64
+//! pairs at 256 points; an `n`-point hull keeps about 8 / 22 / 45 / 98 of its points as
+//! vertices, with 12 / 40 / 87 / 193 faces. (23 of the 256 8-point pairs are apart.)
+//!
+//! | points per hull | 8 | 24 | 64 | 256 |
+//! |---|---:|---:|---:|---:|
+//! | `plain` | 95,038 | 2,224,825 | 19,121,041 | 169,957,907 |
+//! | `gauss-map` | 26,394 | 257,721 | 1,158,312 | 5,167,692 |
+//! | `pruned-scan-contact` | 13,731 | 29,301 | 46,162 | 78,760 |
+//! | `pruned-walk-contact` | 14,498 | 29,360 | 44,208 | 71,690 |
+//! | `pruned-scan-cold` (manifold) | 15,582 | 32,089 | 50,021 | 86,222 |
+//! | `pruned-walk-cold` | 16,349 | 32,148 | 48,066 | 79,151 |
+//! | `pruned-scan-warm` | 15,892 | 32,605 | 50,483 | 84,452 |
+//! | `pruned-walk-warm` | 16,850 | 33,057 | 48,819 | 77,901 |
+//! | parry3d `contact_manifolds` | 16,603 | 25,400 | 35,874 | 55,170 |
+//! | parry3d `query::contact` | 13,207 | 20,754 | 30,131 | 47,275 |
+//! | plain / pruned-scan (contact) | 6.9 | 76 | 414 | 2,158 |
+//! | plain / pruned-walk (contact) | 6.6 | 76 | 433 | 2,371 |
+//! | gauss-map / pruned-scan (contact) | 1.9 | 8.8 | 25 | 66 |
+//! | gauss-map / pruned-walk (contact) | 1.8 | 8.8 | 26 | 72 |
+//! | pruned-scan / pruned-walk (contact) | 0.95 | 1.00 | 1.04 | 1.10 |
+//! | pruned-scan / pruned-walk (cold, warm manifold) | 0.95, 0.94 | 1.00, 0.99 | 1.04, 1.03 | 1.09, 1.08 |
+//!
+//! What it says about the claim:
+//! * **Walking instead of scanning gains at most 9% here, not 5–10×**: the walk is 6%
+//!   dearer at 8 points, even at 24, 4% cheaper at 64 and 9% at 256. The inner-sphere
+//!   bounds leave only a handful of faces whose support is needed, so there is little
+//!   scanning left for the walk to save.
+//! * **Against the seed's own baseline** (`gauss-map`) the pruned test is 1.8–1.9×
+//!   faster at 8 points, 8.8× at 24, 25–26× at 64 and 66–72× at 256: on hulls with many faces the
+//!   claimed 5–10× is met and passed, but by the bounds (faces skipped before their
+//!   support, edges dropped before pairing), not by the walk. `gauss-map` itself is
+//!   dominated by its `E_a·E_b` arc tests: its `F_a + F_b` support scans, all that a
+//!   support walk could remove, are about 1,800 dot products at 24 points and 38,000 at
+//!   256, some 20,000 of 258,000 and 400,000 of 5.2 million instructions at the ~11
+//!   instructions a scanned vertex costs (the `plain` rows' rate): under a tenth. The
+//!   seed's traversal also finds the crossing arcs by walking them instead of testing
+//!   every edge pair; sepax does not implement that part, its bounds do that job.
+//! * The fully plain SAT is 7× (8 points) to 2,000× (256) dearer than the pruned test:
+//!   the Gauss-map test is worth 3.6–33× of that, the bounds the rest.
+//! * Warm and cold cost the same on touching pairs (0.98–1.02): the cache only skips
+//!   work when its axis still separates. parry3d's manifold takes 0.64× (256 points) to
+//!   1.07× (8) the instructions of sepax's cold manifold.
+//!
+//! The same variants timed (criterion, one pass per measurement: the time per pair is
+//! the median over the pair count; run it on a quiet machine; a SIMD variant of the
+//! pruned test gets its rows in the same group):
+//!
+//! ```sh
+//! cargo bench -p sepax-benches --bench seed003
+//! ```
+//!
+//! The counts: one process runs every variant twice over the `n`-point pairs, with one
+//! callgrind dump per pass (variant `k` in `Variant::ALL`, from 1, has its second
+//! pass in dump `2k`; divide by the pair count):
+//!
+//! ```sh
+//! cargo build --profile bench -p sepax-benches --example prof
+//! N=2 valgrind --tool=callgrind --callgrind-out-file=/tmp/seed003.out --collect-atstart=no \
+//!     --toggle-collect='sepax_benches::seed003::Passes::run' \
+//!     --dump-after='sepax_benches::seed003::Passes::run' \
+//!     target/release/examples/prof seed003 all 24
+//! grep -H totals /tmp/seed003.out.*
+//! ```
 
 pub mod batch;
 mod cache;
@@ -116,11 +201,11 @@ pub use contact::{Contact, Feature, Manifold, ManifoldPoint, flipped_id};
 pub use distance::{ClosestPoints, Witness, closest_points, distance};
 pub use error::QueryError;
 pub use manifold::CLIP_TOLERANCE;
+#[doc(hidden)]
+pub use query::contact_with;
 pub use query::{
     DEFAULT_SUPPORT_MODE, collide, collide_with, contact, intersects, minimum_translation,
 };
-#[doc(hidden)]
-pub use query::contact_with;
 pub use sat::FEATURE_SLOP;
 /// The baselines of the `seed003` bench group, not queries to use: the plain hull–hull
 /// SAT (every face, every edge pair, no pruning) and Gregorius' SAT without bounds

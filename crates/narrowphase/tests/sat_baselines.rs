@@ -29,8 +29,16 @@ fn check(case: &str, a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> bool {
     let gauss = gauss_map_hull_hull(hull(a), pa, hull(b), pb);
     let ours = contact(a, pa, b, pb, 0.0);
     if truth.separation > tolerance {
-        assert!(plain.is_none(), "{case}: oracle gap {}, plain {plain:?}", truth.separation);
-        assert!(gauss.is_none(), "{case}: oracle gap {}, gauss {gauss:?}", truth.separation);
+        assert!(
+            plain.is_none(),
+            "{case}: oracle gap {}, plain {plain:?}",
+            truth.separation
+        );
+        assert!(
+            gauss.is_none(),
+            "{case}: oracle gap {}, gauss {gauss:?}",
+            truth.separation
+        );
         return false;
     }
     if truth.separation >= -tolerance {
@@ -55,7 +63,10 @@ fn check(case: &str, a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> bool {
         "{case}: plain {separation} vs oracle {}",
         truth.separation
     );
-    assert!((normal.length() - 1.0).abs() < 1e-5, "{case}: normal not unit");
+    assert!(
+        (normal.length() - 1.0).abs() < 1e-5,
+        "{case}: normal not unit"
+    );
     let gap = gap_along(a, pa, b, pb, normal.as_dvec3());
     assert!(
         (gap - separation as f64).abs() <= tolerance,
@@ -101,12 +112,19 @@ fn baselines_agree_on_the_bench_pairs() {
             touching += 1;
             let (_, separation) =
                 plain_hull_hull(hull(&p.a), &p.pose_a, hull(&p.b), &p.pose_b).unwrap();
-            let m = collide(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0, &mut PairCache::default())
-                .unwrap_or_else(|| panic!("{case}: no manifold"));
+            let m = collide(
+                &p.a,
+                &p.pose_a,
+                &p.b,
+                &p.pose_b,
+                0.0,
+                &mut PairCache::default(),
+            )
+            .unwrap_or_else(|| panic!("{case}: no manifold"));
             // The manifold's depth is the exact one up to the feature slop (it may keep
             // a face of a over a slightly better axis); the deepest point is never less.
-            let slop = sepax_narrowphase::FEATURE_SLOP
-                * hull(&p.a).inradius().min(hull(&p.b).inradius());
+            let slop =
+                sepax_narrowphase::FEATURE_SLOP * hull(&p.a).inradius().min(hull(&p.b).inradius());
             assert!(
                 m.depth() >= -separation - 1e-6 && m.depth() <= -separation + slop + 1e-6,
                 "{case}: manifold depth {} vs plain {}",

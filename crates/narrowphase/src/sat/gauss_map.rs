@@ -80,9 +80,13 @@ pub fn gauss_map_hull_hull(
     }
     for edge_b in pb.edges {
         // b's arc on −b's Gauss map, and the edge, in a's frame.
-        let [g0, g1] = edge_b.faces.map(|f| frame.rot * -pb.planes[f as usize].normal);
+        let [g0, g1] = edge_b
+            .faces
+            .map(|f| frame.rot * -pb.planes[f as usize].normal);
         let dxc = g1.cross(g0);
-        let [b0, b1] = edge_b.vertices.map(|v| frame.point_to_a(pb.vertices[v as usize]));
+        let [b0, b1] = edge_b
+            .vertices
+            .map(|v| frame.point_to_a(pb.vertices[v as usize]));
         let direction_b = b1 - b0;
         for edge_a in pa.edges {
             let [f0, f1] = edge_a.faces.map(|f| pa.planes[f as usize].normal);

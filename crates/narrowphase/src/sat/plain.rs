@@ -88,8 +88,7 @@ pub fn plain_hull_hull(
             let edge_a = pa.vertices[a1 as usize] - start_a;
             let cross = edge_a.cross(edge_b);
             let floor = PARALLEL_EDGES * PARALLEL_EDGES;
-            if cross.length_squared() < floor * edge_a.length_squared() * edge_b.length_squared()
-            {
+            if cross.length_squared() < floor * edge_a.length_squared() * edge_b.length_squared() {
                 continue;
             }
             let mut n = cross.normalize();
