@@ -32,7 +32,8 @@ fn arcs_cross(u: Vec3, v: Vec3, vxu: Vec3, c: Vec3, d: Vec3, dxc: Vec3) -> bool 
     cvu * dvu < 0.0 && udc * vdc < 0.0 && cvu * vdc > 0.0
 }
 
-/// Gregorius' SAT of two posed hulls (see the [module docs](self)), answered as
+/// Gregorius' SAT of two posed hulls (its candidates are listed in the docs of
+/// `sat/gauss_map.rs`), answered as
 /// [`plain_hull_hull`](super::plain::plain_hull_hull): the axis of largest separation
 /// as a unit world normal from a to b and its separation, or `None` when an axis
 /// separates them or a pose is invalid.

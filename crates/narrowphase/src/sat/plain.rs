@@ -31,11 +31,11 @@ use crate::polytope::Polytope;
 use glam::Vec3;
 use sepax_geometry::{ConvexHull, Pose};
 
-/// The plain SAT of two posed hulls (see the [module docs](self)): the axis of largest
-/// separation, as a unit world normal from a to b and its separation (`≤ 0`: touching
-/// or penetrating by `−separation`), or `None` when an axis separates them or a pose is
-/// invalid. Ties keep the first candidate, in the order faces of a, faces of b, edge
-/// pairs.
+/// The plain SAT of two posed hulls (its candidates are listed in the docs of
+/// `sat/plain.rs`): the axis of largest separation, as a unit world normal from a to b
+/// and its separation (`≤ 0`: touching or penetrating by `−separation`), or `None` when
+/// an axis separates them or a pose is invalid. Ties keep the first candidate, in the
+/// order faces of a, faces of b, edge pairs.
 ///
 /// ```
 /// use sepax_geometry::{ConvexHull, Pose};
