@@ -11,7 +11,7 @@
 //! | `gauss-map` | `sat_baseline::gauss_map_hull_hull`: Gregorius' SAT without bounds — every face with a full support scan, edge pairs by the Minkowski-face test, measured on their own vertices (the "plain SAT" of seed 003's claim) | normal, depth |
 //! | `pruned-scan-contact`, `pruned-walk-contact` | `contact_with(.., SupportMode::Scan / Walk)`: Gregorius' SAT with Gauss-map and bound pruning | normal, depth |
 //! | `pruned-scan-cold`, `pruned-walk-cold` | `collide_with(.., Scan / Walk)`, a fresh `PairCache` per call | manifold (≤ 4 points) |
-//! | `pruned-scan-warm`, `pruned-walk-warm` | the same, each pair's cache kept from pass to pass while b alternates between its pose and a nudged one (≤ 1% of its size, ≤ 0.01 rad: [`nudged`](crate::nudged)) | manifold |
+//! | `pruned-scan-warm`, `pruned-walk-warm` | the same, each pair's cache kept from pass to pass while b alternates between its pose and a nudged one (≤ 1% of its size, ≤ 0.01 rad: [`nudged`]) | manifold |
 //! | `parry3d` | parry3d `contact_manifolds`, fresh manifolds and workspace | manifold |
 //! | `parry3d-contact` | parry3d `query::contact` (GJK/EPA) | normal, depth |
 //!
