@@ -17,8 +17,12 @@
 //!
 //! The like-for-like comparison with `plain` and `gauss-map` is the `-contact` rows: the
 //! same answer (a normal and a depth), no manifold, no cache. The baselines and the
-//! contact queries keep nothing between calls, so they have no warm variant. A SIMD variant of the pruned
-//! test (issue 14 item 2) gets its rows in [`Variant`] when it lands.
+//! contact queries keep nothing between calls, so they have no warm variant.
+//!
+//! All variants share the support scan (8 vertices at a time); the pruned test's edge
+//! query also runs in lanes of 8, the baselines' edge loops are scalar. A choice of SIMD
+//! level for the pruned test (as `SimdLevel` for box pairs), or any other variant of
+//! issue 14 item 2, gets its rows in [`Variant`].
 
 use crate::{nudged, to_parry};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
@@ -59,8 +63,9 @@ pub enum Variant {
     WalkWarm,
     Parry,
     ParryContact,
-    // The SIMD pruned test (issue 14 item 2) goes here: `SimdContact`, `SimdCold`,
-    // `SimdWarm`, with their labels below and their passes in `Passes::run`.
+    // Further variants of the pruned test (issue 14 item 2: a forced SIMD level, a scalar
+    // twin) go here, e.g. `ScalarContact`, `ScalarCold`, `ScalarWarm`, with their labels
+    // below and their passes in `Passes::run`.
 }
 
 impl Variant {

@@ -107,53 +107,55 @@
 //! * parry3d's `contact_manifolds` and `query::contact` on the same pairs.
 //!
 //! Instructions per pair (callgrind, counting inside the bench's pass only, the second
-//! pass of each variant; 23 November 2026). The pairs are `hull_pairs(n, 256, n)`, 64
-//! pairs at 256 points; an `n`-point hull keeps about 8 / 22 / 45 / 98 of its points as
-//! vertices, with 12 / 40 / 87 / 193 faces. (23 of the 256 8-point pairs are apart.)
+//! pass of each variant; 23 November 2026, on top of the hull SAT's 8-lane edge query
+//! and support scan). The pairs are `hull_pairs(n, 256, n)`, 64 pairs at 256 points; an
+//! `n`-point hull keeps about 8 / 22 / 45 / 98 of its points as vertices, with
+//! 12 / 40 / 87 / 193 faces. (23 of the 256 8-point pairs are apart.)
 //!
 //! | points per hull | 8 | 24 | 64 | 256 |
 //! |---|---:|---:|---:|---:|
-//! | `plain` | 95,038 | 2,224,825 | 19,121,041 | 169,957,907 |
-//! | `gauss-map` | 26,394 | 257,721 | 1,158,312 | 5,167,692 |
-//! | `pruned-scan-contact` | 13,731 | 29,301 | 46,162 | 78,760 |
-//! | `pruned-walk-contact` | 14,498 | 29,360 | 44,208 | 71,690 |
-//! | `pruned-scan-cold` (manifold) | 15,582 | 32,089 | 50,021 | 86,222 |
-//! | `pruned-walk-cold` | 16,349 | 32,148 | 48,066 | 79,151 |
-//! | `pruned-scan-warm` | 15,892 | 32,605 | 50,483 | 84,452 |
-//! | `pruned-walk-warm` | 16,850 | 33,057 | 48,819 | 77,901 |
-//! | parry3d `contact_manifolds` | 16,603 | 25,400 | 35,874 | 55,170 |
-//! | parry3d `query::contact` | 13,207 | 20,754 | 30,131 | 47,275 |
-//! | plain / pruned-scan (contact) | 6.9 | 76 | 414 | 2,158 |
-//! | plain / pruned-walk (contact) | 6.6 | 76 | 433 | 2,371 |
-//! | gauss-map / pruned-scan (contact) | 1.9 | 8.8 | 25 | 66 |
-//! | gauss-map / pruned-walk (contact) | 1.8 | 8.8 | 26 | 72 |
-//! | pruned-scan / pruned-walk (contact) | 0.95 | 1.00 | 1.04 | 1.10 |
-//! | pruned-scan / pruned-walk (cold, warm manifold) | 0.95, 0.94 | 1.00, 0.99 | 1.04, 1.03 | 1.09, 1.08 |
+//! | `plain` | 130,470 | 2,243,933 | 15,640,984 | 116,909,754 |
+//! | `gauss-map` | 27,312 | 256,571 | 1,138,409 | 5,040,209 |
+//! | `pruned-scan-contact` | 10,174 | 19,140 | 29,011 | 48,127 |
+//! | `pruned-walk-contact` | 10,921 | 19,954 | 29,272 | 46,689 |
+//! | `pruned-scan-cold` (manifold) | 11,986 | 21,881 | 32,822 | 55,529 |
+//! | `pruned-walk-cold` | 12,732 | 22,695 | 33,082 | 54,091 |
+//! | `pruned-scan-warm` | 12,251 | 22,098 | 32,683 | 53,144 |
+//! | `pruned-walk-warm` | 13,224 | 23,485 | 33,661 | 52,434 |
+//! | parry3d `contact_manifolds` | 16,600 | 25,383 | 35,580 | 55,029 |
+//! | parry3d `query::contact` | 13,117 | 20,740 | 29,915 | 47,051 |
+//! | plain / pruned-scan (contact) | 12.8 | 117 | 539 | 2,429 |
+//! | plain / pruned-walk (contact) | 11.9 | 112 | 534 | 2,504 |
+//! | gauss-map / pruned-scan (contact) | 2.7 | 13.4 | 39 | 105 |
+//! | gauss-map / pruned-walk (contact) | 2.5 | 12.9 | 39 | 108 |
+//! | pruned-scan / pruned-walk (contact) | 0.93 | 0.96 | 0.99 | 1.03 |
+//! | pruned-scan / pruned-walk (cold, warm manifold) | 0.94, 0.93 | 0.96, 0.94 | 0.99, 0.97 | 1.03, 1.01 |
 //!
 //! What it says about the claim:
-//! * **Walking instead of scanning gains at most 9% here, not 5–10×**: the walk is 6%
-//!   dearer at 8 points, even at 24, 4% cheaper at 64 and 9% at 256. The inner-sphere
-//!   bounds leave only a handful of faces whose support is needed, so there is little
-//!   scanning left for the walk to save.
-//! * **Against the seed's own baseline** (`gauss-map`) the pruned test is 1.8–1.9×
-//!   faster at 8 points, 8.8× at 24, 25–26× at 64 and 66–72× at 256: on hulls with many faces the
-//!   claimed 5–10× is met and passed, but by the bounds (faces skipped before their
-//!   support, edges dropped before pairing), not by the walk. `gauss-map` itself is
-//!   dominated by its `E_a·E_b` arc tests: its `F_a + F_b` support scans, all that a
-//!   support walk could remove, are about 1,800 dot products at 24 points and 38,000 at
-//!   256, some 20,000 of 258,000 and 400,000 of 5.2 million instructions at the ~11
-//!   instructions a scanned vertex costs (the `plain` rows' rate): under a tenth. The
-//!   seed's traversal also finds the crossing arcs by walking them instead of testing
-//!   every edge pair; sepax does not implement that part, its bounds do that job.
-//! * The fully plain SAT is 7× (8 points) to 2,000× (256) dearer than the pruned test:
-//!   the Gauss-map test is worth 3.6–33× of that, the bounds the rest.
-//! * Warm and cold cost the same on touching pairs (0.98–1.02): the cache only skips
-//!   work when its axis still separates. parry3d's manifold takes 0.64× (256 points) to
-//!   1.07× (8) the instructions of sepax's cold manifold.
+//! * **Walking instead of scanning gains at most 3% here, not 5–10×**: the walk is 7%
+//!   dearer at 8 points, 4% at 24, 1% at 64, and 3% cheaper at 256. The inner-sphere
+//!   bounds leave only a handful of faces whose support is needed, and the scan reads 8
+//!   vertices at a time, so there is little scanning left for the walk to save.
+//! * **Against the seed's own baseline** (`gauss-map`) the pruned test is 2.5–2.7×
+//!   faster at 8 points, 13× at 24, 39× at 64 and 105–108× at 256: on hulls with many
+//!   faces the claimed 5–10× is met and passed, but by the bounds (faces skipped before
+//!   their support, edges dropped before pairing) and the 8-lane edge query, not by the
+//!   walk. `gauss-map` itself is dominated by its `E_a·E_b` arc tests: its `F_a + F_b`
+//!   support scans, all that a support walk could remove, are about 80 scans at 24
+//!   points and 386 at 256, some 24,000 of 257,000 and 270,000 of 5.0 million
+//!   instructions at what a scan costs in the `plain` rows (about 300 and 700
+//!   instructions): under a tenth. The seed's traversal also finds the crossing arcs by
+//!   walking them instead of testing every edge pair; sepax does not implement that
+//!   part, its bounds do that job.
+//! * The fully plain SAT is 12× (8 points) to 2,500× (256) dearer than the pruned test:
+//!   the Gauss-map test is worth 4.8–23× of that, the bounds and lanes the rest.
+//! * Warm and cold cost the same on touching pairs (0.98–1.04): the cache only skips
+//!   work when its axis still separates. parry3d's manifold takes 1.38× (8 points) to
+//!   0.99× (256) the instructions of sepax's cold manifold.
 //!
 //! The same variants timed (criterion, one pass per measurement: the time per pair is
-//! the median over the pair count; run it on a quiet machine; a SIMD variant of the
-//! pruned test gets its rows in the same group):
+//! the median over the pair count; run it on a quiet machine; further variants of the
+//! pruned test, such as a forced SIMD level, get their rows in the same group):
 //!
 //! ```sh
 //! cargo bench -p sepax-benches --bench seed003

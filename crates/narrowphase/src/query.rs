@@ -41,8 +41,8 @@ use smallvec::SmallVec;
 /// whose support is needed, so the walk's cheaper updates do not pay for its start-up;
 /// there is no crossover up to 64 points and the scan stays the default everywhere.
 /// By instructions (the `seed003` bench's pairs, see the crate docs' "Seed 003's claim,
-/// measured") the walk takes 1.06× the scan's at 8 points, 1.00× at 24, 0.96× at 64 and
-/// 0.91× at 256.
+/// measured", with the 8-lane support scan) the walk takes 1.07× the scan's at 8
+/// points, 1.04× at 24, 1.01× at 64 and 0.97× at 256.
 pub const DEFAULT_SUPPORT_MODE: SupportMode = SupportMode::Scan;
 
 /// `pose` with its rotation normalised: accepted rotations are unit within 1e-3, and

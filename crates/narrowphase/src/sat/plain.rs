@@ -12,8 +12,8 @@
 //!   supports scanned.
 //!
 //! Here `h` is a support distance (the largest `dir·v` over the vertices, by the same
-//! scalar scan the pruned test's [`SupportMode::Scan`](super::hull_hull::SupportMode)
-//! uses), `R`, `t` b's pose in a's frame and `d_i`, `e_j` the face planes' offsets. Any
+//! scan, 8 vertices at a time, that the pruned test's
+//! [`SupportMode::Scan`](super::hull_hull::SupportMode) uses), `R`, `t` b's pose in a's frame and `d_i`, `e_j` the face planes' offsets. Any
 //! direction's `s` is at most the true separation, and the largest is reached at a face
 //! normal of the Minkowski difference, which is one of these candidates: an edge pair
 //! that forms such a face supports a along `n`, so `n·p_a = h_a(n) > n·c_a` and the
