@@ -188,20 +188,6 @@ fn run_sat(
 /// assert!((c.depth - 0.1).abs() < 1e-5);
 /// ```
 pub fn contact(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: f32) -> Option<Contact> {
-    contact_with(a, pose_a, b, pose_b, margin, DEFAULT_SUPPORT_MODE)
-}
-
-/// [`contact`] with an explicit support evaluation for hull queries (for benchmarks that
-/// compare the two, like [`collide_with`]).
-#[doc(hidden)]
-pub fn contact_with(
-    a: &Shape,
-    pose_a: &Pose,
-    b: &Shape,
-    pose_b: &Pose,
-    margin: f32,
-    mode: SupportMode,
-) -> Option<Contact> {
     if !(pose_a.is_valid() && pose_b.is_valid()) {
         return None;
     }
@@ -212,6 +198,27 @@ pub fn contact_with(
         })
     }) {
         return answer;
+    }
+    if canonical_swap(a, pose_a, b, pose_b) {
+        return contact_in_order(b, pose_b, a, pose_a, margin, DEFAULT_SUPPORT_MODE)
+            .map(|c| c.flipped());
+    }
+    contact_in_order(a, pose_a, b, pose_b, margin, DEFAULT_SUPPORT_MODE)
+}
+
+/// [`contact`] with an explicit support evaluation for hull queries (for benchmarks that
+/// compare the two, like [`collide_with`]). Meshes take [`contact`]'s way.
+#[doc(hidden)]
+pub fn contact_with(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: f32,
+    mode: SupportMode,
+) -> Option<Contact> {
+    if !(pose_a.is_valid() && pose_b.is_valid()) || mesh_pair(a, b, |_, _| ()).is_some() {
+        return contact(a, pose_a, b, pose_b, margin);
     }
     if canonical_swap(a, pose_a, b, pose_b) {
         return contact_in_order(b, pose_b, a, pose_a, margin, mode).map(|c| c.flipped());
