@@ -108,34 +108,36 @@
 //!
 //! Instructions per pair (callgrind, counting inside the bench's pass only, the second
 //! pass of each variant; 23 November 2026, on top of the hull SAT's 8-lane edge query
-//! and support scan). The pairs are `hull_pairs(n, 256, n)`, 64 pairs at 256 points; an
-//! `n`-point hull keeps about 8 / 22 / 45 / 98 of its points as vertices, with
-//! 12 / 40 / 87 / 193 faces. (23 of the 256 8-point pairs are apart.)
+//! and support scan, and the warm walk starting from the cache's support vertices).
+//! The pairs are `hull_pairs(n, 256, n)`, 64 pairs at 256 points; an `n`-point hull
+//! keeps about 8 / 22 / 45 / 98 of its points as vertices, with 12 / 40 / 87 / 193
+//! faces. (23 of the 256 8-point pairs are apart.)
 //!
 //! | points per hull | 8 | 24 | 64 | 256 |
 //! |---|---:|---:|---:|---:|
 //! | `plain` | 130,470 | 2,243,933 | 15,640,984 | 116,909,754 |
 //! | `gauss-map` | 27,312 | 256,571 | 1,138,409 | 5,040,209 |
-//! | `pruned-scan-contact` | 10,174 | 19,140 | 29,011 | 48,127 |
-//! | `pruned-walk-contact` | 10,921 | 19,954 | 29,272 | 46,689 |
-//! | `pruned-scan-cold` (manifold) | 11,986 | 21,881 | 32,822 | 55,529 |
-//! | `pruned-walk-cold` | 12,732 | 22,695 | 33,082 | 54,091 |
-//! | `pruned-scan-warm` | 12,251 | 22,098 | 32,683 | 53,144 |
-//! | `pruned-walk-warm` | 13,224 | 23,485 | 33,661 | 52,434 |
-//! | parry3d `contact_manifolds` | 16,600 | 25,383 | 35,580 | 55,029 |
-//! | parry3d `query::contact` | 13,117 | 20,740 | 29,915 | 47,051 |
-//! | plain / pruned-scan (contact) | 12.8 | 117 | 539 | 2,429 |
-//! | plain / pruned-walk (contact) | 11.9 | 112 | 534 | 2,504 |
+//! | `pruned-scan-contact` | 10,189 | 19,166 | 29,046 | 48,173 |
+//! | `pruned-walk-contact` | 10,935 | 19,980 | 29,306 | 46,735 |
+//! | `pruned-scan-cold` (manifold) | 12,015 | 21,915 | 32,851 | 55,526 |
+//! | `pruned-walk-cold` | 12,761 | 22,729 | 33,111 | 54,088 |
+//! | `pruned-scan-warm` | 12,282 | 22,135 | 32,716 | 53,147 |
+//! | `pruned-walk-warm` | 13,071 | 23,070 | 32,962 | 51,349 |
+//! | parry3d `contact_manifolds` | 16,568 | 25,382 | 35,584 | 55,184 |
+//! | parry3d `query::contact` | 13,224 | 20,738 | 29,912 | 47,206 |
+//! | plain / pruned-scan (contact) | 12.8 | 117 | 539 | 2,427 |
+//! | plain / pruned-walk (contact) | 11.9 | 112 | 534 | 2,502 |
 //! | gauss-map / pruned-scan (contact) | 2.7 | 13.4 | 39 | 105 |
 //! | gauss-map / pruned-walk (contact) | 2.5 | 12.9 | 39 | 108 |
 //! | pruned-scan / pruned-walk (contact) | 0.93 | 0.96 | 0.99 | 1.03 |
-//! | pruned-scan / pruned-walk (cold, warm manifold) | 0.94, 0.93 | 0.96, 0.94 | 0.99, 0.97 | 1.03, 1.01 |
+//! | pruned-scan / pruned-walk (cold, warm manifold) | 0.94, 0.94 | 0.96, 0.96 | 0.99, 0.99 | 1.03, 1.04 |
 //!
 //! What it says about the claim:
-//! * **Walking instead of scanning gains at most 3% here, not 5–10×**: the walk is 7%
-//!   dearer at 8 points, 4% at 24, 1% at 64, and 3% cheaper at 256. The inner-sphere
-//!   bounds leave only a handful of faces whose support is needed, and the scan reads 8
-//!   vertices at a time, so there is little scanning left for the walk to save.
+//! * **Walking instead of scanning gains at most 4% here, not 5–10×**: the walk is
+//!   6–7% dearer at 8 points, 4% at 24, 1% at 64, and 3–4% cheaper at 256, warm or
+//!   cold. The inner-sphere bounds leave only a handful of faces whose support is
+//!   needed, and the scan reads 8 vertices at a time, so there is little scanning left
+//!   for the walk to save.
 //! * **Against the seed's own baseline** (`gauss-map`) the pruned test is 2.5–2.7×
 //!   faster at 8 points, 13× at 24, 39× at 64 and 105–108× at 256: on hulls with many
 //!   faces the claimed 5–10× is met and passed, but by the bounds (faces skipped before
@@ -147,8 +149,9 @@
 //!   instructions): under a tenth. The seed's traversal also finds the crossing arcs by
 //!   walking them instead of testing every edge pair; sepax does not implement that
 //!   part, its bounds do that job.
-//! * The fully plain SAT is 12× (8 points) to 2,500× (256) dearer than the pruned test:
-//!   the Gauss-map test is worth 4.8–23× of that, the bounds and lanes the rest.
+//! * The fully plain SAT is 12× (8 points) to 2,400–2,500× (256) dearer than the
+//!   pruned test: the Gauss-map test is worth 4.8–23× of that, the bounds and lanes the
+//!   rest.
 //! * Warm and cold cost the same on touching pairs (0.98–1.04): the cache only skips
 //!   work when its axis still separates. parry3d's manifold takes 1.38× (8 points) to
 //!   0.99× (256) the instructions of sepax's cold manifold.

@@ -13,13 +13,13 @@
 //!
 //! Here `h` is a support distance (the largest `dir·v` over the vertices, by the same
 //! scan, 8 vertices at a time, that the pruned test's
-//! [`SupportMode::Scan`](super::hull_hull::SupportMode) uses), `R`, `t` b's pose in a's frame and `d_i`, `e_j` the face planes' offsets. Any
-//! direction's `s` is at most the true separation, and the largest is reached at a face
-//! normal of the Minkowski difference, which is one of these candidates: an edge pair
-//! that forms such a face supports a along `n`, so `n·p_a = h_a(n) > n·c_a` and the
-//! orientation picks its outward side. (Orienting by `c_b − c_a` instead fails on
-//! deep pairs: with coincident centroids it picks either side.) A positive `s` ends
-//! the test.
+//! [`SupportMode::Scan`](super::hull_hull::SupportMode) uses), `R`, `t` b's pose in a's
+//! frame and `d_i`, `e_j` the face planes' offsets. Any direction's `s` is at most the
+//! true separation, and the largest is reached at a face normal of the Minkowski
+//! difference, which is one of these candidates: an edge pair that forms such a face
+//! supports a along `n`, so `n·p_a = h_a(n) > n·c_a` and the orientation picks its
+//! outward side. (Orienting by `c_b − c_a` instead fails on deep pairs: with coincident
+//! centroids it picks either side.) A positive `s` ends the test.
 //!
 //! What it leaves out, on purpose: the Gauss-map (Minkowski-face) test that drops edge
 //! pairs, the inner-sphere bounds, the witnesses, the pair cache, the walk. It costs
