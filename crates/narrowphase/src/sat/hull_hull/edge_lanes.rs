@@ -14,6 +14,7 @@
 
 use super::edges::EdgeData;
 use crate::frame::Frame;
+use crate::sat::box_box_wide::SimdLevel;
 use glam::Vec3;
 use sepax_geometry::hull::blocks::BLOCK;
 use sepax_geometry::hull::edge_blocks::EdgeBlock;
@@ -175,6 +176,65 @@ impl EdgeLanesOfB {
         crossing.to_bitmask() & lanes
     }
 
+    /// [`Self::crossing`] of every edge of `edges_a` against every block:
+    /// `out[i · blocks + k]` holds edge `i`'s mask against block `k`. One AVX2 register
+    /// per block when this CPU has AVX2 (chosen at run time, like the batched box pairs;
+    /// `wide` alone compiles for the build's baseline, two SSE2 halves), else
+    /// [`Self::crossing`]; the same multiplies, adds and compares in the same order.
+    pub fn crossing_masks(&self, edges_a: &[EdgeData], out: &mut SmallVec<[u8; 64]>) {
+        out.clear();
+        #[cfg(target_arch = "x86_64")]
+        if SimdLevel::detected() == SimdLevel::Avx2 {
+            out.resize(edges_a.len() * self.blocks.len(), 0);
+            // SAFETY: `detected` returns AVX2 only after checking that this CPU runs
+            // it, the one requirement of a `#[target_feature(enable = "avx2")]` fn.
+            unsafe { self.crossing_masks_avx2(edges_a, out) };
+            return;
+        }
+        for ea in edges_a {
+            for k in 0..self.blocks.len() {
+                out.push(self.crossing(k, ea) as u8);
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn crossing_masks_avx2(&self, edges_a: &[EdgeData], out: &mut [u8]) {
+        use std::arch::x86_64::{
+            __m256, _CMP_GT_OQ, _CMP_LT_OQ, _mm256_and_ps, _mm256_cmp_ps, _mm256_loadu_ps,
+            _mm256_movemask_ps, _mm256_mul_ps, _mm256_set1_ps, _mm256_setzero_ps,
+        };
+        let load = |lanes: &[f32; BLOCK]| -> __m256 {
+            // SAFETY: reads the 8 floats of `lanes` (unaligned load, in bounds).
+            unsafe { _mm256_loadu_ps(lanes.as_ptr()) }
+        };
+        // `(x x' + y y') + z z'` per lane with `u` the same in every lane.
+        let dot = |u: Vec3, v: &[[f32; BLOCK]; 3]| {
+            let x = _mm256_mul_ps(_mm256_set1_ps(u.x), load(&v[0]));
+            let y = _mm256_mul_ps(_mm256_set1_ps(u.y), load(&v[1]));
+            let z = _mm256_mul_ps(_mm256_set1_ps(u.z), load(&v[2]));
+            std::arch::x86_64::_mm256_add_ps(std::arch::x86_64::_mm256_add_ps(x, y), z)
+        };
+        let zero = _mm256_setzero_ps();
+        let blocks = self.blocks.len();
+        for (i, ea) in edges_a.iter().enumerate() {
+            for (k, block) in self.blocks.iter().enumerate() {
+                let cba = dot(ea.cross, &block.n0);
+                let dba = dot(ea.cross, &block.n1);
+                let adc = dot(ea.n0, &block.cross);
+                let bdc = dot(ea.n1, &block.cross);
+                let first = _mm256_cmp_ps::<_CMP_LT_OQ>(_mm256_mul_ps(cba, dba), zero);
+                let second = _mm256_cmp_ps::<_CMP_LT_OQ>(_mm256_mul_ps(adc, bdc), zero);
+                let third = _mm256_cmp_ps::<_CMP_GT_OQ>(_mm256_mul_ps(cba, bdc), zero);
+                let crossing = _mm256_and_ps(_mm256_and_ps(first, second), third);
+                let used = self.len - k * BLOCK;
+                let lanes = if used >= BLOCK { 0xff } else { (1 << used) - 1 };
+                out[i * blocks + k] = (_mm256_movemask_ps(crossing) & lanes) as u8;
+            }
+        }
+    }
+
     /// Edge `l` of block `k`, after [`Self::move_to_a`].
     #[inline]
     pub fn edge(&self, k: usize, l: usize) -> EdgeData {
@@ -260,12 +320,16 @@ mod tests {
             for j in 0..b.edges.len() {
                 assert!(same(&lanes.edge(j / BLOCK, j % BLOCK), &query.edge_b(j)));
             }
-            for i in 0..a.edges.len() {
-                let ea = query.edge_a(i);
+            let edges_a: Vec<EdgeData> = (0..a.edges.len()).map(|i| query.edge_a(i)).collect();
+            // This CPU's level (AVX2 where it has it) against the baseline lanes.
+            let mut masks = SmallVec::new();
+            lanes.crossing_masks(&edges_a, &mut masks);
+            for (i, ea) in edges_a.iter().enumerate() {
                 let lane = query.edge_a_lane(&a.edge_blocks[i / BLOCK], i, i % BLOCK);
-                assert!(same(&lane, &ea));
+                assert!(same(&lane, ea));
                 for k in 0..lanes.blocks() {
-                    let mask = lanes.crossing(k, &ea);
+                    let mask = lanes.crossing(k, ea);
+                    assert_eq!(masks[i * lanes.blocks() + k] as u32, mask);
                     for l in 0..BLOCK {
                         let j = k * BLOCK + l;
                         let expected = j < b.edges.len() && {

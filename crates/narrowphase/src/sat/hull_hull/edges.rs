@@ -247,11 +247,13 @@ impl Query<'_> {
             }
         }
         edges_b.move_to_a(self.frame);
+        let mut crossings = SmallVec::new();
+        edges_b.crossing_masks(&edges_a, &mut crossings);
         let mut pairs: SmallVec<[RankedPair; 32]> = SmallVec::new();
         let mut cached_raw: Option<(Axis, f32)> = None;
         for (i, ea) in edges_a.iter().enumerate() {
             for k in 0..edges_b.blocks() {
-                let mut crossing = edges_b.crossing(k, ea);
+                let mut crossing = crossings[i * edges_b.blocks() + k] as u32;
                 while crossing != 0 {
                     let l = crossing.trailing_zeros() as usize;
                     crossing &= crossing - 1;
