@@ -14,7 +14,6 @@
 
 use super::edges::EdgeData;
 use crate::frame::Frame;
-use crate::sat::box_box_wide::SimdLevel;
 use glam::Vec3;
 use sepax_geometry::hull::blocks::BLOCK;
 use sepax_geometry::hull::edge_blocks::EdgeBlock;
@@ -184,7 +183,9 @@ impl EdgeLanesOfB {
     pub fn crossing_masks(&self, edges_a: &[EdgeData], out: &mut SmallVec<[u8; 64]>) {
         out.clear();
         #[cfg(target_arch = "x86_64")]
-        if SimdLevel::detected() == SimdLevel::Avx2 {
+        if crate::sat::box_box_wide::SimdLevel::detected()
+            == crate::sat::box_box_wide::SimdLevel::Avx2
+        {
             out.resize(edges_a.len() * self.blocks.len(), 0);
             // SAFETY: `detected` returns AVX2 only after checking that this CPU runs
             // it, the one requirement of a `#[target_feature(enable = "avx2")]` fn.
