@@ -26,6 +26,9 @@
 //! | `capsule-capsule` | 256 touching capsule pairs (`capsule_capsule_pairs(7, 256)`) | sepax `collide`, cold cache |
 //! | `parry-capsule-box` | the capsule–box pairs | parry3d `contact_manifolds`, fresh manifolds |
 //! | `parry-capsule-capsule` | the capsule pairs | parry3d `contact_manifolds`, fresh manifolds |
+//! | `sphere-hull` | 256 touching sphere–hull pairs (`sphere_hull_pairs(5, 256, 24)`, the `sphere_hull_manifold/24` bench pairs) | sepax `collide`, cold cache |
+//! | `box-hull` | 256 touching box–hull pairs (`box_hull_pairs(13, 256, 24)`, the `box_hull_manifold/24` bench pairs) | sepax `collide`, cold cache |
+//! | `parry-sphere-hull`, `parry-box-hull` | the same pairs | parry3d `contact_manifolds`, fresh manifolds |
 //! | `distance-hull24` | 256 pairs of 24-point hulls 5% of their size apart (`hull_pairs_as(11, 256, 24, PairKind::Apart)`) | sepax `distance` (cold) |
 //! | `distance-hull24-warm` | the apart hull pairs, b nudged every pass (≤ 1% of its size, ≤ 0.01 rad) | sepax `closest_points`, each pair's cache kept from pass to pass |
 //! | `parry-distance-hull24` | the apart hull pairs | parry3d `query::distance` |
@@ -35,8 +38,8 @@
 //! | `seed003 <variants> <n>` | the `seed003` bench's `n`-point hull pairs (`sepax_benches::seed003::pairs(n)`) | the bench's variants, one after the other (`all`, or labels joined by commas: `plain`, `gauss-map`, `pruned-scan-contact`, `pruned-walk-contact`, `pruned-{scan,walk}-{cold,warm}`, `parry3d`, `parry3d-contact`) |
 //!
 //! The box modes take a second argument, the pair kind: `resting` (default),
-//! `touching`, `deep`, `separated`; the hull modes the hull's point count (default 24). These are the pairs of the `box_box_*` and
-//! `hull_hull_manifold/24` bench groups; the capsule modes those of
+//! `touching`, `deep`, `separated`; the hull modes (`sphere-hull` and `box-hull` too) the hull's point count (default 24). These are the pairs of the `box_box_*`,
+//! `hull_hull_manifold/24`, `sphere_hull_manifold/24` and `box_hull_manifold/24` bench groups; the capsule modes those of
 //! `capsule_box_manifold` and `capsule_capsule_manifold`. `N` (environment, default 100) is the number
 //! of passes; `SEPAX_SIMD=scalar|baseline|avx2` forces the batched modes' SIMD level
 //! (default: the best the CPU has, printed on stderr).
@@ -75,7 +78,8 @@ use sepax_narrowphase::{
     contact_box_pairs_at, distance,
 };
 use sepax_testkit::pairs::{
-    Pair, PairKind, box_pairs, capsule_box_pairs, capsule_capsule_pairs, hull_pairs, hull_pairs_as,
+    Pair, PairKind, box_hull_pairs, box_pairs, capsule_box_pairs, capsule_capsule_pairs,
+    hull_pairs, hull_pairs_as, sphere_hull_pairs,
 };
 use sepax_testkit::terrain::{
     TrianglePair, box_triangle_pairs, boxes_on_floor, capsule_triangle_pairs, hull_triangle_pairs,
@@ -83,7 +87,7 @@ use sepax_testkit::terrain::{
 use std::hint::black_box;
 use std::process::ExitCode;
 
-const MODES: [&str; 27] = [
+const MODES: [&str; 31] = [
     "seed003",
     "box",
     "boxbatch",
@@ -103,6 +107,10 @@ const MODES: [&str; 27] = [
     "capsule-capsule",
     "parry-capsule-box",
     "parry-capsule-capsule",
+    "sphere-hull",
+    "box-hull",
+    "parry-sphere-hull",
+    "parry-box-hull",
     "distance-hull24",
     "distance-hull24-warm",
     "distance-box",
@@ -170,6 +178,10 @@ fn main() -> ExitCode {
         capsule_box_pairs(6, 256)
     } else if mode.ends_with("capsule-capsule") {
         capsule_capsule_pairs(7, 256)
+    } else if mode.ends_with("sphere-hull") {
+        sphere_hull_pairs(5, 256, points)
+    } else if mode.ends_with("box-hull") {
+        box_hull_pairs(13, 256, points)
     } else if mode.contains("hull") {
         hull_pairs(24, 256, points)
     } else {
@@ -223,7 +235,7 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     match mode.as_str() {
-        "box" | "hull" | "capsule-box" | "capsule-capsule" => {
+        "box" | "hull" | "capsule-box" | "capsule-capsule" | "sphere-hull" | "box-hull" => {
             (0..passes).for_each(|_| sepax_collide(&pairs))
         }
         "hullwarm" => sepax_collide_nudged(&pairs, passes, true),

@@ -2,7 +2,7 @@
 //! placements.
 //!
 //! * **Pair sets** ([`box_pairs`], [`hull_pairs`], [`hull_pairs_as`],
-//!   [`sphere_hull_pairs`], [`capsule_box_pairs`], [`capsule_capsule_pairs`],
+//!   [`sphere_hull_pairs`], [`box_hull_pairs`], [`capsule_box_pairs`], [`capsule_capsule_pairs`],
 //!   [`apart_capsule_pairs`]): `count`
 //!   pairs of one [`PairKind`] from a seed, what the narrow-phase benches time.
 //! * **Placements** ([`place`] with a [`Placement`]): poses for a given pair of shapes
@@ -165,6 +165,18 @@ pub fn sphere_hull_pairs(seed: u64, count: usize, n: usize) -> Vec<Pair> {
         .map(|_| {
             let b = bench_hull(&mut rng, n);
             pose_as(&mut rng, half_unit_sphere(), b, PairKind::Touching)
+        })
+        .collect()
+}
+
+/// `count` touching pairs of a box like [`box_pairs`]' ([`pair_cuboid`], a) and a
+/// [`bench_hull`] of `n` points (b), random orientations, 1% of the size into each other.
+pub fn box_hull_pairs(seed: u64, count: usize, n: usize) -> Vec<Pair> {
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            let (a, b) = (pair_cuboid(&mut rng), bench_hull(&mut rng, n));
+            pose_as(&mut rng, a, b, PairKind::Touching)
         })
         .collect()
 }
