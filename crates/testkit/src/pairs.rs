@@ -18,7 +18,9 @@ use crate::shapes::{ball_hull, half_unit_sphere, pair_cuboid};
 use glam::{Quat, Vec3};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape};
-use sepax_narrowphase::oracle::{OracleContact, capsule_separation, vertex_projection_sat};
+use sepax_narrowphase::oracle::{
+    OracleContact, capsule_separation, sphere_separation, vertex_projection_sat,
+};
 
 /// One pair of posed shapes.
 #[derive(Clone, Debug)]
@@ -42,7 +44,8 @@ pub enum PairKind {
     Deep,
     /// Centres 3 × size apart: the first axis separates.
     Separated,
-    /// Random orientations, moved along the oracle's axis to a 1% penetration.
+    /// Random orientations, moved along the oracle's axis to a 1% penetration (a pair
+    /// with a sphere: along the line of the centres, to its exact separation).
     Touching,
     /// Random orientations, moved along the oracle's axis to a gap of 5% of the size
     /// (the SAT gap: the distance is at least that): apart, within reach of a
@@ -104,15 +107,22 @@ fn pose_as(rng: &mut Rng, a: Shape, b: Shape, kind: PairKind) -> Pair {
                 pose_a.translation + rng.unit_vec3() * 0.8 * size,
                 rng.rotation(),
             );
+            let target = gap * size as f64 * 0.5;
             if let Some(o) = vertex_projection_sat(&a, &pose_a, &b, &pose_b) {
-                let target = gap * size as f64 * 0.5;
                 pose_b.translation += ((target - o.separation) * o.normal).as_vec3();
             } else {
-                // Spheres: put the surfaces that far apart along the centre line.
-                let d = pose_b.translation - pose_a.translation;
-                let share = if gap < 0.0 { 0.98 } else { 1.1 };
-                let reach = a.bounding_radius() + b.bounding_radius() * share;
-                pose_b.translation = pose_a.translation + d.normalize() * reach;
+                // A sphere: its exact separation (the signed distance of its centre to
+                // the other shape, minus its radius), brought to the target along the
+                // line of the centres by secant steps.
+                let separation = |pose_b: &Pose| match (&a, &b) {
+                    (Shape::Sphere(s), _) => sphere_separation(s.radius(), &pose_a, &b, pose_b),
+                    (_, Shape::Sphere(s)) => sphere_separation(s.radius(), pose_b, &a, &pose_a),
+                    _ => unreachable!("the oracle measures every pair without a sphere"),
+                };
+                let dir = (pose_b.translation - pose_a.translation).normalize();
+                pose_b.translation = along_to_gap(pose_b.translation, dir, target, |t| {
+                    separation(&Pose::new(t, pose_b.rotation))
+                });
             }
             pose_b
         }
@@ -123,6 +133,22 @@ fn pose_as(rng: &mut Rng, a: Shape, b: Shape, kind: PairKind) -> Pair {
         b,
         pose_b,
     }
+}
+
+/// `start` moved along the unit `dir` until `separation` (of the moved position) is
+/// `target`: six secant steps on a finite-difference slope, stopping early where the
+/// slope flattens.
+fn along_to_gap(start: Vec3, dir: Vec3, target: f64, separation: impl Fn(Vec3) -> f64) -> Vec3 {
+    let mut at = start;
+    for _ in 0..6 {
+        let s0 = separation(at);
+        let slope = (separation(at + dir * 1e-3) - s0) / 1e-3;
+        if slope.abs() < 1e-3 {
+            break;
+        }
+        at += dir * ((target - s0) / slope) as f32;
+    }
+    at
 }
 
 /// `count` pairs of [`pair_cuboid`] boxes of one kind.
@@ -242,16 +268,9 @@ fn capsule_pair_at(rng: &mut Rng, a: Shape, b: Shape, gap: f64) -> Pair {
     let dir = rng.unit_vec3();
     let mut pose_b = Pose::new(pose_a.translation + dir * 0.8 * size, rng.rotation());
     let target = gap * size as f64 * 0.5;
-    for _ in 0..6 {
-        let s0 = capsule_separation(capsule, &pose_a, &b, &pose_b);
-        let mut moved = pose_b;
-        moved.translation += dir * 1e-3;
-        let slope = (capsule_separation(capsule, &pose_a, &b, &moved) - s0) / 1e-3;
-        if slope.abs() < 1e-3 {
-            break;
-        }
-        pose_b.translation += dir * ((target - s0) / slope) as f32;
-    }
+    pose_b.translation = along_to_gap(pose_b.translation, dir, target, |t| {
+        capsule_separation(capsule, &pose_a, &b, &Pose::new(t, pose_b.rotation))
+    });
     Pair {
         a,
         pose_a,
