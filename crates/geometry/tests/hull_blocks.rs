@@ -1,4 +1,6 @@
-//! The blocked support mapping equals the scalar scan, index for index.
+//! The blocked support mapping equals the scalar scan, index for index; the blocked
+//! furthest plane equals the scalar scan of the planes, index and distance bits; the
+//! incidence tables name the edges they say.
 
 use glam::Vec3;
 use sepax_geometry::ConvexHull;
@@ -23,9 +25,7 @@ fn directions(rng: &mut Rng) -> Vec<Vec3> {
     dirs
 }
 
-#[test]
-fn blocked_support_is_the_scalar_scan() {
-    let mut rng = Rng::new(0xb10c);
+fn hulls(rng: &mut Rng) -> Vec<ConvexHull> {
     let mut hulls = vec![ConvexHull::cuboid(Vec3::new(1.0, 2.0, 3.0)).unwrap()];
     for n in [4, 5, 7, 8, 9, 15, 16, 17, 24, 33, 64, 200] {
         for _ in 0..20 {
@@ -42,6 +42,13 @@ fn blocked_support_is_the_scalar_scan() {
         .map(|i| Vec3::new((i % 3) as f32, (i / 3 % 3) as f32, (i / 9) as f32))
         .collect();
     hulls.push(ConvexHull::try_from_points(&grid).unwrap());
+    hulls
+}
+
+#[test]
+fn blocked_support_is_the_scalar_scan() {
+    let mut rng = Rng::new(0xb10c);
+    let hulls = hulls(&mut rng);
     let mut checked = 0;
     for h in &hulls {
         for d in directions(&mut rng) {
@@ -95,4 +102,60 @@ fn blocked_bounds_are_the_scalar_loop() {
         }
     }
     assert!(checked > 1_000, "{checked}");
+}
+
+/// The scalar twin of `furthest_plane`: the first face with the largest distance.
+fn furthest_plane_scan(h: &ConvexHull, p: Vec3) -> (usize, f32) {
+    let mut best = (0, f32::NEG_INFINITY);
+    for (f, plane) in h.planes().iter().enumerate() {
+        let d = plane.signed_distance(p);
+        if d > best.1 {
+            best = (f, d);
+        }
+    }
+    best
+}
+
+#[test]
+fn blocked_furthest_plane_is_the_scalar_scan() {
+    let mut rng = Rng::new(0xf1a7);
+    let hulls = hulls(&mut rng);
+    let mut checked = 0;
+    for h in &hulls {
+        // Directions double as points: near, far, on the axes (ties on the grid hull
+        // and the box), and a NaN.
+        for p in directions(&mut rng) {
+            let (f, d) = h.furthest_plane(p);
+            let (g, e) = furthest_plane_scan(h, p);
+            assert_eq!((f, d.to_bits()), (g, e.to_bits()), "{p:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+}
+
+#[test]
+fn incidence_tables_name_the_edges_they_say() {
+    let mut rng = Rng::new(0x1dce);
+    for h in hulls(&mut rng) {
+        let same = |e: usize, a: u32, b: u32| {
+            let [x, y] = h.edges()[e].vertices;
+            (x, y) == (a, b) || (x, y) == (b, a)
+        };
+        for f in 0..h.face_count() {
+            let loop_ = h.face(f);
+            let start = h.face_starts()[f] as usize;
+            for k in 0..loop_.len() {
+                let e = h.face_edges()[start + k] as usize;
+                assert!(same(e, loop_[k], loop_[(k + 1) % loop_.len()]));
+                assert!(h.edges()[e].faces.contains(&(f as u32)));
+            }
+        }
+        for v in 0..h.vertices().len() {
+            let start = h.neighbor_starts()[v] as usize;
+            for (j, &w) in h.neighbors(v).iter().enumerate() {
+                assert!(same(h.neighbor_edges()[start + j] as usize, v as u32, w));
+            }
+        }
+    }
 }

@@ -123,7 +123,7 @@ pub fn rotated_bounds(blocks: &[VertexBlock], r: Mat3) -> (Vec3, Vec3) {
 
 /// Folds 8 lanes pairwise (4 + 2 + 1 steps) with an associative pick.
 #[inline(always)]
-fn tree(v: [f32; BLOCK], pick: impl Fn(f32, f32) -> f32) -> f32 {
+pub(crate) fn tree(v: [f32; BLOCK], pick: impl Fn(f32, f32) -> f32) -> f32 {
     let h = [
         pick(v[0], v[4]),
         pick(v[1], v[5]),

@@ -8,7 +8,12 @@
 //!   where `v0 → v1` runs counter-clockwise around `f0` and clockwise around `f1`.
 //!   On the Gauss map (the unit sphere of face normals) the edge is the arc from
 //!   `normal(f0)` to `normal(f1)`; the edge-pair pruning of seed 003 needs both ends;
-//! * vertex adjacency (each vertex's neighbours), for hill-climbing support queries.
+//! * vertex adjacency (each vertex's neighbours), for hill-climbing support queries;
+//! * the edge of each face-loop step and of each vertex neighbour
+//!   ([`ConvexHull::face_edges`], [`ConvexHull::neighbor_edges`]), for walks over the
+//!   features (a point's closest feature);
+//! * vertices, face normals, planes and edges again in blocks of 8 lanes ([`blocks`],
+//!   [`plane_blocks`], [`edge_blocks`]) for the SIMD scans.
 //!
 //! Build one from points with [`ConvexHull::try_from_points`], from known faces with
 //! [`ConvexHull::try_from_faces`], or a box with [`ConvexHull::cuboid`].
@@ -20,11 +25,14 @@
 pub mod blocks;
 mod build;
 pub mod edge_blocks;
+mod incidence;
 pub mod mass;
+pub mod plane_blocks;
 
 use crate::HullError;
 use blocks::{VertexBlock, support_index_blocks, vertex_blocks};
 use edge_blocks::EdgeBlock;
+use plane_blocks::{PlaneBlock, furthest_plane_blocks};
 use glam::{DVec3, Vec3};
 
 /// An oriented plane `normal · x = offset`, `normal` unit length and pointing outward.
@@ -82,12 +90,18 @@ pub struct ConvexHull {
     normal_blocks: Vec<VertexBlock>,
     /// The edges in blocks of 8: Gauss arcs, face normals, points and directions.
     edge_blocks: Vec<EdgeBlock>,
+    /// The face planes in blocks of 8: which face a point lies furthest in front of.
+    plane_blocks: Vec<PlaneBlock>,
     planes: Vec<Plane>,
     face_starts: Vec<u32>,
     face_vertices: Vec<u32>,
+    /// The edge of each face-loop step, parallel to `face_vertices` (`incidence.rs`).
+    face_edges: Vec<u32>,
     edges: Vec<HullEdge>,
     neighbor_starts: Vec<u32>,
     neighbors: Vec<u32>,
+    /// The edge to each neighbour, parallel to `neighbors` (`incidence.rs`).
+    neighbor_edges: Vec<u32>,
     arcs: Vec<GaussArc>,
     centroid: Vec3,
     inradius: f32,
@@ -313,7 +327,17 @@ impl ConvexHull {
             .map(|v| v.as_dvec3().length())
             .fold(0.0f64, f64::max) as f32;
         let normals: Vec<Vec3> = planes.iter().map(|p| p.normal).collect();
+        let (face_edges, neighbor_edges) = incidence::incidence(
+            &edges,
+            &face_starts,
+            &face_vertices,
+            &neighbor_starts,
+            &neighbors,
+        );
         Ok(ConvexHull {
+            plane_blocks: plane_blocks::plane_blocks(&planes),
+            face_edges,
+            neighbor_edges,
             blocks: vertex_blocks(&vertices),
             normal_blocks: vertex_blocks(&normals),
             edge_blocks: edge_blocks::edge_blocks(&vertices, &planes, &edges, &arcs),
@@ -365,6 +389,44 @@ impl ConvexHull {
     #[inline]
     pub fn face_indices(&self) -> &[u32] {
         &self.face_vertices
+    }
+
+    /// The edge (index into [`ConvexHull::edges`]) of every face-loop step, parallel to
+    /// [`ConvexHull::face_indices`]: entry `k` of face `f`'s stretch joins loop vertex
+    /// `k` to loop vertex `k + 1` (wrapping).
+    #[inline]
+    pub fn face_edges(&self) -> &[u32] {
+        &self.face_edges
+    }
+
+    /// The edge (index into [`ConvexHull::edges`]) to every neighbour, parallel to
+    /// [`ConvexHull::neighbor_indices`].
+    #[inline]
+    pub fn neighbor_edges(&self) -> &[u32] {
+        &self.neighbor_edges
+    }
+
+    /// The face planes in blocks of 8 lanes ([`plane_blocks`]), the last padded with
+    /// face 0.
+    #[inline]
+    pub fn plane_blocks(&self) -> &[PlaneBlock] {
+        &self.plane_blocks
+    }
+
+    /// The face whose plane `p` lies furthest in front of (the lowest index among
+    /// ties) and that signed distance: `p`'s distance (negative) when no plane has it
+    /// in front, a lower bound of its distance otherwise.
+    ///
+    /// ```
+    /// use sepax_geometry::ConvexHull;
+    /// use glam::Vec3;
+    /// let cube = ConvexHull::cuboid(Vec3::ONE).unwrap();
+    /// let (face, distance) = cube.furthest_plane(Vec3::new(0.0, 3.0, 0.5));
+    /// assert_eq!((cube.planes()[face].normal, distance), (Vec3::Y, 2.0));
+    /// ```
+    #[inline]
+    pub fn furthest_plane(&self, p: Vec3) -> (usize, f32) {
+        furthest_plane_blocks(&self.plane_blocks, p)
     }
 
     /// The Gauss-map arc of every edge, in the order of [`ConvexHull::edges`].
