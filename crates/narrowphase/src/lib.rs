@@ -196,6 +196,7 @@ pub mod ray;
 mod sat;
 mod solid;
 mod speculative;
+mod sphere_pair;
 
 pub use batch::{BoxBoxPair, collide_box_pairs, collide_box_pairs_with, contact_box_pairs};
 #[doc(hidden)]

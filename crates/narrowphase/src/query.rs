@@ -4,7 +4,9 @@
 //! (box–box: 15 axes; anything with a hull: the polytope test with the box as a
 //! polytope; anything with a sphere: a point query; a capsule with a box or hull: the
 //! segment–polytope query; two capsules: their segments' closest points, as manifolds
-//! in a world-aligned frame, see `capsule_pair`), and maps the answer back to the world.
+//! in a world-aligned frame, see `capsule_pair`; a sphere and a hull: the hull's
+//! closest feature to the centre, in the hull's frame, see `sphere_pair`), and maps the
+//! answer back to the world.
 
 use crate::PairCache;
 use crate::cache::SupportHints;
@@ -25,6 +27,7 @@ use crate::sat::hull_hull::{SupportMode, hull_hull};
 use crate::sat::sphere::{shape_sphere, sphere_shape, sphere_sphere};
 use crate::sat::{Axis, SatOutcome};
 use crate::solid::{Solid, with_polytopes};
+use crate::sphere_pair::{collide_sphere_hull, contact_sphere_hull, sphere_hull_intersect};
 use crate::speculative::{
     Cores, apart_within_margin, is_polytope_pair, speculative_contact, speculative_manifold,
 };
@@ -236,6 +239,9 @@ fn contact_in_order(
     margin: f32,
     mode: SupportMode,
 ) -> Option<Contact> {
+    if let (Shape::Sphere(s), Shape::ConvexHull(h)) = (a, b) {
+        return contact_sphere_hull(s, pose_a, h, pose_b, sanitize_margin(margin));
+    }
     let frame = Frame::new(pose_a, pose_b);
     let outcome = run_sat(
         &Solid::new(a),
@@ -346,6 +352,9 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
     } else {
         ((a, pose_a), (b, pose_b))
     };
+    if let (Shape::Sphere(s), Shape::ConvexHull(h)) = (a, b) {
+        return sphere_hull_intersect(s, pose_a, h, pose_b);
+    }
     let frame = Frame::new(pose_a, pose_b);
     matches!(
         run_sat(
@@ -492,6 +501,9 @@ fn collide_in_order(
     let margin = sanitize_margin(margin);
     if let (Shape::Capsule(ca), Shape::Capsule(cb)) = (a, b) {
         return collide_capsules(ca, pose_a, cb, pose_b, margin, cache, mirrored, out);
+    }
+    if let (Shape::Sphere(s), Shape::ConvexHull(h)) = (a, b) {
+        return collide_sphere_hull(s, pose_a, h, pose_b, margin, cache, mirrored, out);
     }
     let frame = Frame::new(pose_a, pose_b);
     let (solid_a, solid_b) = (Solid::new(a), Solid::new(b));

@@ -3,7 +3,8 @@
 
 use crate::math::length_and_direction;
 use crate::polytope::{BoxPolytope, Polytope};
-use crate::sat::sphere::{point_box, point_polytope};
+use crate::sat::point_polytope::point_polytope;
+use crate::sat::sphere::point_box;
 use glam::Vec3;
 use sepax_geometry::Shape;
 

@@ -31,6 +31,7 @@ pub(crate) mod frame_wide;
 pub mod gauss_map;
 pub(crate) mod hull_hull;
 pub mod plain;
+pub(crate) mod point_polytope;
 pub(crate) mod sphere;
 
 use crate::Feature;

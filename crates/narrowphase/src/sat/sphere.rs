@@ -4,16 +4,14 @@
 //! * sphere–sphere: `n = (c_b − c_a) / |c_b − c_a|`, `s = |c_b − c_a| − r_a − r_b`;
 //! * point–box (in the box frame): outside, the closest point is the clamp of `p` to
 //!   `[−h, h]`; inside, the nearest face is the axis with the least `h_k − |p_k|`;
-//! * point–polytope: inside (every plane distance ≤ 0) the nearest face is the largest
-//!   plane distance; outside, the closest point lies on a face (projection inside the
-//!   polygon) or on an edge of a face that `p` is in front of.
+//! * point–polytope ([`point_polytope`](super::point_polytope)): inside (every plane
+//!   distance ≤ 0) the nearest face is the largest plane distance; outside, the closest
+//!   feature, found by a walk from the face `p` is furthest in front of.
 //!
 //! With `δ` the signed point–shape distance and `r` the sphere radius, `s = δ − r`.
 
 use super::{Axis, Frame, SatOutcome, length_and_direction};
 use crate::Feature;
-use crate::math::closest_points_on_segments;
-use crate::polytope::Polytope;
 use glam::Vec3;
 
 /// Outward unit normal at the closest feature and the signed distance of `p`
@@ -37,74 +35,6 @@ pub(crate) fn point_box(h: Vec3, p: Vec3) -> (Vec3, f32) {
     let mut normal = Vec3::ZERO;
     normal[axis] = if p[axis] >= 0.0 { 1.0 } else { -1.0 };
     (normal, -gaps[axis])
-}
-
-/// Outward unit normal and signed distance of `p` to a convex polytope.
-pub(crate) fn point_polytope(poly: &Polytope, p: Vec3) -> (Vec3, f32) {
-    let mut deepest = 0;
-    let mut largest = f32::NEG_INFINITY;
-    for (f, plane) in poly.planes.iter().enumerate() {
-        let d = plane.signed_distance(p);
-        if d > largest {
-            largest = d;
-            deepest = f;
-        }
-    }
-    if largest <= 0.0 {
-        return (poly.planes[deepest].normal, largest);
-    }
-    // The whole polytope lies behind every face plane, so if p projects into the polygon
-    // of the face it is furthest in front of, that projection is the closest point.
-    if projects_inside(poly, deepest, p - poly.planes[deepest].normal * largest) {
-        return (poly.planes[deepest].normal, largest);
-    }
-    // Outside: the closest point is on a face in front of p, inside that face's polygon
-    // or on its boundary.
-    let mut best_distance_squared = f32::INFINITY;
-    let mut best_point = p;
-    for (f, plane) in poly.planes.iter().enumerate() {
-        let d = plane.signed_distance(p);
-        if d <= 0.0 {
-            continue;
-        }
-        let projected = p - plane.normal * d;
-        let face = poly.face(f);
-        let mut inside = true;
-        for k in 0..face.len() {
-            let v0 = poly.vertices[face[k] as usize];
-            let v1 = poly.vertices[face[(k + 1) % face.len()] as usize];
-            if (v1 - v0).cross(plane.normal).dot(projected - v0) > 0.0 {
-                inside = false;
-                let (on_edge, _) = closest_points_on_segments(v0, v1 - v0, p, Vec3::ZERO);
-                let ds = (p - on_edge).length_squared();
-                if ds < best_distance_squared {
-                    best_distance_squared = ds;
-                    best_point = on_edge;
-                }
-            }
-        }
-        if inside && d * d < best_distance_squared {
-            best_distance_squared = d * d;
-            best_point = projected;
-        }
-    }
-    let distance = best_distance_squared.sqrt();
-    let normal = ((p - best_point) / distance)
-        .try_normalize()
-        .unwrap_or(poly.planes[deepest].normal);
-    (normal, distance)
-}
-
-/// Does `q`, a point in face `f`'s plane, lie inside the face polygon (boundary
-/// included)? Inside means behind every edge's outward side plane.
-fn projects_inside(poly: &Polytope, f: usize, q: Vec3) -> bool {
-    let face = poly.face(f);
-    let normal = poly.planes[f].normal;
-    (0..face.len()).all(|k| {
-        let v0 = poly.vertices[face[k] as usize];
-        let v1 = poly.vertices[face[(k + 1) % face.len()] as usize];
-        (v1 - v0).cross(normal).dot(q - v0) <= 0.0
-    })
 }
 
 fn outcome(axis: Axis, margin: f32) -> SatOutcome {
@@ -171,6 +101,7 @@ pub(crate) fn shape_sphere(
 mod tests {
     use super::*;
     use crate::polytope::BoxPolytope;
+    use crate::sat::point_polytope::point_polytope;
 
     #[test]
     fn point_polytope_agrees_with_point_box() {

@@ -1,0 +1,273 @@
+//! The signed distance of a point to a convex polytope and the outward normal at its
+//! closest feature: a sphere's query against a hull, found by walking the hull's
+//! features from the face the point lies furthest in front of.
+//!
+//! **Inside** (no face plane has `p` in front) the distance is the largest plane
+//! distance `max_f (n_f·p − o_f) ≤ 0`, at that face; the planes are scanned 8 at a time
+//! (`Polytope::furthest_plane`).
+//!
+//! **Outside**, the closest point `q` is the one where `p − q` lies in the polytope's
+//! normal cone at `q`, which each kind of feature checks locally:
+//! * a face `f`: `p` projects into its polygon (inside every edge's side plane); then
+//!   `d_f = n_f·p − o_f > 0` is the distance, since the whole polytope lies behind the
+//!   plane;
+//! * an edge `v0 → v1` between faces `f0`, `f1`: the closest point of the segment is
+//!   inside it and `p` is outside both faces' side planes through the edge;
+//! * a vertex `v`: `(p − v)·(w − v) ≤ 0` for every neighbour `w` (no edge leads closer).
+//!
+//! The walk starts at the face of the largest plane distance. From a face whose polygon
+//! `p` does not project into, it goes to the polygon's closest boundary point (an edge's
+//! interior or a vertex; only edges whose side plane `p` is outside of can hold it);
+//! from an edge or a vertex, to a neighbouring feature strictly closer to `p`: an end
+//! vertex the segment's closest point is at, a face `p` projects into the inner side of,
+//! an edge that leads closer. It keeps to the part of the surface `p` sees (features
+//! with a face that has `p` in front): there every local minimum of the distance is the
+//! global one (a closer point of the polytope would be seen from `p` through a visible
+//! point closer still, nearby), and at an edge or vertex of that part which is not the
+//! answer a visible neighbour leads closer. The distance falls at every step but the
+//! first out of a face, so no feature comes twice and the walk ends at the closest
+//! feature, typically after one to four steps on a hull of 24 points.
+//!
+//! Round-off could in principle make two features each find the other closer, and huge
+//! coordinates overflow f32 products: a step cap and a finiteness check send those
+//! rare cases to [`point_polytope_scan`], the slow twin that measures every face in
+//! front of `p` and every edge of those.
+
+use crate::math::{closest_points_on_segments, length_and_direction};
+use crate::polytope::Polytope;
+use glam::Vec3;
+
+/// Outward unit normal and signed distance of `p` to a convex polytope: the walk of
+/// the [module docs](self).
+pub(crate) fn point_polytope(poly: &Polytope, p: Vec3) -> (Vec3, f32) {
+    let (start, largest) = poly.furthest_plane(p);
+    if largest <= 0.0 {
+        return (poly.planes[start].normal, largest);
+    }
+    walk(poly, p, start).unwrap_or_else(|| point_polytope_scan(poly, p))
+}
+
+/// More steps than any walk takes: a longer one is caught in round-off.
+const MAX_STEPS: usize = 64;
+
+/// A feature of the polytope, by index.
+#[derive(Clone, Copy, Debug)]
+enum Place {
+    Face(usize),
+    Edge(usize),
+    Vertex(usize),
+}
+
+/// What one step finds: the answer (normal, distance), or a closer feature.
+enum Step {
+    Found(Vec3, f32),
+    Go(Place),
+}
+
+/// The walk from face `start` (`p` in front of it); `None` when it does not settle.
+fn walk(poly: &Polytope, p: Vec3, start: usize) -> Option<(Vec3, f32)> {
+    let mut place = Place::Face(start);
+    for _ in 0..MAX_STEPS {
+        let step = match place {
+            Place::Face(f) => face_step(poly, p, f)?,
+            Place::Edge(e) => edge_step(poly, p, e)?,
+            Place::Vertex(v) => vertex_step(poly, p, v)?,
+        };
+        match step {
+            Step::Found(normal, distance) => return Some((normal, distance)),
+            Step::Go(next) => place = next,
+        }
+    }
+    None
+}
+
+/// How far `p` lies outside the side plane through the edge `v0 → v1` of a face with
+/// normal `n` whose loop runs that way: `((v1 − v0) × n)·(p − v0)`, positive outside.
+/// Every step evaluates it with the loop's orientation, so the face and its edges
+/// agree on the sign bit for bit.
+#[inline(always)]
+fn beyond_side(v0: Vec3, v1: Vec3, n: Vec3, p: Vec3) -> f32 {
+    (v1 - v0).cross(n).dot(p - v0)
+}
+
+/// True when `p` is strictly in front of face `f`'s plane.
+#[inline(always)]
+fn sees(poly: &Polytope, p: Vec3, f: u32) -> bool {
+    poly.planes[f as usize].signed_distance(p) > 0.0
+}
+
+/// The normal and distance of `p` from its closest point `q`, given `p − q`; `None`
+/// when that is zero or not finite (the scan decides).
+#[inline]
+fn found(offset: Vec3) -> Option<Step> {
+    let (distance, normal) = length_and_direction(offset)?;
+    Some(Step::Found(normal, distance))
+}
+
+/// A face `p` is in front of: the answer when `p` projects into its polygon, else the
+/// closest point of its boundary over the edges `p` is beyond.
+fn face_step(poly: &Polytope, p: Vec3, f: usize) -> Option<Step> {
+    let plane = poly.planes[f];
+    let face = poly.face(f);
+    let first = poly.face_starts[f] as usize;
+    let mut closest: Option<(f32, Place)> = None;
+    for k in 0..face.len() {
+        let (i0, i1) = (face[k], face[(k + 1) % face.len()]);
+        let (v0, v1) = (poly.vertices[i0 as usize], poly.vertices[i1 as usize]);
+        if beyond_side(v0, v1, plane.normal, p) <= 0.0 {
+            continue;
+        }
+        // The segment's closest point: an end when `p` lies behind it along the
+        // segment (the tests the edge and vertex steps make), else `v0 + t(v1 − v0)`.
+        let (w0, along) = (p - v0, v1 - v0);
+        let (squared, place) = if w0.dot(along) <= 0.0 {
+            (w0.length_squared(), Place::Vertex(i0 as usize))
+        } else if (p - v1).dot(v0 - v1) <= 0.0 {
+            ((p - v1).length_squared(), Place::Vertex(i1 as usize))
+        } else {
+            let t = w0.dot(along) / along.length_squared();
+            let edge = poly.face_edges[first + k] as usize;
+            ((w0 - along * t).length_squared(), Place::Edge(edge))
+        };
+        if !squared.is_finite() {
+            return None;
+        }
+        if closest.is_none_or(|(best, _)| squared < best) {
+            closest = Some((squared, place));
+        }
+    }
+    Some(match closest {
+        None => Step::Found(plane.normal, plane.signed_distance(p)),
+        Some((_, place)) => Step::Go(place),
+    })
+}
+
+/// An edge of the visible part: an end vertex when the segment's closest point is
+/// there, a face that has `p` in front and on the inner side of the edge, else the
+/// answer at the segment's closest point.
+fn edge_step(poly: &Polytope, p: Vec3, e: usize) -> Option<Step> {
+    let edge = poly.edges[e];
+    let [i0, i1] = edge.vertices;
+    let (v0, v1) = (poly.vertices[i0 as usize], poly.vertices[i1 as usize]);
+    let (w0, along) = (p - v0, v1 - v0);
+    let reach = w0.dot(along);
+    if reach <= 0.0 {
+        return Some(Step::Go(Place::Vertex(i0 as usize)));
+    }
+    if (p - v1).dot(v0 - v1) <= 0.0 {
+        return Some(Step::Go(Place::Vertex(i1 as usize)));
+    }
+    // `v0 → v1` runs counter-clockwise around `faces[0]`, clockwise around `faces[1]`.
+    let [f0, f1] = edge.faces;
+    if beyond_side(v0, v1, poly.planes[f0 as usize].normal, p) < 0.0 && sees(poly, p, f0) {
+        return Some(Step::Go(Place::Face(f0 as usize)));
+    }
+    if beyond_side(v1, v0, poly.planes[f1 as usize].normal, p) < 0.0 && sees(poly, p, f1) {
+        return Some(Step::Go(Place::Face(f1 as usize)));
+    }
+    let t = reach / along.length_squared();
+    found(w0 - along * t)
+}
+
+/// A vertex of the visible part: the answer unless an edge with a face that has `p`
+/// in front leads closer (`(p − v)·(w − v) > 0`); then the steepest such edge.
+fn vertex_step(poly: &Polytope, p: Vec3, v: usize) -> Option<Step> {
+    let at = poly.vertices[v];
+    let offset = p - at;
+    let range = poly.neighbor_starts[v] as usize..poly.neighbor_starts[v + 1] as usize;
+    let mut steepest: Option<(f32, usize)> = None;
+    for j in range {
+        let along = poly.vertices[poly.neighbors[j] as usize] - at;
+        let reach = offset.dot(along);
+        if reach.is_nan() {
+            return None;
+        }
+        if reach <= 0.0 {
+            continue;
+        }
+        let e = poly.neighbor_edges[j] as usize;
+        let [f0, f1] = poly.edges[e].faces;
+        if !(sees(poly, p, f0) || sees(poly, p, f1)) {
+            continue;
+        }
+        // The rate of approach along the edge, squared: reach² / |w − v|².
+        let slope = reach * reach / along.length_squared();
+        if steepest.is_none_or(|(best, _)| slope > best) {
+            steepest = Some((slope, e));
+        }
+    }
+    match steepest {
+        None => found(offset),
+        Some((_, e)) => Some(Step::Go(Place::Edge(e))),
+    }
+}
+
+/// The slow twin of [`point_polytope`]: every face plane; outside, the face `p` is
+/// furthest in front of if `p` projects into it, else every face in front of `p` and
+/// each of its edges that `p` is beyond, the segments' closest points in f64.
+pub(crate) fn point_polytope_scan(poly: &Polytope, p: Vec3) -> (Vec3, f32) {
+    let mut deepest = 0;
+    let mut largest = f32::NEG_INFINITY;
+    for (f, plane) in poly.planes.iter().enumerate() {
+        let d = plane.signed_distance(p);
+        if d > largest {
+            largest = d;
+            deepest = f;
+        }
+    }
+    if largest <= 0.0 {
+        return (poly.planes[deepest].normal, largest);
+    }
+    // The whole polytope lies behind every face plane, so if p projects into the polygon
+    // of the face it is furthest in front of, that projection is the closest point.
+    if projects_inside(poly, deepest, p - poly.planes[deepest].normal * largest) {
+        return (poly.planes[deepest].normal, largest);
+    }
+    // The closest point is on a face in front of p, inside that face's polygon or on
+    // its boundary.
+    let mut best_distance_squared = f32::INFINITY;
+    let mut best_point = p;
+    for (f, plane) in poly.planes.iter().enumerate() {
+        let d = plane.signed_distance(p);
+        if d <= 0.0 {
+            continue;
+        }
+        let projected = p - plane.normal * d;
+        let face = poly.face(f);
+        let mut inside = true;
+        for k in 0..face.len() {
+            let v0 = poly.vertices[face[k] as usize];
+            let v1 = poly.vertices[face[(k + 1) % face.len()] as usize];
+            if (v1 - v0).cross(plane.normal).dot(projected - v0) > 0.0 {
+                inside = false;
+                let (on_edge, _) = closest_points_on_segments(v0, v1 - v0, p, Vec3::ZERO);
+                let ds = (p - on_edge).length_squared();
+                if ds < best_distance_squared {
+                    best_distance_squared = ds;
+                    best_point = on_edge;
+                }
+            }
+        }
+        if inside && d * d < best_distance_squared {
+            best_distance_squared = d * d;
+            best_point = projected;
+        }
+    }
+    let distance = best_distance_squared.sqrt();
+    let normal = ((p - best_point) / distance)
+        .try_normalize()
+        .unwrap_or(poly.planes[deepest].normal);
+    (normal, distance)
+}
+
+/// Does `q`, a point in face `f`'s plane, lie inside the face polygon (boundary
+/// included)? Inside means behind every edge's outward side plane.
+fn projects_inside(poly: &Polytope, f: usize, q: Vec3) -> bool {
+    let face = poly.face(f);
+    let normal = poly.planes[f].normal;
+    (0..face.len()).all(|k| {
+        let v0 = poly.vertices[face[k] as usize];
+        let v1 = poly.vertices[face[(k + 1) % face.len()] as usize];
+        (v1 - v0).cross(normal).dot(q - v0) <= 0.0
+    })
+}
