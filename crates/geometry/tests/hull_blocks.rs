@@ -1,6 +1,6 @@
 //! The blocked support mapping equals the scalar scan, index for index; the blocked
 //! furthest plane equals the scalar scan of the planes, index and distance bits; the
-//! incidence tables name the edges they say.
+//! incidence tables name the edges they say; side planes hold their loop steps.
 
 use glam::Vec3;
 use sepax_geometry::ConvexHull;
@@ -149,6 +149,28 @@ fn incidence_tables_name_the_edges_they_say() {
                 let e = h.face_edges()[start + k] as usize;
                 assert!(same(e, loop_[k], loop_[(k + 1) % loop_.len()]));
                 assert!(h.edges()[e].faces.contains(&(f as u32)));
+            }
+        }
+        for (e, steps) in h.edge_steps().iter().enumerate() {
+            for (side, &j) in steps.iter().enumerate() {
+                assert_eq!(h.face_edges()[j as usize] as usize, e);
+                let f = h.edges()[e].faces[side] as usize;
+                let range = h.face_starts()[f] as usize..h.face_starts()[f + 1] as usize;
+                assert!(range.contains(&(j as usize)));
+            }
+        }
+        // A side plane holds its step and the face's normal, and has the polygon behind.
+        for f in 0..h.face_count() {
+            let n = h.planes()[f].normal;
+            let start = h.face_starts()[f] as usize;
+            let centre = h.face(f).iter().map(|&i| h.vertices()[i as usize]).sum::<Vec3>()
+                / h.face(f).len() as f32;
+            for (k, &i) in h.face(f).iter().enumerate() {
+                let side = h.side_planes()[start + k];
+                assert!((side.normal.length() - 1.0).abs() < 1e-5);
+                assert!(side.normal.dot(n).abs() < 1e-5);
+                assert!(side.signed_distance(h.vertices()[i as usize]).abs() < 1e-5);
+                assert!(side.signed_distance(centre) < 0.0);
             }
         }
         for v in 0..h.vertices().len() {

@@ -32,6 +32,11 @@ pub(crate) struct Polytope<'a> {
     pub face_indices: &'a [u32],
     /// The edge of each face-loop step, parallel to `face_indices`.
     pub face_edges: &'a [u32],
+    /// The side plane of each face-loop step, parallel to `face_indices` (a hull's;
+    /// empty for a box).
+    pub side_planes: &'a [Plane],
+    /// Where each edge is a step of its faces' loops (a hull's; empty for a box).
+    pub edge_steps: &'a [[u32; 2]],
     pub neighbor_starts: &'a [u32],
     pub neighbors: &'a [u32],
     /// The edge to each neighbour, parallel to `neighbors`.
@@ -55,6 +60,8 @@ impl<'a> Polytope<'a> {
             face_starts: hull.face_starts(),
             face_indices: hull.face_indices(),
             face_edges: hull.face_edges(),
+            side_planes: hull.side_planes(),
+            edge_steps: hull.edge_steps(),
             neighbor_starts: hull.neighbor_starts(),
             neighbors: hull.neighbor_indices(),
             neighbor_edges: hull.neighbor_edges(),
@@ -192,6 +199,8 @@ impl BoxPolytope {
             face_starts: cube.face_starts(),
             face_indices: cube.face_indices(),
             face_edges: cube.face_edges(),
+            side_planes: &[],
+            edge_steps: &[],
             neighbor_starts: cube.neighbor_starts(),
             neighbors: cube.neighbor_indices(),
             neighbor_edges: cube.neighbor_edges(),

@@ -9,9 +9,11 @@
 //!   On the Gauss map (the unit sphere of face normals) the edge is the arc from
 //!   `normal(f0)` to `normal(f1)`; the edge-pair pruning of seed 003 needs both ends;
 //! * vertex adjacency (each vertex's neighbours), for hill-climbing support queries;
-//! * the edge of each face-loop step and of each vertex neighbour
-//!   ([`ConvexHull::face_edges`], [`ConvexHull::neighbor_edges`]), for walks over the
-//!   features (a point's closest feature);
+//! * the edge of each face-loop step and of each vertex neighbour, each loop step's
+//!   side plane and each edge's two loop steps ([`ConvexHull::face_edges`],
+//!   [`ConvexHull::neighbor_edges`], [`ConvexHull::side_planes`],
+//!   [`ConvexHull::edge_steps`]), for walks over the features (a point's closest
+//!   feature);
 //! * vertices, face normals, planes and edges again in blocks of 8 lanes ([`blocks`],
 //!   [`plane_blocks`], [`edge_blocks`]) for the SIMD scans.
 //!
@@ -97,7 +99,11 @@ pub struct ConvexHull {
     face_vertices: Vec<u32>,
     /// The edge of each face-loop step, parallel to `face_vertices` (`incidence.rs`).
     face_edges: Vec<u32>,
+    /// The side plane of each face-loop step, parallel to `face_vertices`.
+    side_planes: Vec<Plane>,
     edges: Vec<HullEdge>,
+    /// Where each edge is a loop step of its two faces (indices into `face_vertices`).
+    edge_steps: Vec<[u32; 2]>,
     neighbor_starts: Vec<u32>,
     neighbors: Vec<u32>,
     /// The edge to each neighbour, parallel to `neighbors` (`incidence.rs`).
@@ -334,9 +340,14 @@ impl ConvexHull {
             &neighbor_starts,
             &neighbors,
         );
+        let edge_steps = incidence::edge_steps(&edges, &face_starts, &face_edges);
+        let side_planes =
+            incidence::side_planes(&vertices, &planes, &face_starts, &face_vertices);
         Ok(ConvexHull {
             plane_blocks: plane_blocks::plane_blocks(&planes),
             face_edges,
+            side_planes,
+            edge_steps,
             neighbor_edges,
             blocks: vertex_blocks(&vertices),
             normal_blocks: vertex_blocks(&normals),
@@ -397,6 +408,24 @@ impl ConvexHull {
     #[inline]
     pub fn face_edges(&self) -> &[u32] {
         &self.face_edges
+    }
+
+    /// The side plane of every face-loop step, parallel to [`ConvexHull::face_indices`]:
+    /// for step `v_k → v_{k+1}` of face `f`, the plane through the step that contains
+    /// `f`'s normal, its unit normal `(v_{k+1} − v_k) × n_f` pointing out of the polygon
+    /// (in `f64`, rounded once). A point projects into face `f` iff it is on or behind
+    /// all of `f`'s side planes.
+    #[inline]
+    pub fn side_planes(&self) -> &[Plane] {
+        &self.side_planes
+    }
+
+    /// Where each edge (in [`ConvexHull::edges`]' order) is a face-loop step: the
+    /// indices into [`ConvexHull::face_indices`] (and [`ConvexHull::side_planes`]) of
+    /// its step in `faces[0]`'s loop and in `faces[1]`'s.
+    #[inline]
+    pub fn edge_steps(&self) -> &[[u32; 2]] {
+        &self.edge_steps
     }
 
     /// The edge (index into [`ConvexHull::edges`]) to every neighbour, parallel to

@@ -5,10 +5,10 @@
 //! over the faces is the point's distance when it is inside (negative: minus the depth),
 //! a lower bound of its distance when it is outside, and the face with that value is
 //! where a closest-feature search starts. [`furthest_plane_blocks`] evaluates 8 planes
-//! per `wide::f32x8` lane group, each distance as `((x·px + y·py) + z·pz) − offset`,
-//! separate multiplies and adds: [`Plane::signed_distance`]'s bits. The winner is the
-//! lowest index among equal distances, as a scalar scan with a strict `>` picks it
-//! (tested in `tests/hull_blocks.rs`).
+//! per `wide::f32x8`, each distance as `((x·px + y·py) + z·pz) − offset`, separate
+//! multiplies and adds: [`Plane::signed_distance`]'s bits. The winner is the lowest
+//! index among equal distances, as a scalar scan with a strict `>` picks it (tested in
+//! `tests/hull_blocks.rs`).
 
 use super::Plane;
 use crate::hull::blocks::{BLOCK, tree};
@@ -50,34 +50,52 @@ pub(crate) fn plane_blocks(planes: &[Plane]) -> Vec<PlaneBlock> {
 }
 
 /// The face `p` lies furthest in front of and that signed distance: the lowest index
-/// among equal distances; `(0, −∞)` for an empty list (and a NaN point gives index 0).
+/// among equal distances, the scalar scan's answer; `(0, −∞)` for an empty list.
 ///
-/// Per lane a running maximum with strict `>` keeps the earliest block, the lane's
-/// face index riding along as an `f32` (exact below 2²⁴); across lanes the largest
-/// value wins and, among equal ones, the lowest index.
+/// Two passes: the largest distance by a lane-wise running maximum (`fast_max`: the
+/// distances of a finite point are never NaN, so every SIMD level takes the same
+/// maximum), then the blocks again, with the same operations (the same bits), until a
+/// lane equals it; that lane's own value is returned (of `+0` and `−0`, which compare
+/// equal, the first face's). A point that is not finite takes a scalar scan that passes
+/// NaN distances over.
 #[inline]
 pub fn furthest_plane_blocks(blocks: &[PlaneBlock], p: Vec3) -> (usize, f32) {
+    if !p.is_finite() {
+        return furthest_plane_scalar(blocks, p);
+    }
     let (px, py, pz) = (f32x8::splat(p.x), f32x8::splat(p.y), f32x8::splat(p.z));
+    let distances = |block: &PlaneBlock| {
+        f32x8::new(block.x) * px + f32x8::new(block.y) * py + f32x8::new(block.z) * pz
+            - f32x8::new(block.offset)
+    };
     let mut best = f32x8::splat(f32::NEG_INFINITY);
-    let mut index = f32x8::splat(0.0);
-    let mut lane = f32x8::new([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
-    let step = f32x8::splat(BLOCK as f32);
     for block in blocks {
-        let d = f32x8::new(block.x) * px + f32x8::new(block.y) * py + f32x8::new(block.z) * pz
-            - f32x8::new(block.offset);
-        let better = d.simd_gt(best);
-        best = better.select(d, best);
-        index = better.select(lane, index);
-        lane += step;
+        best = distances(block).fast_max(best);
     }
-    let top = tree(best.to_array(), |x, y| if y > x { y } else { x });
-    if top == f32::NEG_INFINITY {
-        return (0, top);
+    let top = f32x8::splat(tree(best.to_array(), |x, y| if y > x { y } else { x }));
+    for (b, block) in blocks.iter().enumerate() {
+        let d = distances(block);
+        let hits = d.simd_eq(top).to_bitmask();
+        if hits != 0 {
+            let lane = hits.trailing_zeros() as usize;
+            return (b * BLOCK + lane, d.to_array()[lane]);
+        }
     }
-    // The lowest index among the lanes that hold the top value.
-    let tied = best
-        .simd_eq(f32x8::splat(top))
-        .select(index, f32x8::splat(f32::INFINITY));
-    let first = tree(tied.to_array(), |x, y| if y < x { y } else { x });
-    (first as usize, top)
+    (0, f32::NEG_INFINITY)
+}
+
+/// [`furthest_plane_blocks`] lane by lane, a strict `>` passing NaN over.
+#[cold]
+fn furthest_plane_scalar(blocks: &[PlaneBlock], p: Vec3) -> (usize, f32) {
+    let mut best = (0, f32::NEG_INFINITY);
+    for (b, block) in blocks.iter().enumerate() {
+        for l in 0..BLOCK {
+            let normal = Vec3::new(block.x[l], block.y[l], block.z[l]);
+            let d = normal.dot(p) - block.offset[l];
+            if d > best.1 {
+                best = (b * BLOCK + l, d);
+            }
+        }
+    }
+    best
 }

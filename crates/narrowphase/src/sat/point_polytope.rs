@@ -8,7 +8,8 @@
 //!
 //! **Outside**, the closest point `q` is the one where `p − q` lies in the polytope's
 //! normal cone at `q`, which each kind of feature checks locally:
-//! * a face `f`: `p` projects into its polygon (inside every edge's side plane); then
+//! * a face `f`: `p` projects into its polygon (behind the side plane of every step of
+//!   its loop, `ConvexHull::side_planes`); then
 //!   `d_f = n_f·p − o_f > 0` is the distance, since the whole polytope lies behind the
 //!   plane;
 //! * an edge `v0 → v1` between faces `f0`, `f1`: the closest point of the segment is
@@ -43,6 +44,10 @@ pub(crate) fn point_polytope(poly: &Polytope, p: Vec3) -> (Vec3, f32) {
     let (start, largest) = poly.furthest_plane(p);
     if largest <= 0.0 {
         return (poly.planes[start].normal, largest);
+    }
+    if poly.side_planes.is_empty() {
+        // A box view (only tests ask): no side planes to walk with.
+        return point_polytope_scan(poly, p);
     }
     walk(poly, p, start).unwrap_or_else(|| point_polytope_scan(poly, p))
 }
@@ -81,13 +86,13 @@ fn walk(poly: &Polytope, p: Vec3, start: usize) -> Option<(Vec3, f32)> {
     None
 }
 
-/// How far `p` lies outside the side plane through the edge `v0 → v1` of a face with
-/// normal `n` whose loop runs that way: `((v1 − v0) × n)·(p − v0)`, positive outside.
-/// Every step evaluates it with the loop's orientation, so the face and its edges
-/// agree on the sign bit for bit.
+/// How far `p` lies outside the side plane of loop step `j` (an index into the face
+/// loops): positive when its projection on the face's plane is outside the polygon
+/// across that step. The face and edge steps read the same stored plane, so they agree
+/// on the sign bit for bit.
 #[inline(always)]
-fn beyond_side(v0: Vec3, v1: Vec3, n: Vec3, p: Vec3) -> f32 {
-    (v1 - v0).cross(n).dot(p - v0)
+fn beyond_side(poly: &Polytope, j: usize, p: Vec3) -> f32 {
+    poly.side_planes[j].signed_distance(p)
 }
 
 /// True when `p` is strictly in front of face `f`'s plane.
@@ -112,11 +117,11 @@ fn face_step(poly: &Polytope, p: Vec3, f: usize) -> Option<Step> {
     let first = poly.face_starts[f] as usize;
     let mut closest: Option<(f32, Place)> = None;
     for k in 0..face.len() {
-        let (i0, i1) = (face[k], face[(k + 1) % face.len()]);
-        let (v0, v1) = (poly.vertices[i0 as usize], poly.vertices[i1 as usize]);
-        if beyond_side(v0, v1, plane.normal, p) <= 0.0 {
+        if beyond_side(poly, first + k, p) <= 0.0 {
             continue;
         }
+        let (i0, i1) = (face[k], face[(k + 1) % face.len()]);
+        let (v0, v1) = (poly.vertices[i0 as usize], poly.vertices[i1 as usize]);
         // The segment's closest point: an end when `p` lies behind it along the
         // segment (the tests the edge and vertex steps make), else `v0 + t(v1 − v0)`.
         let (w0, along) = (p - v0, v1 - v0);
@@ -157,12 +162,12 @@ fn edge_step(poly: &Polytope, p: Vec3, e: usize) -> Option<Step> {
     if (p - v1).dot(v0 - v1) <= 0.0 {
         return Some(Step::Go(Place::Vertex(i1 as usize)));
     }
-    // `v0 → v1` runs counter-clockwise around `faces[0]`, clockwise around `faces[1]`.
     let [f0, f1] = edge.faces;
-    if beyond_side(v0, v1, poly.planes[f0 as usize].normal, p) < 0.0 && sees(poly, p, f0) {
+    let [j0, j1] = poly.edge_steps[e];
+    if beyond_side(poly, j0 as usize, p) < 0.0 && sees(poly, p, f0) {
         return Some(Step::Go(Place::Face(f0 as usize)));
     }
-    if beyond_side(v1, v0, poly.planes[f1 as usize].normal, p) < 0.0 && sees(poly, p, f1) {
+    if beyond_side(poly, j1 as usize, p) < 0.0 && sees(poly, p, f1) {
         return Some(Step::Go(Place::Face(f1 as usize)));
     }
     let t = reach / along.length_squared();

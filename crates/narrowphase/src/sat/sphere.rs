@@ -100,24 +100,27 @@ pub(crate) fn shape_sphere(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::polytope::BoxPolytope;
+    use crate::polytope::{BoxPolytope, Polytope};
     use crate::sat::point_polytope::point_polytope;
 
     #[test]
     fn point_polytope_agrees_with_point_box() {
         let h = Vec3::new(1.0, 0.5, 2.0);
+        let hull = sepax_geometry::ConvexHull::cuboid(h).unwrap();
         let boxed = BoxPolytope::new(h);
-        let view = boxed.view();
         let mut rng = sepax_geometry::rng::Rng::new(3);
-        for _ in 0..2000 {
-            let p = rng.vec3(Vec3::splat(-4.0), Vec3::splat(4.0));
-            let (n1, d1) = point_box(h, p);
-            let (n2, d2) = point_polytope(&view, p);
-            assert!((d1 - d2).abs() < 1e-5, "{p}: {d1} vs {d2}");
-            assert!(
-                (n1 - n2).length() < 1e-3 || d1.abs() < 1e-4,
-                "{p}: {n1} vs {n2}"
-            );
+        // The hull takes the walk, the box view the scan.
+        for view in [Polytope::from_hull(&hull), boxed.view()] {
+            for _ in 0..2000 {
+                let p = rng.vec3(Vec3::splat(-4.0), Vec3::splat(4.0));
+                let (n1, d1) = point_box(h, p);
+                let (n2, d2) = point_polytope(&view, p);
+                assert!((d1 - d2).abs() < 1e-5, "{p}: {d1} vs {d2}");
+                assert!(
+                    (n1 - n2).length() < 1e-3 || d1.abs() < 1e-4,
+                    "{p}: {n1} vs {n2}"
+                );
+            }
         }
     }
 }
