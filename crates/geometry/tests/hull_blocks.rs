@@ -163,7 +163,11 @@ fn incidence_tables_name_the_edges_they_say() {
         for f in 0..h.face_count() {
             let n = h.planes()[f].normal;
             let start = h.face_starts()[f] as usize;
-            let centre = h.face(f).iter().map(|&i| h.vertices()[i as usize]).sum::<Vec3>()
+            let centre = h
+                .face(f)
+                .iter()
+                .map(|&i| h.vertices()[i as usize])
+                .sum::<Vec3>()
                 / h.face(f).len() as f32;
             for (k, &i) in h.face(f).iter().enumerate() {
                 let side = h.side_planes()[start + k];

@@ -27,10 +27,10 @@ use crate::sat::hull_hull::{SupportMode, hull_hull};
 use crate::sat::sphere::{shape_sphere, sphere_shape, sphere_sphere};
 use crate::sat::{Axis, SatOutcome};
 use crate::solid::{Solid, with_polytopes};
-use crate::sphere_pair::{collide_sphere_hull, contact_sphere_hull, sphere_hull_intersect};
 use crate::speculative::{
     Cores, apart_within_margin, is_polytope_pair, speculative_contact, speculative_manifold,
 };
+use crate::sphere_pair::{collide_sphere_hull, contact_sphere_hull, sphere_hull_intersect};
 use glam::Vec3;
 use sepax_geometry::{OrientedBox, Pose, Shape, TriMesh};
 use smallvec::SmallVec;

@@ -1,5 +1,5 @@
 use sepax_geometry::Shape;
-use sepax_testkit::pairs::{sphere_hull_pairs, box_hull_pairs};
+use sepax_testkit::pairs::{box_hull_pairs, sphere_hull_pairs};
 #[test]
 fn stats() {
     let pairs = sphere_hull_pairs(5, 256, 24);
@@ -14,19 +14,36 @@ fn stats() {
         let m = sepax_narrowphase::contact(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0);
         touching += m.is_some() as usize;
         let best = ds.iter().cloned().fold(f32::MIN, f32::max);
-        if best <= 0.0 { inside += 1; }
+        if best <= 0.0 {
+            inside += 1;
+        }
         let _ = &mut proj;
     }
     eprintln!("touching {touching} inside {inside} front {front_total} faces {faces_total}");
-    let t = box_hull_pairs(13, 256, 24).iter().filter(|p| sepax_narrowphase::contact(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0).is_some()).count();
+    let t = box_hull_pairs(13, 256, 24)
+        .iter()
+        .filter(|p| sepax_narrowphase::contact(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0).is_some())
+        .count();
     eprintln!("box-hull touching {t}");
 }
 #[test]
 fn caps_hash() {
     use sepax_testkit::pairs::*;
     let mut h: u64 = 0;
-    for p in capsule_box_pairs(6, 256).iter().chain(capsule_capsule_pairs(7, 256).iter()).chain(apart_capsule_pairs(3,256).iter()).chain(hull_pairs(24,64,24).iter()).chain(box_pairs(4,256,PairKind::Touching).iter()) {
-        for v in p.pose_b.translation.to_array().iter().chain(p.pose_a.translation.to_array().iter()) {
+    for p in capsule_box_pairs(6, 256)
+        .iter()
+        .chain(capsule_capsule_pairs(7, 256).iter())
+        .chain(apart_capsule_pairs(3, 256).iter())
+        .chain(hull_pairs(24, 64, 24).iter())
+        .chain(box_pairs(4, 256, PairKind::Touching).iter())
+    {
+        for v in p
+            .pose_b
+            .translation
+            .to_array()
+            .iter()
+            .chain(p.pose_a.translation.to_array().iter())
+        {
             h = h.wrapping_mul(1000003) ^ v.to_bits() as u64;
         }
     }

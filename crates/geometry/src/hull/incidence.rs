@@ -62,7 +62,11 @@ pub(crate) fn incidence(
 
 /// Where each edge is a loop step: `[step of faces[0], step of faces[1]]`, indices into
 /// the loop entries (parallel to `face_edges`).
-pub(crate) fn edge_steps(edges: &[HullEdge], face_starts: &[u32], face_edges: &[u32]) -> Vec<[u32; 2]> {
+pub(crate) fn edge_steps(
+    edges: &[HullEdge],
+    face_starts: &[u32],
+    face_edges: &[u32],
+) -> Vec<[u32; 2]> {
     let mut steps = vec![[0u32; 2]; edges.len()];
     for f in 0..face_starts.len() - 1 {
         for j in face_starts[f] as usize..face_starts[f + 1] as usize {

@@ -34,8 +34,8 @@ pub mod plane_blocks;
 use crate::HullError;
 use blocks::{VertexBlock, support_index_blocks, vertex_blocks};
 use edge_blocks::EdgeBlock;
-use plane_blocks::{PlaneBlock, furthest_plane_blocks};
 use glam::{DVec3, Vec3};
+use plane_blocks::{PlaneBlock, furthest_plane_blocks};
 
 /// An oriented plane `normal · x = offset`, `normal` unit length and pointing outward.
 ///
@@ -341,8 +341,7 @@ impl ConvexHull {
             &neighbors,
         );
         let edge_steps = incidence::edge_steps(&edges, &face_starts, &face_edges);
-        let side_planes =
-            incidence::side_planes(&vertices, &planes, &face_starts, &face_vertices);
+        let side_planes = incidence::side_planes(&vertices, &planes, &face_starts, &face_vertices);
         Ok(ConvexHull {
             plane_blocks: plane_blocks::plane_blocks(&planes),
             face_edges,
