@@ -30,7 +30,9 @@ use crate::solid::{Solid, with_polytopes};
 use crate::speculative::{
     Cores, apart_within_margin, is_polytope_pair, speculative_contact, speculative_manifold,
 };
-use crate::sphere_pair::{collide_sphere_hull, contact_sphere_hull, sphere_hull_intersect};
+use crate::sphere_pair::{
+    collide_sphere_hull, contact_sphere_hull, sphere_and_hull, sphere_hull_intersect,
+};
 use glam::Vec3;
 use sepax_geometry::{OrientedBox, Pose, Shape, TriMesh};
 use smallvec::SmallVec;
@@ -194,6 +196,9 @@ pub fn contact(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: f32) 
     if !(pose_a.is_valid() && pose_b.is_valid()) {
         return None;
     }
+    if let Some(pair) = sphere_and_hull(a, pose_a, b, pose_b) {
+        return contact_sphere_hull(pair, sanitize_margin(margin));
+    }
     if let Some(answer) = mesh_pair(a, b, |mesh, mesh_first| {
         with_thread_scratch(|scratch| match mesh_first {
             true => contact_mesh(mesh, pose_a, b, pose_b, margin, scratch),
@@ -239,9 +244,6 @@ fn contact_in_order(
     margin: f32,
     mode: SupportMode,
 ) -> Option<Contact> {
-    if let (Shape::Sphere(s), Shape::ConvexHull(h)) = (a, b) {
-        return contact_sphere_hull(s, pose_a, h, pose_b, sanitize_margin(margin));
-    }
     let frame = Frame::new(pose_a, pose_b);
     let outcome = run_sat(
         &Solid::new(a),
@@ -337,6 +339,9 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
     if !(pose_a.is_valid() && pose_b.is_valid()) {
         return false;
     }
+    if let Some(pair) = sphere_and_hull(a, pose_a, b, pose_b) {
+        return sphere_hull_intersect(pair);
+    }
     if let Some(answer) = mesh_pair(a, b, |mesh, mesh_first| {
         let (shape, pose, mesh_pose) = match mesh_first {
             true => (b, pose_b, pose_a),
@@ -352,9 +357,6 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
     } else {
         ((a, pose_a), (b, pose_b))
     };
-    if let (Shape::Sphere(s), Shape::ConvexHull(h)) = (a, b) {
-        return sphere_hull_intersect(s, pose_a, h, pose_b);
-    }
     let frame = Frame::new(pose_a, pose_b);
     matches!(
         run_sat(
@@ -438,6 +440,9 @@ pub fn collide_with(
     if !(pose_a.is_valid() && pose_b.is_valid()) {
         return None;
     }
+    if let Some(pair) = sphere_and_hull(a, pose_a, b, pose_b) {
+        return collide_sphere_hull(pair, sanitize_margin(margin), cache);
+    }
     if let Some(answer) = mesh_pair(a, b, |mesh, mesh_first| {
         with_thread_scratch(|scratch| match mesh_first {
             true => collide_mesh(mesh, pose_a, b, pose_b, margin, scratch),
@@ -501,9 +506,6 @@ fn collide_in_order(
     let margin = sanitize_margin(margin);
     if let (Shape::Capsule(ca), Shape::Capsule(cb)) = (a, b) {
         return collide_capsules(ca, pose_a, cb, pose_b, margin, cache, mirrored, out);
-    }
-    if let (Shape::Sphere(s), Shape::ConvexHull(h)) = (a, b) {
-        return collide_sphere_hull(s, pose_a, h, pose_b, margin, cache, mirrored, out);
     }
     let frame = Frame::new(pose_a, pose_b);
     let (solid_a, solid_b) = (Solid::new(a), Solid::new(b));

@@ -13,8 +13,9 @@
 //!   its anchors are the sphere's surface point in the sphere's frame, `q̄_a (m r)`, and
 //!   the hull's closest point in the hull's frame, `c − n δ`.
 //!
-//! `collide`, `contact` and `intersects` all take this way for a sphere and a hull (the
-//! sphere comes first in the canonical order; the other order is mirrored as usual).
+//! `collide`, `contact` and `intersects` all take this way for a sphere and a hull, right
+//! after checking the poses (the sphere comes first in the canonical order; the other
+//! order is mirrored as usual, bit for bit).
 //! Boxes and capsules against a sphere still run in the sphere's frame.
 
 use crate::PairCache;
@@ -22,7 +23,8 @@ use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
 use crate::polytope::Polytope;
 use crate::sat::point_polytope::point_polytope;
 use glam::{Quat, Vec3};
-use sepax_geometry::{ConvexHull, Pose, Sphere};
+use sepax_geometry::{ConvexHull, Pose, Shape, Sphere};
+use smallvec::SmallVec;
 
 /// The sphere–hull query: everything the three entry points read.
 struct SphereHull {
@@ -62,25 +64,40 @@ impl SphereHull {
     }
 }
 
-/// [`collide`](crate::collide) for a sphere (a) and a hull (b), poses checked: true when
-/// they are within `margin`, the manifold written to `out`, [`Manifold::flip`]ped when
-/// `mirrored` (built so in place).
-#[allow(clippy::too_many_arguments)]
+/// A sphere and a hull in either order: the sphere, its pose, the hull, its pose, and
+/// whether the caller gave the hull first (the answer is then mirrored).
+pub(crate) type SphereAndHull<'s> = (&'s Sphere, &'s Pose, &'s ConvexHull, &'s Pose, bool);
+
+/// The pair as a sphere and a hull, if it is one (the sphere first: the canonical order
+/// puts spheres before hulls).
+#[inline]
+pub(crate) fn sphere_and_hull<'s>(
+    a: &'s Shape,
+    pose_a: &'s Pose,
+    b: &'s Shape,
+    pose_b: &'s Pose,
+) -> Option<SphereAndHull<'s>> {
+    match (a, b) {
+        (Shape::Sphere(s), Shape::ConvexHull(h)) => Some((s, pose_a, h, pose_b, false)),
+        (Shape::ConvexHull(h), Shape::Sphere(s)) => Some((s, pose_b, h, pose_a, true)),
+        _ => None,
+    }
+}
+
+/// [`collide`](crate::collide) for a sphere and a hull (poses checked, margin
+/// sanitised): the manifold when they are within `margin`, [`Manifold::flip`]ped when
+/// `mirrored` (built so in place). The cache only keeps [`Feature::Sphere`], the same
+/// in both orders.
 pub(crate) fn collide_sphere_hull(
-    sphere: &Sphere,
-    pose_a: &Pose,
-    hull: &ConvexHull,
-    pose_b: &Pose,
+    (sphere, pose_a, hull, pose_b, mirrored): SphereAndHull,
     margin: f32,
     cache: &mut PairCache,
-    mirrored: bool,
-    out: &mut Manifold,
-) -> bool {
+) -> Option<Manifold> {
     let query = SphereHull::new(sphere, pose_a, hull, pose_b);
     let s = query.separation;
     if !(s <= margin) {
         cache.remember(Feature::Sphere, true);
-        return false;
+        return None;
     }
     cache.remember(Feature::Sphere, false);
     let m = query.world_normal();
@@ -92,41 +109,36 @@ pub(crate) fn collide_sphere_hull(
         anchor_a: pose_a.rotation.normalize().conjugate() * on_sphere,
         anchor_b: query.centre - query.normal_b * query.distance,
     };
-    out.feature = Feature::Sphere;
-    out.points.clear();
-    if mirrored {
-        out.normal = -m;
-        out.points.push(point.mirrored(Feature::Sphere));
+    let (normal, point) = if mirrored {
+        (-m, point.mirrored(Feature::Sphere))
     } else {
-        out.normal = m;
-        out.points.push(point);
-    }
-    true
-}
-
-/// [`contact`](crate::contact) for a sphere (a) and a hull (b), poses checked, margin
-/// sanitised.
-pub(crate) fn contact_sphere_hull(
-    sphere: &Sphere,
-    pose_a: &Pose,
-    hull: &ConvexHull,
-    pose_b: &Pose,
-    margin: f32,
-) -> Option<Contact> {
-    let query = SphereHull::new(sphere, pose_a, hull, pose_b);
-    (query.separation <= margin).then(|| Contact {
-        normal: query.world_normal(),
-        depth: -query.separation,
+        (m, point)
+    };
+    Some(Manifold {
+        normal,
+        points: SmallVec::from_buf_and_len([point; 4], 1),
         feature: Feature::Sphere,
     })
 }
 
+/// [`contact`](crate::contact) for a sphere and a hull (poses checked, margin
+/// sanitised), mirrored when `mirrored`.
+pub(crate) fn contact_sphere_hull(
+    (sphere, pose_a, hull, pose_b, mirrored): SphereAndHull,
+    margin: f32,
+) -> Option<Contact> {
+    let query = SphereHull::new(sphere, pose_a, hull, pose_b);
+    (query.separation <= margin).then(|| {
+        let normal = query.world_normal();
+        Contact {
+            normal: if mirrored { -normal } else { normal },
+            depth: -query.separation,
+            feature: Feature::Sphere,
+        }
+    })
+}
+
 /// [`intersects`](crate::intersects) for a sphere and a hull, poses checked.
-pub(crate) fn sphere_hull_intersect(
-    sphere: &Sphere,
-    pose_a: &Pose,
-    hull: &ConvexHull,
-    pose_b: &Pose,
-) -> bool {
+pub(crate) fn sphere_hull_intersect((sphere, pose_a, hull, pose_b, _): SphereAndHull) -> bool {
     SphereHull::new(sphere, pose_a, hull, pose_b).separation <= 0.0
 }
