@@ -1,8 +1,9 @@
 //! A sphere against a hull in one pass, without the relative frame.
 //!
 //! A sphere has no orientation that matters: the query needs only its centre in the
-//! hull's frame, `c = q̄_b (t_a − t_b) q_b`, computed in `f64` and rounded once (the
-//! relative frame's rounding, without its quaternion product and matrix). The hull's
+//! hull's frame, `c = q̄_b (t_a − t_b) q_b`, the difference taken in `f64` and rounded
+//! once, then turned in f32 (the relative frame's accuracy: it rounds `t` the same way
+//! and turns it by an f32 matrix; without its quaternion product and matrix). The hull's
 //! point query ([`point_polytope`]: the closest-feature walk) gives the outward unit
 //! normal `n` at the closest feature, in the hull's frame, and the signed distance `δ`
 //! of the centre; then, with `r` the radius:
@@ -42,18 +43,17 @@ struct SphereHull {
 
 impl SphereHull {
     fn new(sphere: &Sphere, pose_a: &Pose, hull: &ConvexHull, pose_b: &Pose) -> SphereHull {
-        let q = pose_b.rotation.as_dquat();
-        let offset = pose_a.translation.as_dvec3() - pose_b.translation.as_dvec3();
-        // Accepted rotations are unit within 1e-3: rotating by the conjugate scales by
-        // `|q|²`, which the division undoes.
-        let centre = ((q.conjugate() * offset) / q.length_squared()).as_vec3();
+        // Accepted rotations are unit within 1e-3; glam's rotation scales by `|q|²`.
+        let rotation_b = pose_b.rotation.normalize();
+        let offset = (pose_a.translation.as_dvec3() - pose_b.translation.as_dvec3()).as_vec3();
+        let centre = rotation_b.conjugate() * offset;
         let (normal_b, distance) = point_polytope(&Polytope::from_hull(hull), centre);
         SphereHull {
             centre,
             normal_b,
             distance,
             separation: distance - sphere.radius(),
-            rotation_b: pose_b.rotation.normalize(),
+            rotation_b,
         }
     }
 
@@ -114,9 +114,11 @@ pub(crate) fn collide_sphere_hull(
     } else {
         (m, point)
     };
+    let mut points = SmallVec::new();
+    points.push(point);
     Some(Manifold {
         normal,
-        points: SmallVec::from_buf_and_len([point; 4], 1),
+        points,
         feature: Feature::Sphere,
     })
 }

@@ -32,10 +32,11 @@
 //! the cone's test itself (no edge leads closer); an edge's is kept in the wedge of its
 //! faces' normals when `p` is a hair from the edge and round-off turns it out.
 //!
-//! Round-off could in principle make two features each find the other closer, and huge
-//! coordinates overflow f32 products: a step cap and a finiteness check send those
-//! rare cases to [`point_polytope_scan`], the slow twin that measures every face in
-//! front of `p` and every edge of those.
+//! Round-off can make two features each find the other closer when `p` is a hair from
+//! the surface, and huge coordinates overflow f32 products: a step cap and a finiteness
+//! check send those rare cases to [`point_polytope_scan`], the slow twin that measures
+//! every face in front of `p` and every edge of those (with the start face's normal
+//! when the distance it finds is round-off).
 
 use crate::math::{closest_points_on_segments, length_and_direction};
 use crate::polytope::Polytope;
@@ -52,8 +53,22 @@ pub(crate) fn point_polytope(poly: &Polytope, p: Vec3) -> (Vec3, f32) {
         // A box view (only tests ask): no side planes to walk with.
         return point_polytope_scan(poly, p);
     }
-    walk(poly, p, start).unwrap_or_else(|| point_polytope_scan(poly, p))
+    walk(poly, p, start).unwrap_or_else(|| {
+        let (normal, distance) = point_polytope_scan(poly, p);
+        // A walk that does not settle has `p` on the surface within round-off, as a
+        // rule: the direction from the closest point is then noise, while the face `p`
+        // is furthest in front of passes within `distance` of it.
+        if distance <= ON_SURFACE * (p.abs().max_element() + poly.radius) {
+            (poly.planes[start].normal, distance)
+        } else {
+            (normal, distance)
+        }
+    })
 }
+
+/// A distance this small relative to the coordinates (a few hundred f32 ulps) puts a
+/// point on the surface as far as its closest point's direction can tell.
+const ON_SURFACE: f32 = 1e-5;
 
 /// More steps than any walk takes: a longer one is caught in round-off.
 const MAX_STEPS: usize = 64;
@@ -175,16 +190,15 @@ fn edge_step(poly: &Polytope, p: Vec3, e: usize) -> Option<Step> {
     }
     let squared = along.length_squared();
     let offset = w0 - along * (reach / squared);
-    // On the edge (`p` on the surface): any normal of the wedge, the first face's.
-    let Some((distance, _)) = length_and_direction(offset) else {
-        return Some(Step::Found(poly.planes[f0 as usize].normal, 0.0));
-    };
     // A hair from the edge, round-off in `offset` can turn its direction along the
     // edge or out of the wedge of the faces' normals (`n·s0 ≥ 0` and `n·s1 ≥ 0` with
-    // `s0`, `s1` the side planes' normals): the part along the edge is taken out, and a
-    // direction past a face's normal is that normal.
+    // `s0`, `s1` the side planes' normals): the part along the edge (zero but for
+    // round-off) is taken out, and a direction past a face's normal is that normal.
     let across = offset - along * (offset.dot(along) / squared);
-    let normal = length_and_direction(across).map_or(poly.planes[f0 as usize].normal, |(_, n)| n);
+    // On the edge (`p` on the surface): any normal of the wedge, the first face's.
+    let Some((distance, normal)) = length_and_direction(across) else {
+        return Some(Step::Found(poly.planes[f0 as usize].normal, 0.0));
+    };
     let normal = if poly.side_planes[j0 as usize].normal.dot(normal) < 0.0 {
         poly.planes[f0 as usize].normal
     } else if poly.side_planes[j1 as usize].normal.dot(normal) < 0.0 {
