@@ -130,38 +130,47 @@ fn found(offset: Vec3) -> Option<Step> {
 /// A face `p` is in front of: the answer when `p` projects into its polygon, else the
 /// closest point of its boundary over the edges `p` is beyond.
 fn face_step(poly: &Polytope, p: Vec3, f: usize) -> Option<Step> {
-    let plane = poly.planes[f];
-    let face = poly.face(f);
-    let first = poly.face_starts[f] as usize;
-    let mut closest: Option<(f32, Place)> = None;
-    for k in 0..face.len() {
-        if beyond_side(poly, first + k, p) <= 0.0 {
+    let range = poly.face_starts[f] as usize..poly.face_starts[f + 1] as usize;
+    let face = &poly.face_indices[range.clone()];
+    let sides = &poly.side_planes[range.clone()];
+    let edges = &poly.face_edges[range];
+    let mut closest = f32::INFINITY;
+    let mut place = None;
+    for (k, ((side, &i0), &edge)) in sides.iter().zip(face).zip(edges).enumerate() {
+        if side.signed_distance(p) <= 0.0 {
             continue;
         }
-        let (i0, i1) = (face[k], face[(k + 1) % face.len()]);
+        let i1 = face.get(k + 1).copied().unwrap_or(face[0]);
         let (v0, v1) = (poly.vertices[i0 as usize], poly.vertices[i1 as usize]);
         // The segment's closest point: an end when `p` lies behind it along the
         // segment (the tests the edge and vertex steps make), else `v0 + t(v1 − v0)`.
         let (w0, along) = (p - v0, v1 - v0);
-        let (squared, place) = if w0.dot(along) <= 0.0 {
+        let reach = w0.dot(along);
+        let (squared, next) = if reach <= 0.0 {
             (w0.length_squared(), Place::Vertex(i0 as usize))
         } else if (p - v1).dot(v0 - v1) <= 0.0 {
             ((p - v1).length_squared(), Place::Vertex(i1 as usize))
         } else {
-            let t = w0.dot(along) / along.length_squared();
-            let edge = poly.face_edges[first + k] as usize;
-            ((w0 - along * t).length_squared(), Place::Edge(edge))
+            let t = reach / along.length_squared();
+            (
+                (w0 - along * t).length_squared(),
+                Place::Edge(edge as usize),
+            )
         };
         if !squared.is_finite() {
             return None;
         }
-        if closest.is_none_or(|(best, _)| squared < best) {
-            closest = Some((squared, place));
+        if squared < closest {
+            closest = squared;
+            place = Some(next);
         }
     }
-    Some(match closest {
-        None => Step::Found(plane.normal, plane.signed_distance(p)),
-        Some((_, place)) => Step::Go(place),
+    Some(match place {
+        None => {
+            let plane = poly.planes[f];
+            Step::Found(plane.normal, plane.signed_distance(p))
+        }
+        Some(place) => Step::Go(place),
     })
 }
 
@@ -216,19 +225,20 @@ fn vertex_step(poly: &Polytope, p: Vec3, v: usize) -> Option<Step> {
     let at = poly.vertices[v];
     let offset = p - at;
     let range = poly.neighbor_starts[v] as usize..poly.neighbor_starts[v + 1] as usize;
-    let mut steepest: Option<(f32, usize)> = None;
-    let mut hidden: Option<(f32, usize)> = None;
-    for j in range {
-        let along = poly.vertices[poly.neighbors[j] as usize] - at;
+    let edges = &poly.neighbor_edges[range.clone()];
+    // The steepest edge leading closer with a face that has `p` in front, and the
+    // steepest of those without: (slope, edge), slope 0 for none.
+    let (mut steepest, mut hidden) = ((0.0f32, 0usize), (0.0f32, 0usize));
+    for (&w, &e) in poly.neighbors[range].iter().zip(edges) {
+        let along = poly.vertices[w as usize] - at;
         let reach = offset.dot(along);
-        if reach.is_nan() {
-            return None;
-        }
-        if reach <= 0.0 {
+        if !(reach > 0.0) {
+            if reach.is_nan() {
+                return None;
+            }
             continue;
         }
-        let e = poly.neighbor_edges[j] as usize;
-        let [f0, f1] = poly.edges[e].faces;
+        let [f0, f1] = poly.edges[e as usize].faces;
         // The rate of approach along the edge, squared: reach² / |w − v|².
         let slope = reach * reach / along.length_squared();
         let kept = if sees(poly, p, f0) || sees(poly, p, f1) {
@@ -236,22 +246,25 @@ fn vertex_step(poly: &Polytope, p: Vec3, v: usize) -> Option<Step> {
         } else {
             &mut hidden
         };
-        if kept.is_none_or(|(best, _)| slope > best) {
-            *kept = Some((slope, e));
+        if slope > kept.0 {
+            *kept = (slope, e as usize);
         }
     }
-    match steepest.or(hidden) {
+    if steepest.0 > 0.0 {
+        return Some(Step::Go(Place::Edge(steepest.1)));
+    }
+    if hidden.0 > 0.0 {
+        return Some(Step::Go(Place::Edge(hidden.1)));
+    }
+    if offset == Vec3::ZERO {
         // At the vertex (`p` on the surface): any normal of its cone, a face's.
-        None if offset == Vec3::ZERO => {
-            let e = poly.neighbor_edges[poly.neighbor_starts[v] as usize] as usize;
-            Some(Step::Found(
-                poly.planes[poly.edges[e].faces[0] as usize].normal,
-                0.0,
-            ))
-        }
-        None => found(offset),
-        Some((_, e)) => Some(Step::Go(Place::Edge(e))),
+        let e = edges.first().copied().unwrap_or(0) as usize;
+        return Some(Step::Found(
+            poly.planes[poly.edges[e].faces[0] as usize].normal,
+            0.0,
+        ));
     }
+    found(offset)
 }
 
 /// The slow twin of [`point_polytope`]: every face plane; outside, the face `p` is
