@@ -56,11 +56,13 @@ pub(crate) fn plane_blocks(planes: &[Plane]) -> Vec<PlaneBlock> {
 /// distances of a finite point are never NaN, so every SIMD level takes the same
 /// maximum), then the blocks again, with the same operations (the same bits), until a
 /// lane equals it; that lane's own value is returned (of `+0` and `−0`, which compare
-/// equal, the first face's). A point that is not finite takes a scalar scan that passes
-/// NaN distances over.
+/// equal, the first face's). A point that is not finite (or whose coordinates sum past
+/// `f32::MAX`) takes a scalar scan that passes NaN distances over.
 #[inline]
 pub fn furthest_plane_blocks(blocks: &[PlaneBlock], p: Vec3) -> (usize, f32) {
-    if !p.is_finite() {
+    // Finite coordinates have a finite sum unless they are huge: either way a point
+    // whose sum is not finite takes the scalar scan (one test instead of three).
+    if !(p.x + p.y + p.z).is_finite() {
         return furthest_plane_scalar(blocks, p);
     }
     let (px, py, pz) = (f32x8::splat(p.x), f32x8::splat(p.y), f32x8::splat(p.z));
