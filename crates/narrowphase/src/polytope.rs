@@ -8,7 +8,6 @@
 use glam::Vec3;
 use sepax_geometry::hull::blocks::{VertexBlock, support_index_blocks};
 use sepax_geometry::hull::edge_blocks::EdgeBlock;
-use sepax_geometry::hull::plane_blocks::{PlaneBlock, furthest_plane_blocks};
 use sepax_geometry::{ConvexHull, HullEdge, Plane, hull};
 use std::sync::OnceLock;
 
@@ -17,9 +16,6 @@ use std::sync::OnceLock;
 pub(crate) struct Polytope<'a> {
     pub vertices: &'a [Vec3],
     pub planes: &'a [Plane],
-    /// The planes in blocks of 8 lanes (a hull's); empty for a box, whose few planes
-    /// are scanned one by one.
-    pub plane_blocks: &'a [PlaneBlock],
     pub edges: &'a [HullEdge],
     /// The edges in blocks of 8 lanes; their points and directions are multiplied by
     /// `edge_scale` (a box borrows the unit cube's blocks and scales them by its half
@@ -30,17 +26,11 @@ pub(crate) struct Polytope<'a> {
     pub vertex_blocks: &'a [VertexBlock],
     pub face_starts: &'a [u32],
     pub face_indices: &'a [u32],
-    /// The edge of each face-loop step, parallel to `face_indices`.
-    pub face_edges: &'a [u32],
-    /// The side plane of each face-loop step, parallel to `face_indices` (a hull's;
-    /// empty for a box).
-    pub side_planes: &'a [Plane],
-    /// Where each edge is a step of its faces' loops (a hull's; empty for a box).
-    pub edge_steps: &'a [[u32; 2]],
     pub neighbor_starts: &'a [u32],
     pub neighbors: &'a [u32],
-    /// The edge to each neighbour, parallel to `neighbors`.
-    pub neighbor_edges: &'a [u32],
+    /// The hull itself when the polytope is one: the tables of the closest-feature
+    /// walk (plane blocks, side planes, incidence), which a box does not build.
+    pub hull: Option<&'a ConvexHull>,
     pub centroid: Vec3,
     pub inradius: f32,
     /// Largest distance of a vertex from the local origin.
@@ -52,19 +42,15 @@ impl<'a> Polytope<'a> {
         Polytope {
             vertices: hull.vertices(),
             planes: hull.planes(),
-            plane_blocks: hull.plane_blocks(),
             edges: hull.edges(),
             edge_blocks: hull.edge_blocks(),
             edge_scale: Vec3::ONE,
             vertex_blocks: hull.vertex_blocks(),
             face_starts: hull.face_starts(),
             face_indices: hull.face_indices(),
-            face_edges: hull.face_edges(),
-            side_planes: hull.side_planes(),
-            edge_steps: hull.edge_steps(),
             neighbor_starts: hull.neighbor_starts(),
             neighbors: hull.neighbor_indices(),
-            neighbor_edges: hull.neighbor_edges(),
+            hull: Some(hull),
             centroid: hull.centroid(),
             inradius: hull.inradius(),
             radius: hull.bounding_radius(),
@@ -82,8 +68,8 @@ impl<'a> Polytope<'a> {
     /// same bits either way).
     #[inline]
     pub fn furthest_plane(&self, p: Vec3) -> (usize, f32) {
-        if !self.plane_blocks.is_empty() {
-            return furthest_plane_blocks(self.plane_blocks, p);
+        if let Some(hull) = self.hull {
+            return hull.furthest_plane(p);
         }
         let mut best = (0, f32::NEG_INFINITY);
         for (f, plane) in self.planes.iter().enumerate() {
@@ -191,19 +177,15 @@ impl BoxPolytope {
         Polytope {
             vertices: &self.vertices,
             planes: &self.planes,
-            plane_blocks: &[],
             edges: cube.edges(),
             edge_blocks: cube.edge_blocks(),
             edge_scale: self.half_extents,
             vertex_blocks: std::slice::from_ref(&self.vertex_block),
             face_starts: cube.face_starts(),
             face_indices: cube.face_indices(),
-            face_edges: cube.face_edges(),
-            side_planes: &[],
-            edge_steps: &[],
             neighbor_starts: cube.neighbor_starts(),
             neighbors: cube.neighbor_indices(),
-            neighbor_edges: cube.neighbor_edges(),
+            hull: None,
             centroid: Vec3::ZERO,
             inradius: self.inradius,
             radius: self.radius,

@@ -95,7 +95,7 @@ pub(crate) fn collide_sphere_hull(
 ) -> Option<Manifold> {
     let query = SphereHull::new(sphere, pose_a, hull, pose_b);
     let s = query.separation;
-    if !(s <= margin) {
+    if s > margin || s.is_nan() {
         cache.remember(Feature::Sphere, true);
         return None;
     }

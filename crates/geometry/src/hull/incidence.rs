@@ -69,10 +69,10 @@ pub(crate) fn edge_steps(
 ) -> Vec<[u32; 2]> {
     let mut steps = vec![[0u32; 2]; edges.len()];
     for f in 0..face_starts.len() - 1 {
-        for j in face_starts[f] as usize..face_starts[f + 1] as usize {
-            let e = face_edges[j] as usize;
-            let side = usize::from(edges[e].faces[0] != f as u32);
-            steps[e][side] = j as u32;
+        let range = face_starts[f] as usize..face_starts[f + 1] as usize;
+        for (j, &e) in range.clone().zip(&face_edges[range]) {
+            let side = usize::from(edges[e as usize].faces[0] != f as u32);
+            steps[e as usize][side] = j as u32;
         }
     }
     steps

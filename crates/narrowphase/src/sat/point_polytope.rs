@@ -41,6 +41,7 @@
 use crate::math::{closest_points_on_segments, length_and_direction};
 use crate::polytope::Polytope;
 use glam::Vec3;
+use sepax_geometry::ConvexHull;
 
 /// Outward unit normal and signed distance of `p` to a convex polytope: the walk of
 /// the [module docs](self).
@@ -49,11 +50,11 @@ pub(crate) fn point_polytope(poly: &Polytope, p: Vec3) -> (Vec3, f32) {
     if largest <= 0.0 {
         return (poly.planes[start].normal, largest);
     }
-    if poly.side_planes.is_empty() {
-        // A box view (only tests ask): no side planes to walk with.
+    let Some(hull) = poly.hull else {
+        // A box view (only tests ask): no tables to walk with.
         return point_polytope_scan(poly, p);
-    }
-    walk(poly, p, start).unwrap_or_else(|| {
+    };
+    walk(&Walk { poly, hull }, p, start).unwrap_or_else(|| {
         let (normal, distance) = point_polytope_scan(poly, p);
         // A walk that does not settle has `p` on the surface within round-off, as a
         // rule: the direction from the closest point is then noise, while the face `p`
@@ -69,6 +70,12 @@ pub(crate) fn point_polytope(poly: &Polytope, p: Vec3) -> (Vec3, f32) {
 /// A distance this small relative to the coordinates (a few hundred f32 ulps) puts a
 /// point on the surface as far as its closest point's direction can tell.
 const ON_SURFACE: f32 = 1e-5;
+
+/// The polytope and its hull's walk tables.
+struct Walk<'a> {
+    poly: &'a Polytope<'a>,
+    hull: &'a ConvexHull,
+}
 
 /// More steps than any walk takes: a longer one is caught in round-off.
 const MAX_STEPS: usize = 64;
@@ -88,13 +95,13 @@ enum Step {
 }
 
 /// The walk from face `start` (`p` in front of it); `None` when it does not settle.
-fn walk(poly: &Polytope, p: Vec3, start: usize) -> Option<(Vec3, f32)> {
+fn walk(w: &Walk, p: Vec3, start: usize) -> Option<(Vec3, f32)> {
     let mut place = Place::Face(start);
     for _ in 0..MAX_STEPS {
         let step = match place {
-            Place::Face(f) => face_step(poly, p, f)?,
-            Place::Edge(e) => edge_step(poly, p, e)?,
-            Place::Vertex(v) => vertex_step(poly, p, v)?,
+            Place::Face(f) => face_step(w, p, f)?,
+            Place::Edge(e) => edge_step(w, p, e)?,
+            Place::Vertex(v) => vertex_step(w, p, v)?,
         };
         match step {
             Step::Found(normal, distance) => return Some((normal, distance)),
@@ -109,8 +116,8 @@ fn walk(poly: &Polytope, p: Vec3, start: usize) -> Option<(Vec3, f32)> {
 /// across that step. The face and edge steps read the same stored plane, so they agree
 /// on the sign bit for bit.
 #[inline(always)]
-fn beyond_side(poly: &Polytope, j: usize, p: Vec3) -> f32 {
-    poly.side_planes[j].signed_distance(p)
+fn beyond_side(w: &Walk, j: usize, p: Vec3) -> f32 {
+    w.hull.side_planes()[j].signed_distance(p)
 }
 
 /// True when `p` is strictly in front of face `f`'s plane.
@@ -129,11 +136,12 @@ fn found(offset: Vec3) -> Option<Step> {
 
 /// A face `p` is in front of: the answer when `p` projects into its polygon, else the
 /// closest point of its boundary over the edges `p` is beyond.
-fn face_step(poly: &Polytope, p: Vec3, f: usize) -> Option<Step> {
+fn face_step(w: &Walk, p: Vec3, f: usize) -> Option<Step> {
+    let (poly, hull) = (w.poly, w.hull);
     let range = poly.face_starts[f] as usize..poly.face_starts[f + 1] as usize;
     let face = &poly.face_indices[range.clone()];
-    let sides = &poly.side_planes[range.clone()];
-    let edges = &poly.face_edges[range];
+    let sides = &hull.side_planes()[range.clone()];
+    let edges = &hull.face_edges()[range];
     let mut closest = f32::INFINITY;
     let mut place = None;
     for (k, ((side, &i0), &edge)) in sides.iter().zip(face).zip(edges).enumerate() {
@@ -177,7 +185,8 @@ fn face_step(poly: &Polytope, p: Vec3, f: usize) -> Option<Step> {
 /// An edge of the visible part: an end vertex when the segment's closest point is
 /// there, a face that has `p` in front and on the inner side of the edge, else the
 /// answer at the segment's closest point.
-fn edge_step(poly: &Polytope, p: Vec3, e: usize) -> Option<Step> {
+fn edge_step(w: &Walk, p: Vec3, e: usize) -> Option<Step> {
+    let (poly, hull) = (w.poly, w.hull);
     let edge = poly.edges[e];
     let [i0, i1] = edge.vertices;
     let (v0, v1) = (poly.vertices[i0 as usize], poly.vertices[i1 as usize]);
@@ -190,11 +199,11 @@ fn edge_step(poly: &Polytope, p: Vec3, e: usize) -> Option<Step> {
         return Some(Step::Go(Place::Vertex(i1 as usize)));
     }
     let [f0, f1] = edge.faces;
-    let [j0, j1] = poly.edge_steps[e];
-    if beyond_side(poly, j0 as usize, p) < 0.0 && sees(poly, p, f0) {
+    let [j0, j1] = hull.edge_steps()[e];
+    if beyond_side(w, j0 as usize, p) < 0.0 && sees(poly, p, f0) {
         return Some(Step::Go(Place::Face(f0 as usize)));
     }
-    if beyond_side(poly, j1 as usize, p) < 0.0 && sees(poly, p, f1) {
+    if beyond_side(w, j1 as usize, p) < 0.0 && sees(poly, p, f1) {
         return Some(Step::Go(Place::Face(f1 as usize)));
     }
     let squared = along.length_squared();
@@ -208,9 +217,9 @@ fn edge_step(poly: &Polytope, p: Vec3, e: usize) -> Option<Step> {
     let Some((distance, normal)) = length_and_direction(across) else {
         return Some(Step::Found(poly.planes[f0 as usize].normal, 0.0));
     };
-    let normal = if poly.side_planes[j0 as usize].normal.dot(normal) < 0.0 {
+    let normal = if hull.side_planes()[j0 as usize].normal.dot(normal) < 0.0 {
         poly.planes[f0 as usize].normal
-    } else if poly.side_planes[j1 as usize].normal.dot(normal) < 0.0 {
+    } else if hull.side_planes()[j1 as usize].normal.dot(normal) < 0.0 {
         poly.planes[f1 as usize].normal
     } else {
         normal
@@ -221,22 +230,23 @@ fn edge_step(poly: &Polytope, p: Vec3, e: usize) -> Option<Step> {
 /// A vertex of the visible part: the answer unless an edge leads closer
 /// (`(p − v)·(w − v) > 0`); then the steepest such edge with a face that has `p` in
 /// front, or, when round-off leaves none (`p` a hair from the surface), the steepest.
-fn vertex_step(poly: &Polytope, p: Vec3, v: usize) -> Option<Step> {
+fn vertex_step(w: &Walk, p: Vec3, v: usize) -> Option<Step> {
+    let (poly, hull) = (w.poly, w.hull);
     let at = poly.vertices[v];
     let offset = p - at;
     let range = poly.neighbor_starts[v] as usize..poly.neighbor_starts[v + 1] as usize;
-    let edges = &poly.neighbor_edges[range.clone()];
+    let edges = &hull.neighbor_edges()[range.clone()];
     // The steepest edge leading closer with a face that has `p` in front, and the
     // steepest of those without: (slope, edge), slope 0 for none.
     let (mut steepest, mut hidden) = ((0.0f32, 0usize), (0.0f32, 0usize));
     for (&w, &e) in poly.neighbors[range].iter().zip(edges) {
         let along = poly.vertices[w as usize] - at;
         let reach = offset.dot(along);
-        if !(reach > 0.0) {
-            if reach.is_nan() {
-                return None;
-            }
+        if reach <= 0.0 {
             continue;
+        }
+        if reach.is_nan() {
+            return None;
         }
         let [f0, f1] = poly.edges[e as usize].faces;
         // The rate of approach along the edge, squared: reach² / |w − v|².
