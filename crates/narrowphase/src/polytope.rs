@@ -63,24 +63,6 @@ impl<'a> Polytope<'a> {
         &self.face_indices[self.face_starts[f] as usize..self.face_starts[f + 1] as usize]
     }
 
-    /// The face whose plane `p` lies furthest in front of (the first among ties) and
-    /// that signed distance: 8 planes at a time for a hull, one by one for a box (the
-    /// same bits either way).
-    #[inline]
-    pub fn furthest_plane(&self, p: Vec3) -> (usize, f32) {
-        if let Some(hull) = self.hull {
-            return hull.furthest_plane(p);
-        }
-        let mut best = (0, f32::NEG_INFINITY);
-        for (f, plane) in self.planes.iter().enumerate() {
-            let d = plane.signed_distance(p);
-            if d > best.1 {
-                best = (f, d);
-            }
-        }
-        best
-    }
-
     /// Index of a vertex furthest along `dir` (the first among ties).
     #[inline]
     pub fn support_index(&self, dir: Vec3) -> usize {

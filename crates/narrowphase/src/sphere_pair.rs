@@ -21,8 +21,7 @@
 
 use crate::PairCache;
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
-use crate::polytope::Polytope;
-use crate::sat::point_polytope::point_polytope;
+use crate::sat::point_polytope::point_hull;
 use glam::{Quat, Vec3};
 use sepax_geometry::{ConvexHull, Pose, Shape, Sphere};
 use smallvec::SmallVec;
@@ -47,7 +46,7 @@ impl SphereHull {
         let rotation_b = pose_b.rotation.normalize();
         let offset = (pose_a.translation.as_dvec3() - pose_b.translation.as_dvec3()).as_vec3();
         let centre = rotation_b.conjugate() * offset;
-        let (normal_b, distance) = point_polytope(&Polytope::from_hull(hull), centre);
+        let (normal_b, distance) = point_hull(hull, centre);
         SphereHull {
             centre,
             normal_b,

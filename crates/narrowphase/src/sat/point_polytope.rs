@@ -46,21 +46,27 @@ use sepax_geometry::ConvexHull;
 /// Outward unit normal and signed distance of `p` to a convex polytope: the walk of
 /// the [module docs](self).
 pub(crate) fn point_polytope(poly: &Polytope, p: Vec3) -> (Vec3, f32) {
-    let (start, largest) = poly.furthest_plane(p);
-    if largest <= 0.0 {
-        return (poly.planes[start].normal, largest);
-    }
-    let Some(hull) = poly.hull else {
+    match poly.hull {
+        Some(hull) => point_hull(hull, p),
         // A box view (only tests ask): no tables to walk with.
-        return point_polytope_scan(poly, p);
-    };
-    walk(&Walk { poly, hull }, p, start).unwrap_or_else(|| {
-        let (normal, distance) = point_polytope_scan(poly, p);
+        None => point_polytope_scan(poly, p),
+    }
+}
+
+/// [`point_polytope`] on a hull, read straight from its arrays.
+pub(crate) fn point_hull(hull: &ConvexHull, p: Vec3) -> (Vec3, f32) {
+    let (start, largest) = hull.furthest_plane(p);
+    let start_normal = hull.planes()[start].normal;
+    if largest <= 0.0 {
+        return (start_normal, largest);
+    }
+    walk(hull, p, start).unwrap_or_else(|| {
+        let (normal, distance) = point_polytope_scan(&Polytope::from_hull(hull), p);
         // A walk that does not settle has `p` on the surface within round-off, as a
         // rule: the direction from the closest point is then noise, while the face `p`
         // is furthest in front of passes within `distance` of it.
-        if distance <= ON_SURFACE * (p.abs().max_element() + poly.radius) {
-            (poly.planes[start].normal, distance)
+        if distance <= ON_SURFACE * (p.abs().max_element() + hull.bounding_radius()) {
+            (start_normal, distance)
         } else {
             (normal, distance)
         }
@@ -70,12 +76,6 @@ pub(crate) fn point_polytope(poly: &Polytope, p: Vec3) -> (Vec3, f32) {
 /// A distance this small relative to the coordinates (a few hundred f32 ulps) puts a
 /// point on the surface as far as its closest point's direction can tell.
 const ON_SURFACE: f32 = 1e-5;
-
-/// The polytope and its hull's walk tables.
-struct Walk<'a> {
-    poly: &'a Polytope<'a>,
-    hull: &'a ConvexHull,
-}
 
 /// More steps than any walk takes: a longer one is caught in round-off.
 const MAX_STEPS: usize = 64;
@@ -95,13 +95,13 @@ enum Step {
 }
 
 /// The walk from face `start` (`p` in front of it); `None` when it does not settle.
-fn walk(w: &Walk, p: Vec3, start: usize) -> Option<(Vec3, f32)> {
+fn walk(hull: &ConvexHull, p: Vec3, start: usize) -> Option<(Vec3, f32)> {
     let mut place = Place::Face(start);
     for _ in 0..MAX_STEPS {
         let step = match place {
-            Place::Face(f) => face_step(w, p, f)?,
-            Place::Edge(e) => edge_step(w, p, e)?,
-            Place::Vertex(v) => vertex_step(w, p, v)?,
+            Place::Face(f) => face_step(hull, p, f)?,
+            Place::Edge(e) => edge_step(hull, p, e)?,
+            Place::Vertex(v) => vertex_step(hull, p, v)?,
         };
         match step {
             Step::Found(normal, distance) => return Some((normal, distance)),
@@ -116,14 +116,14 @@ fn walk(w: &Walk, p: Vec3, start: usize) -> Option<(Vec3, f32)> {
 /// across that step. The face and edge steps read the same stored plane, so they agree
 /// on the sign bit for bit.
 #[inline(always)]
-fn beyond_side(w: &Walk, j: usize, p: Vec3) -> f32 {
-    w.hull.side_planes()[j].signed_distance(p)
+fn beyond_side(hull: &ConvexHull, j: usize, p: Vec3) -> f32 {
+    hull.side_planes()[j].signed_distance(p)
 }
 
 /// True when `p` is strictly in front of face `f`'s plane.
 #[inline(always)]
-fn sees(poly: &Polytope, p: Vec3, f: u32) -> bool {
-    poly.planes[f as usize].signed_distance(p) > 0.0
+fn sees(hull: &ConvexHull, p: Vec3, f: u32) -> bool {
+    hull.planes()[f as usize].signed_distance(p) > 0.0
 }
 
 /// The normal and distance of `p` from its closest point `q`, given `p − q`; `None`
@@ -136,10 +136,9 @@ fn found(offset: Vec3) -> Option<Step> {
 
 /// A face `p` is in front of: the answer when `p` projects into its polygon, else the
 /// closest point of its boundary over the edges `p` is beyond.
-fn face_step(w: &Walk, p: Vec3, f: usize) -> Option<Step> {
-    let (poly, hull) = (w.poly, w.hull);
-    let range = poly.face_starts[f] as usize..poly.face_starts[f + 1] as usize;
-    let face = &poly.face_indices[range.clone()];
+fn face_step(hull: &ConvexHull, p: Vec3, f: usize) -> Option<Step> {
+    let range = hull.face_starts()[f] as usize..hull.face_starts()[f + 1] as usize;
+    let face = &hull.face_indices()[range.clone()];
     let sides = &hull.side_planes()[range.clone()];
     let edges = &hull.face_edges()[range];
     let mut closest = f32::INFINITY;
@@ -149,7 +148,7 @@ fn face_step(w: &Walk, p: Vec3, f: usize) -> Option<Step> {
             continue;
         }
         let i1 = face.get(k + 1).copied().unwrap_or(face[0]);
-        let (v0, v1) = (poly.vertices[i0 as usize], poly.vertices[i1 as usize]);
+        let (v0, v1) = (hull.vertices()[i0 as usize], hull.vertices()[i1 as usize]);
         // The segment's closest point: an end when `p` lies behind it along the
         // segment (the tests the edge and vertex steps make), else `v0 + t(v1 − v0)`.
         let (w0, along) = (p - v0, v1 - v0);
@@ -175,7 +174,7 @@ fn face_step(w: &Walk, p: Vec3, f: usize) -> Option<Step> {
     }
     Some(match place {
         None => {
-            let plane = poly.planes[f];
+            let plane = hull.planes()[f];
             Step::Found(plane.normal, plane.signed_distance(p))
         }
         Some(place) => Step::Go(place),
@@ -185,11 +184,10 @@ fn face_step(w: &Walk, p: Vec3, f: usize) -> Option<Step> {
 /// An edge of the visible part: an end vertex when the segment's closest point is
 /// there, a face that has `p` in front and on the inner side of the edge, else the
 /// answer at the segment's closest point.
-fn edge_step(w: &Walk, p: Vec3, e: usize) -> Option<Step> {
-    let (poly, hull) = (w.poly, w.hull);
-    let edge = poly.edges[e];
+fn edge_step(hull: &ConvexHull, p: Vec3, e: usize) -> Option<Step> {
+    let edge = hull.edges()[e];
     let [i0, i1] = edge.vertices;
-    let (v0, v1) = (poly.vertices[i0 as usize], poly.vertices[i1 as usize]);
+    let (v0, v1) = (hull.vertices()[i0 as usize], hull.vertices()[i1 as usize]);
     let (w0, along) = (p - v0, v1 - v0);
     let reach = w0.dot(along);
     if reach <= 0.0 {
@@ -200,10 +198,10 @@ fn edge_step(w: &Walk, p: Vec3, e: usize) -> Option<Step> {
     }
     let [f0, f1] = edge.faces;
     let [j0, j1] = hull.edge_steps()[e];
-    if beyond_side(w, j0 as usize, p) < 0.0 && sees(poly, p, f0) {
+    if beyond_side(hull, j0 as usize, p) < 0.0 && sees(hull, p, f0) {
         return Some(Step::Go(Place::Face(f0 as usize)));
     }
-    if beyond_side(w, j1 as usize, p) < 0.0 && sees(poly, p, f1) {
+    if beyond_side(hull, j1 as usize, p) < 0.0 && sees(hull, p, f1) {
         return Some(Step::Go(Place::Face(f1 as usize)));
     }
     let squared = along.length_squared();
@@ -215,12 +213,12 @@ fn edge_step(w: &Walk, p: Vec3, e: usize) -> Option<Step> {
     let across = offset - along * (offset.dot(along) / squared);
     // On the edge (`p` on the surface): any normal of the wedge, the first face's.
     let Some((distance, normal)) = length_and_direction(across) else {
-        return Some(Step::Found(poly.planes[f0 as usize].normal, 0.0));
+        return Some(Step::Found(hull.planes()[f0 as usize].normal, 0.0));
     };
     let normal = if hull.side_planes()[j0 as usize].normal.dot(normal) < 0.0 {
-        poly.planes[f0 as usize].normal
+        hull.planes()[f0 as usize].normal
     } else if hull.side_planes()[j1 as usize].normal.dot(normal) < 0.0 {
-        poly.planes[f1 as usize].normal
+        hull.planes()[f1 as usize].normal
     } else {
         normal
     };
@@ -230,17 +228,16 @@ fn edge_step(w: &Walk, p: Vec3, e: usize) -> Option<Step> {
 /// A vertex of the visible part: the answer unless an edge leads closer
 /// (`(p − v)·(w − v) > 0`); then the steepest such edge with a face that has `p` in
 /// front, or, when round-off leaves none (`p` a hair from the surface), the steepest.
-fn vertex_step(w: &Walk, p: Vec3, v: usize) -> Option<Step> {
-    let (poly, hull) = (w.poly, w.hull);
-    let at = poly.vertices[v];
+fn vertex_step(hull: &ConvexHull, p: Vec3, v: usize) -> Option<Step> {
+    let at = hull.vertices()[v];
     let offset = p - at;
-    let range = poly.neighbor_starts[v] as usize..poly.neighbor_starts[v + 1] as usize;
+    let range = hull.neighbor_starts()[v] as usize..hull.neighbor_starts()[v + 1] as usize;
     let edges = &hull.neighbor_edges()[range.clone()];
     // The steepest edge leading closer with a face that has `p` in front, and the
     // steepest of those without: (slope, edge), slope 0 for none.
     let (mut steepest, mut hidden) = ((0.0f32, 0usize), (0.0f32, 0usize));
-    for (&w, &e) in poly.neighbors[range].iter().zip(edges) {
-        let along = poly.vertices[w as usize] - at;
+    for (&w, &e) in hull.neighbor_indices()[range].iter().zip(edges) {
+        let along = hull.vertices()[w as usize] - at;
         let reach = offset.dot(along);
         if reach <= 0.0 {
             continue;
@@ -248,10 +245,10 @@ fn vertex_step(w: &Walk, p: Vec3, v: usize) -> Option<Step> {
         if reach.is_nan() {
             return None;
         }
-        let [f0, f1] = poly.edges[e as usize].faces;
+        let [f0, f1] = hull.edges()[e as usize].faces;
         // The rate of approach along the edge, squared: reach² / |w − v|².
         let slope = reach * reach / along.length_squared();
-        let kept = if sees(poly, p, f0) || sees(poly, p, f1) {
+        let kept = if sees(hull, p, f0) || sees(hull, p, f1) {
             &mut steepest
         } else {
             &mut hidden
@@ -270,7 +267,7 @@ fn vertex_step(w: &Walk, p: Vec3, v: usize) -> Option<Step> {
         // At the vertex (`p` on the surface): any normal of its cone, a face's.
         let e = edges.first().copied().unwrap_or(0) as usize;
         return Some(Step::Found(
-            poly.planes[poly.edges[e].faces[0] as usize].normal,
+            hull.planes()[hull.edges()[e].faces[0] as usize].normal,
             0.0,
         ));
     }
