@@ -130,8 +130,20 @@ fn sees(hull: &ConvexHull, p: Vec3, f: u32) -> bool {
 /// when that is zero or not finite (the scan decides).
 #[inline]
 fn found(offset: Vec3) -> Option<Step> {
-    let (distance, normal) = length_and_direction(offset)?;
+    let (distance, normal) = length_and_unit(offset)?;
     Some(Step::Found(normal, distance))
+}
+
+/// [`length_and_direction`], straight from the squared length when that is far from
+/// underflow and overflow (the same answer to round-off, fewer steps).
+#[inline]
+fn length_and_unit(v: Vec3) -> Option<(f32, Vec3)> {
+    let squared = v.length_squared();
+    if squared > 1e-30 && squared < 1e30 {
+        let length = squared.sqrt();
+        return Some((length, v / length));
+    }
+    length_and_direction(v)
 }
 
 /// A face `p` is in front of: the answer when `p` projects into its polygon, else the
@@ -212,7 +224,7 @@ fn edge_step(hull: &ConvexHull, p: Vec3, e: usize) -> Option<Step> {
     // round-off) is taken out, and a direction past a face's normal is that normal.
     let across = offset - along * (offset.dot(along) / squared);
     // On the edge (`p` on the surface): any normal of the wedge, the first face's.
-    let Some((distance, normal)) = length_and_direction(across) else {
+    let Some((distance, normal)) = length_and_unit(across) else {
         return Some(Step::Found(hull.planes()[f0 as usize].normal, 0.0));
     };
     let normal = if hull.side_planes()[j0 as usize].normal.dot(normal) < 0.0 {
