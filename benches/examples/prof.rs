@@ -66,9 +66,9 @@
 //! `parry3d::query::distance::distance::distance`): `distance-hull24` 8,741
 //! instructions per pair, `distance-hull24-warm` 3,031, `parry-distance-hull24` 11,347.
 //! Inside `sepax_narrowphase::query::collide` and parry's `contact_manifolds` (`N=10`,
-//! 2,560 calls, 23 November 2026): `sphere-hull` 1,041 instructions per pair (5,108
-//! before the closest-feature walk), `parry-sphere-hull` 3,076; `box-hull` 15,284,
-//! `parry-box-hull` 20,748. For parry: `--toggle-collect='*DefaultQueryDispatcher as
+//! 2,560 calls, 23 November 2026): `sphere-hull` 1,039 instructions per pair (5,873
+//! before the closest-feature walk), `parry-sphere-hull` 3,071; `box-hull` 14,590,
+//! `parry-box-hull` 20,493. For parry: `--toggle-collect='*DefaultQueryDispatcher as
 //! parry3d::query::query_dispatcher::PersistentQueryDispatcher*contact_manifolds'`.
 
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
