@@ -1,7 +1,7 @@
 //! The blocked support mapping equals the scalar scan, index for index, and so do the
-//! blocked rotated bounds, bit for bit; the blocked
-//! furthest plane equals the scalar scan of the planes, index and distance bits; the
-//! incidence tables name the edges they say; side planes hold their loop steps.
+//! blocked rotated bounds, bit for bit; the blocked furthest plane equals the scalar
+//! scan of the planes, index and distance bits; the incidence tables name the edges
+//! they say; side planes hold their loop steps.
 
 use glam::Vec3;
 use sepax_geometry::ConvexHull;
