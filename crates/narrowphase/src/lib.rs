@@ -110,7 +110,8 @@
 //!
 //! Instructions per pair (callgrind, counting inside the bench's pass only, the second
 //! pass of each variant; 23 November 2026, on top of the hull SAT's 8-lane edge query
-//! and support scan, and the warm walk starting from the cache's support vertices).
+//! (its Minkowski-face masks in AVX2 on this CPU) and support scan, and the warm walk
+//! starting from the cache's support vertices).
 //! The pairs are `hull_pairs(n, 256, n)`, 64 pairs at 256 points; an `n`-point hull
 //! keeps about 8 / 22 / 45 / 98 of its points as vertices, with 12 / 40 / 87 / 193
 //! faces. (23 of the 256 8-point pairs are apart.)
@@ -119,18 +120,18 @@
 //! |---|---:|---:|---:|---:|
 //! | `plain` | 130,470 | 2,243,933 | 15,640,984 | 116,909,754 |
 //! | `gauss-map` | 27,312 | 256,571 | 1,138,409 | 5,040,209 |
-//! | `pruned-scan-contact` | 10,189 | 19,166 | 29,046 | 48,173 |
-//! | `pruned-walk-contact` | 10,935 | 19,980 | 29,306 | 46,735 |
-//! | `pruned-scan-cold` (manifold) | 12,015 | 21,915 | 32,851 | 55,526 |
-//! | `pruned-walk-cold` | 12,761 | 22,729 | 33,111 | 54,088 |
-//! | `pruned-scan-warm` | 12,282 | 22,135 | 32,716 | 53,147 |
-//! | `pruned-walk-warm` | 13,071 | 23,070 | 32,962 | 51,349 |
+//! | `pruned-scan-contact` | 9,782 | 17,817 | 26,946 | 44,767 |
+//! | `pruned-walk-contact` | 10,528 | 18,631 | 27,206 | 43,329 |
+//! | `pruned-scan-cold` (manifold) | 11,609 | 20,574 | 30,772 | 52,185 |
+//! | `pruned-walk-cold` | 12,356 | 21,388 | 31,033 | 50,747 |
+//! | `pruned-scan-warm` | 11,823 | 20,746 | 30,588 | 49,748 |
+//! | `pruned-walk-warm` | 12,608 | 21,680 | 30,833 | 47,949 |
 //! | parry3d `contact_manifolds` | 16,568 | 25,382 | 35,584 | 55,184 |
 //! | parry3d `query::contact` | 13,224 | 20,738 | 29,912 | 47,206 |
-//! | plain / pruned-scan (contact) | 12.8 | 117 | 539 | 2,427 |
-//! | plain / pruned-walk (contact) | 11.9 | 112 | 534 | 2,502 |
-//! | gauss-map / pruned-scan (contact) | 2.7 | 13.4 | 39 | 105 |
-//! | gauss-map / pruned-walk (contact) | 2.5 | 12.9 | 39 | 108 |
+//! | plain / pruned-scan (contact) | 13.3 | 126 | 580 | 2,612 |
+//! | plain / pruned-walk (contact) | 12.4 | 120 | 575 | 2,698 |
+//! | gauss-map / pruned-scan (contact) | 2.8 | 14.4 | 42 | 113 |
+//! | gauss-map / pruned-walk (contact) | 2.6 | 13.8 | 42 | 116 |
 //! | pruned-scan / pruned-walk (contact) | 0.93 | 0.96 | 0.99 | 1.03 |
 //! | pruned-scan / pruned-walk (cold, warm manifold) | 0.94, 0.94 | 0.96, 0.96 | 0.99, 0.99 | 1.03, 1.04 |
 //!
@@ -140,8 +141,8 @@
 //!   cold. The inner-sphere bounds leave only a handful of faces whose support is
 //!   needed, and the scan reads 8 vertices at a time, so there is little scanning left
 //!   for the walk to save.
-//! * **Against the seed's own baseline** (`gauss-map`) the pruned test is 2.5–2.7×
-//!   faster at 8 points, 13× at 24, 39× at 64 and 105–108× at 256: on hulls with many
+//! * **Against the seed's own baseline** (`gauss-map`) the pruned test is 2.6–2.8×
+//!   faster at 8 points, 14× at 24, 42× at 64 and 113–116× at 256: on hulls with many
 //!   faces the claimed 5–10× is met and passed, but by the bounds (faces skipped before
 //!   their support, edges dropped before pairing) and the 8-lane edge query, not by the
 //!   walk. `gauss-map` itself is dominated by its `E_a·E_b` arc tests: its `F_a + F_b`
@@ -151,12 +152,12 @@
 //!   instructions): under a tenth. The seed's traversal also finds the crossing arcs by
 //!   walking them instead of testing every edge pair; sepax does not implement that
 //!   part, its bounds do that job.
-//! * The fully plain SAT is 12× (8 points) to 2,400–2,500× (256) dearer than the
+//! * The fully plain SAT is 12–13× (8 points) to 2,600–2,700× (256) dearer than the
 //!   pruned test: the Gauss-map test is worth 4.8–23× of that, the bounds and lanes the
 //!   rest.
-//! * Warm and cold cost the same on touching pairs (0.98–1.04): the cache only skips
-//!   work when its axis still separates. parry3d's manifold takes 1.38× (8 points) to
-//!   0.99× (256) the instructions of sepax's cold manifold.
+//! * Warm and cold cost about the same on touching pairs (warm / cold 0.95–1.02): the
+//!   cache only skips work when its axis still separates. parry3d's manifold takes
+//!   1.43× (8 points) to 1.06× (256) the instructions of sepax's cold manifold.
 //!
 //! The same variants timed (criterion, one pass per measurement: the time per pair is
 //! the median over the pair count; run it on a quiet machine; further variants of the
