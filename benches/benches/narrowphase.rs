@@ -34,7 +34,9 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
-use sepax_benches::{box_batch, nudged, parry_triangle_manifolds, parry_triangle_pairs, to_parry};
+use sepax_benches::{
+    box_batch, nudged, parry_pairs, parry_triangle_manifolds, parry_triangle_pairs,
+};
 use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles};
 use sepax_narrowphase::{
     PairCache, SupportMode, closest_points, collide_box_pairs, collide_with, contact,
@@ -48,30 +50,6 @@ use sepax_testkit::terrain::box_triangle_pairs;
 use std::hint::black_box;
 
 const BATCH: usize = 256;
-
-struct ParryPair {
-    a: Box<dyn parry3d::shape::Shape>,
-    b: Box<dyn parry3d::shape::Shape>,
-    pose_a: parry3d::math::Pose,
-    pose_b: parry3d::math::Pose,
-    pose_ab: parry3d::math::Pose,
-}
-
-fn parry_pairs(pairs: &[Pair]) -> Vec<ParryPair> {
-    pairs
-        .iter()
-        .map(|p| {
-            let (pose_a, pose_b) = (to_parry::pose(&p.pose_a), to_parry::pose(&p.pose_b));
-            ParryPair {
-                a: to_parry::shape(&p.a),
-                b: to_parry::shape(&p.b),
-                pose_ab: pose_a.inv_mul(&pose_b),
-                pose_a,
-                pose_b,
-            }
-        })
-        .collect()
-}
 
 fn bench_contact(c: &mut Criterion, group_name: &str, cases: &[(&str, Vec<Pair>)]) {
     let mut group = c.benchmark_group(group_name);

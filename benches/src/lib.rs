@@ -151,3 +151,30 @@ pub fn parry_casts(peers: &[ParryCast]) {
         std::hint::black_box(hit.ok());
     }
 }
+
+/// A pair as parry3d takes it: both shapes converted, both poses, and b's pose in a's
+/// frame (what `contact_manifolds` reads).
+pub struct ParryPair {
+    pub a: Box<dyn parry3d::shape::Shape>,
+    pub b: Box<dyn parry3d::shape::Shape>,
+    pub pose_a: parry3d::math::Pose,
+    pub pose_b: parry3d::math::Pose,
+    pub pose_ab: parry3d::math::Pose,
+}
+
+/// `pairs` converted for parry3d, in order (the narrow-phase and seed 003 benches).
+pub fn parry_pairs(pairs: &[Pair]) -> Vec<ParryPair> {
+    pairs
+        .iter()
+        .map(|p| {
+            let (pose_a, pose_b) = (to_parry::pose(&p.pose_a), to_parry::pose(&p.pose_b));
+            ParryPair {
+                a: to_parry::shape(&p.a),
+                b: to_parry::shape(&p.b),
+                pose_ab: pose_a.inv_mul(&pose_b),
+                pose_a,
+                pose_b,
+            }
+        })
+        .collect()
+}

@@ -24,7 +24,7 @@
 //! level for the pruned test (as `SimdLevel` for box pairs), or any other variant of
 //! issue 14 item 2, gets its rows in [`Variant`].
 
-use crate::{nudged, to_parry};
+use crate::{ParryPair, nudged, parry_pairs};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
 use sepax_geometry::{ConvexHull, Pose, Shape};
 use sepax_narrowphase::sat_baseline::{gauss_map_hull_hull, plain_hull_hull};
@@ -105,15 +105,6 @@ impl Variant {
     }
 }
 
-/// A pair as parry takes it: both shapes, both poses and b's pose relative to a's.
-struct ParryPair {
-    a: Box<dyn parry3d::shape::Shape>,
-    b: Box<dyn parry3d::shape::Shape>,
-    pose_a: parry3d::math::Pose,
-    pose_b: parry3d::math::Pose,
-    pose_ab: parry3d::math::Pose,
-}
-
 /// The state of the passes over one pair set: the warm variants' caches and nudged
 /// poses, parry's copies of the pairs.
 pub struct Passes {
@@ -139,19 +130,7 @@ impl Passes {
             .enumerate()
             .map(|(i, p)| nudged(&p.pose_b, 2.0 * p.b.bounding_radius(), i as f32 * 0.9))
             .collect();
-        let parry = pairs
-            .iter()
-            .map(|p| {
-                let (pose_a, pose_b) = (to_parry::pose(&p.pose_a), to_parry::pose(&p.pose_b));
-                ParryPair {
-                    a: to_parry::shape(&p.a),
-                    b: to_parry::shape(&p.b),
-                    pose_ab: pose_a.inv_mul(&pose_b),
-                    pose_a,
-                    pose_b,
-                }
-            })
-            .collect();
+        let parry = parry_pairs(&pairs);
         Passes {
             caches: vec![PairCache::default(); pairs.len()],
             pairs,

@@ -207,11 +207,7 @@ pub fn contact(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: f32) 
     }) {
         return answer;
     }
-    if canonical_swap(a, pose_a, b, pose_b) {
-        return contact_in_order(b, pose_b, a, pose_a, margin, DEFAULT_SUPPORT_MODE)
-            .map(|c| c.flipped());
-    }
-    contact_in_order(a, pose_a, b, pose_b, margin, DEFAULT_SUPPORT_MODE)
+    contact_convex(a, pose_a, b, pose_b, margin, DEFAULT_SUPPORT_MODE)
 }
 
 /// [`contact`] with an explicit support evaluation for hull queries (for benchmarks that
@@ -228,6 +224,19 @@ pub fn contact_with(
     if !(pose_a.is_valid() && pose_b.is_valid()) || mesh_pair(a, b, |_, _| ()).is_some() {
         return contact(a, pose_a, b, pose_b, margin);
     }
+    contact_convex(a, pose_a, b, pose_b, margin, mode)
+}
+
+/// [`contact`] of two convex shapes (valid poses): in the canonical order, flipped back.
+#[inline(always)]
+fn contact_convex(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: f32,
+    mode: SupportMode,
+) -> Option<Contact> {
     if canonical_swap(a, pose_a, b, pose_b) {
         return contact_in_order(b, pose_b, a, pose_a, margin, mode).map(|c| c.flipped());
     }
