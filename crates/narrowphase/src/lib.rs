@@ -167,6 +167,16 @@
 //! cargo bench -p sepax-benches --bench seed003
 //! ```
 //!
+//! One run of it (23 November 2026, late evening, `-- --warm-up-time 1
+//! --measurement-time 2`, the 2-core VM with no other job), per pair at 8 / 24 / 64 /
+//! 256 points: `plain` 15 / 249 / 1,450 / 9,530 µs, `gauss-map` 5.3 / 54 / 230 / 978
+//! µs, `pruned-scan-contact` 0.97 / 1.69 / 4.2 / 4.3 µs, parry3d `contact_manifolds`
+//! 1.74 / 2.76 / 5.6 / 4.6 µs: plain / pruned 16×, 147×, 347×, 2,200×; gauss-map /
+//! pruned 5.5×, 32×, 55×, 227×, the same story as the counts. The warm and walk rows
+//! of that run moved by up to ±50 % against their cold and scan twins (a warm 64-point
+//! pass timed 1.7× its cold one, where the counts differ by 1 %), so they are not
+//! quoted: on this VM the instruction counts are the figure to trust.
+//!
 //! The counts: one process runs every variant twice over the `n`-point pairs, with one
 //! callgrind dump per pass (variant `k` in `Variant::ALL`, from 1, has its second
 //! pass in dump `2k`; divide by the pair count):
