@@ -17,7 +17,8 @@
 //! before pairing, the witnesses, the pair cache. It costs `(F_a + F_b)·V` dot products
 //! and `E_a·E_b` arc tests.
 
-use super::{Frame, PARALLEL_EDGES};
+use super::Frame;
+use super::plain::{edge_pair_axis, face_axes};
 use crate::polytope::Polytope;
 use glam::Vec3;
 use sepax_geometry::{ConvexHull, Pose};
@@ -66,18 +67,8 @@ pub fn gauss_map_hull_hull(
         }
         s > 0.0
     };
-    for plane in pa.planes {
-        let n = plane.normal;
-        let s = n.dot(frame.trans) - pb.support(frame.rot_t * -n).1 - plane.offset;
-        if keep(s, n) {
-            return None;
-        }
-    }
-    for plane in pb.planes {
-        let n = frame.rot * -plane.normal;
-        if keep(n.dot(frame.trans) - plane.offset - pa.support(n).1, n) {
-            return None;
-        }
+    if face_axes(&pa, &pb, &frame, &mut keep) {
+        return None;
     }
     for edge_b in pb.edges {
         // b's arc on −b's Gauss map, and the edge, in a's frame.
@@ -95,17 +86,9 @@ pub fn gauss_map_hull_hull(
                 continue;
             }
             let [a0, a1] = edge_a.vertices.map(|v| pa.vertices[v as usize]);
-            let direction_a = a1 - a0;
-            let cross = direction_a.cross(direction_b);
-            let floor = PARALLEL_EDGES * PARALLEL_EDGES;
-            let scale = direction_a.length_squared() * direction_b.length_squared();
-            if cross.length_squared() < floor * scale {
+            let Some(n) = edge_pair_axis(&pa, a0, a1 - a0, direction_b) else {
                 continue;
-            }
-            let mut n = cross.normalize();
-            if n.dot(a0 - pa.centroid) < 0.0 {
-                n = -n;
-            }
+            };
             if keep(n.dot(b0 - a0), n) {
                 return None;
             }

@@ -67,17 +67,8 @@ pub fn plain_hull_hull(
         }
         s > 0.0
     };
-    for plane in pa.planes {
-        let n = plane.normal;
-        if keep(n.dot(frame.trans) - support_b(n) - plane.offset, n) {
-            return None;
-        }
-    }
-    for plane in pb.planes {
-        let n = frame.rot * -plane.normal;
-        if keep(n.dot(frame.trans) - plane.offset - support_a(n), n) {
-            return None;
-        }
+    if face_axes(&pa, &pb, &frame, &mut keep) {
+        return None;
     }
     for eb in 0..pb.edges.len() {
         let [b0, b1] = pb.edges[eb].vertices;
@@ -86,15 +77,9 @@ pub fn plain_hull_hull(
             let [a0, a1] = pa.edges[ea].vertices;
             let start_a = pa.vertices[a0 as usize];
             let edge_a = pa.vertices[a1 as usize] - start_a;
-            let cross = edge_a.cross(edge_b);
-            let floor = PARALLEL_EDGES * PARALLEL_EDGES;
-            if cross.length_squared() < floor * edge_a.length_squared() * edge_b.length_squared() {
+            let Some(n) = edge_pair_axis(&pa, start_a, edge_a, edge_b) else {
                 continue;
-            }
-            let mut n = cross.normalize();
-            if n.dot(start_a - pa.centroid) < 0.0 {
-                n = -n;
-            }
+            };
             if keep(n.dot(frame.trans) - support_b(n) - support_a(n), n) {
                 return None;
             }
@@ -102,4 +87,53 @@ pub fn plain_hull_hull(
     }
     let (separation, normal) = best;
     Some((pose_a.rotation.normalize() * normal, separation))
+}
+
+/// Both hulls' face axes, each with a full support scan of the other (`a`'s normals
+/// `n_i`: `s = n_i·t − h_b(−Rᵀn_i) − d_i`; b's as `n = −R m_j`: `s = n·t − e_j − h_a(n)`),
+/// handed to `keep` in order; true as soon as `keep` says an axis separates.
+pub(super) fn face_axes(
+    pa: &Polytope,
+    pb: &Polytope,
+    frame: &Frame,
+    keep: &mut impl FnMut(f32, Vec3) -> bool,
+) -> bool {
+    for plane in pa.planes {
+        let n = plane.normal;
+        if keep(
+            n.dot(frame.trans) - pb.support(frame.rot_t * -n).1 - plane.offset,
+            n,
+        ) {
+            return true;
+        }
+    }
+    for plane in pb.planes {
+        let n = frame.rot * -plane.normal;
+        if keep(n.dot(frame.trans) - plane.offset - pa.support(n).1, n) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The unit axis `±(e_a × e_b)` of an edge pair (a's frame), oriented out of a at its
+/// edge (`n·(p_a − c_a) ≥ 0`, `p_a` = `start_a`); `None` when the edges are within
+/// `PARALLEL_EDGES` of parallel.
+pub(super) fn edge_pair_axis(
+    pa: &Polytope,
+    start_a: Vec3,
+    edge_a: Vec3,
+    edge_b: Vec3,
+) -> Option<Vec3> {
+    let cross = edge_a.cross(edge_b);
+    let floor = PARALLEL_EDGES * PARALLEL_EDGES;
+    if cross.length_squared() < floor * edge_a.length_squared() * edge_b.length_squared() {
+        return None;
+    }
+    let n = cross.normalize();
+    Some(if n.dot(start_a - pa.centroid) < 0.0 {
+        -n
+    } else {
+        n
+    })
 }
