@@ -33,9 +33,10 @@
 //! starts from the simplex of a pose just beside it; `parry3d` is `query::distance`.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
+use parry3d::query::ContactManifold;
 use sepax_benches::{
-    box_batch, nudged, parry_pairs, parry_triangle_manifolds, parry_triangle_pairs,
+    box_batch, nudged, parry_manifolds_pass, parry_pairs, parry_triangle_manifolds,
+    parry_triangle_pairs,
 };
 use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles};
 use sepax_narrowphase::{
@@ -128,23 +129,7 @@ fn bench_manifold(
         let peers = parry_pairs(pairs);
         let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
         group.bench_function(BenchmarkId::new("parry3d", name), |bench| {
-            bench.iter(|| {
-                for p in &peers {
-                    manifolds.clear();
-                    let mut workspace = None;
-                    DefaultQueryDispatcher
-                        .contact_manifolds(
-                            &p.pose_ab,
-                            &*p.a,
-                            &*p.b,
-                            0.0,
-                            &mut manifolds,
-                            &mut workspace,
-                        )
-                        .unwrap();
-                    black_box(&manifolds);
-                }
-            })
+            bench.iter(|| parry_manifolds_pass(&peers, &mut manifolds))
         });
     }
     group.finish();

@@ -71,10 +71,11 @@
 //! `parry-box-hull` 20,493. For parry: `--toggle-collect='*DefaultQueryDispatcher as
 //! parry3d::query::query_dispatcher::PersistentQueryDispatcher*contact_manifolds'`.
 
-use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
+use parry3d::query::ContactManifold;
 use sepax_benches::{
     box_batch, cast_motions, cast_sets, nudged, parry_cast_pairs, parry_casts,
-    parry_triangle_manifolds, parry_triangle_pairs, sepax_casts, to_parry,
+    parry_manifolds_pass, parry_pairs, parry_triangle_manifolds, parry_triangle_pairs, sepax_casts,
+    to_parry,
 };
 use sepax_geometry::Pose;
 use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles};
@@ -307,26 +308,10 @@ fn batched(batch: &[BoxBoxPair], level: SimdLevel, manifolds: bool, passes: usiz
 }
 
 fn parry_manifolds(pairs: &[Pair], passes: usize) {
-    let peers: Vec<_> = pairs
-        .iter()
-        .map(|p| {
-            (
-                to_parry::shape(&p.a),
-                to_parry::shape(&p.b),
-                to_parry::pose(&p.pose_a).inv_mul(&to_parry::pose(&p.pose_b)),
-            )
-        })
-        .collect();
+    let peers = parry_pairs(pairs);
     let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
     for _ in 0..passes {
-        for (a, b, pose_ab) in &peers {
-            manifolds.clear();
-            let mut workspace = None;
-            DefaultQueryDispatcher
-                .contact_manifolds(pose_ab, &**a, &**b, 0.0, &mut manifolds, &mut workspace)
-                .unwrap();
-            black_box(&manifolds);
-        }
+        parry_manifolds_pass(&peers, &mut manifolds);
     }
 }
 

@@ -178,3 +178,21 @@ pub fn parry_pairs(pairs: &[Pair]) -> Vec<ParryPair> {
         })
         .collect()
 }
+
+/// One cold pass of parry3d's `contact_manifolds` over `peers` (an empty manifold list
+/// and no workspace per pair, as sepax's cold queries), the result kept from the
+/// optimiser.
+pub fn parry_manifolds_pass(
+    peers: &[ParryPair],
+    manifolds: &mut Vec<parry3d::query::ContactManifold<(), ()>>,
+) {
+    use parry3d::query::{DefaultQueryDispatcher, PersistentQueryDispatcher};
+    for p in peers {
+        manifolds.clear();
+        let mut workspace = None;
+        DefaultQueryDispatcher
+            .contact_manifolds(&p.pose_ab, &*p.a, &*p.b, 0.0, manifolds, &mut workspace)
+            .expect("parry3d supports every convex pair of the benches");
+        std::hint::black_box(&*manifolds);
+    }
+}

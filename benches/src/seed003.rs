@@ -24,8 +24,8 @@
 //! level for the pruned test (as `SimdLevel` for box pairs), or any other variant of
 //! issue 14 item 2, gets its rows in [`Variant`].
 
-use crate::{ParryPair, nudged, parry_pairs};
-use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
+use crate::{ParryPair, nudged, parry_manifolds_pass, parry_pairs};
+use parry3d::query::ContactManifold;
 use sepax_geometry::{ConvexHull, Pose, Shape};
 use sepax_narrowphase::sat_baseline::{gauss_map_hull_hull, plain_hull_hull};
 use sepax_narrowphase::{PairCache, SupportMode, collide_with, contact_with};
@@ -197,23 +197,7 @@ impl Passes {
                     ));
                 }
             }
-            Variant::Parry => {
-                for p in &self.parry {
-                    self.manifolds.clear();
-                    let mut workspace = None;
-                    DefaultQueryDispatcher
-                        .contact_manifolds(
-                            &p.pose_ab,
-                            &*p.a,
-                            &*p.b,
-                            0.0,
-                            &mut self.manifolds,
-                            &mut workspace,
-                        )
-                        .unwrap();
-                    black_box(&self.manifolds);
-                }
-            }
+            Variant::Parry => parry_manifolds_pass(&self.parry, &mut self.manifolds),
             Variant::ParryContact => {
                 for p in &self.parry {
                     black_box(
