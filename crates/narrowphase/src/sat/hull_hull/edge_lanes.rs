@@ -180,7 +180,7 @@ impl EdgeLanesOfB {
     /// per block when this CPU has AVX2 (chosen at run time, like the batched box pairs;
     /// `wide` alone compiles for the build's baseline, two SSE2 halves), else
     /// [`Self::crossing`]; the same multiplies, adds and compares in the same order.
-    pub fn crossing_masks(&self, edges_a: &[EdgeData], out: &mut SmallVec<[u8; 64]>) {
+    pub fn crossing_masks(&self, edges_a: &[EdgeData], out: &mut SmallVec<[u8; 256]>) {
         out.clear();
         #[cfg(target_arch = "x86_64")]
         if crate::sat::box_box_wide::SimdLevel::detected()

@@ -247,6 +247,7 @@ impl Query<'_> {
             }
         }
         edges_b.move_to_a(self.frame);
+        // One mask per (edge of a, block of b): inline up to 256 (64-point hulls use ~60).
         let mut crossings = SmallVec::new();
         edges_b.crossing_masks(&edges_a, &mut crossings);
         let mut pairs: SmallVec<[RankedPair; 32]> = SmallVec::new();
