@@ -1,0 +1,150 @@
+//! A pinned hash of box–box answers: `collide` (cold, then warm along a short motion
+//! with the cache kept), `contact`, and the batched `collide_box_pairs` /
+//! `contact_box_pairs` of 40,000 box pairs, hashed (FNV-1a over the bit patterns of
+//! every normal, point, depth, id, anchor and feature).
+//!
+//! Placements: the benches' pairs (resting, touching, deep, separated, apart; both
+//! orders) and random boxes (thin plates to fat blocks) under every placement of the
+//! oracle tests (general, coincident centres, parallel faces, edge on edge, near
+//! touching), a fifth of them with a margin. Each single pair is then moved three times
+//! by up to 2% of its size and 0.02 rad, querying with the cache it left: the warm path.
+//!
+//! Speed-ups of the box path (batch loading, clipping, the world transform) must not
+//! change an answer: any changed bit changes the hash. Update `FINGERPRINT` on purpose
+//! only, with the reason in the commit message. Pinned for x86-64 (SSE2, no FMA: the
+//! default target), where it was measured. Run it optimised:
+//! `cargo test --release -p sepax-narrowphase --test box_fingerprint`.
+
+use glam::{Quat, Vec3};
+use sepax_geometry::rng::Rng;
+use sepax_geometry::{Pose, Shape};
+use sepax_narrowphase::{
+    BoxBoxPair, PairCache, collide, collide_box_pairs, contact, contact_box_pairs,
+};
+use sepax_testkit::fingerprint::Fnv;
+use sepax_testkit::pairs::{PLACEMENTS, Pair, PairKind, box_pairs, place};
+use sepax_testkit::shapes::random_cuboid;
+
+/// The hash of `fingerprint`: changed on purpose only.
+const FINGERPRINT: u64 = 0xa658_2f50_10e2_196a;
+
+/// Hashes `collide` (cold, then three warm steps) and `contact` of one pair; returns
+/// whether the first `collide` found a manifold.
+fn hash_pair(hash: &mut Fnv, rng: &mut Rng, pair: &Pair, margin: f32) -> bool {
+    let mut cache = PairCache::default();
+    let (a, b) = (&pair.a, &pair.b);
+    let cold = collide(a, &pair.pose_a, b, &pair.pose_b, margin, &mut cache);
+    hash.manifold(&cold);
+    hash.contact(&contact(a, &pair.pose_a, b, &pair.pose_b, margin));
+    let size = a.bounding_radius() + b.bounding_radius();
+    let mut pose_b = pair.pose_b;
+    for _ in 0..3 {
+        let step = rng.vec3(Vec3::splat(-1.0), Vec3::splat(1.0)) * (0.01 * size);
+        let turn = Quat::from_scaled_axis(rng.vec3(Vec3::splat(-0.01), Vec3::splat(0.01)));
+        pose_b = Pose::new(
+            pose_b.translation + step,
+            (turn * pose_b.rotation).normalize(),
+        );
+        let warm = collide(a, &pair.pose_a, b, &pose_b, margin, &mut cache);
+        hash.manifold(&warm);
+    }
+    cold.is_some()
+}
+
+/// The pairs: the benches' five kinds in both orders, then random boxes under every
+/// placement.
+fn pairs() -> Vec<(Pair, f32)> {
+    let mut out = Vec::new();
+    let kinds = [
+        PairKind::Resting,
+        PairKind::Touching,
+        PairKind::Deep,
+        PairKind::Separated,
+        PairKind::Apart,
+    ];
+    for (k, kind) in kinds.into_iter().enumerate() {
+        for (i, pair) in box_pairs(0xb0c5_0000 + k as u64, 1_000, kind)
+            .into_iter()
+            .enumerate()
+        {
+            let margin = if i % 5 == 0 { 0.05 } else { 0.0 };
+            let swapped = Pair {
+                a: pair.b.clone(),
+                pose_a: pair.pose_b,
+                b: pair.a.clone(),
+                pose_b: pair.pose_a,
+            };
+            out.push((pair, margin));
+            out.push((swapped, margin));
+        }
+    }
+    let mut rng = Rng::new(0xb0c5_f1a9);
+    for k in 0..30_000 {
+        let (a, b) = (random_cuboid(&mut rng), random_cuboid(&mut rng));
+        let (pose_a, pose_b) = place(&mut rng, &a, &b, PLACEMENTS[k % PLACEMENTS.len()]);
+        let margin = if k % 5 == 0 { 0.05 } else { 0.0 };
+        out.push((
+            Pair {
+                a,
+                pose_a,
+                b,
+                pose_b,
+            },
+            margin,
+        ));
+    }
+    out
+}
+
+fn as_box_pair(pair: &Pair) -> BoxBoxPair {
+    match (&pair.a, &pair.b) {
+        (Shape::Cuboid(a), Shape::Cuboid(b)) => BoxBoxPair {
+            a: *a,
+            pose_a: pair.pose_a,
+            b: *b,
+            pose_b: pair.pose_b,
+        },
+        _ => unreachable!("box pairs only"),
+    }
+}
+
+fn fingerprint() -> (u64, usize, usize) {
+    let mut hash = Fnv::new();
+    let mut rng = Rng::new(0xb0c5_0001);
+    let all = pairs();
+    let mut touching = 0;
+    for (pair, margin) in &all {
+        touching += hash_pair(&mut hash, &mut rng, pair, *margin) as usize;
+    }
+    // The batched queries, one batch per margin, cold caches.
+    for margin in [0.0, 0.05] {
+        let batch: Vec<BoxBoxPair> = all
+            .iter()
+            .filter(|(_, m)| *m == margin)
+            .map(|(p, _)| as_box_pair(p))
+            .collect();
+        let mut caches = vec![PairCache::default(); batch.len()];
+        let mut manifolds = vec![None; batch.len()];
+        collide_box_pairs(&batch, margin, &mut caches, &mut manifolds);
+        let mut contacts = vec![None; batch.len()];
+        contact_box_pairs(&batch, margin, &mut contacts);
+        for (m, c) in manifolds.iter().zip(&contacts) {
+            hash.manifold(m);
+            hash.contact(c);
+        }
+    }
+    (hash.0, all.len(), touching)
+}
+
+#[test]
+fn box_answers_match_the_pinned_fingerprint() {
+    let (hash, pairs, touching) = fingerprint();
+    assert_eq!(pairs, 40_000);
+    assert!(
+        touching > 10_000 && touching < 38_000,
+        "{touching} touching"
+    );
+    if cfg!(target_arch = "x86_64") {
+        assert_eq!(hash, FINGERPRINT, "the answers changed: {hash:#x}");
+    }
+}
