@@ -29,8 +29,8 @@
 
 use crate::distance::Core;
 use crate::math::sanitize_margin;
-use crate::query::{box_manifold_from_outcome, canonical_swap, contact_from_outcome};
-use crate::sat::box_box::{BoxPair, box_box};
+use crate::query::{box_manifold_from_outcome, canonical_swap_boxes, contact_from_outcome};
+use crate::sat::box_box::{BoxPair, box_box, face_axis};
 use crate::sat::box_box_wide::{
     BoxBundle, BundleSeparations, LANES, SimdLevel, bundle_separations, lane_separations,
 };
@@ -40,7 +40,7 @@ use crate::solid::Solid;
 use crate::speculative::{apart_within_margin, speculative_contact};
 use crate::{Contact, Feature, Manifold, PairCache};
 use glam::{Mat3, Vec3};
-use sepax_geometry::{Cuboid, Pose, Shape};
+use sepax_geometry::{Cuboid, Pose};
 
 /// One box–box pair of a batch: two boxes and their poses, in the caller's order (the
 /// answers' normals point from `a` to `b`).
@@ -183,13 +183,19 @@ pub fn collide_box_pairs_with_at(
             } else {
                 caches[l]
             };
-            let pair = &bundle.pairs[l];
             let cached = inner.last.map(|c| c.feature);
             let outcome = bundle.outcome(level, l, margin, cached);
-            let (ha, hb) = (Vec3::from_array(pair.ha), Vec3::from_array(pair.hb));
-            let pose_a = &bundle.poses_a[l];
-            let mut manifold =
-                box_manifold_from_outcome(ha, hb, pose_a, &pair.frame, margin, &mut inner, outcome);
+            let mut manifold = if let SatOutcome::Separated(axis) = outcome {
+                // What `box_manifold_from_outcome` does with a separated pair, without
+                // the lane's `BoxPair` (not built for pairs a face separates).
+                inner.remember(axis.feature, true);
+                None
+            } else {
+                let pair = &bundle.pairs[l];
+                let (ha, hb) = (Vec3::from_array(pair.ha), Vec3::from_array(pair.hb));
+                let pose_a = &bundle.poses_a[l];
+                box_manifold_from_outcome(ha, hb, pose_a, &pair.frame, margin, &mut inner, outcome)
+            };
             if swapped {
                 caches[l] = inner.flipped();
                 if let Some(m) = &mut manifold {
@@ -250,7 +256,9 @@ struct Bundle {
     extents: [(Vec3, Vec3); LANES],
     /// Both poses in the lane's order, in f64 lanes (the frames' input).
     poses: PoseLanes,
-    /// The scalar test's inputs per lane (and the frame they came from).
+    /// The scalar test's inputs per lane (and the frame they came from): built by
+    /// `load` at the scalar level, and at a wide level by `outcome`, only for the lanes
+    /// no face axis separates (the others never read it).
     pairs: [BoxPair; LANES],
     /// The same inputs across lanes, for the wide kernel.
     inputs: BoxBundle,
@@ -278,25 +286,20 @@ impl Bundle {
 
     /// Loads up to 8 pairs: as `collide` does, a pair with an invalid pose is left out,
     /// the others are put in canonical order and b is brought into a's frame (all 8
-    /// frames at once at a wide level).
+    /// frames at once at a wide level; pair by pair, into `pairs`, at the scalar one).
     fn load(&mut self, level: SimdLevel, pairs: &[BoxBoxPair]) {
         self.active = [false; LANES];
         for (l, p) in pairs.iter().enumerate() {
             if !(p.pose_a.is_valid() && p.pose_b.is_valid()) {
                 continue;
             }
-            let swapped = canonical_swap(
-                &Shape::Cuboid(p.a),
-                &p.pose_a,
-                &Shape::Cuboid(p.b),
-                &p.pose_b,
-            );
-            let ((a, pose_a), (b, pose_b)) = if swapped {
-                ((&p.b, &p.pose_b), (&p.a, &p.pose_a))
+            let (ha, hb) = (p.a.half_extents(), p.b.half_extents());
+            let swapped = canonical_swap_boxes(ha, &p.pose_a, hb, &p.pose_b);
+            let ((ha, pose_a), (hb, pose_b)) = if swapped {
+                ((hb, &p.pose_b), (ha, &p.pose_a))
             } else {
-                ((&p.a, &p.pose_a), (&p.b, &p.pose_b))
+                ((ha, &p.pose_a), (hb, &p.pose_b))
             };
-            let (ha, hb) = (a.half_extents(), b.half_extents());
             self.poses.set_lane(l, pose_a, pose_b);
             self.inputs.set_extents(l, ha, hb);
             self.extents[l] = (ha, hb);
@@ -307,23 +310,20 @@ impl Bundle {
         if level != SimdLevel::Scalar {
             // The wide level: all 8 frames at once, straight into the kernel's inputs.
             frames(level, &self.poses, &mut self.inputs);
+            return;
         }
         for l in 0..pairs.len() {
             if !self.active[l] {
                 continue;
             }
             let (ha, hb) = self.extents[l];
-            self.pairs[l] = if level == SimdLevel::Scalar {
-                let p = &pairs[l];
-                let (pose_a, pose_b) = if self.swapped[l] {
-                    (&p.pose_b, &p.pose_a)
-                } else {
-                    (&p.pose_a, &p.pose_b)
-                };
-                BoxPair::new(ha, hb, &Frame::new(pose_a, pose_b))
+            let p = &pairs[l];
+            let (pose_a, pose_b) = if self.swapped[l] {
+                (&p.pose_b, &p.pose_a)
             } else {
-                BoxPair::new(ha, hb, &self.inputs.frame(l))
+                (&p.pose_a, &p.pose_b)
             };
+            self.pairs[l] = BoxPair::new(ha, hb, &Frame::new(pose_a, pose_b));
         }
     }
 
@@ -360,22 +360,33 @@ impl Bundle {
     }
 
     /// Lane `l`'s SAT outcome, chosen by the scalar test's code from the separations.
+    /// At a wide level, a pair that a face axis separates is answered from the lanes
+    /// (the scalar test's [`face_axis`], on the same entries); any other gets its
+    /// `BoxPair` in `pairs[l]` first.
     fn outcome(
-        &self,
+        &mut self,
         level: SimdLevel,
         l: usize,
         margin: f32,
         cached: Option<Feature>,
     ) -> SatOutcome {
-        let pair = &self.pairs[l];
         if level == SimdLevel::Scalar {
+            let pair = &self.pairs[l];
             let (ha, hb) = (Vec3::from_array(pair.ha), Vec3::from_array(pair.hb));
             return box_box(ha, hb, &pair.frame, margin, cached);
         }
-        let faces = std::array::from_fn(|k| self.separations[k][l]);
-        pair.separated_by_face(&faces, margin).unwrap_or_else(|| {
-            let all = lane_separations(&self.separations, l);
-            pair.choose(&all, margin, cached)
-        })
+        // The scalar test's `separated_by_face`: the first face axis above the margin.
+        let faces: [f32; 6] = std::array::from_fn(|k| self.separations[k][l]);
+        if let Some(k) = faces.iter().position(|&s| s > margin) {
+            let (r, t) = (&self.inputs.r, &self.inputs.t);
+            let j = k % 3;
+            let axis_b = Vec3::new(r[0][j][l], r[1][j][l], r[2][j][l]);
+            let t = [t[0][l], t[1][l], t[2][l]];
+            return SatOutcome::Separated(face_axis(k, faces[k], t, axis_b));
+        }
+        let (ha, hb) = self.extents[l];
+        self.pairs[l] = BoxPair::new(ha, hb, &self.inputs.frame(l));
+        let all = lane_separations(&self.separations, l);
+        self.pairs[l].choose(&all, margin, cached)
     }
 }

@@ -78,6 +78,18 @@ pub(crate) fn canonical_swap(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose)
     order_key(b, pose_b) < order_key(a, pose_a)
 }
 
+/// [`canonical_swap`] for two boxes of half extents `ha` and `hb`, without building
+/// `Shape`s: the same comparison, as the kind (and the size key's unused fourth entry)
+/// is equal for two boxes, so the half extents' bits, then the poses', decide.
+#[inline]
+pub(crate) fn canonical_swap_boxes(ha: Vec3, pose_a: &Pose, hb: Vec3, pose_b: &Pose) -> bool {
+    let key = |h: Vec3, pose: &Pose| {
+        let (t, q) = (pose.translation, pose.rotation);
+        [h.x, h.y, h.z, t.x, t.y, t.z, q.x, q.y, q.z, q.w].map(f32::to_bits)
+    };
+    key(hb, pose_b) < key(ha, pose_a)
+}
+
 /// The first entry of [`order_key`]: sphere, box, hull, capsule, mesh.
 #[inline]
 fn kind_rank(shape: &Shape) -> u32 {

@@ -192,30 +192,9 @@ impl BoxPair {
     /// Normal (a→b, a's frame) and feature of axis `k`, given its separation.
     fn axis(&self, k: usize, separation: f32) -> Axis {
         let (r, t) = (&self.r, &self.t);
-        if k < 3 {
-            let sign = if t[k] >= 0.0 { 1.0 } else { -1.0 };
-            let mut normal = [0.0; 3];
-            normal[k] = sign;
-            return Axis {
-                separation,
-                normal: Vec3::from_array(normal),
-                feature: Feature::FaceA(2 * k as u32 + (sign > 0.0) as u32),
-            };
-        }
         if k < 6 {
-            let j = k - 3;
-            let axis_b = Vec3::new(r[0][j], r[1][j], r[2][j]);
-            let sign = if Vec3::from_array(*t).dot(axis_b) >= 0.0 {
-                1.0
-            } else {
-                -1.0
-            };
-            // b's touching face has outward normal −n = −sign · b_j.
-            return Axis {
-                separation,
-                normal: axis_b * sign,
-                feature: Feature::FaceB(2 * j as u32 + (sign < 0.0) as u32),
-            };
+            let j = k % 3;
+            return face_axis(k, separation, *t, Vec3::new(r[0][j], r[1][j], r[2][j]));
         }
         let (i, j) = ((k - 6) / 3, (k - 6) % 3);
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
@@ -233,6 +212,36 @@ impl BoxPair {
                 box_edge_along(j, self.frame.rot_t * -normal),
             ),
         }
+    }
+}
+
+/// Normal (a→b, a's frame) and feature of face axis `k < 6` (see [`axis_index`]), given
+/// its separation, b's centre `t` in a's frame and, for a face of b (`k ≥ 3`), that
+/// face's axis `b_{k−3}` in a's frame (column `k − 3` of `R`; unused for a's faces).
+/// The batch calls it straight from its lanes for the pairs a face separates.
+#[inline]
+pub(crate) fn face_axis(k: usize, separation: f32, t: [f32; 3], axis_b: Vec3) -> Axis {
+    if k < 3 {
+        let sign = if t[k] >= 0.0 { 1.0 } else { -1.0 };
+        let mut normal = [0.0; 3];
+        normal[k] = sign;
+        return Axis {
+            separation,
+            normal: Vec3::from_array(normal),
+            feature: Feature::FaceA(2 * k as u32 + (sign > 0.0) as u32),
+        };
+    }
+    let j = k - 3;
+    let sign = if Vec3::from_array(t).dot(axis_b) >= 0.0 {
+        1.0
+    } else {
+        -1.0
+    };
+    // b's touching face has outward normal −n = −sign · b_j.
+    Axis {
+        separation,
+        normal: axis_b * sign,
+        feature: Feature::FaceB(2 * j as u32 + (sign < 0.0) as u32),
     }
 }
 
