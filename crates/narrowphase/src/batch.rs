@@ -32,7 +32,8 @@ use crate::math::sanitize_margin;
 use crate::query::{box_manifold_from_outcome, canonical_swap_boxes, contact_from_outcome};
 use crate::sat::box_box::{BoxPair, box_box, face_axis};
 use crate::sat::box_box_wide::{
-    BoxBundle, BundleSeparations, LANES, SimdLevel, bundle_separations, lane_separations,
+    BoxBundle, BundleScan, BundleSeparations, LANES, SimdLevel, bundle_separations,
+    lane_separations,
 };
 use crate::sat::frame_wide::{PoseLanes, frames};
 use crate::sat::{Axis, Frame, SatOutcome};
@@ -263,6 +264,8 @@ struct Bundle {
     /// The same inputs across lanes, for the wide kernel.
     inputs: BoxBundle,
     separations: BundleSeparations,
+    /// Each lane's scan of its separations (when the edge rows were computed).
+    scan: BundleScan,
 }
 
 impl Bundle {
@@ -281,6 +284,7 @@ impl Bundle {
             pairs: [BoxPair::new(Vec3::ONE, Vec3::ONE, &identity); LANES],
             inputs: BoxBundle::default(),
             separations: [[0.0; LANES]; 15],
+            scan: BundleScan::new(),
         }
     }
 
@@ -338,6 +342,7 @@ impl Bundle {
                 &self.active,
                 margin,
                 &mut self.separations,
+                &mut self.scan,
             );
         }
     }
@@ -387,6 +392,6 @@ impl Bundle {
         let (ha, hb) = self.extents[l];
         self.pairs[l] = BoxPair::new(ha, hb, &self.inputs.frame(l));
         let all = lane_separations(&self.separations, l);
-        self.pairs[l].choose(&all, margin, cached)
+        self.pairs[l].choose_scanned(&all, self.scan.lane(l), margin, cached)
     }
 }

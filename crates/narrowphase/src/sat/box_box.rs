@@ -295,6 +295,44 @@ pub(crate) fn box_box(
     pair.choose(&pair.separations(), margin, cached)
 }
 
+/// What [`BoxPair::choose`] reads off the 15 separations: the first axis whose
+/// separation exceeds the margin, and the best axis of each kind — faces of a (`0..3`),
+/// faces of b (`3..6`), edge pairs (`6..15`) — the lowest index winning a tie (a later
+/// axis replaces the best only when strictly greater).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Scan {
+    pub first_separating: Option<usize>,
+    pub best: [usize; 3],
+}
+
+/// The scalar [`Scan`] of one pair's separations, in one pass.
+#[inline]
+pub(crate) fn scan(separations: &[f32; 15], margin: f32) -> Scan {
+    let mut best = [0, 3, 6];
+    for (k, &s) in separations.iter().enumerate() {
+        if s > margin {
+            return Scan {
+                first_separating: Some(k),
+                best,
+            };
+        }
+        let kind = if k < 3 {
+            0
+        } else if k < 6 {
+            1
+        } else {
+            2
+        };
+        if s > separations[best[kind]] {
+            best[kind] = k;
+        }
+    }
+    Scan {
+        first_separating: None,
+        best,
+    }
+}
+
 impl BoxPair {
     /// The first face axis (`0..6`) whose separation exceeds `margin`, if any.
     #[inline]
@@ -311,6 +349,18 @@ impl BoxPair {
         margin: f32,
         cached: Option<Feature>,
     ) -> SatOutcome {
+        self.choose_scanned(separations, scan(separations, margin), margin, cached)
+    }
+
+    /// [`choose`](Self::choose) with the separations already scanned (by [`scan`], or
+    /// by the batch's lanes, which compute the same indices).
+    pub(crate) fn choose_scanned(
+        &self,
+        separations: &[f32; 15],
+        scanned: Scan,
+        margin: f32,
+        cached: Option<Feature>,
+    ) -> SatOutcome {
         let pair = self;
         // The remembered axis first, then the 15 in order: the first that separates wins.
         if let Some(k) = cached.and_then(axis_index)
@@ -318,24 +368,12 @@ impl BoxPair {
         {
             return SatOutcome::Separated(pair.axis(k, separations[k]));
         }
-        // One pass: the first axis that separates wins; meanwhile the best axis of each
-        // kind, faces of a (0..3), faces of b (3..6), edge pairs (6..15), the lowest
-        // index winning a tie.
-        let mut best = [0, 3, 6];
-        for (k, &s) in separations.iter().enumerate() {
-            if s > margin {
-                return SatOutcome::Separated(pair.axis(k, s));
-            }
-            let kind = if k < 3 {
-                0
-            } else if k < 6 {
-                1
-            } else {
-                2
-            };
-            if s > separations[best[kind]] {
-                best[kind] = k;
-            }
+        let Scan {
+            first_separating,
+            best,
+        } = scanned;
+        if let Some(k) = first_separating {
+            return SatOutcome::Separated(pair.axis(k, separations[k]));
         }
         let (ha, hb) = (Vec3::from_array(self.ha), Vec3::from_array(self.hb));
         let slop = FEATURE_SLOP * ha.min_element().min(hb.min_element());

@@ -44,7 +44,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::Frame;
-use super::box_box::{EdgeTerms, edge_separation, face_a_separation, face_b_separation};
+use super::box_box::{EdgeTerms, Scan, edge_separation, face_a_separation, face_b_separation};
 use glam::{Mat3, Vec3};
 use std::sync::OnceLock;
 
@@ -95,6 +95,38 @@ impl BoxBundle {
 /// The 15 separations of a bundle, axis-major: faces of a, faces of b, then edges
 /// `6 + 3i + j` (the scalar test's numbering).
 pub(crate) type BundleSeparations = [Lanes; 15];
+
+/// Each lane's [`Scan`] of its 15 separations, computed in the lanes: the first axis
+/// above the margin (`NONE`: none) and the best axis of each kind, by the scalar scan's
+/// comparisons (`>` against the margin, `>` against the best so far), so the same
+/// indices.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BundleScan {
+    pub first_separating: [u32; LANES],
+    pub best: [[u32; LANES]; 3],
+}
+
+impl BundleScan {
+    /// "No axis separates".
+    const NONE: u32 = 15;
+
+    pub fn new() -> BundleScan {
+        BundleScan {
+            first_separating: [Self::NONE; LANES],
+            best: [[0; LANES], [3; LANES], [6; LANES]],
+        }
+    }
+
+    /// Lane `lane`'s scan, as `box_box::scan` gives it.
+    #[inline]
+    pub fn lane(&self, lane: usize) -> Scan {
+        let first = self.first_separating[lane];
+        Scan {
+            first_separating: (first != Self::NONE).then_some(first as usize),
+            best: std::array::from_fn(|kind| self.best[kind][lane] as usize),
+        }
+    }
+}
 
 /// The separations of one lane, as the scalar test numbers them.
 #[inline]
@@ -150,23 +182,25 @@ impl SimdLevel {
 }
 
 /// Fills `out` with the bundle's separations at a lane level (`Baseline` or `Avx2`; an
-/// unavailable level runs as `Baseline`). Returns false, with only the 6 face rows
-/// filled, when every lane of `active` is separated by a face axis beyond `margin`.
+/// unavailable level runs as `Baseline`), and `scan` with each lane's [`Scan`]. Returns
+/// false, with only the 6 face rows filled (and `scan` untouched), when every lane of
+/// `active` is separated by a face axis beyond `margin`.
 pub(crate) fn bundle_separations(
     level: SimdLevel,
     bundle: &BoxBundle,
     active: &[bool; LANES],
     margin: f32,
     out: &mut BundleSeparations,
+    scan: &mut BundleScan,
 ) -> bool {
     #[cfg(target_arch = "x86_64")]
     if level == SimdLevel::Avx2 && SimdLevel::Avx2.is_available() {
         // SAFETY: the CPU supports AVX2 (checked just above), the only requirement of
         // a `#[target_feature(enable = "avx2")]` function.
-        return unsafe { separations_avx2(bundle, active, margin, out) };
+        return unsafe { separations_avx2(bundle, active, margin, out, scan) };
     }
     let _ = level;
-    separations_kernel(bundle, active, margin, out)
+    separations_kernel(bundle, active, margin, out, scan)
 }
 
 /// The kernel with AVX2 enabled: the same source, 256-bit registers.
@@ -177,8 +211,9 @@ fn separations_avx2(
     active: &[bool; LANES],
     margin: f32,
     out: &mut BundleSeparations,
+    scan: &mut BundleScan,
 ) -> bool {
-    separations_kernel(bundle, active, margin, out)
+    separations_kernel(bundle, active, margin, out, scan)
 }
 
 /// The bundle kernel: the scalar formulas mapped over the lanes (see the module docs
@@ -190,6 +225,7 @@ fn separations_kernel(
     active: &[bool; LANES],
     margin: f32,
     out: &mut BundleSeparations,
+    scan: &mut BundleScan,
 ) -> bool {
     let mut ar = [[[0.0f32; LANES]; 3]; 3];
     for i in 0..3 {
@@ -248,5 +284,40 @@ fn separations_kernel(
             }
         }
     }
+    scan_lanes(out, margin, scan);
     true
+}
+
+/// Each lane's [`Scan`] (see [`BundleScan`]): the first axis above `margin` by writing
+/// the indices from last to first, so the lowest one stays; the best of each kind by a
+/// strict `>` against the best so far, so the lowest index wins a tie.
+#[inline(always)]
+fn scan_lanes(out: &BundleSeparations, margin: f32, scan: &mut BundleScan) {
+    let mut first = [BundleScan::NONE; LANES];
+    for k in (0..15).rev() {
+        for l in 0..LANES {
+            first[l] = if out[k][l] > margin {
+                k as u32
+            } else {
+                first[l]
+            };
+        }
+    }
+    scan.first_separating = first;
+    for (kind, (start, end)) in [(0, 3), (3, 6), (6, 15)].into_iter().enumerate() {
+        let mut best = [start as u32; LANES];
+        let mut best_separation = out[start];
+        for k in start + 1..end {
+            for l in 0..LANES {
+                let better = out[k][l] > best_separation[l];
+                best[l] = if better { k as u32 } else { best[l] };
+                best_separation[l] = if better {
+                    out[k][l]
+                } else {
+                    best_separation[l]
+                };
+            }
+        }
+        scan.best[kind] = best;
+    }
 }
