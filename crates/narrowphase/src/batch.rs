@@ -186,17 +186,20 @@ pub fn collide_box_pairs_with_at(
             };
             let cached = inner.last.map(|c| c.feature);
             let outcome = bundle.outcome(level, l, margin, cached);
-            let mut manifold = if let SatOutcome::Separated(axis) = outcome {
+            if let SatOutcome::Separated(axis) = outcome {
                 // What `box_manifold_from_outcome` does with a separated pair, without
-                // the lane's `BoxPair` (not built for pairs a face separates).
+                // the lane's `BoxPair` (not built for pairs a face separates), and a
+                // `None` handed over as such (a moved `Option<Manifold>` is 232 bytes).
                 inner.remember(axis.feature, true);
-                None
-            } else {
-                let pair = &bundle.pairs[l];
-                let (ha, hb) = (Vec3::from_array(pair.ha), Vec3::from_array(pair.hb));
-                let pose_a = &bundle.poses_a[l];
-                box_manifold_from_outcome(ha, hb, pose_a, &pair.frame, margin, &mut inner, outcome)
-            };
+                caches[l] = if swapped { inner.flipped() } else { inner };
+                finish(first + l, &caches[l], None);
+                continue;
+            }
+            let pair = &bundle.pairs[l];
+            let (ha, hb) = (Vec3::from_array(pair.ha), Vec3::from_array(pair.hb));
+            let pose_a = &bundle.poses_a[l];
+            let mut manifold =
+                box_manifold_from_outcome(ha, hb, pose_a, &pair.frame, margin, &mut inner, outcome);
             if swapped {
                 caches[l] = inner.flipped();
                 if let Some(m) = &mut manifold {

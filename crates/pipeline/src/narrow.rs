@@ -154,7 +154,12 @@ impl BoxBatch {
                 let i = at[k];
                 let st = &mut states[i];
                 st.cache = *cache;
-                out[i] = manifold;
+                // `None` (most pairs: apart) written as such, not moved: a move copies
+                // all of an `Option<Manifold>`'s 232 bytes.
+                match manifold {
+                    Some(m) => out[i] = Some(m),
+                    None => out[i] = None,
+                }
                 match_points(st, &out[i], bodies);
             },
         );
