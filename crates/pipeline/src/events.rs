@@ -120,20 +120,22 @@ fn settle_chunk(
         }
         st.was_touching = touching;
         let previous = (st.contact != u32::MAX).then_some(st.contact);
-        match manifold.take() {
-            Some(manifold) => {
+        match manifold {
+            Some(m) => {
                 st.contact = next_contact;
                 next_contact += 1;
+                // Field by field, the manifold swapped in: one pass over its bytes
+                // where building a whole `ContactPair` and moving it took three.
                 let slot = out.next().expect("counted in pass 1");
-                *slot = ContactPair {
-                    a: st.a,
-                    b: st.b,
-                    user_data: [user_data(st.a), user_data(st.b)],
-                    manifold,
-                    touching,
-                    previous,
-                    previous_points: st.matches,
-                };
+                slot.a = st.a;
+                slot.b = st.b;
+                slot.user_data = [user_data(st.a), user_data(st.b)];
+                std::mem::swap(&mut slot.manifold, m);
+                slot.touching = touching;
+                slot.previous = previous;
+                slot.previous_points = st.matches;
+                // The slot's old manifold, swapped out, goes.
+                *manifold = None;
             }
             None => st.contact = u32::MAX,
         }
