@@ -46,13 +46,14 @@
 //! hulls are small (4 to about 1000 points) and this builder is `O(n · faces)`; the
 //! point limit keeps a call below about 0.2 s unless the caller opts in.
 
+mod hash;
 mod merge;
 mod quickhull;
 
 use super::ConvexHull;
 use crate::HullError;
 use glam::{DVec3, Vec3};
-use std::collections::HashMap;
+use hash::IndexMap;
 
 /// Relative tolerance: features thinner than this times the bounding-box diagonal are
 /// merged away (see the [module docs](self)).
@@ -317,31 +318,41 @@ impl Cloud {
 
     /// Indices of the points kept after welding: a point is dropped when an earlier kept
     /// point lies within `eps`. Uses a hash grid of cell size `eps` (only looked up,
-    /// never iterated, so the result does not depend on hashing order).
+    /// never iterated, so the result does not depend on hashing order): each cell holds
+    /// the head of a linked list of its kept points, threaded through `next_in_cell`.
     fn weld(&self) -> Vec<u32> {
+        const END: u32 = u32::MAX;
         let cell = |q: DVec3| (q / self.eps).floor().as_i64vec3().to_array();
-        let mut grid: HashMap<[i64; 3], Vec<u32>> = HashMap::new();
+        // Tuples, not arrays, as keys: hashed as three words, with no length.
+        let mut grid: IndexMap<(i64, i64, i64), u32> = IndexMap::default();
+        let mut next_in_cell = vec![END; self.p.len()];
         let mut kept = Vec::new();
         for (i, &q) in self.p.iter().enumerate() {
             let c = cell(q);
-            let near = |key: [i64; 3]| {
-                grid.get(&key).is_some_and(|list| {
-                    list.iter()
-                        .any(|&j| self.p[j as usize].distance(q) <= self.eps)
-                })
+            let near = |key: (i64, i64, i64)| {
+                let mut j = grid.get(&key).copied().unwrap_or(END);
+                while j != END {
+                    if self.p[j as usize].distance(q) <= self.eps {
+                        return true;
+                    }
+                    j = next_in_cell[j as usize];
+                }
+                false
             };
             let mut welded = false;
             for dx in -1..=1 {
                 for dy in -1..=1 {
                     for dz in -1..=1 {
-                        welded = welded || near([c[0] + dx, c[1] + dy, c[2] + dz]);
+                        welded = welded || near((c[0] + dx, c[1] + dy, c[2] + dz));
                     }
                 }
             }
             if welded {
                 continue;
             }
-            grid.entry(c).or_default().push(i as u32);
+            let head = grid.entry((c[0], c[1], c[2])).or_insert(END);
+            next_in_cell[i] = *head;
+            *head = i as u32;
             kept.push(i as u32);
         }
         kept

@@ -30,8 +30,8 @@
 //!   each flat within `tol` but not flat together (the two faces of a hull that is
 //!   locally thinner than `tol`), so the merge is redone without merging across it.
 
+use super::hash::IndexMap;
 use glam::DVec3;
-use std::collections::HashMap;
 
 /// Reflex corners deeper than this times `tol` are frozen rather than dropped.
 const DROP_DEPTH: f64 = 2.0;
@@ -67,7 +67,8 @@ pub(super) fn merge_coplanar(
         .map(|t| (pt(t[1]) - pt(t[0])).cross(pt(t[2]) - pt(t[0])))
         .collect();
     let unit: Vec<DVec3> = area.iter().map(|a| a.normalize_or_zero()).collect();
-    let mut edge_tri: HashMap<(u32, u32), u32> = HashMap::with_capacity(tris.len() * 3);
+    let mut edge_tri: IndexMap<(u32, u32), u32> =
+        IndexMap::with_capacity_and_hasher(tris.len() * 3, Default::default());
     for (t, tri) in tris.iter().enumerate() {
         for k in 0..3 {
             edge_tri.insert((tri[k], tri[(k + 1) % 3]), t as u32);
@@ -247,7 +248,8 @@ fn chord_distance(u: DVec3, v: DVec3, w: DVec3) -> f64 {
 /// `Err(Some(v))` if vertex `v` starts two edges (a pinch), `Err(None)` if the edges are
 /// not one cycle for another reason.
 fn boundary_loop(edges: &[(u32, u32)]) -> Result<Vec<u32>, Option<u32>> {
-    let mut next: HashMap<u32, u32> = HashMap::with_capacity(edges.len());
+    let mut next: IndexMap<u32, u32> =
+        IndexMap::with_capacity_and_hasher(edges.len(), Default::default());
     for &(a, b) in edges {
         if next.insert(a, b).is_some() {
             return Err(Some(a));

@@ -18,8 +18,8 @@
 //! list finds the next face with work; each step retires one point, so there are at most
 //! `n` steps of `O(faces)` each.
 
+use super::hash::IndexMap;
 use glam::DVec3;
-use std::collections::HashMap;
 
 struct Face {
     v: [u32; 3],
@@ -63,7 +63,7 @@ pub(super) fn triangulate(
     tol: f64,
 ) -> Option<Vec<[u32; 3]>> {
     let mut faces: Vec<Face> = Vec::new();
-    let mut edge_face: HashMap<(u32, u32), u32> = HashMap::new();
+    let mut edge_face: IndexMap<(u32, u32), u32> = IndexMap::default();
     for skip in 0..4 {
         let mut v = [0u32; 3];
         let mut k = 0;
@@ -134,7 +134,7 @@ pub(super) fn triangulate(
     Some(faces.iter().filter(|f| f.alive).map(|f| f.v).collect())
 }
 
-fn add_face(faces: &mut Vec<Face>, edge_face: &mut HashMap<(u32, u32), u32>, face: Face) {
+fn add_face(faces: &mut Vec<Face>, edge_face: &mut IndexMap<(u32, u32), u32>, face: Face) {
     let id = faces.len() as u32;
     for e in face.edges() {
         edge_face.insert(e, id);
@@ -183,7 +183,7 @@ struct Marks {
 /// when it is not one simple cycle.
 fn horizon(
     faces: &[Face],
-    edge_face: &HashMap<(u32, u32), u32>,
+    edge_face: &IndexMap<(u32, u32), u32>,
     marks: &mut Marks,
     f0: usize,
     q: DVec3,
@@ -229,7 +229,8 @@ fn is_simple_cycle(edges: &[(u32, u32)]) -> bool {
     if edges.len() < 3 {
         return false;
     }
-    let mut next: HashMap<u32, u32> = HashMap::with_capacity(edges.len());
+    let mut next: IndexMap<u32, u32> =
+        IndexMap::with_capacity_and_hasher(edges.len(), Default::default());
     for &(a, b) in edges {
         if next.insert(a, b).is_some() {
             return false;
