@@ -10,7 +10,12 @@
 
 use crate::BroadPhaseError;
 use glam::Vec3;
+use rayon::prelude::*;
 use sepax_geometry::Aabb;
+
+/// Ids per part of [`ProxyStore::update_sorted`]: a few microseconds of work each, so
+/// that the rayon pool's cost of a task stays small beside it.
+pub(crate) const UPDATE_PART: usize = 2048;
 
 /// The caller's key of a proxy (a body index, say). Pairs are reported as `(a, b)`
 /// with `a < b`.
@@ -133,6 +138,61 @@ impl ProxyStore {
         let slot = &mut self.slots[id.0 as usize];
         slot.aabb = normalize_zeros(aabb);
         Ok(slot.kind)
+    }
+
+    /// [`update`](Self::update) of `ids[k]` with `aabb_of(k)` for every `k`; `ids` must
+    /// be strictly increasing. Checked first (nothing changes on an error, which is the
+    /// first failing entry's, as `update` gives it), then written in parts of
+    /// [`UPDATE_PART`] ids, on the rayon pool when there is more than one. Increasing ids
+    /// let the slots be cut into disjoint ranges, one per part, so each part writes only
+    /// its own. Returns whether a static proxy was among them.
+    pub fn update_sorted(
+        &mut self,
+        ids: &[ProxyId],
+        aabb_of: &(impl Fn(usize) -> Aabb + Sync),
+    ) -> Result<bool, BroadPhaseError> {
+        debug_assert!(ids.windows(2).all(|w| w[0].0 < w[1].0));
+        // Check: per part, its first error (or whether it holds a static proxy).
+        let check = |(part, chunk): (usize, &[ProxyId])| -> Result<bool, BroadPhaseError> {
+            let mut any_static = false;
+            for (k, &id) in chunk.iter().enumerate() {
+                let slot = self.get(id)?;
+                aabb_of(part * UPDATE_PART + k).validate()?;
+                any_static |= slot.kind == ProxyKind::Static;
+            }
+            Ok(any_static)
+        };
+        let checked: Vec<Result<bool, BroadPhaseError>> = if ids.len() > UPDATE_PART {
+            ids.par_chunks(UPDATE_PART).enumerate().map(check).collect()
+        } else {
+            ids.chunks(UPDATE_PART).enumerate().map(check).collect()
+        };
+        let mut any_static = false;
+        for result in checked {
+            any_static |= result?;
+        }
+        // Write: part `p` owns the slots from the end of part `p − 1`'s last id to its
+        // own last id, which hold all of its ids.
+        let mut parts = Vec::with_capacity(ids.len().div_ceil(UPDATE_PART));
+        let (mut rest, mut offset) = (&mut self.slots[..], 0usize);
+        for (part, chunk) in ids.chunks(UPDATE_PART).enumerate() {
+            let end = chunk[chunk.len() - 1].0 as usize + 1;
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut(end - offset);
+            parts.push((part, chunk, head, offset));
+            (rest, offset) = (tail, end);
+        }
+        let write = |(part, chunk, slots, offset): (usize, &[ProxyId], &mut [Slot], usize)| {
+            for (k, &id) in chunk.iter().enumerate() {
+                slots[id.0 as usize - offset].aabb =
+                    normalize_zeros(aabb_of(part * UPDATE_PART + k));
+            }
+        };
+        if ids.len() > UPDATE_PART {
+            parts.into_par_iter().for_each(write);
+        } else {
+            parts.into_iter().for_each(write);
+        }
+        Ok(any_static)
     }
 
     /// Frees the slot; returns the kind the proxy had.

@@ -4,7 +4,9 @@
 //! changed bodies ─► world AABBs (parallel, fixed chunks, boxes 4 at a time in SIMD
 //!                   lanes, written in order: crate::aabbs)
 //!                ─► bad poses quarantined (proxy removed), others update the broad
-//!                   phase under their slot index (sequential, slot order)
+//!                   phase under their slot index (in parallel parts when every changed
+//!                   body is already in it with a valid box, slots in increasing
+//!                   order; else one by one, in the order the bodies were marked)
 //!                ─► sweep-and-prune: this frame's pairs in slot keys, sorted, with the
 //!                   pairs added and removed since the last frame (kind rule applied)
 //!                ─► pair states carried over by those lists (parallel, fixed chunks:
@@ -30,9 +32,11 @@
 //! **Determinism.** Every parallel stage computes one independent result per item and
 //! writes it to a place fixed before the stage runs (the item's index, or an offset
 //! from a prefix sum over chunks); chunk boundaries depend on the configured chunk
-//! sizes and the item counts only, never on the thread count. What stays sequential
-//! (broad-phase updates in slot order, joining the events of the chunks) runs in slot
-//! or key order. So the report is bit-identical for any thread count.
+//! sizes and the item counts only, never on the thread count. The parallel
+//! broad-phase update writes each box to its own slot. What stays sequential (the
+//! broad-phase updates when they cannot go in parallel, joining the events of the
+//! chunks) runs in marking or key order. So the report is bit-identical for any
+//! thread count.
 
 use crate::aabbs::{AabbOutcome, aabb_outcomes};
 use crate::carry::CarryPlan;
@@ -67,6 +71,8 @@ pub(crate) struct PairTracker {
     /// This step's changed slots (the AABB stage's work list), kept for the end of the
     /// step.
     changed: Vec<u32>,
+    /// The same slots as broad-phase ids, for a batch update (a reused buffer).
+    changed_ids: Vec<ProxyId>,
     /// Slots whose broad-phase box is a CCD sweep (set by the last step): while one
     /// is, no step is a resting one, and a slot here that does not move again gets
     /// its plain box back at the next step.
@@ -159,7 +165,47 @@ impl StepFrame<'_> {
             .zip(outcomes.par_chunks_mut(chunk))
             .for_each(|(slots, out)| aabb_outcomes(bodies, slots, margin, out));
         let unswept = std::mem::take(&mut self.pairs.swept);
-        for (&index, &outcome) in changed.iter().zip(&outcomes) {
+        if !self.update_boxes_in_parallel(&changed, &outcomes) {
+            self.place_outcomes(&changed, &outcomes, report);
+        }
+        self.pairs.aabb_outcomes = outcomes;
+        self.unsweep(&unswept, margin);
+        self.pairs.changed = changed;
+        report.quarantined.sort_unstable_by_key(|q| q.body.index());
+    }
+
+    /// The common frame's broad-phase update in parallel: when every changed body has
+    /// a valid box and is in the broad phase already, and the changed slots come in
+    /// increasing order (bodies posed in order), their boxes go in through
+    /// [`SweepAndPrune::update_sorted`]. Returns false, having changed nothing, when
+    /// that does not apply (new, quarantined or swept bodies; slots out of order).
+    fn update_boxes_in_parallel(&mut self, changed: &[u32], outcomes: &[AabbOutcome]) -> bool {
+        let applies = changed.windows(2).all(|w| w[0] < w[1])
+            && outcomes.iter().all(|o| matches!(o, AabbOutcome::Valid(..)));
+        if !applies {
+            return false;
+        }
+        let ids = &mut self.pairs.changed_ids;
+        ids.clear();
+        ids.extend(changed.iter().map(|&index| ProxyId(index)));
+        // Every outcome is `Valid` (checked above); any other would be refused as
+        // non-finite, and the whole update with it.
+        let aabb_of = |k: usize| match outcomes[k] {
+            AabbOutcome::Valid(aabb, _) => aabb,
+            _ => Aabb::new(glam::Vec3::NAN, glam::Vec3::NAN),
+        };
+        self.broad.update_sorted(ids, aabb_of).is_ok()
+    }
+
+    /// The broad-phase update body by body, in the order the bodies were marked: box
+    /// updates, insertions of new bodies, and removals of quarantined ones.
+    fn place_outcomes(
+        &mut self,
+        changed: &[u32],
+        outcomes: &[AabbOutcome],
+        report: &mut StepReport,
+    ) {
+        for (&index, &outcome) in changed.iter().zip(outcomes) {
             let key = ProxyId(index);
             match outcome {
                 AabbOutcome::Vacant => {}
@@ -180,10 +226,6 @@ impl StepFrame<'_> {
                 }
             }
         }
-        self.pairs.aabb_outcomes = outcomes;
-        self.unsweep(&unswept, margin);
-        self.pairs.changed = changed;
-        report.quarantined.sort_unstable_by_key(|q| q.body.index());
     }
 
     /// Gives the bodies swept at the last step that did not move since their plain

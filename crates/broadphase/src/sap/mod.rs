@@ -231,6 +231,51 @@ impl SweepAndPrune {
         Ok(())
     }
 
+    /// Replaces the boxes of many proxies at once: [`update`](Self::update) of `ids[k]`
+    /// with `aabb_of(k)` for every `k`. When `ids` is strictly increasing (each proxy
+    /// once, in id order, as a caller walking its bodies in order has them) the boxes
+    /// are checked and written in parallel parts on the rayon pool; otherwise one by
+    /// one, in order. Same result either way, on any thread count.
+    ///
+    /// Errors: the first failing entry's `UnknownProxy`, `NonFiniteAabb` or
+    /// `InvertedAabb`, as `update` gives it. With increasing ids nothing is changed
+    /// then; otherwise the entries before it are updated (as by `update` in a loop).
+    ///
+    /// ```
+    /// use sepax_broadphase::{ProxyId, ProxyKind, SweepAndPrune};
+    /// use sepax_geometry::Aabb;
+    /// use glam::Vec3;
+    ///
+    /// let mut sap = SweepAndPrune::new();
+    /// let unit = |x: f32| Aabb::new(Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 1.0, 1.0));
+    /// for i in 0..3 {
+    ///     sap.insert(ProxyId(i), unit(3.0 * i as f32), ProxyKind::Dynamic).unwrap();
+    /// }
+    /// let ids = [ProxyId(0), ProxyId(2)];
+    /// sap.update_sorted(&ids, |k| unit(10.0 * k as f32)).unwrap(); // 2 moves to x = 10
+    /// sap.update_pairs();
+    /// assert_eq!(sap.pairs().len(), 0);
+    /// sap.update_sorted(&[ProxyId(2)], |_| unit(0.5)).unwrap();
+    /// sap.update_pairs();
+    /// assert_eq!(sap.pairs(), [(ProxyId(0), ProxyId(2))]);
+    /// ```
+    pub fn update_sorted(
+        &mut self,
+        ids: &[ProxyId],
+        aabb_of: impl Fn(usize) -> Aabb + Sync,
+    ) -> Result<(), BroadPhaseError> {
+        if !ids.windows(2).all(|w| w[0].0 < w[1].0) {
+            for (k, &id) in ids.iter().enumerate() {
+                self.update(id, aabb_of(k))?;
+            }
+            return Ok(());
+        }
+        let any_static = self.store.update_sorted(ids, &aabb_of)?;
+        self.statics.dirty |= any_static;
+        self.changed |= !ids.is_empty();
+        Ok(())
+    }
+
     /// Removes a proxy; its pairs are gone at the next `update_pairs`.
     ///
     /// Errors: `UnknownProxy` (never inserted, or already removed).
