@@ -30,7 +30,7 @@
 use crate::distance::Core;
 use crate::math::sanitize_margin;
 use crate::query::{box_manifold_from_outcome, canonical_swap_boxes, contact_from_outcome};
-use crate::sat::box_box::{BoxPair, box_box, face_axis};
+use crate::sat::box_box::{BoxPair, box_box, exact_axis_index, face_axis};
 use crate::sat::box_box_wide::{
     BoxBundle, BundleScan, BundleSeparations, LANES, SimdLevel, bundle_separations,
     lane_separations,
@@ -229,12 +229,19 @@ pub fn contact_box_pairs_at(
         bundle.measure(level, margin);
         for l in 0..pairs.len() {
             out[l] = if bundle.active[l] {
-                let outcome = bundle.outcome(level, l, margin, None);
-                let c = match apart_within_margin(&outcome) {
-                    Some((exact, _)) => bundle.speculative_contact(l, margin, &exact),
-                    None => None,
-                }
-                .unwrap_or_else(|| contact_from_outcome(&bundle.poses_a[l], outcome));
+                let c = bundle.contact_axis(level, l, margin).and_then(|exact| {
+                    // What `contact` does with the SAT's outcome, which reads only its
+                    // exact axis (`apart_within_margin`, `contact_from_outcome`).
+                    let outcome = SatOutcome::Overlap {
+                        exact,
+                        preferred: exact,
+                    };
+                    match apart_within_margin(&outcome) {
+                        Some((exact, _)) => bundle.speculative_contact(l, margin, &exact),
+                        None => None,
+                    }
+                    .unwrap_or_else(|| contact_from_outcome(&bundle.poses_a[l], outcome))
+                });
                 if bundle.swapped[l] {
                     c.map(|c| c.flipped())
                 } else {
@@ -367,6 +374,43 @@ impl Bundle {
         )
     }
 
+    /// Lane `l`'s exact axis, the one thing [`contact_box_pairs`] reads of the SAT:
+    /// `None` when some axis separates the pair beyond the margin. At a wide level it
+    /// is built alone (never the preferred axis): from the lanes for a face, from the
+    /// lane's `BoxPair` for an edge pair (which is kept in `pairs[l]`, as it is for a
+    /// pair apart within the margin, whose speculative contact reads the lane's frame).
+    /// The scalar level runs the scalar test, the twin.
+    fn contact_axis(&mut self, level: SimdLevel, l: usize, margin: f32) -> Option<Axis> {
+        if level == SimdLevel::Scalar {
+            return match self.outcome(level, l, margin, None) {
+                SatOutcome::Separated(_) => None,
+                SatOutcome::Overlap { exact, .. } => Some(exact),
+            };
+        }
+        let faces_separate = (0..6).any(|k| self.separations[k][l] > margin);
+        let scan = self.scan.lane(l);
+        if faces_separate || scan.first_separating.is_some() {
+            return None;
+        }
+        let all = lane_separations(&self.separations, l);
+        let k = exact_axis_index(&all, scan.best);
+        if k < 6 && all[k] <= 0.0 {
+            return Some(self.lane_face_axis(l, k, all[k]));
+        }
+        let (ha, hb) = self.extents[l];
+        self.pairs[l] = BoxPair::new(ha, hb, &self.inputs.frame(l));
+        Some(self.pairs[l].axis(k, all[k]))
+    }
+
+    /// Face axis `k < 6` of lane `l` with separation `s`, from the lanes: the scalar
+    /// test's [`face_axis`] on the lane's entries.
+    fn lane_face_axis(&self, l: usize, k: usize, s: f32) -> Axis {
+        let (r, t) = (&self.inputs.r, &self.inputs.t);
+        let j = k % 3;
+        let axis_b = Vec3::new(r[0][j][l], r[1][j][l], r[2][j][l]);
+        face_axis(k, s, [t[0][l], t[1][l], t[2][l]], axis_b)
+    }
+
     /// Lane `l`'s SAT outcome, chosen by the scalar test's code from the separations.
     /// At a wide level, a pair that a face axis separates is answered from the lanes
     /// (the scalar test's [`face_axis`], on the same entries); any other gets its
@@ -386,11 +430,7 @@ impl Bundle {
         // The scalar test's `separated_by_face`: the first face axis above the margin.
         let faces: [f32; 6] = std::array::from_fn(|k| self.separations[k][l]);
         if let Some(k) = faces.iter().position(|&s| s > margin) {
-            let (r, t) = (&self.inputs.r, &self.inputs.t);
-            let j = k % 3;
-            let axis_b = Vec3::new(r[0][j][l], r[1][j][l], r[2][j][l]);
-            let t = [t[0][l], t[1][l], t[2][l]];
-            return SatOutcome::Separated(face_axis(k, faces[k], t, axis_b));
+            return SatOutcome::Separated(self.lane_face_axis(l, k, faces[k]));
         }
         let (ha, hb) = self.extents[l];
         self.pairs[l] = BoxPair::new(ha, hb, &self.inputs.frame(l));

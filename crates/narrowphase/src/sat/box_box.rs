@@ -190,7 +190,7 @@ impl BoxPair {
     }
 
     /// Normal (a→b, a's frame) and feature of axis `k`, given its separation.
-    fn axis(&self, k: usize, separation: f32) -> Axis {
+    pub(crate) fn axis(&self, k: usize, separation: f32) -> Axis {
         let (r, t) = (&self.r, &self.t);
         if k < 6 {
             let j = k % 3;
@@ -333,6 +333,22 @@ pub(crate) fn scan(separations: &[f32; 15], margin: f32) -> Scan {
     }
 }
 
+/// The exact axis among the best of each kind (`best`, from a [`Scan`]): the rule of
+/// [`fold_separations`] for its exact pick — a's best face, replaced by b's best face
+/// when strictly greater, then by the best edge pair when strictly greater (a
+/// degenerate edge axis, `−∞`, never is). The contact queries need this axis only.
+#[inline]
+pub(crate) fn exact_axis_index(separations: &[f32; 15], best: [usize; 3]) -> usize {
+    let mut exact = best[0];
+    if separations[best[1]] > separations[exact] {
+        exact = best[1];
+    }
+    if separations[best[2]] > f32::NEG_INFINITY && separations[best[2]] > separations[exact] {
+        exact = best[2];
+    }
+    exact
+}
+
 impl BoxPair {
     /// The first face axis (`0..6`) whose separation exceeds `margin`, if any.
     #[inline]
@@ -407,6 +423,53 @@ impl BoxPair {
             } else {
                 pair.axis(preferred, separations[preferred])
             },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The contact queries' exact axis is the one `choose` reports: the scan and
+    /// `exact_axis_index` against the fold, on random separations with ties,
+    /// degenerate edge axes (`−∞`) and values around the margin.
+    #[test]
+    fn exact_axis_index_is_the_folds_exact_axis() {
+        let mut state = 0x9e37_79b9_u32;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state
+        };
+        for _ in 0..20_000 {
+            // Few distinct values, so that ties are common.
+            let separations: [f32; 15] = std::array::from_fn(|k| match next() % 8 {
+                0 if k >= 6 => f32::NEG_INFINITY,
+                v => -0.1 * v as f32,
+            });
+            let scanned = scan(&separations, 0.0);
+            if scanned.first_separating.is_some() {
+                continue;
+            }
+            let best = scanned.best;
+            let (exact, _) = fold_separations(
+                separations[best[0]],
+                [
+                    Some(separations[best[1]]),
+                    (separations[best[2]] > f32::NEG_INFINITY).then_some(separations[best[2]]),
+                    None,
+                    None,
+                ],
+                0.01,
+            );
+            let expected = match exact {
+                Pick::FaceA => best[0],
+                Pick::FaceB => best[1],
+                _ => best[2],
+            };
+            assert_eq!(exact_axis_index(&separations, best), expected);
         }
     }
 }
