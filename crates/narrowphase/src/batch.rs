@@ -15,13 +15,15 @@
 //! the CPU takes.
 //!
 //! What a batch saves is the per-pair frame and axis work: with AVX2, 37 instructions
-//! a pair for the f64 frame (the scalar `Frame::new`: 220) and 50 for the 15 axes (the
-//! scalar test: about 390). The clipping stays per pair and is most of a touching
-//! pair's cost. Per pair, cold caches, the bench pairs (`benches/examples/prof.rs`,
-//! callgrind, N=30 minus N=10 over 5,120 pairs, November 2026), `collide` →
-//! `collide_box_pairs`: resting 3,849 → 3,426, touching 2,488 → 2,065, deep 3,304 →
-//! 2,881, separated 784 → 521 instructions; `contact` → `contact_box_pairs`: touching
-//! 1,209 → 782, separated 668 → 402.
+//! a pair for the f64 frame (the scalar `Frame::new`: 220) and 50 for the 15 axes and
+//! their scan (the scalar test: about 390); a pair that a face separates never gets its
+//! `BoxPair` built, and `contact_box_pairs` builds the exact axis alone. The clipping
+//! stays per pair and is most of a touching pair's cost. Per pair, cold caches, the
+//! bench pairs (`benches/examples/prof.rs`, callgrind, N=30 minus N=10 over 5,120
+//! pairs, 23 November 2026), `collide` → `collide_box_pairs`: resting 4,037 → 3,438,
+//! touching 2,725 → 2,102, deep 3,507 → 2,901, separated 976 → 435 instructions;
+//! `contact` → `contact_box_pairs`: touching 1,365 → 603, separated 695 → 290
+//! (parry3d's `contact_manifolds` on the touching pairs: 6,527).
 
 // Lane loops index several arrays by the same lane (or axis): one index is the form
 // both the vectoriser and a reader see as "this lane".
