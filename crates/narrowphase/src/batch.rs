@@ -21,7 +21,7 @@
 //! stays per pair and is most of a touching pair's cost. Per pair, cold caches, the
 //! bench pairs (`benches/examples/prof.rs`, callgrind, N=30 minus N=10 over 5,120
 //! pairs, 23 November 2026), `collide` → `collide_box_pairs`: resting 4,037 → 3,438,
-//! touching 2,725 → 2,102, deep 3,507 → 2,901, separated 976 → 435 instructions;
+//! touching 2,725 → 2,075, deep 3,507 → 2,901, separated 976 → 391 instructions;
 //! `contact` → `contact_box_pairs`: touching 1,365 → 603, separated 695 → 290
 //! (parry3d's `contact_manifolds` on the touching pairs: 6,527).
 
@@ -181,22 +181,24 @@ pub fn collide_box_pairs_with_at(
             }
             // The cache speaks the caller's order; the computation runs in the lane's.
             let swapped = bundle.swapped[l];
+            let in_lane_order = |f: Feature| if swapped { f.flipped() } else { f };
+            let cached = caches[l].last.map(|c| in_lane_order(c.feature));
+            let outcome = bundle.outcome(level, l, margin, cached);
+            if let SatOutcome::Separated(axis) = outcome {
+                // What `box_manifold_from_outcome` does with a separated pair (remember
+                // the axis), straight in the caller's order (a flipped cache flipped
+                // back is the cache), without the lane's `BoxPair` (not built for pairs
+                // a face separates), and a `None` handed over as such (a moved
+                // `Option<Manifold>` is 232 bytes).
+                caches[l].remember(in_lane_order(axis.feature), true);
+                finish(first + l, &caches[l], None);
+                continue;
+            }
             let mut inner = if swapped {
                 caches[l].flipped()
             } else {
                 caches[l]
             };
-            let cached = inner.last.map(|c| c.feature);
-            let outcome = bundle.outcome(level, l, margin, cached);
-            if let SatOutcome::Separated(axis) = outcome {
-                // What `box_manifold_from_outcome` does with a separated pair, without
-                // the lane's `BoxPair` (not built for pairs a face separates), and a
-                // `None` handed over as such (a moved `Option<Manifold>` is 232 bytes).
-                inner.remember(axis.feature, true);
-                caches[l] = if swapped { inner.flipped() } else { inner };
-                finish(first + l, &caches[l], None);
-                continue;
-            }
             let pair = &bundle.pairs[l];
             let (ha, hb) = (Vec3::from_array(pair.ha), Vec3::from_array(pair.hb));
             let pose_a = &bundle.poses_a[l];
