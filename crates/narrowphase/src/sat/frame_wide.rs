@@ -17,16 +17,19 @@
 use super::box_box_wide::{BoxBundle, LANES, SimdLevel};
 use sepax_geometry::Pose;
 
-type Lanes64 = [f64; LANES];
+type Lanes32 = [f32; LANES];
+/// Up to 4 components of 8 lanes, widened (unused rows stay zero).
+type Vec4x = [[f64; LANES]; 4];
 
-/// Both poses of 8 pairs, widened to f64, one array per component.
+/// Both poses of 8 pairs, one array per component, as given (f32): the kernel widens
+/// them to f64 8 at a time (exactly: every f32 is an f64).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct PoseLanes {
     /// a's rotation `(x, y, z, w)`.
-    qa: [Lanes64; 4],
-    qb: [Lanes64; 4],
-    ta: [Lanes64; 3],
-    tb: [Lanes64; 3],
+    qa: [Lanes32; 4],
+    qb: [Lanes32; 4],
+    ta: [Lanes32; 3],
+    tb: [Lanes32; 3],
 }
 
 impl PoseLanes {
@@ -35,12 +38,12 @@ impl PoseLanes {
         let (qa, qb) = (pose_a.rotation.to_array(), pose_b.rotation.to_array());
         let (ta, tb) = (pose_a.translation.to_array(), pose_b.translation.to_array());
         for k in 0..4 {
-            self.qa[k][lane] = qa[k] as f64;
-            self.qb[k][lane] = qb[k] as f64;
+            self.qa[k][lane] = qa[k];
+            self.qb[k][lane] = qb[k];
         }
         for k in 0..3 {
-            self.ta[k][lane] = ta[k] as f64;
-            self.tb[k][lane] = tb[k] as f64;
+            self.ta[k][lane] = ta[k];
+            self.tb[k][lane] = tb[k];
         }
     }
 }
@@ -69,10 +72,21 @@ fn frames_avx2(poses: &PoseLanes, out: &mut BoxBundle) {
 /// `Frame::new` per lane; each line names the glam function whose order it keeps.
 #[inline(always)]
 fn frames_kernel(p: &PoseLanes, out: &mut BoxBundle) {
+    // The poses widened to f64 (`as_dquat`, `as_dvec3`), 8 lanes at a time.
+    let wide = |v: &[Lanes32]| -> Vec4x {
+        let mut out = [[0.0f64; LANES]; 4];
+        for (k, row) in v.iter().enumerate() {
+            for l in 0..LANES {
+                out[k][l] = row[l] as f64;
+            }
+        }
+        out
+    };
+    let (qa, qb, ta, tb) = (wide(&p.qa), wide(&p.qb), wide(&p.ta), wide(&p.tb));
     for l in 0..LANES {
         // DQuat::conjugate of q_a.
-        let (x0, y0, z0, w0) = (-p.qa[0][l], -p.qa[1][l], -p.qa[2][l], p.qa[3][l]);
-        let (x1, y1, z1, w1) = (p.qb[0][l], p.qb[1][l], p.qb[2][l], p.qb[3][l]);
+        let (x0, y0, z0, w0) = (-qa[0][l], -qa[1][l], -qa[2][l], qa[3][l]);
+        let (x1, y1, z1, w1) = (qb[0][l], qb[1][l], qb[2][l], qb[3][l]);
         // DQuat::mul_quat.
         let qx = w0 * x1 + x0 * w1 + y0 * z1 - z0 * y1;
         let qy = w0 * y1 - x0 * z1 + y0 * w1 + z0 * x1;
@@ -98,9 +112,9 @@ fn frames_kernel(p: &PoseLanes, out: &mut BoxBundle) {
         }
         // DQuat::mul_vec3 of the conjugate on t_b − t_a, then / DQuat::length_squared.
         let v = [
-            p.tb[0][l] - p.ta[0][l],
-            p.tb[1][l] - p.ta[1][l],
-            p.tb[2][l] - p.ta[2][l],
+            tb[0][l] - ta[0][l],
+            tb[1][l] - ta[1][l],
+            tb[2][l] - ta[2][l],
         ];
         let b = [x0, y0, z0];
         let b2 = (b[0] * b[0]) + (b[1] * b[1]) + (b[2] * b[2]);
@@ -111,8 +125,8 @@ fn frames_kernel(p: &PoseLanes, out: &mut BoxBundle) {
             b[0] * v[1] - v[0] * b[1],
         ];
         let (k_v, k_b, k_c) = (w0 * w0 - b2, along * 2.0, w0 * 2.0);
-        let qa = [p.qa[0][l], p.qa[1][l], p.qa[2][l], p.qa[3][l]];
-        let length_squared = (qa[0] * qa[0]) + (qa[1] * qa[1]) + (qa[2] * qa[2]) + (qa[3] * qa[3]);
+        let q = [qa[0][l], qa[1][l], qa[2][l], qa[3][l]];
+        let length_squared = (q[0] * q[0]) + (q[1] * q[1]) + (q[2] * q[2]) + (q[3] * q[3]);
         for k in 0..3 {
             let rotated = v[k] * k_v + b[k] * k_b + cross[k] * k_c;
             out.t[k][l] = (rotated / length_squared) as f32;
