@@ -22,7 +22,7 @@
 //! bench pairs (`benches/examples/prof.rs`, callgrind, N=30 minus N=10 over 5,120
 //! pairs, 23 November 2026), `collide` → `collide_box_pairs`: resting 4,037 → 3,438,
 //! touching 2,725 → 2,069, deep 3,507 → 2,901, separated 976 → 385 instructions;
-//! `contact` → `contact_box_pairs`: touching 1,365 → 596, separated 695 → 290
+//! `contact` → `contact_box_pairs`: touching 1,365 → 596, separated 695 → 284
 //! (parry3d's `contact_manifolds` on the touching pairs: 6,527).
 
 // Lane loops index several arrays by the same lane (or axis): one index is the form
