@@ -20,9 +20,9 @@
 //! `BoxPair` built, and `contact_box_pairs` builds the exact axis alone. The clipping
 //! stays per pair and is most of a touching pair's cost. Per pair, cold caches, the
 //! bench pairs (`benches/examples/prof.rs`, callgrind, N=30 minus N=10 over 5,120
-//! pairs, 23 November 2026), `collide` → `collide_box_pairs`: resting 4,037 → 3,438,
-//! touching 2,725 → 2,069, deep 3,507 → 2,901, separated 976 → 385 instructions;
-//! `contact` → `contact_box_pairs`: touching 1,365 → 596, separated 695 → 284
+//! pairs, 24 November 2026), `collide` → `collide_box_pairs`: resting 3,921 → 3,410,
+//! touching 2,611 → 2,072, deep 3,393 → 2,872, separated 977 → 376 instructions;
+//! `contact` → `contact_box_pairs`: touching 1,251 → 596, separated 696 → 285
 //! (parry3d's `contact_manifolds` on the touching pairs: 6,527).
 
 // Lane loops index several arrays by the same lane (or axis): one index is the form
@@ -410,8 +410,9 @@ impl Bundle {
     /// test's [`face_axis`] on the lane's entries.
     fn lane_face_axis(&self, l: usize, k: usize, s: f32) -> Axis {
         let (r, t) = (&self.inputs.r, &self.inputs.t);
-        let j = k % 3;
-        let axis_b = Vec3::new(r[0][j][l], r[1][j][l], r[2][j][l]);
+        // Column `k − 3` of `R`, read only for a face of b (`k ≥ 3`).
+        let j = k.wrapping_sub(3);
+        let axis_b = || Vec3::new(r[0][j][l], r[1][j][l], r[2][j][l]);
         face_axis(k, s, [t[0][l], t[1][l], t[2][l]], axis_b)
     }
 
