@@ -15,41 +15,15 @@
 //! default target), where it was measured. Run it optimised:
 //! `cargo test --release -p sepax-narrowphase --test box_fingerprint`.
 
-use glam::{Quat, Vec3};
+use sepax_geometry::Shape;
 use sepax_geometry::rng::Rng;
-use sepax_geometry::{Pose, Shape};
-use sepax_narrowphase::{
-    BoxBoxPair, PairCache, collide, collide_box_pairs, contact, contact_box_pairs,
-};
-use sepax_testkit::fingerprint::Fnv;
+use sepax_narrowphase::{BoxBoxPair, PairCache, collide_box_pairs, contact_box_pairs};
+use sepax_testkit::fingerprint::{Fnv, hash_cold_then_warm};
 use sepax_testkit::pairs::{PLACEMENTS, Pair, PairKind, box_pairs, place};
 use sepax_testkit::shapes::random_cuboid;
 
 /// The hash of `fingerprint`: changed on purpose only.
 const FINGERPRINT: u64 = 0xa658_2f50_10e2_196a;
-
-/// Hashes `collide` (cold, then three warm steps) and `contact` of one pair; returns
-/// whether the first `collide` found a manifold.
-fn hash_pair(hash: &mut Fnv, rng: &mut Rng, pair: &Pair, margin: f32) -> bool {
-    let mut cache = PairCache::default();
-    let (a, b) = (&pair.a, &pair.b);
-    let cold = collide(a, &pair.pose_a, b, &pair.pose_b, margin, &mut cache);
-    hash.manifold(&cold);
-    hash.contact(&contact(a, &pair.pose_a, b, &pair.pose_b, margin));
-    let size = a.bounding_radius() + b.bounding_radius();
-    let mut pose_b = pair.pose_b;
-    for _ in 0..3 {
-        let step = rng.vec3(Vec3::splat(-1.0), Vec3::splat(1.0)) * (0.01 * size);
-        let turn = Quat::from_scaled_axis(rng.vec3(Vec3::splat(-0.01), Vec3::splat(0.01)));
-        pose_b = Pose::new(
-            pose_b.translation + step,
-            (turn * pose_b.rotation).normalize(),
-        );
-        let warm = collide(a, &pair.pose_a, b, &pose_b, margin, &mut cache);
-        hash.manifold(&warm);
-    }
-    cold.is_some()
-}
 
 /// The pairs: the benches' five kinds in both orders, then random boxes under every
 /// placement.
@@ -68,12 +42,7 @@ fn pairs() -> Vec<(Pair, f32)> {
             .enumerate()
         {
             let margin = if i % 5 == 0 { 0.05 } else { 0.0 };
-            let swapped = Pair {
-                a: pair.b.clone(),
-                pose_a: pair.pose_b,
-                b: pair.a.clone(),
-                pose_b: pair.pose_a,
-            };
+            let swapped = pair.swapped();
             out.push((pair, margin));
             out.push((swapped, margin));
         }
@@ -114,7 +83,7 @@ fn fingerprint() -> (u64, usize, usize) {
     let all = pairs();
     let mut touching = 0;
     for (pair, margin) in &all {
-        touching += hash_pair(&mut hash, &mut rng, pair, *margin) as usize;
+        touching += hash_cold_then_warm(&mut hash, &mut rng, pair, *margin) as usize;
     }
     // The batched queries, one batch per margin, cold caches.
     for margin in [0.0, 0.05] {

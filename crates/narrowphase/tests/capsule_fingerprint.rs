@@ -73,12 +73,7 @@ fn fingerprint() -> (u64, usize, usize) {
         .chain(capsule_capsule_pairs(0xca95_ca95, 5_000));
     for (k, pair) in bench.enumerate() {
         let margin = if k % 5 == 0 { 0.05 } else { 0.0 };
-        let swapped = Pair {
-            a: pair.b.clone(),
-            pose_a: pair.pose_b,
-            b: pair.a.clone(),
-            pose_b: pair.pose_a,
-        };
+        let swapped = pair.swapped();
         touching += hash_pair(&mut hash, &pair, margin) as usize;
         touching += hash_pair(&mut hash, &swapped, margin) as usize;
         pairs += 2;

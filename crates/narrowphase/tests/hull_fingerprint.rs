@@ -14,51 +14,15 @@
 //! only, with the reason in the commit message. Pinned for x86-64 (SSE2, no FMA: the
 //! default target), where it was measured.
 
-use glam::{Quat, Vec3};
+use glam::Vec3;
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape};
-use sepax_narrowphase::{PairCache, collide, contact};
-use sepax_testkit::fingerprint::Fnv;
+use sepax_testkit::fingerprint::{Fnv, hash_cold_then_warm};
 use sepax_testkit::pairs::{Pair, hull_pairs};
 use sepax_testkit::shapes::{ball_hull, ellipsoid_hull_with, random_cuboid};
 
 /// The hash of `fingerprint`: changed on purpose only.
 const FINGERPRINT: u64 = 0xc1d6_e6d5_b997_1737;
-
-/// Hashes every answer for one pair and its short motion; returns whether the first
-/// `collide` found a manifold.
-fn hash_pair(hash: &mut Fnv, rng: &mut Rng, pair: &Pair, margin: f32) -> bool {
-    let mut cache = PairCache::default();
-    let cold = collide(
-        &pair.a,
-        &pair.pose_a,
-        &pair.b,
-        &pair.pose_b,
-        margin,
-        &mut cache,
-    );
-    hash.manifold(&cold);
-    hash.contact(&contact(
-        &pair.a,
-        &pair.pose_a,
-        &pair.b,
-        &pair.pose_b,
-        margin,
-    ));
-    let size = pair.a.bounding_radius() + pair.b.bounding_radius();
-    let mut pose_b = pair.pose_b;
-    for _ in 0..3 {
-        let step = rng.vec3(Vec3::splat(-1.0), Vec3::splat(1.0)) * (0.01 * size);
-        let turn = Quat::from_scaled_axis(rng.vec3(Vec3::splat(-0.01), Vec3::splat(0.01)));
-        pose_b = Pose::new(
-            pose_b.translation + step,
-            (turn * pose_b.rotation).normalize(),
-        );
-        let warm = collide(&pair.a, &pair.pose_a, &pair.b, &pose_b, margin, &mut cache);
-        hash.manifold(&warm);
-    }
-    cold.is_some()
-}
 
 /// A random hull: 4–64 points in a ball, or an ellipsoid's, a quarter of them flat.
 fn random_hull(rng: &mut Rng) -> Shape {
@@ -83,14 +47,9 @@ fn fingerprint() -> (u64, usize, usize) {
         .chain(hull_pairs(0x4011_0064, 1_000, 64));
     for (k, pair) in bench.enumerate() {
         let margin = if k % 5 == 0 { 0.05 } else { 0.0 };
-        let swapped = Pair {
-            a: pair.b.clone(),
-            pose_a: pair.pose_b,
-            b: pair.a.clone(),
-            pose_b: pair.pose_a,
-        };
-        touching += hash_pair(&mut hash, &mut rng, &pair, margin) as usize;
-        touching += hash_pair(&mut hash, &mut rng, &swapped, margin) as usize;
+        let swapped = pair.swapped();
+        touching += hash_cold_then_warm(&mut hash, &mut rng, &pair, margin) as usize;
+        touching += hash_cold_then_warm(&mut hash, &mut rng, &swapped, margin) as usize;
         pairs += 2;
     }
     for k in 0..30_000 {
@@ -122,7 +81,7 @@ fn fingerprint() -> (u64, usize, usize) {
                 pose_b: pose_a,
             }
         };
-        touching += hash_pair(&mut hash, &mut rng, &pair, margin) as usize;
+        touching += hash_cold_then_warm(&mut hash, &mut rng, &pair, margin) as usize;
         pairs += 1;
     }
     (hash.0, pairs, touching)

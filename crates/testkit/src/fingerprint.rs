@@ -1,11 +1,14 @@
 //! A stable hash of narrow-phase answers, for tests that pin every bit of many
-//! manifolds with one constant (the mesh and capsule fingerprint tests): FNV-1a, 64
+//! manifolds with one constant (the hull, box, mesh and capsule fingerprint tests): FNV-1a, 64
 //! bits, over the bit patterns of normals, positions, depths, ids, anchors and
 //! features, in a fixed order. Stable across Rust versions and platforms (no
 //! `std::hash` involved).
 
-use glam::Vec3;
-use sepax_narrowphase::{Contact, Feature, Manifold};
+use crate::pairs::Pair;
+use glam::{Quat, Vec3};
+use sepax_geometry::Pose;
+use sepax_geometry::rng::Rng;
+use sepax_narrowphase::{Contact, Feature, Manifold, PairCache, collide, contact};
 
 /// FNV-1a (64 bits) over what it is fed. Start from [`Fnv::new`]; read the hash in
 /// `.0`.
@@ -81,4 +84,30 @@ impl Fnv {
         self.u64(c.depth.to_bits() as u64);
         self.feature(c.feature);
     }
+}
+
+/// Hashes one pair's answers as the hull and box fingerprint tests pin them: `collide`
+/// with a cold cache, `contact`, then `collide` after each of three moves of b (up to
+/// 1% of the pair's size along each axis and 0.01 rad about each, drawn from `rng`)
+/// with the cache the last call left: the warm path. Returns whether the first
+/// `collide` found a manifold.
+pub fn hash_cold_then_warm(hash: &mut Fnv, rng: &mut Rng, pair: &Pair, margin: f32) -> bool {
+    let mut cache = PairCache::default();
+    let (a, b) = (&pair.a, &pair.b);
+    let cold = collide(a, &pair.pose_a, b, &pair.pose_b, margin, &mut cache);
+    hash.manifold(&cold);
+    hash.contact(&contact(a, &pair.pose_a, b, &pair.pose_b, margin));
+    let size = a.bounding_radius() + b.bounding_radius();
+    let mut pose_b = pair.pose_b;
+    for _ in 0..3 {
+        let step = rng.vec3(Vec3::splat(-1.0), Vec3::splat(1.0)) * (0.01 * size);
+        let turn = Quat::from_scaled_axis(rng.vec3(Vec3::splat(-0.01), Vec3::splat(0.01)));
+        pose_b = Pose::new(
+            pose_b.translation + step,
+            (turn * pose_b.rotation).normalize(),
+        );
+        let warm = collide(a, &pair.pose_a, b, &pose_b, margin, &mut cache);
+        hash.manifold(&warm);
+    }
+    cold.is_some()
 }

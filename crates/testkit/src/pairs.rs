@@ -35,6 +35,18 @@ pub struct Pair {
     pub pose_b: Pose,
 }
 
+impl Pair {
+    /// The same pair in the other argument order: b first.
+    pub fn swapped(&self) -> Pair {
+        Pair {
+            a: self.b.clone(),
+            pose_a: self.pose_b,
+            b: self.a.clone(),
+            pose_b: self.pose_a,
+        }
+    }
+}
+
 /// How the pairs of a bench set touch.
 #[derive(Clone, Copy, Debug)]
 pub enum PairKind {
