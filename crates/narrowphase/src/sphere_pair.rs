@@ -22,7 +22,7 @@
 //! Boxes and capsules against a sphere still run in the sphere's frame.
 //!
 //! Cost (callgrind, instructions per pair inside `collide`, `prof sphere-hull 24` /
-//! `prof parry-sphere-hull 24`, `N=10`): 944 against parry3d's 3,073 (3.26×); 1,060
+//! `prof parry-sphere-hull 24`, `N=10`): 936 against parry3d's 3,073 (3.28×); 1,060
 //! when the walk started from a scan of every face plane, 5,873 before the walk.
 
 use crate::PairCache;

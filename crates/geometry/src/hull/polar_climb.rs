@@ -36,8 +36,9 @@
 //! the plane scan): from the octant's best face (8 bins), climbing to the maximum
 //! 1,038, stopping at the first face in front 1,031; from 24 bins (octant and largest
 //! axis) 963; from these 64 bins 944 (climbing to the maximum from them: 1,020); from
-//! a cube map of 96 or 384 bins, 965 and 949 (its bin costs a division). The walk from
-//! a face near the point's closest feature is what pays.
+//! a cube map of 96 or 384 bins, 965 and 949 (its bin costs a division); 936 with the
+//! walk inlined into the point query. The walk from a face near the point's closest
+//! feature is what pays.
 
 use super::Plane;
 use glam::{DVec3, Vec3};

@@ -112,6 +112,7 @@ enum Step {
 }
 
 /// The walk from face `start` (`p` in front of it); `None` when it does not settle.
+#[inline(always)]
 fn walk(hull: &ConvexHull, p: Vec3, start: usize) -> Option<(Vec3, f32)> {
     let mut place = Place::Face(start);
     for _ in 0..MAX_STEPS {
