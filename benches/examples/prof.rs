@@ -68,7 +68,9 @@
 //! Inside `sepax_narrowphase::query::collide` and parry's `contact_manifolds` (`N=10`,
 //! 2,560 calls, 23 November 2026): `sphere-hull` 1,039 instructions per pair (5,873
 //! before the closest-feature walk), `parry-sphere-hull` 3,071; `box-hull` 14,590,
-//! `parry-box-hull` 20,493. For parry: `--toggle-collect='*DefaultQueryDispatcher as
+//! `parry-box-hull` 20,493. 24 November 2026, after the walk's start came from the
+//! hull's polar climb: `sphere-hull` 936, `parry-sphere-hull` 3,073; `box-hull` 14,626,
+//! `parry-box-hull` 20,545. For parry: `--toggle-collect='*DefaultQueryDispatcher as
 //! parry3d::query::query_dispatcher::PersistentQueryDispatcher*contact_manifolds'`.
 
 use parry3d::query::ContactManifold;

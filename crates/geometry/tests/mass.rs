@@ -614,3 +614,43 @@ fn capsule_matches_a_grid_integration() {
         Err(ShapeError::MassOutOfRange)
     );
 }
+
+/// A recentred hull's position tables moved with it (they were copied unmoved before:
+/// the plane blocks, side planes and edge blocks of the far-off original): its furthest
+/// plane, its polar climb and its edge blocks agree with a hull built from the moved
+/// points' faces.
+#[test]
+fn recentered_hull_tables_moved_with_it() {
+    let mut rng = Rng::new(17);
+    for _ in 0..10 {
+        let mut points = random_cloud(&mut rng, 25, 0.2);
+        let far = rng.vec3(Vec3::splat(-100.0), Vec3::splat(100.0));
+        points.iter_mut().for_each(|p| *p += far);
+        let (centered, _) = ConvexHull::try_from_points_centered(&points).unwrap();
+        for _ in 0..200 {
+            let p = rng.unit_vec3() * rng.range(0.0, 2.0);
+            let (face, largest) = centered.furthest_plane(p);
+            let scalar = centered
+                .planes()
+                .iter()
+                .map(|plane| plane.signed_distance(p))
+                .fold(f32::NEG_INFINITY, f32::max);
+            assert_eq!(largest, scalar);
+            assert_eq!(centered.planes()[face].signed_distance(p), largest);
+            if let Some(f) = centered.face_in_front(p) {
+                assert!(centered.planes()[f].signed_distance(p) > 0.0);
+            } else {
+                assert!(largest <= 1e-4, "{p}: the climb missed {largest}");
+            }
+        }
+        for (e, edge) in centered.edges().iter().enumerate() {
+            let (block, lane) = (&centered.edge_blocks()[e / 8], e % 8);
+            let point = Vec3::new(
+                block.point[0][lane],
+                block.point[1][lane],
+                block.point[2][lane],
+            );
+            assert_eq!(point, centered.vertices()[edge.vertices[0] as usize]);
+        }
+    }
+}

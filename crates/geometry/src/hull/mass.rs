@@ -32,7 +32,8 @@
 //! (2004); F. Tonon, "Explicit exact formulas for the 3-D tetrahedron inertia tensor in
 //! terms of its vertex coordinates" (J. Math. Stat., 2005).
 
-use super::{ConvexHull, blocks};
+use super::polar_climb::PolarClimb;
+use super::{ConvexHull, blocks, edge_blocks, incidence, plane_blocks};
 use crate::mass::{MassProperties, Moments, check_density};
 use crate::{HullError, ShapeError};
 use glam::{DMat3, DVec3, Vec3};
@@ -178,8 +179,10 @@ impl ConvexHull {
     }
 
     /// The same hull moved by `delta`: vertices and plane offsets shift, topology and
-    /// normals stay; the vertex mean, inradius and bounding radius are recomputed as
-    /// [`ConvexHull::try_from_faces`] computes them.
+    /// normals stay; the vertex mean, inradius and bounding radius, and every table
+    /// that holds a position (the vertex, plane and edge blocks, the side planes, the
+    /// polar climb's poles) are recomputed as [`ConvexHull::try_from_faces`] computes
+    /// them.
     fn translated(&self, delta: Vec3) -> ConvexHull {
         let vertices: Vec<Vec3> = self.vertices.iter().map(|v| *v + delta).collect();
         let planes: Vec<_> = self
@@ -201,8 +204,21 @@ impl ConvexHull {
             .iter()
             .map(|v| v.as_dvec3().length())
             .fold(0.0f64, f64::max) as f32;
+        let side_planes =
+            incidence::side_planes(&vertices, &planes, &self.face_starts, &self.face_vertices);
+        let climb = PolarClimb::new(
+            &planes,
+            &self.face_starts,
+            &self.face_edges,
+            |e| self.edges[e as usize].faces,
+            centroid,
+        );
         ConvexHull {
             blocks: blocks::vertex_blocks(&vertices),
+            plane_blocks: plane_blocks::plane_blocks(&planes),
+            edge_blocks: edge_blocks::edge_blocks(&vertices, &planes, &self.edges, &self.arcs),
+            side_planes,
+            climb,
             vertices,
             planes,
             centroid,

@@ -14,6 +14,9 @@
 //!   [`ConvexHull::neighbor_edges`], [`ConvexHull::side_planes`],
 //!   [`ConvexHull::edge_steps`]), for walks over the features (a point's closest
 //!   feature);
+//! * each face plane's pole about the centroid and the face across each loop step
+//!   (`polar_climb.rs`), for a face a point is in front of without a scan
+//!   ([`ConvexHull::face_in_front`]);
 //! * vertices, face normals, planes and edges again in blocks of 8 lanes ([`blocks`],
 //!   [`plane_blocks`], [`edge_blocks`]) for the SIMD scans.
 //!
@@ -30,12 +33,14 @@ pub mod edge_blocks;
 mod incidence;
 pub mod mass;
 pub mod plane_blocks;
+mod polar_climb;
 
 use crate::HullError;
 use blocks::{VertexBlock, support_index_blocks, vertex_blocks};
 use edge_blocks::EdgeBlock;
 use glam::{DVec3, Vec3};
 use plane_blocks::{PlaneBlock, furthest_plane_blocks};
+use polar_climb::PolarClimb;
 
 /// An oriented plane `normal · x = offset`, `normal` unit length and pointing outward.
 ///
@@ -109,6 +114,8 @@ pub struct ConvexHull {
     /// The edge to each neighbour, parallel to `neighbors` (`incidence.rs`).
     neighbor_edges: Vec<u32>,
     arcs: Vec<GaussArc>,
+    /// The face planes' poles and their adjacency: a face a point is in front of.
+    climb: PolarClimb,
     centroid: Vec3,
     inradius: f32,
     bounding_radius: f32,
@@ -342,7 +349,15 @@ impl ConvexHull {
         );
         let edge_steps = incidence::edge_steps(&edges, &face_starts, &face_edges);
         let side_planes = incidence::side_planes(&vertices, &planes, &face_starts, &face_vertices);
+        let climb = PolarClimb::new(
+            &planes,
+            &face_starts,
+            &face_edges,
+            |e| edges[e as usize].faces,
+            centroid,
+        );
         Ok(ConvexHull {
+            climb,
             plane_blocks: plane_blocks::plane_blocks(&planes),
             face_edges,
             side_planes,
@@ -455,6 +470,28 @@ impl ConvexHull {
     #[inline]
     pub fn furthest_plane(&self, p: Vec3) -> (usize, f32) {
         furthest_plane_blocks(&self.plane_blocks, p)
+    }
+
+    /// A face whose plane `p` lies strictly in front of, found by a climb over the
+    /// faces' poles (`u_f = n_f / (o_f − n_f·c)` about the [`centroid`](ConvexHull::centroid)
+    /// `c`: `p` is in front of face `f` iff `u_f·(p − c) > 1`, and the largest `u_f·(p − c)`
+    /// is a linear maximum over the polar dual's vertices, which a climb from face to
+    /// neighbouring face finds): the face the ray from `c` through `p` leaves by,
+    /// typically after one or two steps. `None` when `p` is inside or on the hull, not finite, or (rarely) a
+    /// hair outside where round-off stops the climb short; the
+    /// [`furthest_plane`](ConvexHull::furthest_plane) scan answers every case.
+    ///
+    /// ```
+    /// use sepax_geometry::ConvexHull;
+    /// use glam::Vec3;
+    /// let cube = ConvexHull::cuboid(Vec3::ONE).unwrap();
+    /// let face = cube.face_in_front(Vec3::new(0.2, 3.0, 0.5)).unwrap();
+    /// assert_eq!(cube.planes()[face].normal, Vec3::Y);
+    /// assert_eq!(cube.face_in_front(Vec3::new(0.2, 0.5, 0.1)), None);
+    /// ```
+    #[inline]
+    pub fn face_in_front(&self, p: Vec3) -> Option<usize> {
+        self.climb.face_in_front(&self.planes, &self.face_starts, p)
     }
 
     /// The Gauss-map arc of every edge, in the order of [`ConvexHull::edges`].
