@@ -22,7 +22,7 @@
 //! bench pairs (`benches/examples/prof.rs`, callgrind, N=30 minus N=10 over 5,120
 //! pairs, 24 November 2026), `collide` → `collide_box_pairs`: resting 3,921 → 3,410,
 //! touching 2,611 → 2,072, deep 3,393 → 2,872, separated 977 → 376 instructions;
-//! `contact` → `contact_box_pairs`: touching 1,251 → 596, separated 696 → 285
+//! `contact` → `contact_box_pairs`: touching 1,251 → 581, separated 696 → 286
 //! (parry3d's `contact_manifolds` on the touching pairs: 6,527).
 
 // Lane loops index several arrays by the same lane (or axis): one index is the form
@@ -280,6 +280,9 @@ struct Bundle {
     separations: BundleSeparations,
     /// Each lane's scan of its separations (when the edge rows were computed).
     scan: BundleScan,
+    /// Whether the last `measure` computed the edge rows and the scan (it does not when
+    /// a face separates every lane in use).
+    edges_measured: bool,
 }
 
 impl Bundle {
@@ -299,6 +302,7 @@ impl Bundle {
             inputs: BoxBundle::default(),
             separations: [[0.0; LANES]; 15],
             scan: BundleScan::new(),
+            edges_measured: false,
         }
     }
 
@@ -350,7 +354,7 @@ impl Bundle {
     /// face rows are filled; `outcome` then never reads the others.
     fn measure(&mut self, level: SimdLevel, margin: f32) {
         if level != SimdLevel::Scalar {
-            bundle_separations(
+            self.edges_measured = bundle_separations(
                 level,
                 &self.inputs,
                 &self.active,
@@ -391,9 +395,10 @@ impl Bundle {
                 SatOutcome::Overlap { exact, .. } => Some(exact),
             };
         }
-        let faces_separate = (0..6).any(|k| self.separations[k][l] > margin);
+        // Without the edge rows every lane in use is separated by a face; with them the
+        // scan has looked at all 15 axes.
         let scan = self.scan.lane(l);
-        if faces_separate || scan.first_separating.is_some() {
+        if !self.edges_measured || scan.first_separating.is_some() {
             return None;
         }
         let all = lane_separations(&self.separations, l);
