@@ -20,9 +20,9 @@
 //! `BoxPair` built, and `contact_box_pairs` builds the exact axis alone. The clipping
 //! stays per pair and is most of a touching pair's cost. Per pair, cold caches, the
 //! bench pairs (`benches/examples/prof.rs`, callgrind, N=30 minus N=10 over 5,120
-//! pairs, 24 November 2026), `collide` → `collide_box_pairs`: resting 3,921 → 3,410,
-//! touching 2,611 → 2,072, deep 3,393 → 2,872, separated 977 → 376 instructions;
-//! `contact` → `contact_box_pairs`: touching 1,251 → 581, separated 696 → 286
+//! pairs, 24 November 2026), `collide` → `collide_box_pairs`: resting 3,896 → 3,372,
+//! touching 2,586 → 2,036, deep 3,367 → 2,835, separated 973 → 375 instructions;
+//! `contact` → `contact_box_pairs`: touching 1,226 → 581, separated 692 → 286
 //! (parry3d's `contact_manifolds` on the touching pairs: 6,527).
 
 // Lane loops index several arrays by the same lane (or axis): one index is the form
@@ -418,7 +418,7 @@ impl Bundle {
         // Column `k − 3` of `R`, read only for a face of b (`k ≥ 3`).
         let j = k.wrapping_sub(3);
         let axis_b = || Vec3::new(r[0][j][l], r[1][j][l], r[2][j][l]);
-        face_axis(k, s, [t[0][l], t[1][l], t[2][l]], axis_b)
+        face_axis(k, s, &[t[0][l], t[1][l], t[2][l]], axis_b)
     }
 
     /// Lane `l`'s SAT outcome, chosen by the scalar test's code from the separations.

@@ -195,7 +195,7 @@ impl BoxPair {
         if k < 6 {
             // Column `k − 3` of `R`, read only for a face of b (`k ≥ 3`).
             let j = k.wrapping_sub(3);
-            return face_axis(k, separation, *t, || Vec3::new(r[0][j], r[1][j], r[2][j]));
+            return face_axis(k, separation, t, || Vec3::new(r[0][j], r[1][j], r[2][j]));
         }
         let (i, j) = ((k - 6) / 3, (k - 6) % 3);
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
@@ -220,8 +220,13 @@ impl BoxPair {
 /// its separation, b's centre `t` in a's frame and, for a face of b (`k ≥ 3`), that
 /// face's axis `b_{k−3}` in a's frame (column `k − 3` of `R`, read only then). The
 /// batch calls it straight from its lanes for the pairs a face separates.
-#[inline]
-pub(crate) fn face_axis(k: usize, separation: f32, t: [f32; 3], axis_b: impl Fn() -> Vec3) -> Axis {
+#[inline(always)]
+pub(crate) fn face_axis(
+    k: usize,
+    separation: f32,
+    t: &[f32; 3],
+    axis_b: impl Fn() -> Vec3,
+) -> Axis {
     if k < 3 {
         let sign = if t[k] >= 0.0 { 1.0 } else { -1.0 };
         let mut normal = [0.0; 3];
@@ -234,7 +239,7 @@ pub(crate) fn face_axis(k: usize, separation: f32, t: [f32; 3], axis_b: impl Fn(
     }
     let j = k - 3;
     let axis_b = axis_b();
-    let sign = if Vec3::from_array(t).dot(axis_b) >= 0.0 {
+    let sign = if Vec3::from_array(*t).dot(axis_b) >= 0.0 {
         1.0
     } else {
         -1.0
@@ -375,6 +380,7 @@ impl BoxPair {
 
     /// [`choose`](Self::choose) with the separations already scanned (by [`scan`], or
     /// by the batch's lanes, which compute the same indices).
+    #[inline(always)]
     pub(crate) fn choose_scanned(
         &self,
         separations: &[f32; 15],
