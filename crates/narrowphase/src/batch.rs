@@ -22,7 +22,7 @@
 //! bench pairs (`benches/examples/prof.rs`, callgrind, N=30 minus N=10 over 5,120
 //! pairs, 24 November 2026), `collide` → `collide_box_pairs`: resting 3,896 → 3,372,
 //! touching 2,586 → 2,036, deep 3,367 → 2,835, separated 973 → 375 instructions;
-//! `contact` → `contact_box_pairs`: touching 1,226 → 581, separated 692 → 286
+//! `contact` → `contact_box_pairs`: touching 1,226 → 549, separated 692 → 286
 //! (parry3d's `contact_manifolds` on the touching pairs: 6,527).
 
 // Lane loops index several arrays by the same lane (or axis): one index is the form
@@ -32,7 +32,7 @@
 use crate::distance::Core;
 use crate::math::sanitize_margin;
 use crate::query::{box_manifold_from_outcome, canonical_swap_boxes, contact_from_outcome};
-use crate::sat::box_box::{BoxPair, box_box, exact_axis_index, face_axis};
+use crate::sat::box_box::{BoxPair, box_box, edge_axis, exact_axis_index, face_axis};
 use crate::sat::box_box_wide::{
     BoxBundle, BundleScan, BundleSeparations, LANES, SimdLevel, bundle_separations,
     lane_separations,
@@ -384,10 +384,10 @@ impl Bundle {
 
     /// Lane `l`'s exact axis, the one thing [`contact_box_pairs`] reads of the SAT:
     /// `None` when some axis separates the pair beyond the margin. At a wide level it
-    /// is built alone (never the preferred axis): from the lanes for a face, from the
-    /// lane's `BoxPair` for an edge pair (which is kept in `pairs[l]`, as it is for a
-    /// pair apart within the margin, whose speculative contact reads the lane's frame).
-    /// The scalar level runs the scalar test, the twin.
+    /// is built alone (never the preferred axis), from the lanes by the scalar test's
+    /// [`face_axis`] / [`edge_axis`]; a pair apart within the margin gets its
+    /// `BoxPair` in `pairs[l]` (its speculative contact reads the lane's frame). The
+    /// scalar level runs the scalar test, the twin.
     fn contact_axis(&mut self, level: SimdLevel, l: usize, margin: f32) -> Option<Axis> {
         if level == SimdLevel::Scalar {
             return match self.outcome(level, l, margin, None) {
@@ -403,12 +403,18 @@ impl Bundle {
         }
         let all = lane_separations(&self.separations, l);
         let k = exact_axis_index(&all, scan.best);
-        if k < 6 && all[k] <= 0.0 {
+        if all[k] > 0.0 {
+            // Apart within the margin: `speculative_contact` reads the lane's frame.
+            let (ha, hb) = self.extents[l];
+            self.pairs[l] = BoxPair::new(ha, hb, &self.inputs.frame(l));
+            return Some(self.pairs[l].axis(k, all[k]));
+        }
+        if k < 6 {
             return Some(self.lane_face_axis(l, k, all[k]));
         }
-        let (ha, hb) = self.extents[l];
-        self.pairs[l] = BoxPair::new(ha, hb, &self.inputs.frame(l));
-        Some(self.pairs[l].axis(k, all[k]))
+        let (r, t) = (&self.inputs.r, &self.inputs.t);
+        let t = [t[0][l], t[1][l], t[2][l]];
+        Some(edge_axis(k, all[k], |i, j| r[i][j][l], &t))
     }
 
     /// Face axis `k < 6` of lane `l` with separation `s`, from the lanes: the scalar

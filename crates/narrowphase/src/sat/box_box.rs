@@ -197,22 +197,39 @@ impl BoxPair {
             let j = k.wrapping_sub(3);
             return face_axis(k, separation, t, || Vec3::new(r[0][j], r[1][j], r[2][j]));
         }
-        let (i, j) = ((k - 6) / 3, (k - 6) % 3);
-        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        let mut normal = [0.0; 3];
-        normal[i1] = -r[i2][j];
-        normal[i2] = r[i1][j];
-        let tl = t[i2] * r[i1][j] - t[i1] * r[i2][j];
-        let sign = if tl >= 0.0 { 1.0 } else { -1.0 };
-        let normal = Vec3::from_array(normal).normalize() * sign;
-        Axis {
-            separation,
-            normal,
-            feature: Feature::EdgeEdge(
-                box_edge_along(i, normal),
-                box_edge_along(j, self.frame.rot_t * -normal),
-            ),
-        }
+        edge_axis(k, separation, |i, j| r[i][j], t)
+    }
+}
+
+/// Normal (a→b, a's frame) and feature of edge axis `k ≥ 6` (`a_i × b_j`, see
+/// [`axis_index`]), given its separation, `R` as `r(i, j)` and b's centre `t` in a's
+/// frame. b's edge is found along `Rᵀ(−n)`, summed as glam's `Mat3 * Vec3` sums it
+/// (column by column, left to right), so the bits are those of `Frame::rot_t * −n`. The
+/// batch calls it straight from its lanes.
+#[inline(always)]
+pub(crate) fn edge_axis(
+    k: usize,
+    separation: f32,
+    r: impl Fn(usize, usize) -> f32,
+    t: &[f32; 3],
+) -> Axis {
+    let (i, j) = ((k - 6) / 3, (k - 6) % 3);
+    let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+    let mut normal = [0.0; 3];
+    normal[i1] = -r(i2, j);
+    normal[i2] = r(i1, j);
+    let tl = t[i2] * r(i1, j) - t[i1] * r(i2, j);
+    let sign = if tl >= 0.0 { 1.0 } else { -1.0 };
+    let normal = Vec3::from_array(normal).normalize() * sign;
+    let m = -normal;
+    let in_b = |c: usize| r(0, c) * m.x + r(1, c) * m.y + r(2, c) * m.z;
+    Axis {
+        separation,
+        normal,
+        feature: Feature::EdgeEdge(
+            box_edge_along(i, normal),
+            box_edge_along(j, Vec3::new(in_b(0), in_b(1), in_b(2))),
+        ),
     }
 }
 
