@@ -140,59 +140,100 @@ impl ProxyStore {
         Ok(slot.kind)
     }
 
-    /// [`update`](Self::update) of `ids[k]` with `aabb_of(k)` for every `k`; `ids` must
-    /// be strictly increasing. Checked first (nothing changes on an error, which is the
-    /// first failing entry's, as `update` gives it), then written in parts of
-    /// [`UPDATE_PART`] ids, on the rayon pool when there is more than one. Increasing ids
-    /// let the slots be cut into disjoint ranges, one per part, so each part writes only
-    /// its own. Returns whether a static proxy was among them.
+    /// [`update`](Self::update) of every `entry(k) = (id, box)`, `k < count`, when the
+    /// ids strictly increase with `k`: checked first, in parts of [`UPDATE_PART`]
+    /// entries on the rayon pool when there is more than one (each part checks its own
+    /// order, ids and boxes; the joins between parts are checked after), then written
+    /// in the same parts. Increasing ids let the slots be cut into disjoint ranges, one
+    /// per part, so each part writes only its own. Nothing changes unless every entry
+    /// passes. `Ok(None)`: the ids do not increase (nothing done); `Ok(Some(s))`: done,
+    /// `s` whether a static proxy was among them; `Err`: the first failing entry's
+    /// error, as `update` gives it.
     pub fn update_sorted(
         &mut self,
-        ids: &[ProxyId],
-        aabb_of: &(impl Fn(usize) -> Aabb + Sync),
-    ) -> Result<bool, BroadPhaseError> {
-        debug_assert!(ids.windows(2).all(|w| w[0].0 < w[1].0));
-        // Check: per part, its first error (or whether it holds a static proxy).
-        let check = |(part, chunk): (usize, &[ProxyId])| -> Result<bool, BroadPhaseError> {
-            let mut any_static = false;
-            for (k, &id) in chunk.iter().enumerate() {
-                let slot = self.get(id)?;
-                aabb_of(part * UPDATE_PART + k).validate()?;
-                any_static |= slot.kind == ProxyKind::Static;
-            }
-            Ok(any_static)
-        };
-        let checked: Vec<Result<bool, BroadPhaseError>> = if ids.len() > UPDATE_PART {
-            ids.par_chunks(UPDATE_PART).enumerate().map(check).collect()
-        } else {
-            ids.chunks(UPDATE_PART).enumerate().map(check).collect()
-        };
-        let mut any_static = false;
-        for result in checked {
-            any_static |= result?;
+        count: usize,
+        entry: &(impl Fn(usize) -> (ProxyId, Aabb) + Sync),
+    ) -> Result<Option<bool>, BroadPhaseError> {
+        if count == 0 {
+            return Ok(Some(false));
         }
+        let parts = count.div_ceil(UPDATE_PART);
+        let range = |part: usize| part * UPDATE_PART..count.min((part + 1) * UPDATE_PART);
+        // Check, per part: whether its ids increase, its first and last ids, its first
+        // error, and whether it holds a static proxy.
+        struct Checked {
+            ordered: bool,
+            first: u32,
+            last: u32,
+            error: Option<BroadPhaseError>,
+            any_static: bool,
+        }
+        let check = |part: usize| -> Checked {
+            let r = range(part);
+            let first = entry(r.start).0.0;
+            let mut c = Checked {
+                ordered: true,
+                first,
+                last: first,
+                error: None,
+                any_static: false,
+            };
+            for k in r.clone() {
+                let (id, aabb) = entry(k);
+                c.ordered &= k == r.start || c.last < id.0;
+                c.last = id.0;
+                if c.error.is_some() {
+                    continue;
+                }
+                let kind = self.get(id).and_then(|slot| {
+                    aabb.validate()?;
+                    Ok(slot.kind)
+                });
+                match kind {
+                    Ok(kind) => c.any_static |= kind == ProxyKind::Static,
+                    Err(e) => c.error = Some(e),
+                }
+            }
+            c
+        };
+        let checked: Vec<Checked> = if parts > 1 {
+            (0..parts).into_par_iter().map(check).collect()
+        } else {
+            vec![check(0)]
+        };
+        // Not increasing anywhere (within a part or across a join): nothing done, the
+        // caller goes one by one. Else the first error, in entry order, wins.
+        let ordered =
+            checked.iter().all(|c| c.ordered) && checked.windows(2).all(|w| w[0].last < w[1].first);
+        if !ordered {
+            return Ok(None);
+        }
+        if let Some(e) = checked.iter().find_map(|c| c.error) {
+            return Err(e);
+        }
+        let any_static = checked.iter().any(|c| c.any_static);
+        let bounds: Vec<usize> = checked.iter().map(|c| c.last as usize + 1).collect();
         // Write: part `p` owns the slots from the end of part `p − 1`'s last id to its
         // own last id, which hold all of its ids.
-        let mut parts = Vec::with_capacity(ids.len().div_ceil(UPDATE_PART));
+        let mut owned = Vec::with_capacity(parts);
         let (mut rest, mut offset) = (&mut self.slots[..], 0usize);
-        for (part, chunk) in ids.chunks(UPDATE_PART).enumerate() {
-            let end = chunk[chunk.len() - 1].0 as usize + 1;
+        for (part, &end) in bounds.iter().enumerate() {
             let (head, tail) = std::mem::take(&mut rest).split_at_mut(end - offset);
-            parts.push((part, chunk, head, offset));
+            owned.push((part, head, offset));
             (rest, offset) = (tail, end);
         }
-        let write = |(part, chunk, slots, offset): (usize, &[ProxyId], &mut [Slot], usize)| {
-            for (k, &id) in chunk.iter().enumerate() {
-                slots[id.0 as usize - offset].aabb =
-                    normalize_zeros(aabb_of(part * UPDATE_PART + k));
+        let write = |(part, slots, offset): (usize, &mut [Slot], usize)| {
+            for k in range(part) {
+                let (id, aabb) = entry(k);
+                slots[id.0 as usize - offset].aabb = normalize_zeros(aabb);
             }
         };
-        if ids.len() > UPDATE_PART {
-            parts.into_par_iter().for_each(write);
+        if parts > 1 {
+            owned.into_par_iter().for_each(write);
         } else {
-            parts.into_iter().for_each(write);
+            owned.into_iter().for_each(write);
         }
-        Ok(any_static)
+        Ok(Some(any_static))
     }
 
     /// Frees the slot; returns the kind the proxy had.

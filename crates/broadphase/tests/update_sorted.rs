@@ -1,7 +1,7 @@
 //! `SweepAndPrune::update_sorted` against its slow twin, `update` called for each
 //! entry in order: the same stored boxes, the same pairs and diffs, the same errors, on
-//! 1 and 2 rayon threads; with increasing ids (the parallel path, in several parts) and
-//! with ids out of order (one by one), with statics among them, and with a bad entry.
+//! 1 and 2 rayon threads, with increasing ids (in several parallel parts) and statics
+//! among them; ids out of order and bad entries are refused with nothing changed.
 
 use glam::Vec3;
 use sepax_broadphase::{BroadPhaseError, ProxyId, ProxyKind, SweepAndPrune};
@@ -60,7 +60,8 @@ fn both_ways(
             })
             .collect();
         let result = if batched {
-            sap.update_sorted(&ids, |k| boxes[k])
+            sap.update_sorted(ids.len(), |k| (ids[k], boxes[k]))
+                .map(|done| assert!(done, "increasing ids are taken"))
         } else {
             ids.iter()
                 .zip(&boxes)
@@ -106,18 +107,30 @@ fn increasing_ids_match_updates_one_by_one() {
     }
 }
 
+/// Ids out of order (and a repeated id): refused, nothing changed.
 #[test]
-fn ids_out_of_order_match_updates_one_by_one() {
-    let shuffled = |rng: &mut Rng| {
-        let mut ids = sorted_subset(rng);
-        for i in (1..ids.len()).rev() {
-            ids.swap(i, rng.below(i + 1));
-        }
-        ids
-    };
-    for seed in 10..12 {
-        check(seed, shuffled, None);
+fn ids_out_of_order_are_refused() {
+    let mut rng = Rng::new(10);
+    let mut sap = world(&mut rng);
+    let before = snapshot(&mut sap);
+    let mut ids = sorted_subset(&mut rng);
+    let unit = |k: usize| Aabb::new(Vec3::splat(k as f32), Vec3::splat(k as f32 + 1.0));
+    // Within one part, across the join of two parts, and a repeat.
+    for (i, j) in [(10, 11), (2047, 2048), (5000, 5001)] {
+        ids.swap(i, j);
+        assert_eq!(
+            sap.update_sorted(ids.len(), |k| (ids[k], unit(k))),
+            Ok(false)
+        );
+        assert!(snapshot(&mut sap) == before);
+        ids.swap(i, j);
     }
+    ids[3000] = ids[2999];
+    assert_eq!(
+        sap.update_sorted(ids.len(), |k| (ids[k], unit(k))),
+        Ok(false)
+    );
+    assert!(snapshot(&mut sap) == before);
 }
 
 /// A non-finite box or an unknown id: the error `update` gives at that entry, and with
@@ -137,17 +150,17 @@ fn a_bad_entry_changes_nothing() {
         }
     };
     assert_eq!(
-        sap.update_sorted(&ids, moved),
+        sap.update_sorted(ids.len(), |k| (ids[k], moved(k))),
         Err(BroadPhaseError::NonFiniteAabb)
     );
     assert!(snapshot(&mut sap) == before);
     let mut unknown = ids.clone();
     unknown.push(ProxyId(N as u32 + 5));
     assert_eq!(
-        sap.update_sorted(&unknown, |k| Aabb::new(
-            Vec3::splat(k as f32),
-            Vec3::splat(k as f32 + 1.0)
-        )),
+        sap.update_sorted(unknown.len(), |k| {
+            let c = Vec3::splat(k as f32);
+            (unknown[k], Aabb::new(c, c + Vec3::ONE))
+        }),
         Err(BroadPhaseError::UnknownProxy(ProxyId(N as u32 + 5)))
     );
     assert!(snapshot(&mut sap) == before);

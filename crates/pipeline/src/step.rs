@@ -71,8 +71,6 @@ pub(crate) struct PairTracker {
     /// This step's changed slots (the AABB stage's work list), kept for the end of the
     /// step.
     changed: Vec<u32>,
-    /// The same slots as broad-phase ids, for a batch update (a reused buffer).
-    changed_ids: Vec<ProxyId>,
     /// Slots whose broad-phase box is a CCD sweep (set by the last step): while one
     /// is, no step is a resting one, and a slot here that does not move again gets
     /// its plain box back at the next step.
@@ -177,24 +175,19 @@ impl StepFrame<'_> {
     /// The common frame's broad-phase update in parallel: when every changed body has
     /// a valid box and is in the broad phase already, and the changed slots come in
     /// increasing order (bodies posed in order), their boxes go in through
-    /// [`SweepAndPrune::update_sorted`]. Returns false, having changed nothing, when
-    /// that does not apply (new, quarantined or swept bodies; slots out of order).
+    /// [`SweepAndPrune::update_sorted`], which checks all of that in its parallel
+    /// parts. Returns false, having changed nothing, when it does not apply (new,
+    /// vacant, quarantined or swept bodies: their outcome reads as a NaN box, which is
+    /// refused; slots out of order).
     fn update_boxes_in_parallel(&mut self, changed: &[u32], outcomes: &[AabbOutcome]) -> bool {
-        let applies = changed.windows(2).all(|w| w[0] < w[1])
-            && outcomes.iter().all(|o| matches!(o, AabbOutcome::Valid(..)));
-        if !applies {
-            return false;
-        }
-        let ids = &mut self.pairs.changed_ids;
-        ids.clear();
-        ids.extend(changed.iter().map(|&index| ProxyId(index)));
-        // Every outcome is `Valid` (checked above); any other would be refused as
-        // non-finite, and the whole update with it.
-        let aabb_of = |k: usize| match outcomes[k] {
-            AabbOutcome::Valid(aabb, _) => aabb,
-            _ => Aabb::new(glam::Vec3::NAN, glam::Vec3::NAN),
+        let entry = |k: usize| {
+            let aabb = match outcomes[k] {
+                AabbOutcome::Valid(aabb, _) => aabb,
+                _ => Aabb::new(glam::Vec3::NAN, glam::Vec3::NAN),
+            };
+            (ProxyId(changed[k]), aabb)
         };
-        self.broad.update_sorted(ids, aabb_of).is_ok()
+        self.broad.update_sorted(changed.len(), entry) == Ok(true)
     }
 
     /// The broad-phase update body by body, in the order the bodies were marked: box

@@ -231,15 +231,16 @@ impl SweepAndPrune {
         Ok(())
     }
 
-    /// Replaces the boxes of many proxies at once: [`update`](Self::update) of `ids[k]`
-    /// with `aabb_of(k)` for every `k`. When `ids` is strictly increasing (each proxy
-    /// once, in id order, as a caller walking its bodies in order has them) the boxes
-    /// are checked and written in parallel parts on the rayon pool; otherwise one by
-    /// one, in order. Same result either way, on any thread count.
+    /// Replaces the boxes of many proxies at once: [`update`](Self::update) of every
+    /// `entry(k) = (id, box)` for `k < count`, when the ids strictly increase with `k`
+    /// (each proxy once, in id order, as a caller walking its bodies in order has
+    /// them). The entries are checked, then written, in parallel parts on the rayon
+    /// pool; the same result on any thread count.
     ///
-    /// Errors: the first failing entry's `UnknownProxy`, `NonFiniteAabb` or
-    /// `InvertedAabb`, as `update` gives it. With increasing ids nothing is changed
-    /// then; otherwise the entries before it are updated (as by `update` in a loop).
+    /// All or nothing: `Ok(true)` when every box was replaced; `Ok(false)`, with nothing
+    /// changed, when the ids do not strictly increase (call `update` for each instead);
+    /// `Err` with nothing changed for the first failing entry's `UnknownProxy`,
+    /// `NonFiniteAabb` or `InvertedAabb` (as `update` gives it).
     ///
     /// ```
     /// use sepax_broadphase::{ProxyId, ProxyKind, SweepAndPrune};
@@ -251,29 +252,29 @@ impl SweepAndPrune {
     /// for i in 0..3 {
     ///     sap.insert(ProxyId(i), unit(3.0 * i as f32), ProxyKind::Dynamic).unwrap();
     /// }
-    /// let ids = [ProxyId(0), ProxyId(2)];
-    /// sap.update_sorted(&ids, |k| unit(10.0 * k as f32)).unwrap(); // 2 moves to x = 10
+    /// // Proxies 0 and 2 move; 2 goes to x = 10.
+    /// let moved = sap.update_sorted(2, |k| (ProxyId(2 * k as u32), unit(10.0 * k as f32)));
+    /// assert_eq!(moved, Ok(true));
     /// sap.update_pairs();
     /// assert_eq!(sap.pairs().len(), 0);
-    /// sap.update_sorted(&[ProxyId(2)], |_| unit(0.5)).unwrap();
+    /// assert_eq!(sap.update_sorted(1, |_| (ProxyId(2), unit(0.5))), Ok(true));
     /// sap.update_pairs();
     /// assert_eq!(sap.pairs(), [(ProxyId(0), ProxyId(2))]);
+    /// // Out of order: refused, nothing changed.
+    /// let ids = [ProxyId(2), ProxyId(0)];
+    /// assert_eq!(sap.update_sorted(2, |k| (ids[k], unit(20.0))), Ok(false));
     /// ```
     pub fn update_sorted(
         &mut self,
-        ids: &[ProxyId],
-        aabb_of: impl Fn(usize) -> Aabb + Sync,
-    ) -> Result<(), BroadPhaseError> {
-        if !ids.windows(2).all(|w| w[0].0 < w[1].0) {
-            for (k, &id) in ids.iter().enumerate() {
-                self.update(id, aabb_of(k))?;
-            }
-            return Ok(());
-        }
-        let any_static = self.store.update_sorted(ids, &aabb_of)?;
+        count: usize,
+        entry: impl Fn(usize) -> (ProxyId, Aabb) + Sync,
+    ) -> Result<bool, BroadPhaseError> {
+        let Some(any_static) = self.store.update_sorted(count, &entry)? else {
+            return Ok(false);
+        };
         self.statics.dirty |= any_static;
-        self.changed |= !ids.is_empty();
-        Ok(())
+        self.changed |= count > 0;
+        Ok(true)
     }
 
     /// Removes a proxy; its pairs are gone at the next `update_pairs`.
