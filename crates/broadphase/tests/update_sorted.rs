@@ -164,5 +164,11 @@ fn a_bad_entry_changes_nothing() {
         Err(BroadPhaseError::UnknownProxy(ProxyId(N as u32 + 5)))
     );
     assert!(snapshot(&mut sap) == before);
+    // No entries: nothing to do, and done.
+    assert_eq!(
+        sap.update_sorted(0, |_| (ProxyId(0), Aabb::new(Vec3::NAN, Vec3::NAN))),
+        Ok(true)
+    );
+    assert!(snapshot(&mut sap) == before);
     check(3, sorted_subset, Some(4_000));
 }

@@ -63,6 +63,18 @@ impl<'a> Polytope<'a> {
         &self.face_indices[self.face_starts[f] as usize..self.face_starts[f + 1] as usize]
     }
 
+    /// Does `q`, a point in face `f`'s plane, lie inside the face polygon (boundary
+    /// included)? Inside means behind every edge's outward side plane.
+    pub(crate) fn projects_inside(&self, f: usize, q: Vec3) -> bool {
+        let face = self.face(f);
+        let normal = self.planes[f].normal;
+        (0..face.len()).all(|k| {
+            let v0 = self.vertices[face[k] as usize];
+            let v1 = self.vertices[face[(k + 1) % face.len()] as usize];
+            (v1 - v0).cross(normal).dot(q - v0) <= 0.0
+        })
+    }
+
     /// Index of a vertex furthest along `dir` (the first among ties).
     #[inline]
     pub fn support_index(&self, dir: Vec3) -> usize {

@@ -281,7 +281,7 @@ pub(crate) fn polytope_capsule(
         let foot = low - n * face.separation;
         // A face the core's lowest endpoint is in front of and over: its separation is
         // the endpoint's distance, which no lower bound exceeds.
-        if face.separation > 0.0 && projects_inside(poly, f as usize, foot) {
+        if face.separation > 0.0 && poly.projects_inside(f as usize, foot) {
             exact = face;
             witness = Some((foot, low));
         } else if let Some((e, on_poly, on_core, distance)) = closest_edge(poly, core) {
@@ -308,18 +308,6 @@ pub(crate) fn polytope_capsule(
         exact
     };
     finish(exact, preferred, margin, witness)
-}
-
-/// Does `q`, a point in face `f`'s plane, lie inside the face polygon (boundary
-/// included)? Inside means behind every edge's outward side plane.
-fn projects_inside(poly: &Polytope, f: usize, q: Vec3) -> bool {
-    let face = poly.face(f);
-    let normal = poly.planes[f].normal;
-    (0..face.len()).all(|k| {
-        let v0 = poly.vertices[face[k] as usize];
-        let v1 = poly.vertices[face[(k + 1) % face.len()] as usize];
-        (v1 - v0).cross(normal).dot(q - v0) <= 0.0
-    })
 }
 
 /// The polytope edge closest to the core, among the edges next to a face the core is in

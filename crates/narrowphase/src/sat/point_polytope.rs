@@ -322,7 +322,7 @@ pub(crate) fn point_polytope_scan(poly: &Polytope, p: Vec3) -> (Vec3, f32) {
     }
     // The whole polytope lies behind every face plane, so if p projects into the polygon
     // of the face it is furthest in front of, that projection is the closest point.
-    if projects_inside(poly, deepest, p - poly.planes[deepest].normal * largest) {
+    if poly.projects_inside(deepest, p - poly.planes[deepest].normal * largest) {
         return (poly.planes[deepest].normal, largest);
     }
     // The closest point is on a face in front of p, inside that face's polygon or on
@@ -360,18 +360,6 @@ pub(crate) fn point_polytope_scan(poly: &Polytope, p: Vec3) -> (Vec3, f32) {
         .try_normalize()
         .unwrap_or(poly.planes[deepest].normal);
     (normal, distance)
-}
-
-/// Does `q`, a point in face `f`'s plane, lie inside the face polygon (boundary
-/// included)? Inside means behind every edge's outward side plane.
-fn projects_inside(poly: &Polytope, f: usize, q: Vec3) -> bool {
-    let face = poly.face(f);
-    let normal = poly.planes[f].normal;
-    (0..face.len()).all(|k| {
-        let v0 = poly.vertices[face[k] as usize];
-        let v1 = poly.vertices[face[(k + 1) % face.len()] as usize];
-        (v1 - v0).cross(normal).dot(q - v0) <= 0.0
-    })
 }
 
 #[cfg(test)]
