@@ -60,6 +60,8 @@ impl Pose {
     /// component (or a square that overflows) has a non-finite `|q|² − 1`, which fails
     /// the unit test by itself. The verdict is that of the three checks in turn.
     #[inline]
+    // `x − x` is the finiteness test itself, not a zero.
+    #[allow(clippy::eq_op)]
     pub fn is_valid(&self) -> bool {
         let t = self.translation;
         let finite = (t.x - t.x) + (t.y - t.y) + (t.z - t.z) == 0.0;

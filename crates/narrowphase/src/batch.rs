@@ -201,7 +201,7 @@ pub fn collide_box_pairs_with_at(
             };
             let pair = &bundle.pairs[l];
             let (ha, hb) = (Vec3::from_array(pair.ha), Vec3::from_array(pair.hb));
-            let pose_a = &bundle.poses_a[l];
+            let pose_a = bundle.pose_a(pairs, l);
             let mut manifold =
                 box_manifold_from_outcome(ha, hb, pose_a, &pair.frame, margin, &mut inner, outcome);
             if swapped {
@@ -241,10 +241,10 @@ pub fn contact_box_pairs_at(
                         preferred: exact,
                     };
                     match apart_within_margin(&outcome) {
-                        Some((exact, _)) => bundle.speculative_contact(l, margin, &exact),
+                        Some((exact, _)) => bundle.speculative_contact(pairs, l, margin, &exact),
                         None => None,
                     }
-                    .unwrap_or_else(|| contact_from_outcome(&bundle.poses_a[l], outcome))
+                    .unwrap_or_else(|| contact_from_outcome(bundle.pose_a(pairs, l), outcome))
                 });
                 if bundle.swapped[l] {
                     c.map(|c| c.flipped())
@@ -265,10 +265,6 @@ struct Bundle {
     active: [bool; LANES],
     /// True when the caller's (a, b) is the reverse of the lane's order.
     swapped: [bool; LANES],
-    /// The first box's pose in the lane's order.
-    poses_a: [Pose; LANES],
-    /// Half extents of the first and second box in the lane's order.
-    extents: [(Vec3, Vec3); LANES],
     /// Both poses in the lane's order, in f64 lanes (the frames' input).
     poses: PoseLanes,
     /// The scalar test's inputs per lane (and the frame they came from): built by
@@ -295,8 +291,6 @@ impl Bundle {
         Bundle {
             active: [false; LANES],
             swapped: [false; LANES],
-            poses_a: [Pose::IDENTITY; LANES],
-            extents: [(Vec3::ONE, Vec3::ONE); LANES],
             poses: PoseLanes::default(),
             pairs: [BoxPair::new(Vec3::ONE, Vec3::ONE, &identity); LANES],
             inputs: BoxBundle::default(),
@@ -304,6 +298,28 @@ impl Bundle {
             scan: BundleScan::new(),
             edges_measured: false,
         }
+    }
+
+    /// The first box's pose in lane `l`'s order, read from the caller's `pairs` (the
+    /// bundle keeps only whether the pair was swapped).
+    #[inline(always)]
+    fn pose_a<'p>(&self, pairs: &'p [BoxBoxPair], l: usize) -> &'p Pose {
+        if self.swapped[l] {
+            &pairs[l].pose_b
+        } else {
+            &pairs[l].pose_a
+        }
+    }
+
+    /// Half extents of the first and second box in lane `l`'s order (the kernel's
+    /// inputs, the same values).
+    #[inline(always)]
+    fn extents(&self, l: usize) -> (Vec3, Vec3) {
+        let (ha, hb) = (&self.inputs.ha, &self.inputs.hb);
+        (
+            Vec3::new(ha[0][l], ha[1][l], ha[2][l]),
+            Vec3::new(hb[0][l], hb[1][l], hb[2][l]),
+        )
     }
 
     /// Loads up to 8 pairs: as `collide` does, a pair with an invalid pose is left out,
@@ -324,8 +340,6 @@ impl Bundle {
             };
             self.poses.set_lane(l, pose_a, pose_b);
             self.inputs.set_extents(l, ha, hb);
-            self.extents[l] = (ha, hb);
-            self.poses_a[l] = *pose_a;
             self.swapped[l] = swapped;
             self.active[l] = true;
         }
@@ -338,7 +352,7 @@ impl Bundle {
             if !self.active[l] {
                 continue;
             }
-            let (ha, hb) = self.extents[l];
+            let (ha, hb) = self.extents(l);
             let p = &pairs[l];
             let (pose_a, pose_b) = if self.swapped[l] {
                 (&p.pose_b, &p.pose_a)
@@ -368,14 +382,20 @@ impl Bundle {
     /// Lane `l`'s contact when its boxes are apart within the margin by the SAT's
     /// `exact` axis: `speculative_contact`'s answer, as `contact` gives it.
     #[cold]
-    fn speculative_contact(&self, l: usize, margin: f32, exact: &Axis) -> Option<Option<Contact>> {
+    fn speculative_contact(
+        &self,
+        pairs: &[BoxBoxPair],
+        l: usize,
+        margin: f32,
+        exact: &Axis,
+    ) -> Option<Option<Contact>> {
         let pair = &self.pairs[l];
         let (ha, hb) = (Vec3::from_array(pair.ha), Vec3::from_array(pair.hb));
         speculative_contact(
             &Solid::Box(ha),
             &Solid::Box(hb),
             (Core::Box(ha), Core::Box(hb)),
-            &self.poses_a[l],
+            self.pose_a(pairs, l),
             &pair.frame,
             margin,
             exact,
@@ -405,7 +425,7 @@ impl Bundle {
         let k = exact_axis_index(&all, scan.best);
         if all[k] > 0.0 {
             // Apart within the margin: `speculative_contact` reads the lane's frame.
-            let (ha, hb) = self.extents[l];
+            let (ha, hb) = self.extents(l);
             self.pairs[l] = BoxPair::new(ha, hb, &self.inputs.frame(l));
             return Some(self.pairs[l].axis(k, all[k]));
         }
@@ -448,7 +468,7 @@ impl Bundle {
         if let Some(k) = faces.iter().position(|&s| s > margin) {
             return SatOutcome::Separated(self.lane_face_axis(l, k, faces[k]));
         }
-        let (ha, hb) = self.extents[l];
+        let (ha, hb) = self.extents(l);
         self.pairs[l] = BoxPair::new(ha, hb, &self.inputs.frame(l));
         let all = lane_separations(&self.separations, l);
         self.pairs[l].choose_scanned(&all, self.scan.lane(l), margin, cached)
