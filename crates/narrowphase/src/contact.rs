@@ -170,9 +170,13 @@ impl Manifold {
 
     /// [`flipped`](Self::flipped) in place.
     pub fn flip(&mut self) {
-        let feature = self.feature;
+        // Each point as `ManifoldPoint::mirrored` gives it, changed in place.
+        let sphere = self.feature == Feature::Sphere;
         for p in &mut self.points {
-            *p = p.mirrored(feature);
+            std::mem::swap(&mut p.anchor_a, &mut p.anchor_b);
+            if !sphere {
+                p.id = flipped_id(p.id);
+            }
         }
         self.normal = -self.normal;
         self.feature = self.feature.flipped();
