@@ -20,9 +20,9 @@
 //! `BoxPair` built, and `contact_box_pairs` builds the exact axis alone. The clipping
 //! stays per pair and is most of a touching pair's cost. Per pair, cold caches, the
 //! bench pairs (`benches/examples/prof.rs`, callgrind, N=30 minus N=10 over 5,120
-//! pairs, 24 November 2026), `collide` → `collide_box_pairs`: resting 3,896 → 3,372,
-//! touching 2,586 → 2,036, deep 3,367 → 2,835, separated 973 → 375 instructions;
-//! `contact` → `contact_box_pairs`: touching 1,226 → 549, separated 692 → 286
+//! pairs, 27 November 2026), `collide` → `collide_box_pairs`: resting 3,860 → 3,323,
+//! touching 2,548 → 1,993, deep 3,328 → 2,786, separated 949 → 327 instructions;
+//! `contact` → `contact_box_pairs`: touching 1,203 → 490, separated 667 → 224
 //! (parry3d's `contact_manifolds` on the touching pairs: 6,527).
 
 // Lane loops index several arrays by the same lane (or axis): one index is the form
