@@ -114,16 +114,18 @@ impl ManifoldPoint {
     /// `feature`: anchors swapped, the id relabelled by [`flipped_id`] (but for a
     /// sphere's single point, which has one id whatever the order).
     #[inline]
-    pub(crate) fn mirrored(self, feature: Feature) -> ManifoldPoint {
-        ManifoldPoint {
-            id: if feature == Feature::Sphere {
-                self.id
-            } else {
-                flipped_id(self.id)
-            },
-            anchor_a: self.anchor_b,
-            anchor_b: self.anchor_a,
-            ..self
+    pub(crate) fn mirrored(mut self, feature: Feature) -> ManifoldPoint {
+        self.mirror(feature == Feature::Sphere);
+        self
+    }
+
+    /// [`mirrored`](Self::mirrored) in place; `sphere` when the manifold's feature is
+    /// [`Feature::Sphere`].
+    #[inline]
+    fn mirror(&mut self, sphere: bool) {
+        std::mem::swap(&mut self.anchor_a, &mut self.anchor_b);
+        if !sphere {
+            self.id = flipped_id(self.id);
         }
     }
 }
@@ -170,13 +172,9 @@ impl Manifold {
 
     /// [`flipped`](Self::flipped) in place.
     pub fn flip(&mut self) {
-        // Each point as `ManifoldPoint::mirrored` gives it, changed in place.
         let sphere = self.feature == Feature::Sphere;
         for p in &mut self.points {
-            std::mem::swap(&mut p.anchor_a, &mut p.anchor_b);
-            if !sphere {
-                p.id = flipped_id(p.id);
-            }
+            p.mirror(sphere);
         }
         self.normal = -self.normal;
         self.feature = self.feature.flipped();
