@@ -20,7 +20,7 @@
 //! `BoxPair` built, and `contact_box_pairs` builds the exact axis alone. The clipping
 //! stays per pair and is most of a touching pair's cost. Per pair, cold caches, the
 //! bench pairs (`benches/examples/prof.rs`, callgrind, N=30 minus N=10 over 5,120
-//! pairs, 27 November 2026), `collide` → `collide_box_pairs`: resting 3,860 → 3,323,
+//! pairs, 27 November 2026), `collide` → `collide_box_pairs`: resting 3,860 → 3,296,
 //! touching 2,548 → 1,993, deep 3,328 → 2,786, separated 949 → 327 instructions;
 //! `contact` → `contact_box_pairs`: touching 1,203 → 490, separated 667 → 224
 //! (parry3d's `contact_manifolds` on the touching pairs: 6,527).
