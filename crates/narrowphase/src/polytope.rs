@@ -7,7 +7,7 @@
 
 use glam::Vec3;
 use sepax_geometry::hull::blocks::{VertexBlock, support_index_blocks};
-use sepax_geometry::hull::edge_blocks::EdgeBlock;
+use sepax_geometry::hull::edge_blocks::{EdgeBlock, EdgeRecord};
 use sepax_geometry::{ConvexHull, HullEdge, Plane, hull};
 use std::sync::OnceLock;
 
@@ -17,10 +17,12 @@ pub(crate) struct Polytope<'a> {
     pub vertices: &'a [Vec3],
     pub planes: &'a [Plane],
     pub edges: &'a [HullEdge],
-    /// The edges in blocks of 8 lanes; their points and directions are multiplied by
-    /// `edge_scale` (a box borrows the unit cube's blocks and scales them by its half
-    /// extents, exactly: the cube's coordinates are ±1, 0 or ±2).
+    /// The edges' Gauss arcs in blocks of 8 lanes.
     pub edge_blocks: &'a [EdgeBlock],
+    /// Each edge's normals, point and direction; the points and directions are
+    /// multiplied by `edge_scale` (a box borrows the unit cube's records and scales them
+    /// by its half extents, exactly: the cube's coordinates are ±1, 0 or ±2).
+    pub edge_records: &'a [EdgeRecord],
     pub edge_scale: Vec3,
     /// The vertices in blocks of 8 lanes (the support scan).
     pub vertex_blocks: &'a [VertexBlock],
@@ -44,6 +46,7 @@ impl<'a> Polytope<'a> {
             planes: hull.planes(),
             edges: hull.edges(),
             edge_blocks: hull.edge_blocks(),
+            edge_records: hull.edge_records(),
             edge_scale: Vec3::ONE,
             vertex_blocks: hull.vertex_blocks(),
             face_starts: hull.face_starts(),
@@ -173,6 +176,7 @@ impl BoxPolytope {
             planes: &self.planes,
             edges: cube.edges(),
             edge_blocks: cube.edge_blocks(),
+            edge_records: cube.edge_records(),
             edge_scale: self.half_extents,
             vertex_blocks: std::slice::from_ref(&self.vertex_block),
             face_starts: cube.face_starts(),
@@ -213,16 +217,15 @@ mod tests {
         let boxed = BoxPolytope::new(h);
         let view = boxed.view();
         for (i, e) in view.edges.iter().enumerate() {
-            let block = &view.edge_blocks[i / 8];
-            let l = i % 8;
+            let record = &view.edge_records[i];
             let p = view.vertices[e.vertices[0] as usize];
             let d = view.vertices[e.vertices[1] as usize] - p;
-            assert_eq!(EdgeBlock::lane(&block.point, l) * view.edge_scale, p);
-            assert_eq!(EdgeBlock::lane(&block.direction, l) * view.edge_scale, d);
+            assert_eq!(record.point * view.edge_scale, p);
+            assert_eq!(record.direction * view.edge_scale, d);
             let n0 = view.planes[e.faces[0] as usize].normal;
             let n1 = view.planes[e.faces[1] as usize].normal;
-            assert_eq!(EdgeBlock::lane(&block.n0, l), n0);
-            assert_eq!(EdgeBlock::lane(&block.n1, l), n1);
+            assert_eq!(record.n0, n0);
+            assert_eq!(record.n1, n1);
         }
     }
 

@@ -18,7 +18,8 @@
 //!   (`polar_climb.rs`), for a face a point is in front of without a scan
 //!   ([`ConvexHull::face_in_front`]);
 //! * vertices, face normals, planes and edges again in blocks of 8 lanes ([`blocks`],
-//!   [`plane_blocks`], [`edge_blocks`]) for the SIMD scans.
+//!   [`plane_blocks`], [`edge_blocks`]) for the SIMD scans, and each edge's data as one
+//!   cache line ([`edge_blocks::EdgeRecord`]) for the edges those scans pick.
 //!
 //! Build one from points with [`ConvexHull::try_from_points`], from known faces with
 //! [`ConvexHull::try_from_faces`], or a box with [`ConvexHull::cuboid`].
@@ -37,7 +38,7 @@ mod polar_climb;
 
 use crate::HullError;
 use blocks::{VertexBlock, support_index_blocks, vertex_blocks};
-use edge_blocks::EdgeBlock;
+use edge_blocks::{EdgeBlock, EdgeRecord};
 use glam::{DVec3, Vec3};
 use plane_blocks::{PlaneBlock, furthest_plane_blocks};
 use polar_climb::PolarClimb;
@@ -95,8 +96,10 @@ pub struct ConvexHull {
     blocks: Vec<VertexBlock>,
     /// The face normals in blocks of 8: which face faces a direction.
     normal_blocks: Vec<VertexBlock>,
-    /// The edges in blocks of 8: Gauss arcs, face normals, points and directions.
+    /// The edges' Gauss arcs in blocks of 8: which edges reach a cone of directions.
     edge_blocks: Vec<EdgeBlock>,
+    /// Each edge's face normals, point and direction, a cache line an edge.
+    edge_records: Vec<EdgeRecord>,
     /// The face planes in blocks of 8: which face a point lies furthest in front of.
     plane_blocks: Vec<PlaneBlock>,
     planes: Vec<Plane>,
@@ -365,7 +368,8 @@ impl ConvexHull {
             neighbor_edges,
             blocks: vertex_blocks(&vertices),
             normal_blocks: vertex_blocks(&normals),
-            edge_blocks: edge_blocks::edge_blocks(&vertices, &planes, &edges, &arcs),
+            edge_blocks: edge_blocks::edge_blocks(&arcs),
+            edge_records: edge_blocks::edge_records(&vertices, &planes, &edges),
             vertices,
             planes,
             face_starts,
@@ -562,10 +566,18 @@ impl ConvexHull {
         support_index_blocks(&self.normal_blocks, dir)
     }
 
-    /// The edges in blocks of 8 lanes ([`edge_blocks`]), in [`ConvexHull::edges`]' order.
+    /// The edges' Gauss arcs in blocks of 8 lanes ([`edge_blocks`]), in
+    /// [`ConvexHull::edges`]' order.
     #[inline]
     pub fn edge_blocks(&self) -> &[EdgeBlock] {
         &self.edge_blocks
+    }
+
+    /// Each edge's face normals, first vertex and direction ([`EdgeRecord`]), in
+    /// [`ConvexHull::edges`]' order.
+    #[inline]
+    pub fn edge_records(&self) -> &[EdgeRecord] {
+        &self.edge_records
     }
 
     /// The vertices in blocks of 8 lanes ([`blocks`]), the last padded with vertex 0.

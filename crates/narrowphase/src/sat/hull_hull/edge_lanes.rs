@@ -1,5 +1,5 @@
 //! The hull–hull edge query's b side in lanes of 8 (`wide::f32x8`): b's edges that
-//! can matter, gathered from the hull's [`EdgeBlock`]s, moved into a's frame 8 at a
+//! can matter, gathered from the hull's [`EdgeRecord`]s, moved into a's frame 8 at a
 //! time, then tested against one edge of a per block with the Minkowski-face test.
 //!
 //! **Determinism rule.** Every lane runs the scalar formulas of
@@ -16,7 +16,7 @@ use super::edges::EdgeData;
 use crate::frame::Frame;
 use glam::Vec3;
 use sepax_geometry::hull::blocks::BLOCK;
-use sepax_geometry::hull::edge_blocks::EdgeBlock;
+use sepax_geometry::hull::edge_blocks::{EdgeBlock, EdgeRecord};
 use smallvec::SmallVec;
 use wide::f32x8;
 
@@ -97,20 +97,20 @@ impl EdgeLanesOfB {
         }
     }
 
-    /// Adds lane `lane` of one of b's blocks (edge `index`), its point and direction
-    /// multiplied by `scale` (see `Polytope::edge_scale`).
+    /// Adds b's edge `index` from its record, its point and direction multiplied by
+    /// `scale` (see `Polytope::edge_scale`).
     #[inline]
-    pub fn push(&mut self, block: &EdgeBlock, lane: usize, index: usize, scale: Vec3) {
+    pub fn push(&mut self, record: &EdgeRecord, index: usize, scale: Vec3) {
         let at = self.len % BLOCK;
         if at == 0 {
             self.blocks.push(EMPTY);
         }
         let out = self.blocks.last_mut().expect("a block was pushed");
         for k in 0..3 {
-            out.n0[k][at] = block.n0[k][lane];
-            out.n1[k][at] = block.n1[k][lane];
-            out.point[k][at] = block.point[k][lane] * scale[k];
-            out.direction[k][at] = block.direction[k][lane] * scale[k];
+            out.n0[k][at] = record.n0[k];
+            out.n1[k][at] = record.n1[k];
+            out.point[k][at] = record.point[k] * scale[k];
+            out.direction[k][at] = record.direction[k] * scale[k];
         }
         out.index[at] = index as u32;
         self.len += 1;
@@ -315,7 +315,7 @@ mod tests {
             };
             let mut lanes = EdgeLanesOfB::new();
             for (j, _) in b.edges.iter().enumerate() {
-                lanes.push(&b.edge_blocks[j / BLOCK], j % BLOCK, j, b.edge_scale);
+                lanes.push(&b.edge_records[j], j, b.edge_scale);
             }
             lanes.move_to_a(&frame);
             for j in 0..b.edges.len() {
@@ -326,7 +326,7 @@ mod tests {
             let mut masks = SmallVec::new();
             lanes.crossing_masks(&edges_a, &mut masks);
             for (i, ea) in edges_a.iter().enumerate() {
-                let lane = query.edge_a_lane(&a.edge_blocks[i / BLOCK], i, i % BLOCK);
+                let lane = query.edge_a_record(i);
                 assert!(same(&lane, ea));
                 for k in 0..lanes.blocks() {
                     let mask = lanes.crossing(k, ea);

@@ -9,7 +9,6 @@ use crate::Feature;
 use crate::sat::{Axis, PARALLEL_EDGES, length_and_direction};
 use glam::Vec3;
 use sepax_geometry::hull::blocks::BLOCK;
-use sepax_geometry::hull::edge_blocks::EdgeBlock;
 use smallvec::SmallVec;
 
 /// Below this `|n · (n0 + n1)|` an edge's arc is too close to a half circle to orient
@@ -230,7 +229,7 @@ impl Query<'_> {
             while reaching != 0 {
                 let l = reaching.trailing_zeros() as usize;
                 reaching &= reaching - 1;
-                edges_a.push(self.edge_a_lane(block, k * BLOCK + l, l));
+                edges_a.push(self.edge_a_record(k * BLOCK + l));
             }
         }
         if edges_a.is_empty() {
@@ -243,7 +242,8 @@ impl Query<'_> {
             while reaching != 0 {
                 let l = reaching.trailing_zeros() as usize;
                 reaching &= reaching - 1;
-                edges_b.push(block, l, k * BLOCK + l, self.b.edge_scale);
+                let j = k * BLOCK + l;
+                edges_b.push(&self.b.edge_records[j], j, self.b.edge_scale);
             }
         }
         edges_b.move_to_a(self.frame);
@@ -316,16 +316,16 @@ impl Query<'_> {
         Ok(found)
     }
 
-    /// Edge `index` of a from lane `lane` of its block (a's frame is its own).
+    /// Edge `index` of a from its record (a's frame is its own).
     #[inline(always)]
-    pub(super) fn edge_a_lane(&self, block: &EdgeBlock, index: usize, lane: usize) -> EdgeData {
-        let scale = self.a.edge_scale;
+    pub(super) fn edge_a_record(&self, index: usize) -> EdgeData {
+        let (record, scale) = (&self.a.edge_records[index], self.a.edge_scale);
         EdgeData::new(
             index,
-            EdgeBlock::lane(&block.n0, lane),
-            EdgeBlock::lane(&block.n1, lane),
-            EdgeBlock::lane(&block.point, lane) * scale,
-            EdgeBlock::lane(&block.direction, lane) * scale,
+            record.n0,
+            record.n1,
+            record.point * scale,
+            record.direction * scale,
         )
     }
 
