@@ -643,14 +643,13 @@ fn recentered_hull_tables_moved_with_it() {
                 assert!(largest <= 1e-4, "{p}: the climb missed {largest}");
             }
         }
-        for (e, edge) in centered.edges().iter().enumerate() {
-            let (block, lane) = (&centered.edge_blocks()[e / 8], e % 8);
-            let point = Vec3::new(
-                block.point[0][lane],
-                block.point[1][lane],
-                block.point[2][lane],
-            );
-            assert_eq!(point, centered.vertices()[edge.vertices[0] as usize]);
+        for (edge, record) in centered.edges().iter().zip(centered.edge_records()) {
+            let [v0, v1] = edge.vertices.map(|v| centered.vertices()[v as usize]);
+            assert_eq!(record.point, v0);
+            assert_eq!(record.direction, v1 - v0);
+            let [n0, n1] = edge.faces.map(|f| centered.planes()[f as usize].normal);
+            assert_eq!((record.n0, record.n1), (n0, n1));
         }
+        assert_eq!(centered.edge_records().len(), centered.edges().len());
     }
 }
