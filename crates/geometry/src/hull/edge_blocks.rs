@@ -8,8 +8,8 @@
 //! edges whose arcs reach: with the data inside the blocks (544 bytes a block) a query
 //! read all of it. Arcs alone are 2.5 cache lines a block; a reaching edge adds one
 //! line. On 256 touching pairs of distinct 24-point hulls (`prof hull 24`, cachegrind
-//! with a 1 MB last-level cache) the queries' data reads that miss it went from ~176 to
-//! ~143 a pair; the time did not move measurably on the 2-core test machine, where
+//! with a 1 MB last-level cache) the SAT's data reads that miss it went from ~140 to
+//! ~105 a pair; the time did not move measurably on the 2-core test machine, where
 //! these pairs are bound by instructions, not memory (IPC ≈ 2).
 //!
 //! An edge's **Gauss arc** lies in the cap of half angle θ about its `mid` direction, so
