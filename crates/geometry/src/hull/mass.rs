@@ -216,7 +216,7 @@ impl ConvexHull {
         ConvexHull {
             blocks: blocks::vertex_blocks(&vertices),
             plane_blocks: plane_blocks::plane_blocks(&planes),
-            edge_blocks: edge_blocks::edge_blocks(&self.arcs),
+            edge_blocks: edge_blocks::edge_blocks(&vertices, &self.edges, &self.arcs),
             edge_records: edge_blocks::edge_records(&vertices, &planes, &self.edges),
             side_planes,
             climb,

@@ -368,7 +368,7 @@ impl ConvexHull {
             neighbor_edges,
             blocks: vertex_blocks(&vertices),
             normal_blocks: vertex_blocks(&normals),
-            edge_blocks: edge_blocks::edge_blocks(&arcs),
+            edge_blocks: edge_blocks::edge_blocks(&vertices, &edges, &arcs),
             edge_records: edge_blocks::edge_records(&vertices, &planes, &edges),
             vertices,
             planes,

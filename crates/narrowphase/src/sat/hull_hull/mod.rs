@@ -249,7 +249,13 @@ fn overlap(
     )?;
     let slop = FEATURE_SLOP * query.a.inradius.min(query.b.inradius);
     let best_face = best_a.separation.max(best_b.separation);
-    let edges = query.edge_query(best_face, slop, margin, cached, support_a, support_b)?;
+    // The support vertices under the best faces bound the edges' separations (witnesses).
+    let witness = |hint: u16, poly: &Polytope| poly.vertices.get(hint as usize).copied();
+    let witness_a = witness(hints.a_under_face_b, query.a).map(|v| query.frame.point_to_b(v));
+    let witness_b = witness(hints.b_under_face_a, query.b).map(|v| query.frame.point_to_a(v));
+    let edges = query.edge_query(
+        best_face, slop, margin, cached, support_a, support_b, witness_a, witness_b,
+    )?;
     if edges.kept.is_some() {
         kept = edges.kept;
     }
