@@ -77,7 +77,8 @@ impl EdgeBlock {
     /// Bit `l` set when lane `l`'s arc may reach every target, the test of
     /// [`arc_may_reach`] on 8 lanes; the lanes' points are multiplied by `scale` first
     /// (a box's unit-cube blocks, see `sepax-narrowphase`'s `Polytope`). Padding lanes
-    /// never reach.
+    /// never reach. The targets are tested in order, and none after one that no lane
+    /// reaches.
     #[inline]
     pub fn may_reach(&self, scale: Vec3, targets: &[ReachTarget]) -> u32 {
         let p = [
@@ -106,6 +107,9 @@ impl EdgeBlock {
             let across = (squared - along * along).max(f32x8::splat(0.0)).sqrt();
             let largest = inside.select(length, along * cos_half + across * sin_half);
             reach &= largest.simd_ge(f32x8::splat(target.bound)).to_bitmask();
+            if reach == 0 {
+                break;
+            }
         }
         reach
     }

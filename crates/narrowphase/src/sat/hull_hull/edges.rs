@@ -3,6 +3,7 @@
 //! inner-sphere bound can come within the slop of the best face, each pair's axis
 //! `±(e_a × e_b)` oriented into a's arc and checked against the true separation.
 
+use super::arc_reach::{ReachMasks, reach_masks};
 use super::edge_lanes::EdgeLanesOfB;
 use super::{Query, Separating, Support};
 use crate::Feature;
@@ -247,8 +248,15 @@ impl Query<'_> {
         );
         // Filled in place: returning a 2 KB inline vector by value would copy it.
         let mut edges_a: SmallVec<[EdgeData; 32]> = SmallVec::new();
-        for (k, block) in self.a.edge_blocks.iter().enumerate() {
-            let mut reaching = block.may_reach(self.a.edge_scale, &targets_a);
+        let mut masks = ReachMasks::new();
+        reach_masks(
+            self.a.edge_blocks,
+            self.a.edge_scale,
+            &targets_a,
+            &mut masks,
+        );
+        for (k, &mask) in masks.iter().enumerate() {
+            let mut reaching = mask as u32;
             while reaching != 0 {
                 let l = reaching.trailing_zeros() as usize;
                 reaching &= reaching - 1;
@@ -259,8 +267,14 @@ impl Query<'_> {
             return Ok(found);
         }
         let mut edges_b = EdgeLanesOfB::new();
-        for (k, block) in self.b.edge_blocks.iter().enumerate() {
-            let mut reaching = block.may_reach(self.b.edge_scale, &targets_b);
+        reach_masks(
+            self.b.edge_blocks,
+            self.b.edge_scale,
+            &targets_b,
+            &mut masks,
+        );
+        for (k, &mask) in masks.iter().enumerate() {
+            let mut reaching = mask as u32;
             while reaching != 0 {
                 let l = reaching.trailing_zeros() as usize;
                 reaching &= reaching - 1;

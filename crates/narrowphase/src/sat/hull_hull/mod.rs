@@ -46,6 +46,7 @@
 //! pair); the scan is the default, see
 //! [`DEFAULT_SUPPORT_MODE`](crate::DEFAULT_SUPPORT_MODE) for the measurements.
 
+mod arc_reach;
 mod edge_lanes;
 mod edges;
 mod faces;
