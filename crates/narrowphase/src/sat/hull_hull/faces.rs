@@ -131,7 +131,6 @@ impl Query<'_> {
             margin,
             hint,
             b.vertices.len(),
-            self.a.hull.map(|hull| hull.face_towards(d)),
             |plane| plane.normal.dot(d),
             |k| self.frame.point_to_a(b.vertices[k]),
             |i| (self.face_a(i, support_b), support_b.last),
@@ -162,7 +161,6 @@ impl Query<'_> {
             margin,
             hint,
             a.vertices.len(),
-            self.b.hull.map(|hull| hull.face_towards(-d_in_b)),
             |plane| -plane.normal.dot(d_in_b),
             |k| self.frame.point_to_b(a.vertices[k]),
             |j| (self.face_b(j, support_a), support_a.last),
@@ -173,10 +171,7 @@ impl Query<'_> {
     /// the plane's normal along the centroid offset (the seed's measure and, minus the
     /// inner radii, the inner-sphere bound), `witness(k)` the other shape's vertex `k`
     /// in the planes' frame (`other_vertices` of them), `measure(i)` face `i`'s axis and
-    /// the support vertex under it. `most_facing` is the face with the largest `facing`
-    /// (the lowest index among ties) when the shape can find it 8 faces at a time (a
-    /// hull's [`face_towards`](sepax_geometry::ConvexHull::face_towards): `n·(−v)` is
-    /// `−(n·v)` bit for bit but for the sign of a zero, which no comparison sees).
+    /// the support vertex under it.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn face_search(
@@ -187,14 +182,13 @@ impl Query<'_> {
         margin: f32,
         hint: &mut u16,
         other_vertices: usize,
-        most_facing: Option<usize>,
         facing: impl Fn(&Plane) -> f32,
         witness: impl Fn(usize) -> Vec3,
         mut measure: impl FnMut(usize) -> (Axis, usize),
     ) -> Result<Axis, Separating> {
         let seed = match cached {
             Some(i) if i < planes.len() => i,
-            _ => most_facing.unwrap_or_else(|| argmax(planes.iter().map(&facing))),
+            _ => argmax(planes.iter().map(&facing)),
         };
         let mut witnesses = Witnesses::new(self.witness_slack);
         if (*hint as usize) < other_vertices {
