@@ -110,9 +110,9 @@
 //! * parry3d's `contact_manifolds` and `query::contact` on the same pairs.
 //!
 //! Instructions per pair (callgrind, counting inside the bench's pass only, the second
-//! pass of each variant; 23 November 2026, on top of the hull SAT's 8-lane edge query
-//! (its Minkowski-face masks in AVX2 on this CPU) and support scan, and the warm walk
-//! starting from the cache's support vertices).
+//! pass of each variant; 28 November 2026, after the edge query took per-edge reach
+//! bounds (see `sat::hull_hull`) with their masks in AVX2 on this CPU; the `plain`,
+//! `gauss-map` and parry rows are from 23 November, their code unchanged).
 //! The pairs are `hull_pairs(n, 256, n)`, 64 pairs at 256 points; an `n`-point hull
 //! keeps about 8 / 22 / 45 / 98 of its points as vertices, with 12 / 40 / 87 / 193
 //! faces. (23 of the 256 8-point pairs are apart.)
@@ -121,29 +121,33 @@
 //! |---|---:|---:|---:|---:|
 //! | `plain` | 130,470 | 2,243,933 | 15,640,984 | 116,909,754 |
 //! | `gauss-map` | 27,312 | 256,571 | 1,138,409 | 5,040,209 |
-//! | `pruned-scan-contact` | 9,782 | 17,817 | 26,946 | 44,767 |
-//! | `pruned-walk-contact` | 10,528 | 18,631 | 27,206 | 43,329 |
-//! | `pruned-scan-cold` (manifold) | 11,609 | 20,574 | 30,772 | 52,185 |
-//! | `pruned-walk-cold` | 12,356 | 21,388 | 31,033 | 50,747 |
-//! | `pruned-scan-warm` | 11,823 | 20,746 | 30,588 | 49,748 |
-//! | `pruned-walk-warm` | 12,608 | 21,680 | 30,833 | 47,949 |
+//! | `pruned-scan-contact` | 8,042 | 12,488 | 18,945 | 31,664 |
+//! | `pruned-walk-contact` | 8,782 | 13,294 | 19,200 | 30,232 |
+//! | `pruned-scan-cold` (manifold) | 10,006 | 15,463 | 23,101 | 39,772 |
+//! | `pruned-walk-cold` | 10,746 | 16,269 | 23,357 | 38,340 |
+//! | `pruned-scan-warm` | 10,272 | 15,673 | 22,997 | 37,579 |
+//! | `pruned-walk-warm` | 11,069 | 16,598 | 23,235 | 35,785 |
 //! | parry3d `contact_manifolds` | 16,568 | 25,382 | 35,584 | 55,184 |
 //! | parry3d `query::contact` | 13,224 | 20,738 | 29,912 | 47,206 |
-//! | plain / pruned-scan (contact) | 13.3 | 126 | 580 | 2,612 |
-//! | plain / pruned-walk (contact) | 12.4 | 120 | 575 | 2,698 |
-//! | gauss-map / pruned-scan (contact) | 2.8 | 14.4 | 42 | 113 |
-//! | gauss-map / pruned-walk (contact) | 2.6 | 13.8 | 42 | 116 |
-//! | pruned-scan / pruned-walk (contact) | 0.93 | 0.96 | 0.99 | 1.03 |
-//! | pruned-scan / pruned-walk (cold, warm manifold) | 0.94, 0.94 | 0.96, 0.96 | 0.99, 0.99 | 1.03, 1.04 |
+//! | plain / pruned-scan (contact) | 16.2 | 180 | 826 | 3,692 |
+//! | plain / pruned-walk (contact) | 14.9 | 169 | 815 | 3,867 |
+//! | gauss-map / pruned-scan (contact) | 3.4 | 20.5 | 60 | 159 |
+//! | gauss-map / pruned-walk (contact) | 3.1 | 19.3 | 59 | 167 |
+//! | pruned-scan / pruned-walk (contact) | 0.92 | 0.94 | 0.99 | 1.05 |
+//! | pruned-scan / pruned-walk (cold, warm manifold) | 0.93, 0.93 | 0.95, 0.94 | 0.99, 0.99 | 1.04, 1.05 |
+//! | parry3d manifold / pruned-scan-cold | 1.66 | 1.64 | 1.54 | 1.39 |
+//!
+//! (On 23 November, before the per-edge bounds: `pruned-scan-contact` 9,782 / 17,817 /
+//! 26,946 / 44,767 and `pruned-scan-cold` 11,609 / 20,574 / 30,772 / 52,185.)
 //!
 //! What it says about the claim:
-//! * **Walking instead of scanning gains at most 4% here, not 5–10×**: the walk is
-//!   6–7% dearer at 8 points, 4% at 24, 1% at 64, and 3–4% cheaper at 256, warm or
+//! * **Walking instead of scanning gains at most 5% here, not 5–10×**: the walk is
+//!   7–8% dearer at 8 points, 5–6% at 24, 1% at 64, and 4–5% cheaper at 256, warm or
 //!   cold. The inner-sphere bounds leave only a handful of faces whose support is
 //!   needed, and the scan reads 8 vertices at a time, so there is little scanning left
 //!   for the walk to save.
-//! * **Against the seed's own baseline** (`gauss-map`) the pruned test is 2.6–2.8×
-//!   faster at 8 points, 14× at 24, 42× at 64 and 113–116× at 256: on hulls with many
+//! * **Against the seed's own baseline** (`gauss-map`) the pruned test is 3.1–3.4×
+//!   faster at 8 points, 19–21× at 24, 59–60× at 64 and 159–167× at 256: on hulls with many
 //!   faces the claimed 5–10× is met and passed, but by the bounds (faces skipped before
 //!   their support, edges dropped before pairing) and the 8-lane edge query, not by the
 //!   walk. `gauss-map` itself is dominated by its `E_a·E_b` arc tests: its `F_a + F_b`
@@ -153,12 +157,13 @@
 //!   instructions): under a tenth. The seed's traversal also finds the crossing arcs by
 //!   walking them instead of testing every edge pair; sepax does not implement that
 //!   part, its bounds do that job.
-//! * The fully plain SAT is 12–13× (8 points) to 2,600–2,700× (256) dearer than the
+//! * The fully plain SAT is 15–16× (8 points) to 3,700–3,900× (256) dearer than the
 //!   pruned test: the Gauss-map test is worth 4.8–23× of that, the bounds and lanes the
 //!   rest.
-//! * Warm and cold cost about the same on touching pairs (warm / cold 0.95–1.02): the
+//! * Warm and cold cost about the same on touching pairs (warm / cold 0.94–1.03): the
 //!   cache only skips work when its axis still separates. parry3d's manifold takes
-//!   1.43× (8 points) to 1.06× (256) the instructions of sepax's cold manifold.
+//!   1.66× (8 points) to 1.39× (256) the instructions of sepax's cold manifold (1.43× to
+//!   1.06× before the per-edge bounds).
 //!
 //! The same variants timed (criterion, one pass per measurement: the time per pair is
 //! the median over the pair count; run it on a quiet machine; further variants of the

@@ -15,24 +15,35 @@
 //! and `r_a`, `r_b` the inner radii about them, every direction obeys
 //! `s(n) ≤ n·(c_b − c_a) − r_a − r_b` (the two inner balls lie inside the shapes).
 //! A face whose bound cannot beat the best face of its kind is skipped before its
-//! support is computed; an edge whose Gauss arc cannot reach the cone of directions
-//! where the bound beats the best face is dropped before pairing. On touching pairs
-//! this removes most of the `E_a × E_b` edge pairs.
+//! support is computed. An edge is paired only when some direction of its Gauss arc
+//! can come within the slop of the best face by two bounds taken from the edge's own
+//! point `p` (the shape's support point along every direction of the arc): the other
+//! shape's inner ball, `n·(c_b − p) − r_b`, and the other shape's vertex under the best
+//! face, `n·(w − p)` ([`edges`]). On touching pairs this removes most of the `E_a × E_b`
+//! edge pairs: on the bench's 24-point pairs 7 of ~58 edges a hull reach, against 15
+//! with one cone about the centroids (before 28 November 2026).
 //!
-//! **Lanes.** The edge query runs 8 edges at a time (`wide::f32x8`, stable Rust, no
-//! `unsafe`): the arc reach test over each hull's edge blocks, b's reaching edges
-//! gathered and moved into a's frame, and each edge of a tested against 8 of b
-//! ([`edge_lanes`]); support scans read 8 vertices at a time. Every lane computes the
+//! **Lanes.** The edge query runs 8 edges at a time (`wide::f32x8`, stable Rust): the
+//! arc reach test over each hull's edge blocks ([`arc_reach`], one AVX2 register a
+//! block when the CPU has it), b's reaching edges gathered from their records and
+//! moved into a's frame, and each edge of a tested against 8 of b ([`edge_lanes`]);
+//! support scans read 8 vertices at a time. Every lane computes the
 //! scalar formula with the same operations in the same order (no fused multiply-add),
 //! so the answers are the scalar ones bit for bit whatever the SIMD level (the lane
 //! unit tests and `tests/hull_fingerprint.rs` guard it). The Minkowski-face masks of
 //! all pairs are one AVX2 function when the CPU has it (run-time detection, as for the
 //! batched box pairs), the `wide` lanes otherwise. Callgrind, 24-point touching pairs
 //! (`prof hull 24`, whole run): 32,202 instructions per pair with the scalar edge
-//! query, 22,004 with the lanes, 20,600 with the AVX2 masks (parry3d
-//! `contact_manifolds`: 25,472). Face bounds 8 faces at a time
-//! were tried and measured slower than the scalar loop, whose inner-sphere test skips
-//! most faces after one dot product.
+//! query, 22,004 with the lanes, 20,600 with the AVX2 masks, 17,285 with the per-edge
+//! reach bounds and 15,471 with their AVX2 masks (parry3d `contact_manifolds`:
+//! 25,380). Tried and not kept (28 November 2026): face bounds 8 faces at a time (again:
+//! 15,471 → 16,289 instructions; the scalar inner-sphere test skips most faces after
+//! one dot product); the seed face from the normal blocks (−580 instructions a pair,
+//! but in the hulls-2000 scene 6 % more data reads missing a 512 KB L2, by cachegrind:
+//! that scene is bound by memory, and a second copy of the normals costs more there
+//! than the scalar argmax over the planes the walk reads anyway); a cone and a ball
+//! per block of 8 edges to skip whole blocks (74–90 % of blocks passed, even with edges
+//! grouped by direction).
 //!
 //! The face queries ([`faces`]) also skip faces by **witnesses**: vertices of the other
 //! shape, which bound every face's separation from above; the pair cache's support
