@@ -77,8 +77,8 @@ impl EdgeBlock {
     /// Bit `l` set when lane `l`'s arc may reach every target, the test of
     /// [`arc_may_reach`] on 8 lanes; the lanes' points are multiplied by `scale` first
     /// (a box's unit-cube blocks, see `sepax-narrowphase`'s `Polytope`). Padding lanes
-    /// never reach. The targets are tested in order, and none after one that no lane
-    /// reaches.
+    /// never reach; a lane whose value is not a number does (see [`arc_may_reach`]).
+    /// The targets are tested in order, and none after one that no lane reaches.
     #[inline]
     pub fn may_reach(&self, scale: Vec3, targets: &[ReachTarget]) -> u32 {
         let p = [
@@ -92,7 +92,8 @@ impl EdgeBlock {
             f32x8::new(self.mid[2]),
         ];
         let (cos_half, sin_half) = (f32x8::new(self.cos_half), f32x8::new(self.sin_half));
-        let mut reach = u32::MAX;
+        // Padding lanes (`cos_half` = +∞) never reach; an edge whose value is NaN does.
+        let mut reach = cos_half.simd_le(f32x8::splat(1.0)).to_bitmask();
         for target in targets {
             let q = target.point;
             let w = [
@@ -106,7 +107,7 @@ impl EdgeBlock {
             let inside = along.simd_ge(length * cos_half);
             let across = (squared - along * along).max(f32x8::splat(0.0)).sqrt();
             let largest = inside.select(length, along * cos_half + across * sin_half);
-            reach &= largest.simd_ge(f32x8::splat(target.bound)).to_bitmask();
+            reach &= (!largest.simd_lt(f32x8::splat(target.bound))).to_bitmask();
             if reach == 0 {
                 break;
             }
@@ -117,6 +118,8 @@ impl EdgeBlock {
 
 /// The scalar twin of [`EdgeBlock::may_reach`] for one target: may `arc`, of an edge
 /// from `point`, hold a direction `n` with `n·(target.point − point) ≥ target.bound`?
+/// A value that is not a number (coordinates so large that `|w|²` overflows) answers
+/// yes: the test only ever drops an edge it has proved cannot matter.
 #[inline]
 pub fn arc_may_reach(arc: &GaussArc, point: Vec3, target: &ReachTarget) -> bool {
     let w = target.point - point;
@@ -129,7 +132,7 @@ pub fn arc_may_reach(arc: &GaussArc, point: Vec3, target: &ReachTarget) -> bool 
         let across = (squared - along * along).max(0.0).sqrt();
         along * arc.cos_half + across * arc.sin_half
     };
-    largest >= target.bound
+    !(largest < target.bound)
 }
 
 /// The arc blocks of a hull's edges (empty for no edges).
@@ -206,9 +209,13 @@ mod tests {
                 rng.vec3(Vec3::splat(0.1), Vec3::splat(3.0))
             };
             for _ in 0..20 {
-                let mut target = || ReachTarget {
-                    point: rng.vec3(Vec3::splat(-2.0), Vec3::splat(2.0)),
-                    bound: rng.range(-1.0, 2.0),
+                // One target in eight so far out that `|w|²` overflows: NaN lanes.
+                let mut target = || {
+                    let reach = if rng.next_u64() % 8 == 0 { 1e30 } else { 2.0 };
+                    ReachTarget {
+                        point: rng.vec3(Vec3::splat(-reach), Vec3::splat(reach)),
+                        bound: rng.range(-1.0, 2.0),
+                    }
                 };
                 let targets = [target(), target()];
                 for (k, block) in hull.edge_blocks().iter().enumerate() {

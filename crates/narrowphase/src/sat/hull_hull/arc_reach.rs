@@ -40,9 +40,9 @@ pub(super) fn reach_masks(
 #[target_feature(enable = "avx2")]
 fn reach_masks_avx2(blocks: &[EdgeBlock], scale: Vec3, targets: &[ReachTarget; 2], out: &mut [u8]) {
     use std::arch::x86_64::{
-        __m256, _CMP_GE_OQ, _mm256_add_ps, _mm256_blendv_ps, _mm256_cmp_ps, _mm256_loadu_ps,
-        _mm256_max_ps, _mm256_movemask_ps, _mm256_mul_ps, _mm256_set1_ps, _mm256_setzero_ps,
-        _mm256_sqrt_ps, _mm256_sub_ps,
+        __m256, _CMP_GE_OQ, _CMP_LE_OQ, _CMP_NLT_UQ, _mm256_add_ps, _mm256_blendv_ps,
+        _mm256_cmp_ps, _mm256_loadu_ps, _mm256_max_ps, _mm256_movemask_ps, _mm256_mul_ps,
+        _mm256_set1_ps, _mm256_setzero_ps, _mm256_sqrt_ps, _mm256_sub_ps,
     };
     let load = |lanes: &[f32; 8]| -> __m256 {
         // SAFETY: reads the 8 floats of `lanes` (unaligned load, in bounds).
@@ -63,7 +63,8 @@ fn reach_masks_avx2(blocks: &[EdgeBlock], scale: Vec3, targets: &[ReachTarget; 2
             load(&block.mid[2]),
         ];
         let (cos_half, sin_half) = (load(&block.cos_half), load(&block.sin_half));
-        let mut reach = u32::MAX;
+        let valid = _mm256_cmp_ps::<_CMP_LE_OQ>(cos_half, splat(1.0));
+        let mut reach = _mm256_movemask_ps(valid) as u32;
         for target in targets {
             let q = target.point;
             let w = [
@@ -78,7 +79,8 @@ fn reach_masks_avx2(blocks: &[EdgeBlock], scale: Vec3, targets: &[ReachTarget; 2
             let across = _mm256_sqrt_ps(_mm256_max_ps(sub(squared, mul(along, along)), zero));
             let outside = add(mul(along, cos_half), mul(across, sin_half));
             let largest = _mm256_blendv_ps(outside, length, inside);
-            let reached = _mm256_cmp_ps::<_CMP_GE_OQ>(largest, splat(target.bound));
+            // Not below the bound: a NaN value reaches, as in the lanes.
+            let reached = _mm256_cmp_ps::<_CMP_NLT_UQ>(largest, splat(target.bound));
             reach &= _mm256_movemask_ps(reached) as u32;
             if reach == 0 {
                 break;
@@ -114,9 +116,13 @@ mod tests {
                 (&hull, Vec3::ONE)
             };
             for _ in 0..10 {
-                let mut target = || ReachTarget {
-                    point: rng.vec3(Vec3::splat(-3.0), Vec3::splat(3.0)),
-                    bound: rng.range(-1.0, 3.0),
+                // One target in eight far enough out that `|w|²` overflows (NaN lanes).
+                let mut target = || {
+                    let reach = if rng.next_u64() % 8 == 0 { 1e30 } else { 3.0 };
+                    ReachTarget {
+                        point: rng.vec3(Vec3::splat(-reach), Vec3::splat(reach)),
+                        bound: rng.range(-1.0, 3.0),
+                    }
                 };
                 let targets = [target(), target()];
                 reach_masks(shape.edge_blocks(), scale, &targets, &mut masks);
