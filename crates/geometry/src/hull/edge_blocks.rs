@@ -132,7 +132,8 @@ pub fn arc_may_reach(arc: &GaussArc, point: Vec3, target: &ReachTarget) -> bool 
         let across = (squared - along * along).max(0.0).sqrt();
         along * arc.cos_half + across * arc.sin_half
     };
-    !(largest < target.bound)
+    // Not below: a NaN on either side reaches (as the lanes' not-less-than compare).
+    largest.partial_cmp(&target.bound) != Some(std::cmp::Ordering::Less)
 }
 
 /// The arc blocks of a hull's edges (empty for no edges).
@@ -211,7 +212,11 @@ mod tests {
             for _ in 0..20 {
                 // One target in eight so far out that `|w|²` overflows: NaN lanes.
                 let mut target = || {
-                    let reach = if rng.next_u64() % 8 == 0 { 1e30 } else { 2.0 };
+                    let reach = if rng.next_u64().is_multiple_of(8) {
+                        1e30
+                    } else {
+                        2.0
+                    };
                     ReachTarget {
                         point: rng.vec3(Vec3::splat(-reach), Vec3::splat(reach)),
                         bound: rng.range(-1.0, 2.0),

@@ -118,7 +118,11 @@ mod tests {
             for _ in 0..10 {
                 // One target in eight far enough out that `|w|²` overflows (NaN lanes).
                 let mut target = || {
-                    let reach = if rng.next_u64() % 8 == 0 { 1e30 } else { 3.0 };
+                    let reach = if rng.next_u64().is_multiple_of(8) {
+                        1e30
+                    } else {
+                        3.0
+                    };
                     ReachTarget {
                         point: rng.vec3(Vec3::splat(-reach), Vec3::splat(reach)),
                         bound: rng.range(-1.0, 3.0),
