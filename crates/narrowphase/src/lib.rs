@@ -111,7 +111,8 @@
 //!
 //! Instructions per pair (callgrind, counting inside the bench's pass only, the second
 //! pass of each variant; 28 November 2026, after the edge query took per-edge reach
-//! bounds (see `sat::hull_hull`) with their masks in AVX2 on this CPU; the `plain`,
+//! bounds (see `sat::hull_hull`) with their masks in AVX2 on this CPU, before the reach
+//! test's NaN rule (about 40 instructions a pair more, by `prof hull`); the `plain`,
 //! `gauss-map` and parry rows are from 23 November, their code unchanged).
 //! The pairs are `hull_pairs(n, 256, n)`, 64 pairs at 256 points; an `n`-point hull
 //! keeps about 8 / 22 / 45 / 98 of its points as vertices, with 12 / 40 / 87 / 193

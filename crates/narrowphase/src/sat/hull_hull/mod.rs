@@ -35,8 +35,8 @@
 //! batched box pairs), the `wide` lanes otherwise. Callgrind, 24-point touching pairs
 //! (`prof hull 24`, whole run): 32,202 instructions per pair with the scalar edge
 //! query, 22,004 with the lanes, 20,600 with the AVX2 masks, 17,285 with the per-edge
-//! reach bounds and 15,471 with their AVX2 masks (parry3d `contact_manifolds`:
-//! 25,380). Tried and not kept (28 November 2026): face bounds 8 faces at a time (again:
+//! reach bounds and 15,471 with their AVX2 masks, 15,513 with the NaN rule of the reach
+//! test (parry3d `contact_manifolds`: 25,380). Tried and not kept (28 November 2026): face bounds 8 faces at a time (again:
 //! 15,471 → 16,289 instructions; the scalar inner-sphere test skips most faces after
 //! one dot product); the seed face from the normal blocks (−580 instructions a pair,
 //! but in the hulls-2000 scene 6 % more data reads missing a 512 KB L2, by cachegrind:
