@@ -9,6 +9,7 @@
 //! unit test below compares them on random hulls, boxes and targets.
 
 use glam::Vec3;
+use sepax_geometry::hull::blocks::BLOCK;
 use sepax_geometry::hull::edge_blocks::{EdgeBlock, ReachTarget};
 use smallvec::SmallVec;
 
@@ -34,6 +35,18 @@ pub(super) fn reach_masks(
         return;
     }
     out.extend(blocks.iter().map(|b| b.may_reach(scale, targets) as u8));
+}
+
+/// Calls `visit` with each edge whose bit is set in `masks`, in index order.
+#[inline(always)]
+pub(super) fn for_each_reaching(masks: &ReachMasks, mut visit: impl FnMut(usize)) {
+    for (k, &mask) in masks.iter().enumerate() {
+        let mut reaching = mask as u32;
+        while reaching != 0 {
+            visit(k * BLOCK + reaching.trailing_zeros() as usize);
+            reaching &= reaching - 1;
+        }
+    }
 }
 
 #[cfg(target_arch = "x86_64")]

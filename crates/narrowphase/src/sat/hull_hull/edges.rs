@@ -3,7 +3,7 @@
 //! inner-sphere bound can come within the slop of the best face, each pair's axis
 //! `±(e_a × e_b)` oriented into a's arc and checked against the true separation.
 
-use super::arc_reach::{ReachMasks, reach_masks};
+use super::arc_reach::{ReachMasks, for_each_reaching, reach_masks};
 use super::edge_lanes::EdgeLanesOfB;
 use super::{Query, Separating, Support};
 use crate::Feature;
@@ -185,8 +185,8 @@ impl Query<'_> {
     /// edge of a through `p`, `p` is a's support point, so the separation along `n` is at
     /// most `n·(x − p)` for any point `x` of b: its inner ball gives `n·(c_b − p) − r_b`,
     /// a vertex `w` of b gives `n·(w − p)`. An edge of a is paired only when its arc
-    /// may reach both bounds up to `T = best − slop` (less a round-off slack);
-    /// [`may_reach`](sepax_geometry::hull::edge_blocks::EdgeBlock::may_reach) tests 8 arcs at a time. The same holds for b's edges with
+    /// may reach both bounds up to `T = best − slop` (less a round-off slack), 8 arcs
+    /// at a time ([`reach_masks`]). The same holds for b's edges with
     /// b's outward normals `m = −Rᵀn`: `m·(c_a − p) − r_a` and `m·(v − p)` for a vertex
     /// `v` of a, in b's frame. These per-edge bounds are below the inner-sphere bound
     /// `n·(c_b − c_a) − r_a − r_b` everywhere on the arc (`n·p ≥ n·c_a + r_a` as `p`
@@ -255,14 +255,7 @@ impl Query<'_> {
             &targets_a,
             &mut masks,
         );
-        for (k, &mask) in masks.iter().enumerate() {
-            let mut reaching = mask as u32;
-            while reaching != 0 {
-                let l = reaching.trailing_zeros() as usize;
-                reaching &= reaching - 1;
-                edges_a.push(self.edge_a_record(k * BLOCK + l));
-            }
-        }
+        for_each_reaching(&masks, |i| edges_a.push(self.edge_a_record(i)));
         if edges_a.is_empty() {
             return Ok(found);
         }
@@ -273,15 +266,9 @@ impl Query<'_> {
             &targets_b,
             &mut masks,
         );
-        for (k, &mask) in masks.iter().enumerate() {
-            let mut reaching = mask as u32;
-            while reaching != 0 {
-                let l = reaching.trailing_zeros() as usize;
-                reaching &= reaching - 1;
-                let j = k * BLOCK + l;
-                edges_b.push(&self.b.edge_records[j], j, self.b.edge_scale);
-            }
-        }
+        for_each_reaching(&masks, |j| {
+            edges_b.push(&self.b.edge_records[j], j, self.b.edge_scale)
+        });
         edges_b.move_to_a(self.frame);
         // One mask per (edge of a, block of b): inline up to 256 (64-point hulls use ~60).
         let mut crossings = SmallVec::new();
