@@ -89,39 +89,50 @@ pub struct GaussArc {
 }
 
 /// A convex polyhedron in its local frame. See the [module docs](self).
+///
+/// **Layout.** Every table is a boxed slice (16 bytes in the header, no spare
+/// capacity), and the header is laid out in the order the narrow phase reads it: the
+/// tables and scalars of every hull pair first (`Polytope::from_hull` in
+/// `sepax-narrowphase`), those of the clipping and the closest-feature walk next, the
+/// rest last, from a 64-byte boundary. A hull pair then reads 3–4 header lines of each
+/// hull instead of most of the 12 the header took with `Vec`s in declaration order. In
+/// a scene of thousands of distinct hulls those reads miss the caches: on
+/// `stress --scene hulls --bodies 2000 --threads 1` (cachegrind, 512 KB L2 simulated,
+/// frames 13–24) the data reads missing L2 fell from 205k to 187k a frame.
 #[derive(Clone, Debug, PartialEq)]
+#[repr(C, align(64))]
 pub struct ConvexHull {
-    vertices: Vec<Vec3>,
-    /// The vertices again, in blocks of 8 for the support mapping.
-    blocks: Vec<VertexBlock>,
-    /// The face normals in blocks of 8: which face faces a direction.
-    normal_blocks: Vec<VertexBlock>,
+    vertices: Box<[Vec3]>,
+    planes: Box<[Plane]>,
+    edges: Box<[HullEdge]>,
     /// The edges' Gauss arcs in blocks of 8: which edges reach a cone of directions.
-    edge_blocks: Vec<EdgeBlock>,
+    edge_blocks: Box<[EdgeBlock]>,
     /// Each edge's face normals, point and direction, a cache line an edge.
-    edge_records: Vec<EdgeRecord>,
-    /// The face planes in blocks of 8: which face a point lies furthest in front of.
-    plane_blocks: Vec<PlaneBlock>,
-    planes: Vec<Plane>,
-    face_starts: Vec<u32>,
-    face_vertices: Vec<u32>,
-    /// The edge of each face-loop step, parallel to `face_vertices` (`incidence.rs`).
-    face_edges: Vec<u32>,
-    /// The side plane of each face-loop step, parallel to `face_vertices`.
-    side_planes: Vec<Plane>,
-    edges: Vec<HullEdge>,
-    /// Where each edge is a loop step of its two faces (indices into `face_vertices`).
-    edge_steps: Vec<[u32; 2]>,
-    neighbor_starts: Vec<u32>,
-    neighbors: Vec<u32>,
-    /// The edge to each neighbour, parallel to `neighbors` (`incidence.rs`).
-    neighbor_edges: Vec<u32>,
-    arcs: Vec<GaussArc>,
-    /// The face planes' poles and their adjacency: a face a point is in front of.
-    climb: PolarClimb,
+    edge_records: Box<[EdgeRecord]>,
+    /// The vertices again, in blocks of 8 for the support mapping.
+    blocks: Box<[VertexBlock]>,
+    face_starts: Box<[u32]>,
+    face_vertices: Box<[u32]>,
+    neighbor_starts: Box<[u32]>,
+    neighbors: Box<[u32]>,
     centroid: Vec3,
     inradius: f32,
     bounding_radius: f32,
+    /// The side plane of each face-loop step, parallel to `face_vertices`.
+    side_planes: Box<[Plane]>,
+    /// The edge of each face-loop step, parallel to `face_vertices` (`incidence.rs`).
+    face_edges: Box<[u32]>,
+    /// Where each edge is a loop step of its two faces (indices into `face_vertices`).
+    edge_steps: Box<[[u32; 2]]>,
+    /// The edge to each neighbour, parallel to `neighbors` (`incidence.rs`).
+    neighbor_edges: Box<[u32]>,
+    /// The face planes in blocks of 8: which face a point lies furthest in front of.
+    plane_blocks: Box<[PlaneBlock]>,
+    /// The face normals in blocks of 8: which face faces a direction.
+    normal_blocks: Box<[VertexBlock]>,
+    arcs: Box<[GaussArc]>,
+    /// The face planes' poles and their adjacency: a face a point is in front of.
+    climb: PolarClimb,
 }
 
 impl ConvexHull {
@@ -361,23 +372,23 @@ impl ConvexHull {
         );
         Ok(ConvexHull {
             climb,
-            plane_blocks: plane_blocks::plane_blocks(&planes),
-            face_edges,
-            side_planes,
-            edge_steps,
-            neighbor_edges,
-            blocks: vertex_blocks(&vertices),
-            normal_blocks: vertex_blocks(&normals),
-            edge_blocks: edge_blocks::edge_blocks(&vertices, &edges, &arcs),
-            edge_records: edge_blocks::edge_records(&vertices, &planes, &edges),
-            vertices,
-            planes,
-            face_starts,
-            face_vertices,
-            edges,
-            neighbor_starts,
-            neighbors,
-            arcs,
+            plane_blocks: plane_blocks::plane_blocks(&planes).into(),
+            face_edges: face_edges.into(),
+            side_planes: side_planes.into(),
+            edge_steps: edge_steps.into(),
+            neighbor_edges: neighbor_edges.into(),
+            blocks: vertex_blocks(&vertices).into(),
+            normal_blocks: vertex_blocks(&normals).into(),
+            edge_blocks: edge_blocks::edge_blocks(&vertices, &edges, &arcs).into(),
+            edge_records: edge_blocks::edge_records(&vertices, &planes, &edges).into(),
+            vertices: vertices.into(),
+            planes: planes.into(),
+            face_starts: face_starts.into(),
+            face_vertices: face_vertices.into(),
+            edges: edges.into(),
+            neighbor_starts: neighbor_starts.into(),
+            neighbors: neighbors.into(),
+            arcs: arcs.into(),
             centroid,
             inradius,
             bounding_radius,
