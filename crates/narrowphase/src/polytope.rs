@@ -24,6 +24,9 @@ pub(crate) struct Polytope<'a> {
     /// by its half extents, exactly: the cube's coordinates are ±1, 0 or ±2).
     pub edge_records: &'a [EdgeRecord],
     pub edge_scale: Vec3,
+    /// The arc blocks' point unit: their point rows times it, times `edge_scale`, are
+    /// the edges' first vertices ([`EdgeBlock::may_reach`]).
+    pub point_unit: f32,
     /// The vertices in blocks of 8 lanes (the support scan).
     pub vertex_blocks: &'a [VertexBlock],
     pub face_starts: &'a [u32],
@@ -48,6 +51,7 @@ impl<'a> Polytope<'a> {
             edge_blocks: hull.edge_blocks(),
             edge_records: hull.edge_records(),
             edge_scale: Vec3::ONE,
+            point_unit: hull.edge_point_unit(),
             vertex_blocks: hull.vertex_blocks(),
             face_starts: hull.face_starts(),
             face_indices: hull.face_indices(),
@@ -178,6 +182,7 @@ impl BoxPolytope {
             edge_blocks: cube.edge_blocks(),
             edge_records: cube.edge_records(),
             edge_scale: self.half_extents,
+            point_unit: cube.edge_point_unit(),
             vertex_blocks: std::slice::from_ref(&self.vertex_block),
             face_starts: cube.face_starts(),
             face_indices: cube.face_indices(),

@@ -204,6 +204,7 @@ impl ConvexHull {
             .iter()
             .map(|v| v.as_dvec3().length())
             .fold(0.0f64, f64::max) as f32;
+        let point_unit = edge_blocks::point_unit(&vertices);
         let side_planes =
             incidence::side_planes(&vertices, &planes, &self.face_starts, &self.face_vertices);
         let climb = PolarClimb::new(
@@ -216,7 +217,9 @@ impl ConvexHull {
         ConvexHull {
             blocks: blocks::vertex_blocks(&vertices).into(),
             plane_blocks: plane_blocks::plane_blocks(&planes).into(),
-            edge_blocks: edge_blocks::edge_blocks(&vertices, &self.edges, &self.arcs).into(),
+            edge_blocks: edge_blocks::edge_blocks(&vertices, &self.edges, &self.arcs, point_unit)
+                .into(),
+            edge_point_unit: point_unit,
             edge_records: edge_blocks::edge_records(&vertices, &planes, &self.edges).into(),
             side_planes: side_planes.into(),
             climb,

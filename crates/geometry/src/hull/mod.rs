@@ -118,6 +118,8 @@ pub struct ConvexHull {
     centroid: Vec3,
     inradius: f32,
     bounding_radius: f32,
+    /// The unit of the arc blocks' points ([`edge_blocks::point_unit`]).
+    edge_point_unit: f32,
     /// The side plane of each face-loop step, parallel to `face_vertices`.
     side_planes: Box<[Plane]>,
     /// The edge of each face-loop step, parallel to `face_vertices` (`incidence.rs`).
@@ -354,6 +356,7 @@ impl ConvexHull {
             .map(|v| v.as_dvec3().length())
             .fold(0.0f64, f64::max) as f32;
         let normals: Vec<Vec3> = planes.iter().map(|p| p.normal).collect();
+        let edge_point_unit = edge_blocks::point_unit(&vertices);
         let (face_edges, neighbor_edges) = incidence::incidence(
             &edges,
             &face_starts,
@@ -379,7 +382,7 @@ impl ConvexHull {
             neighbor_edges: neighbor_edges.into(),
             blocks: vertex_blocks(&vertices).into(),
             normal_blocks: vertex_blocks(&normals).into(),
-            edge_blocks: edge_blocks::edge_blocks(&vertices, &edges, &arcs).into(),
+            edge_blocks: edge_blocks::edge_blocks(&vertices, &edges, &arcs, edge_point_unit).into(),
             edge_records: edge_blocks::edge_records(&vertices, &planes, &edges).into(),
             vertices: vertices.into(),
             planes: planes.into(),
@@ -392,6 +395,7 @@ impl ConvexHull {
             centroid,
             inradius,
             bounding_radius,
+            edge_point_unit,
         })
     }
 
@@ -582,6 +586,13 @@ impl ConvexHull {
     #[inline]
     pub fn edge_blocks(&self) -> &[EdgeBlock] {
         &self.edge_blocks
+    }
+
+    /// The unit of the arc blocks' points: a block's point row times it is the edge's
+    /// first vertex, within `√3/2` units ([`edge_blocks::point_unit`]).
+    #[inline]
+    pub fn edge_point_unit(&self) -> f32 {
+        self.edge_point_unit
     }
 
     /// Each edge's face normals, first vertex and direction ([`EdgeRecord`]), in

@@ -10,7 +10,9 @@
 
 use glam::Vec3;
 use sepax_geometry::hull::blocks::BLOCK;
-use sepax_geometry::hull::edge_blocks::{EdgeBlock, ReachTarget};
+use sepax_geometry::hull::edge_blocks::{
+    DIRECTION_UNIT, EdgeBlock, REACH_SLACK, ReachTarget, point_slack,
+};
 use smallvec::SmallVec;
 
 /// One mask a block (bit `l`: edge `8k + l` may reach every target), inline up to 32
@@ -20,7 +22,7 @@ pub(super) type ReachMasks = SmallVec<[u8; 32]>;
 /// The reach masks of every block into `out` (cleared first).
 pub(super) fn reach_masks(
     blocks: &[EdgeBlock],
-    scale: Vec3,
+    point_scale: Vec3,
     targets: &[ReachTarget; 2],
     out: &mut ReachMasks,
 ) {
@@ -31,10 +33,14 @@ pub(super) fn reach_masks(
         out.resize(blocks.len(), 0);
         // SAFETY: `detected` returns AVX2 only after checking that this CPU runs it, the
         // one requirement of a `#[target_feature(enable = "avx2")]` fn.
-        unsafe { reach_masks_avx2(blocks, scale, targets, out) };
+        unsafe { reach_masks_avx2(blocks, point_scale, targets, out) };
         return;
     }
-    out.extend(blocks.iter().map(|b| b.may_reach(scale, targets) as u8));
+    out.extend(
+        blocks
+            .iter()
+            .map(|b| b.may_reach(point_scale, targets) as u8),
+    );
 }
 
 /// Calls `visit` with each edge whose bit is set in `masks`, in index order.
@@ -51,34 +57,48 @@ pub(super) fn for_each_reaching(masks: &ReachMasks, mut visit: impl FnMut(usize)
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn reach_masks_avx2(blocks: &[EdgeBlock], scale: Vec3, targets: &[ReachTarget; 2], out: &mut [u8]) {
+fn reach_masks_avx2(
+    blocks: &[EdgeBlock],
+    point_scale: Vec3,
+    targets: &[ReachTarget; 2],
+    out: &mut [u8],
+) {
     use std::arch::x86_64::{
-        __m256, _CMP_GE_OQ, _CMP_LE_OQ, _CMP_NLT_UQ, _mm256_add_ps, _mm256_blendv_ps,
-        _mm256_cmp_ps, _mm256_loadu_ps, _mm256_max_ps, _mm256_movemask_ps, _mm256_mul_ps,
-        _mm256_set1_ps, _mm256_setzero_ps, _mm256_sqrt_ps, _mm256_sub_ps,
+        __m128i, __m256, _CMP_GE_OQ, _CMP_NLT_UQ, _mm_loadu_si128, _mm256_add_ps, _mm256_blendv_ps,
+        _mm256_cmp_ps, _mm256_cvtepi16_epi32, _mm256_cvtepi32_ps, _mm256_max_ps,
+        _mm256_movemask_ps, _mm256_mul_ps, _mm256_set1_ps, _mm256_setzero_ps, _mm256_sqrt_ps,
+        _mm256_sub_ps,
     };
-    let load = |lanes: &[f32; 8]| -> __m256 {
-        // SAFETY: reads the 8 floats of `lanes` (unaligned load, in bounds).
-        unsafe { _mm256_loadu_ps(lanes.as_ptr()) }
+    // A row of 8 `i16` as 8 floats (exact).
+    let row = |lanes: &[i16; 8]| -> __m256 {
+        // SAFETY: reads the 16 bytes of `lanes` (unaligned load, in bounds).
+        let packed = unsafe { _mm_loadu_si128(lanes.as_ptr() as *const __m128i) };
+        _mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(packed))
     };
     let (mul, add, sub) = (_mm256_mul_ps, _mm256_add_ps, _mm256_sub_ps);
     let splat = _mm256_set1_ps;
     let zero = _mm256_setzero_ps();
+    let unit = splat(DIRECTION_UNIT);
+    let lowered = point_slack(point_scale);
+    let bounds = targets.map(|t| splat(t.bound - lowered));
     for (block, mask) in blocks.iter().zip(out.iter_mut()) {
         let p = [
-            mul(load(&block.point[0]), splat(scale.x)),
-            mul(load(&block.point[1]), splat(scale.y)),
-            mul(load(&block.point[2]), splat(scale.z)),
+            mul(row(&block.point[0]), splat(point_scale.x)),
+            mul(row(&block.point[1]), splat(point_scale.y)),
+            mul(row(&block.point[2]), splat(point_scale.z)),
         ];
         let mid = [
-            load(&block.mid[0]),
-            load(&block.mid[1]),
-            load(&block.mid[2]),
+            mul(row(&block.mid[0]), unit),
+            mul(row(&block.mid[1]), unit),
+            mul(row(&block.mid[2]), unit),
         ];
-        let (cos_half, sin_half) = (load(&block.cos_half), load(&block.sin_half));
-        let valid = _mm256_cmp_ps::<_CMP_LE_OQ>(cos_half, splat(1.0));
+        let (cos_half, sin_half) = (
+            mul(row(&block.cos_half), unit),
+            mul(row(&block.sin_half), unit),
+        );
+        let valid = _mm256_cmp_ps::<_CMP_GE_OQ>(cos_half, splat(-1.5));
         let mut reach = _mm256_movemask_ps(valid) as u32;
-        for target in targets {
+        for (target, &bound) in targets.iter().zip(&bounds) {
             let q = target.point;
             let w = [
                 sub(splat(q.x), p[0]),
@@ -92,8 +112,9 @@ fn reach_masks_avx2(blocks: &[EdgeBlock], scale: Vec3, targets: &[ReachTarget; 2
             let across = _mm256_sqrt_ps(_mm256_max_ps(sub(squared, mul(along, along)), zero));
             let outside = add(mul(along, cos_half), mul(across, sin_half));
             let largest = _mm256_blendv_ps(outside, length, inside);
+            let value = add(largest, mul(length, splat(REACH_SLACK)));
             // Not below the bound: a NaN value reaches, as in the lanes.
-            let reached = _mm256_cmp_ps::<_CMP_NLT_UQ>(largest, splat(target.bound));
+            let reached = _mm256_cmp_ps::<_CMP_NLT_UQ>(value, bound);
             reach &= _mm256_movemask_ps(reached) as u32;
             if reach == 0 {
                 break;
@@ -128,6 +149,7 @@ mod tests {
             } else {
                 (&hull, Vec3::ONE)
             };
+            let scale = scale * shape.edge_point_unit();
             for _ in 0..10 {
                 // One target in eight far enough out that `|w|²` overflows (NaN lanes).
                 let mut target = || {

@@ -16,7 +16,7 @@ use super::edges::EdgeData;
 use crate::frame::Frame;
 use glam::Vec3;
 use sepax_geometry::hull::blocks::BLOCK;
-use sepax_geometry::hull::edge_blocks::{EdgeBlock, EdgeRecord};
+use sepax_geometry::hull::edge_blocks::EdgeRecord;
 use smallvec::SmallVec;
 use wide::f32x8;
 
@@ -240,13 +240,16 @@ impl EdgeLanesOfB {
     #[inline]
     pub fn edge(&self, k: usize, l: usize) -> EdgeData {
         let block = &self.blocks[k];
+        // Lane `l` of three component rows.
+        let lane =
+            |rows: &[[f32; BLOCK]; 3], l: usize| Vec3::new(rows[0][l], rows[1][l], rows[2][l]);
         EdgeData {
             index: block.index[l],
-            n0: EdgeBlock::lane(&block.n0, l),
-            n1: EdgeBlock::lane(&block.n1, l),
-            cross: EdgeBlock::lane(&block.cross, l),
-            point: EdgeBlock::lane(&block.point, l),
-            direction: EdgeBlock::lane(&block.direction, l),
+            n0: lane(&block.n0, l),
+            n1: lane(&block.n1, l),
+            cross: lane(&block.cross, l),
+            point: lane(&block.point, l),
+            direction: lane(&block.direction, l),
             length: block.length[l],
         }
     }

@@ -251,7 +251,7 @@ impl Query<'_> {
         let mut masks = ReachMasks::new();
         reach_masks(
             self.a.edge_blocks,
-            self.a.edge_scale,
+            self.a.edge_scale * self.a.point_unit,
             &targets_a,
             &mut masks,
         );
@@ -262,7 +262,7 @@ impl Query<'_> {
         let mut edges_b = EdgeLanesOfB::new();
         reach_masks(
             self.b.edge_blocks,
-            self.b.edge_scale,
+            self.b.edge_scale * self.b.point_unit,
             &targets_b,
             &mut masks,
         );
