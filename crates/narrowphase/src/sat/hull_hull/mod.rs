@@ -36,7 +36,13 @@
 //! (`prof hull 24`, whole run): 32,202 instructions per pair with the scalar edge
 //! query, 22,004 with the lanes, 20,600 with the AVX2 masks, 17,285 with the per-edge
 //! reach bounds and 15,471 with their AVX2 masks, 15,513 with the NaN rule of the reach
-//! test (parry3d `contact_manifolds`: 25,380). Tried and not kept (28 November 2026): face bounds 8 faces at a time (again:
+//! test (parry3d `contact_manifolds`: 25,380), 15,958 with the arc blocks in 16-bit
+//! fixed point (the conversion costs ~450 instructions a pair, but the blocks take half
+//! the cache lines, and the hulls-2000 scene is bound by memory: by cachegrind with a
+//! 512 KB L2, `stress --scene hulls --bodies 2000 --threads 1`, frames 13–24, its data
+//! reads missing L2 went from 187k to 162k a frame, 205k before the hull header was
+//! laid out for the pair). Tried and not kept (28 November 2026): face bounds 8 faces
+//! at a time (again:
 //! 15,471 → 16,289 instructions; the scalar inner-sphere test skips most faces after
 //! one dot product); the seed face from the normal blocks (−580 instructions a pair,
 //! but in the hulls-2000 scene 6 % more data reads missing a 512 KB L2, by cachegrind:
