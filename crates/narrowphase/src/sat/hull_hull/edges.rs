@@ -125,10 +125,24 @@ impl Query<'_> {
     pub(super) fn edge_axis(&self, ea: &EdgeData, eb: &EdgeData) -> Option<Axis> {
         // Lengths on scaled vectors: the squares of a 1e16-long box edge's cross
         // products overflow f32 (and gave a zero normal).
-        let (length_axis, mut n) = length_and_direction(ea.direction.cross(eb.direction))?;
-        if length_axis <= PARALLEL_EDGES * ea.length * eb.length {
-            return None;
-        }
+        let cross = ea.direction.cross(eb.direction);
+        let mut n = if cross.is_finite() && (ea.length * eb.length).is_finite() {
+            let (length_axis, n) = length_and_direction(cross)?;
+            if length_axis <= PARALLEL_EDGES * ea.length * eb.length {
+                return None;
+            }
+            n
+        } else {
+            // Edges near 2⁶⁴ long: their cross product itself overflows. The unit
+            // directions' (a case no ordinary scale reaches, so its other rounding
+            // changes no answer there).
+            let unit = |e: &EdgeData| e.direction / e.length;
+            let (length_axis, n) = length_and_direction(unit(ea).cross(unit(eb)))?;
+            if length_axis <= PARALLEL_EDGES {
+                return None;
+            }
+            n
+        };
         let toward_arc = n.dot(ea.n0 + ea.n1);
         let flip = if toward_arc.abs() > KNIFE_EDGE {
             toward_arc < 0.0
@@ -355,7 +369,10 @@ impl Query<'_> {
     /// An edge pair's extent, for the support check.
     #[inline]
     fn pair_scale(&self, ea: &EdgeData, eb: &EdgeData) -> f32 {
-        self.frame.trans.length() + ea.point.length() + (eb.point - self.frame.trans).length()
+        // On scaled vectors: at 2⁶⁴ times unit size the squares overflow.
+        scaled_length(self.frame.trans)
+            + scaled_length(ea.point)
+            + scaled_length(eb.point - self.frame.trans)
     }
 }
 
@@ -368,7 +385,7 @@ struct RankedPair {
 }
 
 /// `|v|` on the scaled vector (0 for a zero or non-finite one).
-fn scaled_length(v: Vec3) -> f32 {
+pub(super) fn scaled_length(v: Vec3) -> f32 {
     length_and_direction(v).map_or(0.0, |(l, _)| l)
 }
 

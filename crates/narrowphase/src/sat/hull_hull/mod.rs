@@ -187,7 +187,8 @@ pub(crate) fn hull_hull(
         frame,
         centroid_offset: frame.point_to_a(b.centroid) - a.centroid,
         inner_radii: a.inradius + b.inradius,
-        witness_slack: faces::WITNESS_SLACK * (frame.trans.length() + a.radius + b.radius),
+        witness_slack: faces::WITNESS_SLACK
+            * (edges::scaled_length(frame.trans) + a.radius + b.radius),
     };
     // The walk starts from last query's support vertices (any start reaches the same
     // maximum; the scan ignores it).
