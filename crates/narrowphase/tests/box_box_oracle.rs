@@ -4,6 +4,7 @@
 //! path (boxes as hulls), which must agree too.
 
 use sepax_geometry::rng::Rng;
+use sepax_geometry::{Cuboid, Pose, Shape};
 use sepax_narrowphase::oracle::gap_along;
 use sepax_narrowphase::{contact, intersects};
 use sepax_testkit::pairs::{PLACEMENTS, oracle, place, scale};
@@ -76,4 +77,52 @@ fn box_box_agrees_with_vertex_projection_on_100k_pairs() {
 #[test]
 fn boxes_as_hulls_agree_with_vertex_projection_on_100k_pairs() {
     check_pairs(0xB0B1, 100_000, true);
+}
+
+/// Boxes 2⁶⁴, 2⁹⁰ and 2¹²⁰ times the usual size, placed as much further apart (squared
+/// lengths overflow `f32` from 2⁶⁴ on): the same verdicts and depths as the oracle's,
+/// as at size 1 (powers of two scale `f32` exactly, so only overflow could differ).
+#[test]
+fn huge_boxes_agree_with_vertex_projection() {
+    for exponent in [64, 90, 120] {
+        let factor = 2f32.powi(exponent);
+        let mut rng = Rng::new(0x4067);
+        let (mut overlapping, mut separated) = (0, 0);
+        for i in 0..3_000 {
+            let (a, b) = (random_cuboid(&mut rng), random_cuboid(&mut rng));
+            let (pa, pb) = place(&mut rng, &a, &b, PLACEMENTS[i % PLACEMENTS.len()]);
+            let grow_shape = |s: &Shape| match s {
+                Shape::Cuboid(c) => {
+                    Shape::from(Cuboid::try_from_half_extents(c.half_extents() * factor).unwrap())
+                }
+                _ => unreachable!("boxes only"),
+            };
+            let grow = |p: Pose| Pose::new(p.translation * factor, p.rotation);
+            let (a, b, pa, pb) = (grow_shape(&a), grow_shape(&b), grow(pa), grow(pb));
+            let truth = oracle(&a, &pa, &b, &pb);
+            let size = scale(&a, &b);
+            let ours = contact(&a, &pa, &b, &pb, 0.0);
+            if truth.separation > 1e-5 * size {
+                assert!(
+                    ours.is_none(),
+                    "2^{exponent}, case {i}: oracle gap, {ours:?}"
+                );
+                separated += 1;
+            } else if truth.separation < -1e-5 * size {
+                let c =
+                    ours.unwrap_or_else(|| panic!("2^{exponent}, case {i}: oracle depth missed"));
+                assert!(
+                    (c.depth as f64 + truth.separation).abs() <= 1e-5 * size,
+                    "2^{exponent}, case {i}: depth {} vs oracle {}",
+                    c.depth,
+                    -truth.separation
+                );
+                overlapping += 1;
+            }
+        }
+        assert!(
+            overlapping > 750 && separated > 300,
+            "2^{exponent}: {overlapping} {separated}"
+        );
+    }
 }
