@@ -77,6 +77,58 @@ pub fn oracle(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> OracleContact {
     vertex_projection_sat(a, pa, b, pb).expect("boxes and hulls")
 }
 
+/// A box or hull pair grown by `factor` about the world origin: the shapes' sizes and
+/// the poses' translations (rotations kept). A power of two scales `f32` exactly, so
+/// the grown pair's true answer is the original's times `factor`. Panics on other
+/// shapes.
+pub fn grown(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, factor: f32) -> [(Shape, Pose); 2] {
+    let shape = |s: &Shape| match s {
+        Shape::ConvexHull(h) => {
+            let points: Vec<Vec3> = h.vertices().iter().map(|v| *v * factor).collect();
+            Shape::from(sepax_geometry::ConvexHull::try_from_points(&points).expect("a hull"))
+        }
+        Shape::Cuboid(c) => Shape::from(
+            sepax_geometry::Cuboid::try_from_half_extents(c.half_extents() * factor)
+                .expect("a box"),
+        ),
+        _ => panic!("boxes and hulls only"),
+    };
+    let pose = |p: &Pose| Pose::new(p.translation * factor, p.rotation);
+    [(shape(a), pose(pa)), (shape(b), pose(pb))]
+}
+
+/// Checks `sepax_narrowphase::contact` on a box or hull pair against the oracle, within
+/// `1e-5` of the pair's size: no contact where the oracle has a gap beyond it, the
+/// oracle's depth where it has a depth beyond it (panics with `label` otherwise).
+/// Returns `Some(true)` for a checked overlap, `Some(false)` for a checked gap, `None`
+/// inside the band.
+pub fn check_contact_against_oracle(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    label: &str,
+) -> Option<bool> {
+    let truth = oracle(a, pa, b, pb);
+    let band = 1e-5 * scale(a, b);
+    let ours = sepax_narrowphase::contact(a, pa, b, pb, 0.0);
+    if truth.separation > band {
+        assert!(ours.is_none(), "{label}: oracle gap, {ours:?}");
+        Some(false)
+    } else if truth.separation < -band {
+        let c = ours.unwrap_or_else(|| panic!("{label}: oracle depth missed"));
+        assert!(
+            (c.depth as f64 + truth.separation).abs() <= band,
+            "{label}: depth {} vs oracle {}",
+            c.depth,
+            -truth.separation
+        );
+        Some(true)
+    } else {
+        None
+    }
+}
+
 /// Poses a pair as `kind` says, a at a random place within ±5 of the origin.
 fn pose_as(rng: &mut Rng, a: Shape, b: Shape, kind: PairKind) -> Pair {
     let pose_a = Pose::new(
