@@ -117,9 +117,9 @@ fn hulls_of_24_points_agree_with_vertex_projection() {
 /// 10³⁶): the SAT still finds the oracle's verdict and depth, as at size 1 (powers of
 /// two scale f32 exactly, so only overflow could tell the difference). Up to
 /// 28 November 2026 depths drifted by up to ~5 % from 2⁶⁴ on: the cross product of two
-/// edge directions overflowed, so edge pairs were dropped (now the unit directions'
-/// cross product is taken there), and the lengths that size the round-off slacks are
-/// now taken on scaled vectors.
+/// edge directions overflowed, so edge pairs were dropped (now such pairs scale their
+/// edge directions by 2⁻⁶⁴, exactly), and the lengths that size the round-off slacks
+/// are now taken on scaled vectors where they overflow.
 #[test]
 fn huge_hulls_agree_with_vertex_projection() {
     for (exponent, cases) in [(62, 4_000), (64, 1_500), (90, 1_500), (120, 1_500)] {

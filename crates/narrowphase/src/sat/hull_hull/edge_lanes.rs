@@ -98,9 +98,10 @@ impl EdgeLanesOfB {
     }
 
     /// Adds b's edge `index` from its record, its point and direction multiplied by
-    /// `scale` (see `Polytope::edge_scale`).
+    /// `scale` (see `Polytope::edge_scale`), the direction by `direction_scale` too (a
+    /// power of two, see `Query::direction_scale`).
     #[inline]
-    pub fn push(&mut self, record: &EdgeRecord, index: usize, scale: Vec3) {
+    pub fn push(&mut self, record: &EdgeRecord, index: usize, scale: Vec3, direction_scale: f32) {
         let at = self.len % BLOCK;
         if at == 0 {
             self.blocks.push(EMPTY);
@@ -110,7 +111,7 @@ impl EdgeLanesOfB {
             out.n0[k][at] = record.n0[k];
             out.n1[k][at] = record.n1[k];
             out.point[k][at] = record.point[k] * scale[k];
-            out.direction[k][at] = record.direction[k] * scale[k];
+            out.direction[k][at] = record.direction[k] * (scale[k] * direction_scale);
         }
         out.index[at] = index as u32;
         self.len += 1;
@@ -315,10 +316,11 @@ mod tests {
                 centroid_offset: Vec3::ZERO,
                 inner_radii: 0.0,
                 witness_slack: faces::WITNESS_SLACK,
+                direction_scale: 1.0,
             };
             let mut lanes = EdgeLanesOfB::new();
             for (j, _) in b.edges.iter().enumerate() {
-                lanes.push(&b.edge_records[j], j, b.edge_scale);
+                lanes.push(&b.edge_records[j], j, b.edge_scale, 1.0);
             }
             lanes.move_to_a(&frame);
             for j in 0..b.edges.len() {

@@ -91,7 +91,7 @@ impl Query<'_> {
             self.a.planes[e.faces[1] as usize].normal,
         );
         let p = self.a.vertices[e.vertices[0] as usize];
-        let direction = self.a.vertices[e.vertices[1] as usize] - p;
+        let direction = (self.a.vertices[e.vertices[1] as usize] - p) * self.direction_scale;
         EdgeData::new(i, n0, n1, p, direction)
     }
 
@@ -106,7 +106,8 @@ impl Query<'_> {
             .frame
             .point_to_a(self.b.vertices[e.vertices[0] as usize]);
         let direction = rot
-            * (self.b.vertices[e.vertices[1] as usize] - self.b.vertices[e.vertices[0] as usize]);
+            * ((self.b.vertices[e.vertices[1] as usize] - self.b.vertices[e.vertices[0] as usize])
+                * self.direction_scale);
         EdgeData::new(j, n0, n1, p, direction)
     }
 
@@ -125,24 +126,10 @@ impl Query<'_> {
     pub(super) fn edge_axis(&self, ea: &EdgeData, eb: &EdgeData) -> Option<Axis> {
         // Lengths on scaled vectors: the squares of a 1e16-long box edge's cross
         // products overflow f32 (and gave a zero normal).
-        let cross = ea.direction.cross(eb.direction);
-        let mut n = if cross.is_finite() && (ea.length * eb.length).is_finite() {
-            let (length_axis, n) = length_and_direction(cross)?;
-            if length_axis <= PARALLEL_EDGES * ea.length * eb.length {
-                return None;
-            }
-            n
-        } else {
-            // Edges near 2⁶⁴ long: their cross product itself overflows. The unit
-            // directions' (a case no ordinary scale reaches, so its other rounding
-            // changes no answer there).
-            let unit = |e: &EdgeData| e.direction / e.length;
-            let (length_axis, n) = length_and_direction(unit(ea).cross(unit(eb)))?;
-            if length_axis <= PARALLEL_EDGES {
-                return None;
-            }
-            n
-        };
+        let (length_axis, mut n) = length_and_direction(ea.direction.cross(eb.direction))?;
+        if length_axis <= PARALLEL_EDGES * ea.length * eb.length {
+            return None;
+        }
         let toward_arc = n.dot(ea.n0 + ea.n1);
         let flip = if toward_arc.abs() > KNIFE_EDGE {
             toward_arc < 0.0
@@ -281,7 +268,12 @@ impl Query<'_> {
             &mut masks,
         );
         for_each_reaching(&masks, |j| {
-            edges_b.push(&self.b.edge_records[j], j, self.b.edge_scale)
+            edges_b.push(
+                &self.b.edge_records[j],
+                j,
+                self.b.edge_scale,
+                self.direction_scale,
+            )
         });
         edges_b.move_to_a(self.frame);
         // One mask per (edge of a, block of b): inline up to 256 (64-point hulls use ~60).
@@ -362,17 +354,14 @@ impl Query<'_> {
             record.n0,
             record.n1,
             record.point * scale,
-            record.direction * scale,
+            record.direction * (scale * self.direction_scale),
         )
     }
 
     /// An edge pair's extent, for the support check.
     #[inline]
     fn pair_scale(&self, ea: &EdgeData, eb: &EdgeData) -> f32 {
-        // On scaled vectors: at 2⁶⁴ times unit size the squares overflow.
-        scaled_length(self.frame.trans)
-            + scaled_length(ea.point)
-            + scaled_length(eb.point - self.frame.trans)
+        length(self.frame.trans) + length(ea.point) + length(eb.point - self.frame.trans)
     }
 }
 
@@ -385,8 +374,20 @@ struct RankedPair {
 }
 
 /// `|v|` on the scaled vector (0 for a zero or non-finite one).
-pub(super) fn scaled_length(v: Vec3) -> f32 {
+fn scaled_length(v: Vec3) -> f32 {
     length_and_direction(v).map_or(0.0, |(l, _)| l)
+}
+
+/// `|v|`, on the scaled vector only when `|v|²` overflows (coordinates near 2⁶⁴): the
+/// plain length's bits everywhere else, at its cost. Sizes the round-off slacks.
+#[inline]
+pub(super) fn length(v: Vec3) -> f32 {
+    let plain = v.length();
+    if plain.is_finite() {
+        plain
+    } else {
+        scaled_length(v)
+    }
 }
 
 /// The candidate with the larger separation (the earlier on a tie).

@@ -115,6 +115,10 @@ pub(super) struct Query<'p> {
     inner_radii: f32,
     /// How far a witness bound must clear the best separation (see [`faces`]).
     witness_slack: f32,
+    /// What edge directions are multiplied by: 1, or 2⁻⁶⁴ for shapes so large that the
+    /// cross product of two edges could overflow `f32`. A power of two scales exactly,
+    /// so the axes and the parallel test see the same values, only smaller.
+    direction_scale: f32,
 }
 
 impl Query<'_> {
@@ -187,8 +191,13 @@ pub(crate) fn hull_hull(
         frame,
         centroid_offset: frame.point_to_a(b.centroid) - a.centroid,
         inner_radii: a.inradius + b.inradius,
-        witness_slack: faces::WITNESS_SLACK
-            * (edges::scaled_length(frame.trans) + a.radius + b.radius),
+        witness_slack: faces::WITNESS_SLACK * (edges::length(frame.trans) + a.radius + b.radius),
+        // Edges are at most two radii long: below this no product of two overflows.
+        direction_scale: if a.radius * b.radius < 2.5e37 {
+            1.0
+        } else {
+            2f32.powi(-64)
+        },
     };
     // The walk starts from last query's support vertices (any start reaches the same
     // maximum; the scan ignores it).
