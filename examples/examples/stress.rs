@@ -247,6 +247,9 @@ fn main() -> ExitCode {
     let col_of =
         |rows: &[[f64; 10]], k: usize| median(&mut rows.iter().map(|r| r[k]).collect::<Vec<_>>());
     let max_of = |rows: &[[f64; 10]], k: usize| rows.iter().map(|r| r[k]).fold(0.0, f64::max);
+    let mean_of = |rows: &[[f64; 10]], k: usize| {
+        rows.iter().map(|r| r[k]).sum::<f64>() / rows.len().max(1) as f64
+    };
     let col = |k: usize| col_of(&moving_rows, k);
     println!(
         "scene {} | {} bodies | {} frames ({} measured) | {} threads",
@@ -291,11 +294,17 @@ fn main() -> ExitCode {
             resting_rows.len()
         );
     } else {
-        println!("{:<8} {:>10} {:>10}", "stage", "median ms", "max ms");
+        // The mean counts the rare costly frames (a full sweep of the broad phase) that
+        // the median leaves out.
+        println!(
+            "{:<8} {:>10} {:>10} {:>10}",
+            "stage", "median ms", "mean ms", "max ms"
+        );
         for &(name, k) in &stages {
             println!(
-                "{name:<8} {:>10.3} {:>10.3}",
+                "{name:<8} {:>10.3} {:>10.3} {:>10.3}",
                 col(k),
+                mean_of(&moving_rows, k),
                 max_of(&moving_rows, k)
             );
         }

@@ -22,7 +22,7 @@
 //! ## Algorithm
 //!
 //! **Fat boxes and candidates.** Each dynamic proxy has a fat box: its box grown by
-//! [`DYNAMIC_FAT_MARGIN`] (25%) of its largest extent on every side. The broad phase
+//! [`DYNAMIC_FAT_MARGIN`] (10%) of its largest extent on every side. The broad phase
 //! keeps the sorted list of *candidate* pairs, the dynamic pairs whose fat boxes
 //! overlap. Invariant: every dynamic box lies inside its fat box, so every
 //! overlapping dynamic pair is a candidate, and a frame's dynamic pairs are the
@@ -34,7 +34,7 @@
 //! * more left, or proxies were added or removed: rebuild all fat boxes and all
 //!   candidates with the sort-and-sweep below.
 //!
-//! With boxes moving 1% of their size a frame, a box leaves its fat box after 25
+//! With boxes moving 1% of their size a frame, a box leaves its fat box after 10
 //! frames at the earliest, so most frames cost one containment test per box and one
 //! overlap test per candidate. When many bodies move fast (or teleport) every frame
 //! is a full sweep, and costs what the `teleport_*` benchmarks show.
@@ -109,10 +109,19 @@
 //! benchmarks (boxes 0.5–1.5 in a cube of side 2.5·n^⅓, moving 1% of their size a
 //! frame):
 //!
-//! * dynamic fat margin 0.25: 10,000 boxes 203 µs a frame, 100,000 boxes 5.0 ms;
-//!   0.125 gave the same within noise (189 µs, 4.6 ms), 0.5 was slower (447 µs,
-//!   6.7 ms: more candidates to re-test). Without the candidate cache (a full sweep
-//!   every frame) the same frames cost 590 µs and 8.1 ms;
+//! * dynamic fat margin 0.1, measured over whole runs of the `stress` soup (boxes
+//!   moving 1% of their size a frame on a slow oscillation, so that the full sweeps
+//!   the escapes trigger are counted, not only the frames between them). Broad-phase
+//!   instructions a frame (callgrind, 1 thread, frames 10–90 of 10,000 boxes): 0.05
+//!   3.90M, 0.1 3.84M, 0.25 5.24M; at 1,000 boxes (frames 10–170) 0.05 366k, 0.1
+//!   347k, 0.15 401k, 0.25 465k; 2,000 hulls 867k / 765k / 830k / 967k. The mean
+//!   broad stage, 2 threads: 10,000 boxes 0.85 ms against 1.02 with 0.25, 50,000
+//!   boxes 5.7 ms against 7.7. A smaller margin means fewer candidates to re-test
+//!   every frame; below 0.1 the more frequent full sweeps eat the gain. (An older
+//!   bench of the broad phase alone, which moved the boxes without the sweeps'
+//!   cost counted, had 0.25 and 0.125 equal within noise: 203 and 189 µs at
+//!   10,000 boxes, 0.5 slower at 447 µs; without the candidate cache, a full sweep
+//!   every frame, 590 µs.)
 //! * grid from 256 proxies and 16 expected candidates: at 1,000 boxes one list cost
 //!   83–100 µs a full sweep (about 40 candidates per box), the grid 48–55 µs;
 //! * cells 4 mean extents wide: at 100,000 boxes 12.5 ms a full sweep against

@@ -46,7 +46,7 @@ pub const PARALLEL_MIN_CANDIDATES: usize = 8_192;
 pub const FAT_MARGIN: f32 = 0.5;
 /// Dynamic–dynamic candidates are the pairs whose boxes grown by this fraction of
 /// their largest extent overlap.
-pub const DYNAMIC_FAT_MARGIN: f32 = 0.25;
+pub const DYNAMIC_FAT_MARGIN: f32 = 0.1;
 /// Up to `MAX_PATCHED_ESCAPES + n / 256` dynamic proxies leaving their fat box in
 /// one frame are patched into the candidate list one by one (and up to
 /// `4 · MAX_PATCHED_ESCAPES + n / 64` since the last full sweep); more trigger a
