@@ -86,7 +86,7 @@ impl BruteForce {
     pub fn update_pairs(&mut self) {
         let slots = &self.store.slots;
         let dynamic: Vec<usize> = (0..slots.len())
-            .filter(|&i| slots[i].alive && slots[i].kind == ProxyKind::Dynamic)
+            .filter(|&i| slots[i].alive() && slots[i].kind() == ProxyKind::Dynamic)
             .collect();
         let n = self.store.len();
         let keys = if dynamic.len().saturating_mul(2) < n {
@@ -118,11 +118,11 @@ impl BruteForce {
 fn all_pairs(slots: &[Slot]) -> Vec<u64> {
     let mut keys = Vec::new();
     for (i, a) in slots.iter().enumerate() {
-        if !a.alive {
+        if !a.alive() {
             continue;
         }
         for (j, b) in slots.iter().enumerate().skip(i + 1) {
-            if b.alive && a.kind.pairs_with(b.kind) && a.aabb.overlaps(&b.aabb) {
+            if b.alive() && a.kind().pairs_with(b.kind()) && a.aabb().overlaps(&b.aabb()) {
                 keys.push(pack(i as u32, j as u32));
             }
         }
@@ -143,8 +143,8 @@ fn dynamic_against_all(slots: &[Slot], dynamic: &[usize]) -> Vec<u64> {
                 .iter()
                 .enumerate()
                 .filter(|&(j, b)| {
-                    let twice = b.kind == ProxyKind::Dynamic && j < d;
-                    j != d && b.alive && !twice && a.aabb.overlaps(&b.aabb)
+                    let twice = b.kind() == ProxyKind::Dynamic && j < d;
+                    j != d && b.alive() && !twice && a.aabb().overlaps(&b.aabb())
                 })
                 .map(|(j, _)| pack(d as u32, j as u32))
                 .collect()
@@ -177,7 +177,7 @@ mod tests {
         }
         let slots = &store.slots;
         let dynamic: Vec<usize> = (0..slots.len())
-            .filter(|&i| slots[i].alive && slots[i].kind == ProxyKind::Dynamic)
+            .filter(|&i| slots[i].alive() && slots[i].kind() == ProxyKind::Dynamic)
             .collect();
         let all = all_pairs(slots);
         assert!(all.len() > 100);

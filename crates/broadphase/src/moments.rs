@@ -41,10 +41,10 @@ impl Default for Moments {
 
 impl Moments {
     /// The moments of every box of `boxes`.
-    pub fn of<'a>(boxes: impl Iterator<Item = &'a Aabb>) -> Moments {
+    pub fn of(boxes: impl Iterator<Item = Aabb>) -> Moments {
         let mut m = Moments::default();
         for aabb in boxes {
-            m.add(aabb);
+            m.add(&aabb);
         }
         m
     }

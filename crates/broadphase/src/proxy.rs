@@ -9,7 +9,7 @@
 //! inserting a live id answers [`BroadPhaseError::ProxyExists`].
 
 use crate::BroadPhaseError;
-use glam::Vec3;
+use glam::Vec4;
 use rayon::prelude::*;
 use sepax_geometry::Aabb;
 
@@ -68,23 +68,81 @@ impl ProxyKind {
     }
 }
 
-/// One slot of the store.
+/// One slot of the store: the box as two 16-byte rows, `lo = (min, kind)` and
+/// `hi = (max, alive)`, so that the overlap test of two slots ([`Slot::overlaps`]) is
+/// four aligned loads and two 4-wide compares, and a slot never straddles a cache
+/// line (32 bytes, aligned). The fourth lanes are codes, never compared as boxes:
+/// the kind as 0, 1 or 2 ([`Slot::kind`]), the liveness as 0 or 1.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Slot {
-    pub aabb: Aabb,
-    pub kind: ProxyKind,
-    pub alive: bool,
+    lo: Vec4,
+    hi: Vec4,
 }
 
 impl Slot {
     const FREE: Slot = Slot {
-        aabb: Aabb {
-            min: Vec3::ZERO,
-            max: Vec3::ZERO,
-        },
-        kind: ProxyKind::Static,
-        alive: false,
+        lo: Vec4::ZERO,
+        hi: Vec4::ZERO,
     };
+
+    /// A live slot.
+    fn live(aabb: Aabb, kind: ProxyKind) -> Slot {
+        let code = match kind {
+            ProxyKind::Static => 0.0,
+            ProxyKind::Dynamic => 1.0,
+            ProxyKind::Kinematic => 2.0,
+        };
+        Slot {
+            lo: aabb.min.extend(code),
+            hi: aabb.max.extend(1.0),
+        }
+    }
+
+    /// The box, bit for bit as stored.
+    #[inline]
+    pub fn aabb(&self) -> Aabb {
+        Aabb {
+            min: self.lo.truncate(),
+            max: self.hi.truncate(),
+        }
+    }
+
+    #[inline]
+    pub fn kind(&self) -> ProxyKind {
+        if self.lo.w == 1.0 {
+            ProxyKind::Dynamic
+        } else if self.lo.w == 2.0 {
+            ProxyKind::Kinematic
+        } else {
+            ProxyKind::Static
+        }
+    }
+
+    #[inline]
+    pub fn alive(&self) -> bool {
+        self.hi.w != 0.0
+    }
+
+    /// Marks the slot free, keeping its box and kind.
+    fn free(&mut self) {
+        self.hi.w = 0.0;
+    }
+
+    /// Replaces the box, keeping the kind and the liveness.
+    #[inline]
+    fn set_aabb(&mut self, aabb: Aabb) {
+        // Lane by lane: a rebuilt row would shuffle the old fourth lane in.
+        (self.lo.x, self.lo.y, self.lo.z) = (aabb.min.x, aabb.min.y, aabb.min.z);
+        (self.hi.x, self.hi.y, self.hi.z) = (aabb.max.x, aabb.max.y, aabb.max.z);
+    }
+
+    /// `Aabb::overlaps` of the two boxes (closed boxes: touching counts), without a
+    /// short circuit: `min_a ≤ max_b` and `min_b ≤ max_a` on the three axes, as two
+    /// 4-wide compares whose fourth lanes are masked off.
+    #[inline]
+    pub fn overlaps(&self, other: &Slot) -> bool {
+        (self.lo.cmple(other.hi) & other.lo.cmple(self.hi)).bitmask() & 0b111 == 0b111
+    }
 }
 
 /// Slots indexed by the caller's ids: the bookkeeping shared by every broad phase
@@ -111,14 +169,10 @@ impl ProxyStore {
         if self.slots.len() <= i {
             self.slots.resize(i + 1, Slot::FREE);
         }
-        if self.slots[i].alive {
+        if self.slots[i].alive() {
             return Err(BroadPhaseError::ProxyExists(id));
         }
-        self.slots[i] = Slot {
-            aabb: normalize_zeros(aabb),
-            kind,
-            alive: true,
-        };
+        self.slots[i] = Slot::live(normalize_zeros(aabb), kind);
         self.alive += 1;
         Ok(())
     }
@@ -126,7 +180,7 @@ impl ProxyStore {
     /// The live slot of `id`, or `UnknownProxy`.
     pub fn get(&self, id: ProxyId) -> Result<&Slot, BroadPhaseError> {
         match self.slots.get(id.0 as usize) {
-            Some(s) if s.alive => Ok(s),
+            Some(s) if s.alive() => Ok(s),
             _ => Err(BroadPhaseError::UnknownProxy(id)),
         }
     }
@@ -136,8 +190,8 @@ impl ProxyStore {
         self.get(id)?;
         aabb.validate()?;
         let slot = &mut self.slots[id.0 as usize];
-        slot.aabb = normalize_zeros(aabb);
-        Ok(slot.kind)
+        slot.set_aabb(normalize_zeros(aabb));
+        Ok(slot.kind())
     }
 
     /// [`update`](Self::update) of every `entry(k) = (id, box)`, `k < count`, when the
@@ -187,7 +241,7 @@ impl ProxyStore {
                 }
                 let kind = self.get(id).and_then(|slot| {
                     aabb.validate()?;
-                    Ok(slot.kind)
+                    Ok(slot.kind())
                 });
                 match kind {
                     Ok(kind) => c.any_static |= kind == ProxyKind::Static,
@@ -225,7 +279,7 @@ impl ProxyStore {
         let write = |(part, slots, offset): (usize, &mut [Slot], usize)| {
             for k in range(part) {
                 let (id, aabb) = entry(k);
-                slots[id.0 as usize - offset].aabb = normalize_zeros(aabb);
+                slots[id.0 as usize - offset].set_aabb(normalize_zeros(aabb));
             }
         };
         if parts > 1 {
@@ -240,9 +294,9 @@ impl ProxyStore {
     pub fn remove(&mut self, id: ProxyId) -> Result<ProxyKind, BroadPhaseError> {
         self.get(id)?;
         let slot = &mut self.slots[id.0 as usize];
-        slot.alive = false;
+        slot.free();
         self.alive -= 1;
-        Ok(slot.kind)
+        Ok(slot.kind())
     }
 
     /// Number of live proxies.

@@ -91,7 +91,7 @@ impl SweepAndPrune {
         self.candidates.keys = keys;
         let slots = &self.store.slots;
         for (fat, &id) in self.movers.fat.iter_mut().zip(&self.movers.ids) {
-            *fat = dynamic_fat(&slots[id as usize].aabb);
+            *fat = dynamic_fat(&slots[id as usize].aabb());
         }
         self.order.max_extent_a = self.order.sorted[..n]
             .iter()
@@ -114,7 +114,7 @@ impl SweepAndPrune {
             order.removed = false;
             order.ids.retain(|&id| {
                 let s = &slots[id as usize];
-                let keep = s.alive && s.kind.moves();
+                let keep = s.alive() && s.kind().moves();
                 if !keep {
                     in_order[id as usize] = false;
                 }
@@ -124,21 +124,21 @@ impl SweepAndPrune {
         let had_order = !order.ids.is_empty();
         for &id in &order.pending {
             let s = &slots[id as usize];
-            if s.alive && s.kind.moves() && !in_order[id as usize] {
+            if s.alive() && s.kind().moves() && !in_order[id as usize] {
                 in_order[id as usize] = true;
                 order.ids.push(id);
             }
         }
         order.pending.clear();
         let variance = order.variance.unwrap_or_else(|| {
-            Moments::of(order.ids.iter().map(|&id| &slots[id as usize].aabb)).variance()
+            Moments::of(order.ids.iter().map(|&id| slots[id as usize].aabb())).variance()
         });
         let axis = choose_axis(order.axis, variance);
         let new_axis = axis != order.axis;
         order.axis = axis;
         // The one pass in id-random order: everything later reads `boxes`.
         let read = |(i, &id): (usize, &u32)| {
-            let aabb = dynamic_fat(&slots[id as usize].aabb);
+            let aabb = dynamic_fat(&slots[id as usize].aabb());
             (aabb, ((order_bits(aabb.min[axis]) as u64) << 32) | i as u64)
         };
         if order.ids.len() >= PARALLEL_MIN_PROXIES {

@@ -28,6 +28,9 @@ pub(super) struct Escapes {
     pub stale: Vec<bool>,
     /// Ids with `stale` set.
     pub stale_ids: Vec<u32>,
+    /// Per id: the mover is among this frame's escapes (set while they are patched,
+    /// cleared after), so that dropping their candidates is one lookup per candidate.
+    pub escaping: Vec<bool>,
 }
 
 impl Escapes {
@@ -35,6 +38,7 @@ impl Escapes {
     pub fn grow_ids(&mut self, bound: usize) {
         if self.stale.len() < bound {
             self.stale.resize(bound, false);
+            self.escaping.resize(bound, false);
         }
     }
 
@@ -55,7 +59,7 @@ impl SweepAndPrune {
         let slots = &self.store.slots;
         let movers = &self.movers;
         for (d, (fat, &id)) in movers.fat.iter().zip(&movers.ids).enumerate() {
-            if !fat.contains(&slots[id as usize].aabb) {
+            if !fat.contains(&slots[id as usize].aabb()) {
                 escaped.push(d as u32);
             }
         }
@@ -67,12 +71,19 @@ impl SweepAndPrune {
     pub(super) fn patch_candidates(&mut self, limit: usize) -> bool {
         self.stats.escaped = self.escapes.escaped.len();
         let ids = self.refatten_escaped();
-        let touches = |k: u64| {
-            ids.binary_search(&((k >> 32) as u32)).is_ok() || ids.binary_search(&(k as u32)).is_ok()
-        };
+        let escaping = &mut self.escapes.escaping;
+        for &id in &ids {
+            escaping[id as usize] = true;
+        }
+        // Both flags read and or-ed: no branch to mispredict per candidate.
+        let touches = |k: u64| escaping[(k >> 32) as usize] | escaping[k as u32 as usize];
         self.candidates.keys.retain(|&k| !touches(k));
         let room = limit.saturating_sub(self.candidates.keys.len());
-        let Some(mut fresh) = self.escaped_pairs(&ids, room) else {
+        let fresh = self.escaped_pairs(&ids, room);
+        for &id in &ids {
+            self.escapes.escaping[id as usize] = false;
+        }
+        let Some(mut fresh) = fresh else {
             return false;
         };
         fresh.sort_unstable();
@@ -94,7 +105,7 @@ impl SweepAndPrune {
         ids.sort_unstable();
         for &d in &escapes.escaped {
             let id = movers.ids[d as usize];
-            movers.fat[d as usize] = dynamic_fat(&slots[id as usize].aabb);
+            movers.fat[d as usize] = dynamic_fat(&slots[id as usize].aabb());
             if !escapes.stale[id as usize] {
                 escapes.stale[id as usize] = true;
                 escapes.stale_ids.push(id);
@@ -114,11 +125,10 @@ impl SweepAndPrune {
         let sorted = &self.order.sorted;
         let entries = &sorted[..sorted.len() - 1];
         let max_extent_a = self.order.max_extent_a;
-        let stale = &self.escapes.stale;
+        let (stale, escaping) = (&self.escapes.stale, &self.escapes.escaping);
         let mut fresh = Vec::new();
         for &id in ids {
-            let keep =
-                |other: u32| other != id && (other > id || ids.binary_search(&other).is_err());
+            let keep = |other: u32| other != id && (other > id || !escaping[other as usize]);
             let fat = *self.movers.fat_of(id);
             let pr = probe(pack_bc(fat.min[b], fat.max[b], fat.min[c], fat.max[c]));
             // Any box reaching fat.min_a starts at most max_extent_a before it; the

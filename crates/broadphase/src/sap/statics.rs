@@ -63,8 +63,8 @@ impl SweepAndPrune {
             .slots
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.alive && s.kind == ProxyKind::Static)
-            .map(|(i, s)| (ProxyId(i as u32), s.aabb))
+            .filter(|(_, s)| s.alive() && s.kind() == ProxyKind::Static)
+            .map(|(i, s)| (ProxyId(i as u32), s.aabb()))
             .collect();
         // Every stored box passed `Aabb::validate`, so the build cannot fail.
         self.statics.bvh = StaticBvh::build(&items).ok().filter(|t| !t.is_empty());
@@ -129,10 +129,10 @@ fn static_pairs(
     for i in 0..entries.len() {
         let e = &mut entries[i];
         let slot = &slots[e.id as usize];
-        if slot.kind == ProxyKind::Kinematic {
+        if slot.kind() == ProxyKind::Kinematic {
             continue; // never paired with statics
         }
-        let aabb = slot.aabb;
+        let aabb = slot.aabb();
         if !meter.over() && !e.fat.is_some_and(|f| f.contains(&aabb)) {
             let fat = fat_box(&aabb, FAT_MARGIN);
             found.clear();
@@ -140,7 +140,7 @@ fn static_pairs(
             found.sort_unstable();
             e.candidates.clear();
             e.candidates
-                .extend(found.iter().map(|s| (s.0, slots[s.0 as usize].aabb)));
+                .extend(found.iter().map(|s| (s.0, slots[s.0 as usize].aabb())));
             e.fat = Some(fat);
             queries += 1;
         }
