@@ -218,7 +218,10 @@ mod solid;
 mod speculative;
 mod sphere_pair;
 
-pub use batch::{BoxBoxPair, collide_box_pairs, collide_box_pairs_with, contact_box_pairs};
+pub use batch::{
+    BoxBoxPair, collide_box_pairs, collide_box_pairs_scattered, collide_box_pairs_with,
+    contact_box_pairs,
+};
 #[doc(hidden)]
 pub use batch::{collide_box_pairs_at, collide_box_pairs_with_at, contact_box_pairs_at};
 pub use cache::{CachedAxis, PairCache};

@@ -570,8 +570,12 @@ fn collide_in_order(
 }
 
 /// A box pair's manifold (in the order the SAT ran, `margin` sanitised) from its
-/// box–box SAT outcome: the batched queries' way into the clipping `collide` runs.
-pub(crate) fn box_manifold_from_outcome(
+/// box–box SAT outcome, written to `out` ([`Manifold::flip`]ped when `mirrored`: the
+/// caller gave the other order), or `None` there when the pair does not touch: the
+/// batched queries' way into the clipping `collide` runs. Built in place: an
+/// `Option<Manifold>` is 232 bytes, copied at every move.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn box_manifold_into(
     ha: Vec3,
     hb: Vec3,
     pose_a: &Pose,
@@ -579,38 +583,28 @@ pub(crate) fn box_manifold_from_outcome(
     margin: f32,
     cache: &mut PairCache,
     outcome: SatOutcome,
-) -> Option<Manifold> {
+    mirrored: bool,
+    out: &mut Option<Manifold>,
+) {
     let (solid_a, solid_b) = (Solid::Box(ha), Solid::Box(hb));
-    let mut manifold = empty_manifold();
+    let manifold = out.insert(empty_manifold());
     if let Some(axes) = apart_within_margin(&outcome) {
         let cores = (Core::Box(ha), Core::Box(hb));
         if let Some(found) = speculative_manifold(
-            &solid_a,
-            &solid_b,
-            cores,
-            pose_a,
-            frame,
-            margin,
-            cache,
-            axes,
-            false,
-            &mut manifold,
+            &solid_a, &solid_b, cores, pose_a, frame, margin, cache, axes, mirrored, manifold,
         ) {
-            return found.then_some(manifold);
+            if !found {
+                *out = None;
+            }
+            return;
         }
     }
-    manifold_from_outcome(
-        &solid_a,
-        &solid_b,
-        pose_a,
-        frame,
-        margin,
-        cache,
-        outcome,
-        false,
-        &mut manifold,
-    )
-    .then_some(manifold)
+    let found = manifold_from_outcome(
+        &solid_a, &solid_b, pose_a, frame, margin, cache, outcome, mirrored, manifold,
+    );
+    if !found {
+        *out = None;
+    }
 }
 
 /// Everything [`collide`] does after the SAT: the cache, the clipping, the world frame

@@ -39,7 +39,7 @@
 //!    candidate, so last frame's separating axis or contact feature is tried first.
 //!    With [`Config::batch_box_pairs`] (the default), box–box pairs are batched
 //!    within each chunk through
-//!    [`collide_box_pairs_with`](narrowphase::collide_box_pairs_with) (8 pairs per
+//!    [`collide_box_pairs_scattered`](narrowphase::collide_box_pairs_scattered) (8 pairs per
 //!    SIMD bundle), which gives each pair bit for bit the answer of `collide` (a
 //!    little faster in the step, see the field's docs).
 //!    Pairs whose two bodies did not change since the last step (a pose set again to

@@ -10,10 +10,10 @@
 //!    apart gets `None`. What is left needs the SAT. With batching on, a box–box pair
 //!    is queued for the batch (its [`BoxBoxPair`] and a copy of its cache); any other
 //!    pair (every pair, with batching off) runs [`collide`] on the spot.
-//! 2. **The box batch**: the queued pairs go through [`collide_box_pairs_with`]
+//! 2. **The box batch**: the queued pairs go through [`collide_box_pairs_scattered`]
 //!    together, which tests them 8 at a time in SIMD lanes (see that function's
-//!    module) and hands each finished pair's manifold and cache back one by one: the
-//!    manifold is moved straight into the pair's slot.
+//!    module), builds each pair's manifold straight in the pair's slot and hands its
+//!    cache back one by one.
 //! 3. **Point matching**, pair by pair: each manifold's points are matched to last
 //!    step's (for warm starting) — a batched pair's as soon as the batch hands it
 //!    back, the others' right after their `collide`.
@@ -30,7 +30,7 @@
 //! see `sepax_narrowphase::collide`). The bounding-sphere skip never drops one: spheres
 //! apart by more than the margin hold shapes apart by more.
 //!
-//! **Determinism.** `collide_box_pairs_with` gives each pair bit for bit the answer of
+//! **Determinism.** `collide_box_pairs_scattered` gives each pair bit for bit the answer of
 //! `collide` on that pair alone, whichever bundle or lane it lands in and whichever
 //! SIMD level the CPU takes. So the batch changes no bit, and as the chunks are cut
 //! by `narrow_chunk` alone, neither does the thread count.
@@ -39,7 +39,7 @@ use crate::pairs::PairState;
 use crate::store::Body;
 use crate::{ContactPair, MATCH_DISTANCE};
 use sepax_geometry::Shape;
-use sepax_narrowphase::{BoxBoxPair, Manifold, PairCache, collide, collide_box_pairs_with};
+use sepax_narrowphase::{BoxBoxPair, Manifold, PairCache, collide, collide_box_pairs_scattered};
 
 /// What every pair of the narrow pass reads besides its own state.
 pub(crate) struct NarrowContext<'w> {
@@ -54,7 +54,7 @@ pub(crate) struct NarrowContext<'w> {
 }
 
 /// The box–box pairs of one chunk that need the SAT, gathered for
-/// [`collide_box_pairs_with`]; reused from chunk to chunk by the task that runs them.
+/// [`collide_box_pairs_scattered`]; reused from chunk to chunk by the task that runs them.
 #[derive(Default)]
 pub(crate) struct BoxBatch {
     /// Index of each queued pair within its chunk.
@@ -132,8 +132,9 @@ impl BoxBatch {
         self.pairs.push(pair);
     }
 
-    /// Runs the queued pairs through [`collide_box_pairs_with`], hands each pair its
-    /// manifold and cache back, matches its points, and empties the queue.
+    /// Runs the queued pairs through [`collide_box_pairs_scattered`] (each manifold
+    /// built in its pair's slot), hands each pair its cache back, matches its points,
+    /// and empties the queue.
     fn run(
         &mut self,
         states: &mut [PairState],
@@ -143,24 +144,18 @@ impl BoxBatch {
         if self.at.is_empty() {
             return;
         }
-        let at = &self.at;
         let bodies = context.bodies;
-        // Each answer goes straight to its pair's slot and is matched while warm.
-        collide_box_pairs_with(
+        // Each manifold is built in its pair's slot and matched while warm.
+        collide_box_pairs_scattered(
             &self.pairs,
             context.margin,
             &mut self.caches,
+            out,
+            &self.at,
             |k, cache, manifold| {
-                let i = at[k];
-                let st = &mut states[i];
+                let st = &mut states[self.at[k]];
                 st.cache = *cache;
-                // `None` (most pairs: apart) written as such, not moved: a move copies
-                // all of an `Option<Manifold>`'s 232 bytes.
-                match manifold {
-                    Some(m) => out[i] = Some(m),
-                    None => out[i] = None,
-                }
-                match_points(st, &out[i], bodies);
+                match_points(st, manifold, bodies);
             },
         );
         self.clear();
