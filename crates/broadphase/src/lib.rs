@@ -116,8 +116,12 @@
 //!   3.90M, 0.1 3.84M, 0.25 5.24M; at 1,000 boxes (frames 10–170) 0.05 366k, 0.1
 //!   347k, 0.15 401k, 0.25 465k; 2,000 hulls 867k / 765k / 830k / 967k. The mean
 //!   broad stage, 2 threads: 10,000 boxes 0.85 ms against 1.02 with 0.25, 50,000
-//!   boxes 5.7 ms against 7.7. A smaller margin means fewer candidates to re-test
-//!   every frame; below 0.1 the more frequent full sweeps eat the gain. (An older
+//!   boxes 5.7 ms against 7.7. In the broad-phase bench's coherent frames (boxes in
+//!   straight lines, `cargo bench -p sepax-benches --bench broadphase -- coherent`,
+//!   two alternating runs each, 28 November 2026): 10,000 boxes 364 and 372 µs
+//!   against 530 and 503 with 0.25, but 1,000 boxes 36 and 39 µs against 34 and 34
+//!   (the one loss). A smaller margin means fewer candidates to re-test every frame;
+//!   below 0.1 the more frequent full sweeps eat the gain. (An older
 //!   bench of the broad phase alone, which moved the boxes without the sweeps'
 //!   cost counted, had 0.25 and 0.125 equal within noise: 203 and 189 µs at
 //!   10,000 boxes, 0.5 slower at 447 µs; without the candidate cache, a full sweep
