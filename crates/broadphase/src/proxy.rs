@@ -314,3 +314,52 @@ impl ProxyStore {
 fn normalize_zeros(aabb: Aabb) -> Aabb {
     Aabb::new(aabb.min + 0.0, aabb.max + 0.0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec3;
+    use sepax_geometry::rng::Rng;
+
+    /// A slot keeps its box bit for bit, its kind and its liveness through box
+    /// updates and `free`, and its 4-wide overlap test is `Aabb::overlaps` (closed
+    /// boxes): on random boxes snapped to a coarse lattice, so that shared faces,
+    /// edges and corners (touching boxes) come up often.
+    #[test]
+    fn slots_keep_their_box_and_test_overlap_like_aabbs() {
+        let mut rng = Rng::new(0x51_07);
+        let mut lattice_box = |rng: &mut Rng| {
+            let corner = |rng: &mut Rng| (rng.below(8) as f32 - 4.0) * 0.5;
+            let (a, b) = (
+                Vec3::new(corner(rng), corner(rng), corner(rng)),
+                Vec3::new(corner(rng), corner(rng), corner(rng)),
+            );
+            Aabb::new(a.min(b), a.max(b))
+        };
+        let kinds = [ProxyKind::Static, ProxyKind::Dynamic, ProxyKind::Kinematic];
+        let (mut overlapping, mut apart) = (0, 0);
+        for k in 0..20_000 {
+            let (a, b) = (lattice_box(&mut rng), lattice_box(&mut rng));
+            let kind = kinds[k % 3];
+            let mut sa = Slot::live(a, kind);
+            let sb = Slot::live(b, kinds[(k + 1) % 3]);
+            assert_eq!(sa.overlaps(&sb), a.overlaps(&b), "{a:?} {b:?}");
+            assert_eq!(sa.overlaps(&sb), sb.overlaps(&sa));
+            if a.overlaps(&b) {
+                overlapping += 1;
+            } else {
+                apart += 1;
+            }
+            assert_eq!((sa.aabb(), sa.kind(), sa.alive()), (a, kind, true));
+            sa.set_aabb(b);
+            assert_eq!((sa.aabb(), sa.kind(), sa.alive()), (b, kind, true));
+            sa.free();
+            assert_eq!((sa.aabb(), sa.kind(), sa.alive()), (b, kind, false));
+        }
+        assert!(
+            overlapping > 2_000 && apart > 2_000,
+            "{overlapping} {apart}"
+        );
+        assert!(!Slot::FREE.alive());
+    }
+}

@@ -19,7 +19,7 @@ use sepax_geometry::rng::Rng;
 use sepax_geometry::{Cuboid, Pose, Shape};
 use sepax_narrowphase::{
     BoxBoxPair, Contact, Feature, Manifold, PairCache, SimdLevel, collide, collide_box_pairs_at,
-    contact, contact_box_pairs_at,
+    collide_box_pairs_scattered, collide_box_pairs_with_at, contact, contact_box_pairs_at,
 };
 use sepax_testkit::pairs::{PLACEMENTS, oracle, place};
 use sepax_testkit::shapes::random_cuboid;
@@ -201,7 +201,53 @@ fn check(
     collide_box_pairs_at(level, pairs, margin, &mut got_caches, &mut manifolds);
     let mut contacts = vec![None; pairs.len()];
     contact_box_pairs_at(level, pairs, margin, &mut contacts);
+    // The same batch handed over by value (`collide_box_pairs_with`): each pair once,
+    // in order, with its updated cache.
+    let mut handed_caches = caches.to_vec();
+    let mut handed = Vec::with_capacity(pairs.len());
+    collide_box_pairs_with_at(level, pairs, margin, &mut handed_caches, |i, cache, m| {
+        assert_eq!(i, handed.len(), "{what}: pairs handed in order");
+        handed.push((manifold_bits(&m), *cache));
+    });
+    assert_eq!(handed.len(), pairs.len());
+    // And scattered into slots that hold stale manifolds (the pipeline's way), in
+    // reverse order within a longer slice, at the detected level.
+    let scattered = (level == SimdLevel::detected()).then(|| {
+        let stale = manifolds.iter().flatten().next().cloned();
+        let mut slots = vec![stale; pairs.len() + 3];
+        let place: Vec<usize> = (0..pairs.len()).rev().map(|i| i + 1).collect();
+        let mut scattered_caches = caches.to_vec();
+        let mut seen = Vec::new();
+        collide_box_pairs_scattered(
+            pairs,
+            margin,
+            &mut scattered_caches,
+            &mut slots,
+            &place,
+            |i, cache, m| seen.push((i, manifold_bits(m), *cache)),
+        );
+        assert_eq!(seen.len(), pairs.len());
+        (slots, place, scattered_caches, seen)
+    });
     for i in 0..pairs.len() {
+        assert_eq!(
+            handed[i].0, want.0[i],
+            "{what}, {level:?}, pair {i}: handed"
+        );
+        assert_eq!(
+            handed[i].1, want_caches[i],
+            "{what}, pair {i}: handed cache"
+        );
+        if let Some((slots, place, scattered_caches, seen)) = &scattered {
+            let bits = manifold_bits(&slots[place[i]]);
+            assert_eq!(bits, want.0[i], "{what}, pair {i}: scattered");
+            assert_eq!(
+                seen[i],
+                (i, bits, want_caches[i]),
+                "{what}: finish of pair {i}"
+            );
+            assert_eq!(scattered_caches[i], want_caches[i], "{what}, pair {i}");
+        }
         assert_eq!(
             manifold_bits(&manifolds[i]),
             want.0[i],
