@@ -328,7 +328,7 @@ mod tests {
     #[test]
     fn slots_keep_their_box_and_test_overlap_like_aabbs() {
         let mut rng = Rng::new(0x51_07);
-        let mut lattice_box = |rng: &mut Rng| {
+        let lattice_box = |rng: &mut Rng| {
             let corner = |rng: &mut Rng| (rng.below(8) as f32 - 4.0) * 0.5;
             let (a, b) = (
                 Vec3::new(corner(rng), corner(rng), corner(rng)),
