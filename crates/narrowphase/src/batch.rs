@@ -179,7 +179,8 @@ pub fn collide_box_pairs_with_at(
 /// `manifolds[place[i]]`, then calling `finish(i, &caches[i], &manifolds[place[i]])`
 /// once per pair, in order, as soon as pair `i` is done: the pipeline's way, whose
 /// manifolds live in its pair slots (no manifold is moved, and each is used while it
-/// is still in the cache).
+/// is still in the cache). Slots that no place names are left as they were; a place
+/// named twice ends with the later pair's manifold (each `finish` still sees its own).
 ///
 /// # Panics
 /// When `caches` or `place` is not as long as `pairs`, or a place is out of
