@@ -23,7 +23,7 @@
 //! pairs, 27 November 2026), `collide` → `collide_box_pairs`: resting 3,860 → 3,296,
 //! touching 2,548 → 1,993, deep 3,328 → 2,786, separated 949 → 327 instructions;
 //! since each manifold is built in its output slot and mirrored as it is written
-//! (28 November: no 232-byte move, no second pass to flip), resting 3,827 → 3,180,
+//! (28 November: no 224-byte move, no second pass to flip), resting 3,827 → 3,180,
 //! touching 2,532 → 1,884, deep 2,654, separated 329;
 //! `contact` → `contact_box_pairs`: touching 1,203 → 490, separated 667 → 224
 //! (parry3d's `contact_manifolds` on the touching pairs: 6,527).
@@ -149,7 +149,7 @@ pub fn collide_box_pairs_at(
 /// [`collide_box_pairs`] handing each answer to `finish` instead of a slice:
 /// `finish(i, &caches[i], manifold)` once per pair, in order, as soon as pair `i` is
 /// done (its cache already updated). (A caller whose manifolds live in its own slots
-/// avoids the move of each one, 232 bytes, with [`collide_box_pairs_scattered`].)
+/// avoids the move of each one, 224 bytes, with [`collide_box_pairs_scattered`].)
 ///
 /// # Panics
 /// When `caches` is not as long as `pairs`.
