@@ -14,6 +14,7 @@ use crate::capsule_pair::collide_capsules;
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
 use crate::distance::Core;
 use crate::frame::Frame;
+use crate::kept_face::{Warm, warm_polytope_pair};
 use crate::manifold::CLIP_TOLERANCE;
 use crate::manifold::capsule::{capsule_points, deepest_endpoint};
 use crate::manifold::deepest::{keep_deepest, support_point};
@@ -23,7 +24,7 @@ use crate::math::sanitize_margin;
 use crate::mesh::{collide_mesh, contact_mesh, with_thread_scratch};
 use crate::sat::box_box::box_box;
 use crate::sat::capsule::{CapsuleOutcome, capsule_query};
-use crate::sat::hull_hull::{SupportMode, hull_hull};
+use crate::sat::hull_hull::{Remembered, SupportMode, hull_hull};
 use crate::sat::sphere::{shape_sphere, sphere_shape, sphere_sphere};
 use crate::sat::{Axis, SatOutcome};
 use crate::solid::{Solid, with_polytopes};
@@ -158,12 +159,17 @@ fn order_key(shape: &Shape, pose: &Pose) -> [u32; 12] {
     ]
 }
 
+/// The separating-axis test that fits the pair. `cached` is last query's feature;
+/// `remembered` that feature measured already by the warm path (hull pairs only), so
+/// that the test does not measure it again.
+#[allow(clippy::too_many_arguments)]
 fn run_sat(
     a: &Solid,
     b: &Solid,
     frame: &Frame,
     margin: f32,
     cached: Option<Feature>,
+    remembered: Option<Remembered>,
     mode: SupportMode,
     hints: &mut SupportHints,
 ) -> SatOutcome {
@@ -176,7 +182,7 @@ fn run_sat(
         }
         (Solid::Box(ha), Solid::Box(hb)) => box_box(*ha, *hb, frame, margin, cached),
         _ => with_polytopes(a, b, |pa, pb| {
-            hull_hull(pa, pb, frame, margin, cached, mode, hints)
+            hull_hull(pa, pb, frame, margin, cached, remembered, mode, hints)
         })
         .expect("spheres are handled above"),
     }
@@ -271,6 +277,7 @@ fn contact_in_order(
         &Solid::new(b),
         &frame,
         sanitize_margin(margin),
+        None,
         None,
         mode,
         &mut SupportHints::default(),
@@ -386,6 +393,7 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
             &frame,
             0.0,
             None,
+            None,
             DEFAULT_SUPPORT_MODE,
             &mut SupportHints::default(),
         ),
@@ -419,6 +427,16 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
 /// [`Feature::Closest`]. Within [`SPECULATIVE_TOLERANCE`](crate::SPECULATIVE_TOLERANCE)
 /// of the size and [`SPECULATIVE_ANGLE`](crate::SPECULATIVE_ANGLE), the depth is `−d`
 /// and the normal the closest direction either way.
+///
+/// **Warm hull pairs.** A hull–hull or box–hull pair first measures the cache's feature.
+/// When it is a face the pair overlaps along, and a point of the other shape lies deep
+/// enough inside the face's own shape, every other axis is provably within the slop
+/// of it: the face is kept and its manifold clipped without the rest of the test
+/// ([`QueryPath::KeptFace`]). The answer and the remembered feature are those of the
+/// full test ([`collide_full`]), bit for bit; only the time differs. Resting contacts
+/// (a hull on the ground, a box on a hull) take this path; deep or edge-on-edge
+/// contacts take the full test. The proof and its round-off allowance are in the
+/// narrow phase's `sat::hull_hull::warm` module docs (in the source).
 ///
 /// ```
 /// use sepax_geometry::{Cuboid, Pose, Shape};
@@ -458,6 +476,116 @@ pub fn collide_with(
     cache: &mut PairCache,
     mode: SupportMode,
 ) -> Option<Manifold> {
+    collide_by(a, pose_a, b, pose_b, margin, cache, mode, true).0
+}
+
+/// Which way [`collide`] answered a pair (see [`collide_path`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueryPath {
+    /// The full query: every candidate axis that can win was measured (or the first
+    /// that separates). Every pair but the warm hull pairs below.
+    Full,
+    /// A hull–hull or box–hull pair whose reference face from last query (the pair
+    /// cache's feature) was proven to stay: only that face and the planes of its shape
+    /// were read, then the manifold was clipped on it. The answer is the full query's,
+    /// bit for bit (see "Warm hull pairs" in the docs of [`collide`]).
+    KeptFace,
+}
+
+/// [`collide`], also saying which way it answered: for tests and profiling (how many
+/// pairs of a scene take the warm path). The same answer and cache as `collide`.
+///
+/// ```
+/// use sepax_geometry::{ConvexHull, Pose, Shape};
+/// use sepax_narrowphase::{PairCache, QueryPath, collide_path};
+/// use glam::Vec3;
+///
+/// let slab = Shape::from(ConvexHull::cuboid(Vec3::new(5.0, 0.5, 5.0)).unwrap());
+/// let cube = Shape::from(ConvexHull::cuboid(Vec3::splat(0.5)).unwrap());
+/// let resting = Pose::from_translation(Vec3::new(0.0, 0.99, 0.0));
+/// let mut cache = PairCache::default();
+/// // The first query has no face to keep; the second keeps the slab's top face.
+/// let (_, first) = collide_path(&slab, &Pose::IDENTITY, &cube, &resting, 0.0, &mut cache);
+/// let (m, second) = collide_path(&slab, &Pose::IDENTITY, &cube, &resting, 0.0, &mut cache);
+/// assert_eq!((first, second), (QueryPath::Full, QueryPath::KeptFace));
+/// assert_eq!(m.unwrap().points.len(), 4);
+/// ```
+pub fn collide_path(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: f32,
+    cache: &mut PairCache,
+) -> (Option<Manifold>, QueryPath) {
+    collide_by(
+        a,
+        pose_a,
+        b,
+        pose_b,
+        margin,
+        cache,
+        DEFAULT_SUPPORT_MODE,
+        true,
+    )
+}
+
+/// [`collide`] without its warm path: every pair takes the full query
+/// ([`QueryPath::Full`]). The same answer and the same cached feature as `collide`, bit
+/// for bit (only the support vertices the cache keeps as hints may differ): the twin
+/// the warm path is tested against, and the cold side of the benchmarks.
+pub fn collide_full(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: f32,
+    cache: &mut PairCache,
+) -> Option<Manifold> {
+    collide_by(
+        a,
+        pose_a,
+        b,
+        pose_b,
+        margin,
+        cache,
+        DEFAULT_SUPPORT_MODE,
+        false,
+    )
+    .0
+}
+
+/// [`collide_with`], with the kept-face warm path on or off (`warm`), and the way it
+/// answered.
+#[allow(clippy::too_many_arguments)]
+fn collide_by(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: f32,
+    cache: &mut PairCache,
+    mode: SupportMode,
+    warm: bool,
+) -> (Option<Manifold>, QueryPath) {
+    let mut path = QueryPath::Full;
+    let answer = collide_on(a, pose_a, b, pose_b, margin, cache, (mode, warm), &mut path);
+    (answer, path)
+}
+
+/// The body of [`collide_by`]: `how` is the support mode and whether the warm path may
+/// answer; `path` is set when it does.
+#[allow(clippy::too_many_arguments)]
+fn collide_on(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: f32,
+    cache: &mut PairCache,
+    how: (SupportMode, bool),
+    path: &mut QueryPath,
+) -> Option<Manifold> {
     if !(pose_a.is_valid() && pose_b.is_valid()) {
         return None;
     }
@@ -486,12 +614,14 @@ pub fn collide_with(
         // The cache speaks the caller's order; the computation runs in the other.
         let mut inner = cache.flipped();
         let found = collide_in_order(
-            b, pose_b, a, pose_a, margin, &mut inner, mode, true, manifold,
+            b, pose_b, a, pose_a, margin, &mut inner, how, path, true, manifold,
         );
         *cache = inner.flipped();
         found
     } else {
-        collide_in_order(a, pose_a, b, pose_b, margin, cache, mode, false, manifold)
+        collide_in_order(
+            a, pose_a, b, pose_b, margin, cache, how, path, false, manifold,
+        )
     };
     if !found {
         answer = None;
@@ -520,7 +650,8 @@ fn collide_in_order(
     pose_b: &Pose,
     margin: f32,
     cache: &mut PairCache,
-    mode: SupportMode,
+    (mode, warm): (SupportMode, bool),
+    path: &mut QueryPath,
     mirrored: bool,
     out: &mut Manifold,
 ) -> bool {
@@ -538,12 +669,28 @@ fn collide_in_order(
         );
     }
     let cached = cache.last.map(|c| c.feature);
+    // The warm path of a hull–hull or box–hull pair (`kept_face`).
+    let mut remembered = None;
+    let box_pair = matches!((&solid_a, &solid_b), (Solid::Box(_), Solid::Box(_)));
+    if warm && !box_pair && is_polytope_pair(&solid_a, &solid_b) {
+        match warm_polytope_pair(
+            &solid_a, &solid_b, pose_a, &frame, margin, cache, mode, mirrored, out,
+        ) {
+            Warm::Separated => return false,
+            Warm::Kept => {
+                *path = QueryPath::KeptFace;
+                return true;
+            }
+            Warm::Full(measured) => remembered = measured,
+        }
+    }
     let outcome = run_sat(
         &solid_a,
         &solid_b,
         &frame,
         margin,
         cached,
+        remembered,
         mode,
         &mut cache.support,
     );

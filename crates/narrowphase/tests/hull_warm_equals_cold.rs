@@ -13,11 +13,21 @@
 //! (every bit, via its `Debug` text, which tells −0 from +0) and the cache's feature.
 //! The Gauss-map walk ([`SupportMode::Walk`]), which climbs from last frame's support
 //! vertices, must give the scan's answer bit for bit on every step too.
+//!
+//! The kept-face path of [`collide`] (last query's reference face proven to stay, the
+//! rest of the test skipped) must give the full query's answer ([`collide_full`]) bit
+//! for bit, with the same remembered feature: checked on every step of those
+//! sequences, and on 24,000 steps of resting contacts (hulls and boxes on a 200 m
+//! ground box and on each other, nudged as a solver leaves them), where it must be the
+//! common path.
 
 use glam::{Quat, Vec3};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape};
-use sepax_narrowphase::{PairCache, SupportMode, collide, collide_with};
+use sepax_narrowphase::oracle::vertex_projection_sat;
+use sepax_narrowphase::{
+    PairCache, QueryPath, SupportMode, collide, collide_full, collide_path, collide_with,
+};
 use sepax_testkit::pairs::{PLACEMENTS, place};
 use sepax_testkit::shapes::{ellipsoid_hull, random_cuboid};
 
@@ -77,7 +87,7 @@ fn warm_hull_queries_equal_cold_ones_bit_for_bit() {
         .map(|i| ellipsoid_hull(&mut rng, 8 + (i * 7) % 57))
         .collect();
     let motions = [Motion::Small, Motion::Large, Motion::Teleport, Motion::Spin];
-    let (mut steps, mut touching, mut warm_hits) = (0usize, 0usize, 0usize);
+    let (mut steps, mut touching, mut warm_hits, mut kept_faces) = (0usize, 0usize, 0usize, 0usize);
     for sequence in 0..2_400usize {
         let hull = |rng: &mut Rng| hulls[rng.below(hulls.len())].clone();
         let (a, b) = match sequence % 4 {
@@ -103,8 +113,23 @@ fn warm_hull_queries_equal_cold_ones_bit_for_bit() {
             if frame % 4 == 3 {
                 walk_cache.forget_support();
             }
-            let warm_answer = collide(&a, &pa, &b, &pb, margin, &mut warm);
+            // The full query with the same remembered feature: the twin of the
+            // kept-face path.
+            let mut full = warm;
+            let (warm_answer, path) = collide_path(&a, &pa, &b, &pb, margin, &mut warm);
             let cold_answer = collide(&a, &pa, &b, &pb, margin, &mut cold);
+            let full_answer = collide_full(&a, &pa, &b, &pb, margin, &mut full);
+            kept_faces += (path == QueryPath::KeptFace) as usize;
+            assert_eq!(
+                format!("{full_answer:?}"),
+                format!("{warm_answer:?}"),
+                "full query: sequence {sequence} ({motion:?}, {placement:?}) frame {frame}, {path:?}"
+            );
+            assert_eq!(
+                warm.last(),
+                full.last(),
+                "full query: sequence {sequence} frame {frame}"
+            );
             let walk_answer =
                 collide_with(&a, &pa, &b, &pb, margin, &mut walk_cache, SupportMode::Walk);
             assert_eq!(
@@ -131,4 +156,125 @@ fn warm_hull_queries_equal_cold_ones_bit_for_bit() {
     assert!(steps >= 100_000);
     assert!(touching > steps / 4, "{touching} of {steps} steps touching");
     assert!(warm_hits > steps / 2, "{warm_hits} warm starts");
+    eprintln!("{kept_faces} kept faces of {touching} touching steps ({steps} steps)");
+    // These motions are mostly deep or across edges, where the full query runs; the
+    // resting test below is where the kept face is the common path.
+    assert!(
+        kept_faces > touching / 20,
+        "{kept_faces} kept faces of {touching}"
+    );
+}
+
+/// b moved by a solver-like step: turned by up to `angle` about a random axis, slid by
+/// up to `shift`, then pushed along the oracle's axis so that it sinks into a by a
+/// random depth up to `sink` (a solver keeps resting bodies that close).
+fn resting_step(
+    rng: &mut Rng,
+    (a, pa): (&Shape, &Pose),
+    (b, pb): (&Shape, &Pose),
+    (shift, angle, sink): (f32, f32, f32),
+) -> Pose {
+    let rotation = Quat::from_axis_angle(rng.unit_vec3(), rng.range(-angle, angle)) * pb.rotation;
+    let mut pose = Pose::new(
+        pb.translation + rng.unit_vec3() * rng.range(0.0, shift),
+        rotation.normalize(),
+    );
+    if let Some(o) = vertex_projection_sat(a, pa, b, &pose) {
+        let target = -rng.range(0.0, sink) as f64;
+        pose.translation += ((target - o.separation) * o.normal).as_vec3();
+    }
+    pose
+}
+
+#[test]
+fn resting_pairs_keep_their_face_with_the_full_answer() {
+    let mut rng = Rng::new(0x14_4e_57);
+    let hulls: Vec<Shape> = (0..48)
+        .map(|i| ellipsoid_hull(&mut rng, 8 + (i * 5) % 57))
+        .collect();
+    // A 200 × 1 × 200 m ground, its top face at y = 0: the extent the round-off
+    // allowance scales with is large.
+    let ground = Shape::from(
+        sepax_geometry::Cuboid::try_from_half_extents(Vec3::new(100.0, 0.5, 100.0)).unwrap(),
+    );
+    let ground_pose = Pose::from_translation(Vec3::new(0.0, -0.5, 0.0));
+    let (mut steps, mut touching, mut kept_faces) = (0usize, 0usize, 0usize);
+    for sequence in 0..480usize {
+        let hull = |rng: &mut Rng| hulls[rng.below(hulls.len())].clone();
+        // On the ground (both orders), a box on a hull, a hull on a hull.
+        let (a, pa, b) = match sequence % 4 {
+            0 | 1 => (ground.clone(), ground_pose, hull(&mut rng)),
+            2 => {
+                let a = hull(&mut rng);
+                (
+                    a,
+                    Pose::new(
+                        rng.vec3(Vec3::splat(-30.0), Vec3::splat(30.0)),
+                        rng.rotation(),
+                    ),
+                    random_cuboid(&mut rng),
+                )
+            }
+            _ => {
+                let a = hull(&mut rng);
+                (
+                    a,
+                    Pose::new(
+                        rng.vec3(Vec3::splat(-30.0), Vec3::splat(30.0)),
+                        rng.rotation(),
+                    ),
+                    hull(&mut rng),
+                )
+            }
+        };
+        let size = a.bounding_radius().min(b.bounding_radius());
+        // Start above a at a random spot and orientation, then settle onto it.
+        let start = match sequence % 4 {
+            0 | 1 => Vec3::new(rng.range(-60.0, 60.0), 1.0, rng.range(-60.0, 60.0)),
+            _ => pa.translation + rng.unit_vec3() * (a.bounding_radius() + b.bounding_radius()),
+        };
+        let mut pb = Pose::new(start, rng.rotation());
+        let swapped = sequence % 4 == 1;
+        let mut warm = PairCache::default();
+        for frame in 0..50 {
+            // Mostly a solver's jitter; every tenth frame the warm motion.
+            let (shift, angle) = if frame % 10 == 9 {
+                (0.01 * size, 0.01)
+            } else {
+                (1e-3 * size, 1e-3)
+            };
+            pb = resting_step(&mut rng, (&a, &pa), (&b, &pb), (shift, angle, 0.01 * size));
+            let ((x, px), (y, py)) = if swapped {
+                ((&b, &pb), (&a, &pa))
+            } else {
+                ((&a, &pa), (&b, &pb))
+            };
+            let mut full = warm;
+            let (warm_answer, path) = collide_path(x, px, y, py, 0.0, &mut warm);
+            let full_answer = collide_full(x, px, y, py, 0.0, &mut full);
+            assert_eq!(
+                format!("{full_answer:?}"),
+                format!("{warm_answer:?}"),
+                "resting sequence {sequence} frame {frame}, {path:?}"
+            );
+            assert_eq!(
+                warm.last(),
+                full.last(),
+                "resting sequence {sequence} frame {frame}"
+            );
+            touching += warm_answer.is_some() as usize;
+            kept_faces += (path == QueryPath::KeptFace) as usize;
+            steps += 1;
+        }
+    }
+    eprintln!("resting: {kept_faces} kept faces of {touching} touching steps ({steps} steps)");
+    assert!(steps >= 24_000);
+    assert!(
+        touching > steps * 9 / 10,
+        "{touching} of {steps} steps touching"
+    );
+    assert!(
+        kept_faces > touching / 2,
+        "{kept_faces} kept faces of {touching} touching steps"
+    );
 }

@@ -40,7 +40,7 @@ use crate::HullError;
 use blocks::{VertexBlock, support_index_blocks, vertex_blocks};
 use edge_blocks::{EdgeBlock, EdgeRecord};
 use glam::{DVec3, Vec3};
-use plane_blocks::{PlaneBlock, furthest_plane_blocks};
+use plane_blocks::{PlaneBlock, furthest_plane_blocks, furthest_plane_distance};
 use polar_climb::PolarClimb;
 
 /// An oriented plane `normal · x = offset`, `normal` unit length and pointing outward.
@@ -489,6 +489,22 @@ impl ConvexHull {
     #[inline]
     pub fn furthest_plane(&self, p: Vec3) -> (usize, f32) {
         furthest_plane_blocks(&self.plane_blocks, p)
+    }
+
+    /// The distance of [`furthest_plane`](ConvexHull::furthest_plane) alone, in one pass
+    /// over the planes: minus `p`'s depth below the nearest face plane when it is
+    /// inside. NaN for a point that is not finite.
+    ///
+    /// ```
+    /// use sepax_geometry::ConvexHull;
+    /// use glam::Vec3;
+    /// let cube = ConvexHull::cuboid(Vec3::ONE).unwrap();
+    /// assert_eq!(cube.furthest_plane_distance(Vec3::new(0.0, 0.75, 0.5)), -0.25);
+    /// assert!(cube.furthest_plane_distance(Vec3::NAN).is_nan());
+    /// ```
+    #[inline]
+    pub fn furthest_plane_distance(&self, p: Vec3) -> f32 {
+        furthest_plane_distance(&self.plane_blocks, p)
     }
 
     /// A face whose plane `p` lies strictly in front of, found by a climb over the

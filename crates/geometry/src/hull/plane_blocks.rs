@@ -86,6 +86,25 @@ pub fn furthest_plane_blocks(blocks: &[PlaneBlock], p: Vec3) -> (usize, f32) {
     (0, f32::NEG_INFINITY)
 }
 
+/// The largest signed distance of `p` from the planes (minus `p`'s depth below the
+/// nearest plane when it is inside): the value of [`furthest_plane_blocks`], one pass,
+/// without the face. Bits as there for a finite point; a point that is not finite (or
+/// whose coordinates sum past `f32::MAX`) gives NaN, and an empty list `−∞`.
+#[inline]
+pub fn furthest_plane_distance(blocks: &[PlaneBlock], p: Vec3) -> f32 {
+    if !(p.x + p.y + p.z).is_finite() {
+        return f32::NAN;
+    }
+    let (px, py, pz) = (f32x8::splat(p.x), f32x8::splat(p.y), f32x8::splat(p.z));
+    let mut best = f32x8::splat(f32::NEG_INFINITY);
+    for block in blocks {
+        let d = f32x8::new(block.x) * px + f32x8::new(block.y) * py + f32x8::new(block.z) * pz
+            - f32x8::new(block.offset);
+        best = d.fast_max(best);
+    }
+    tree(best.to_array(), |x, y| if y > x { y } else { x })
+}
+
 /// [`furthest_plane_blocks`] lane by lane, a strict `>` passing NaN over.
 #[cold]
 fn furthest_plane_scalar(blocks: &[PlaneBlock], p: Vec3) -> (usize, f32) {

@@ -74,7 +74,7 @@ impl Witnesses {
 
 /// A vertex index as the pair cache keeps it (`u16::MAX`: none).
 #[inline]
-fn hint_of(index: usize) -> u16 {
+pub(super) fn hint_of(index: usize) -> u16 {
     u16::try_from(index).unwrap_or(u16::MAX)
 }
 

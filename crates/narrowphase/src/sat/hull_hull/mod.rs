@@ -56,6 +56,10 @@
 //! vertices from last frame are the first witnesses of a warm query. The edge query
 //! lives in [`edges`].
 //!
+//! **The warm path** ([`warm`]): last query's reference face, measured first, is kept
+//! without the rest of the test when a point of the other shape lies deep enough inside
+//! the face's shape to bound every other axis within the slop of it.
+//!
 //! **Support evaluation.** [`SupportMode::Scan`] reads every vertex; [`SupportMode::Walk`]
 //! (seed 003's Gauss-map walk) evaluates the support once and then follows the vertex
 //! adjacency from the previous face's support vertex (the first from last query's,
@@ -67,6 +71,9 @@ mod arc_reach;
 mod edge_lanes;
 mod edges;
 mod faces;
+mod warm;
+
+pub(crate) use warm::{depth_below_planes, remeasure};
 
 use super::{Axis, FEATURE_SLOP, Frame, SatOutcome, fold_candidates};
 use crate::Feature;
@@ -121,7 +128,25 @@ pub(super) struct Query<'p> {
     direction_scale: f32,
 }
 
-impl Query<'_> {
+impl<'p> Query<'p> {
+    fn new(a: &'p Polytope<'p>, b: &'p Polytope<'p>, frame: &'p Frame) -> Query<'p> {
+        Query {
+            a,
+            b,
+            frame,
+            centroid_offset: frame.point_to_a(b.centroid) - a.centroid,
+            inner_radii: a.inradius + b.inradius,
+            witness_slack: faces::WITNESS_SLACK
+                * (edges::length(frame.trans) + a.radius + b.radius),
+            // Edges are at most two radii long: below this no product of two overflows.
+            direction_scale: if a.radius * b.radius < 2.5e37 {
+                1.0
+            } else {
+                2f32.powi(-64)
+            },
+        }
+    }
+
     /// The true separation along a unit direction `n` (a→b, a's frame), from both
     /// support functions: `n·t − h_b(−Rᵀn) − h_a(n)`. Valid for any direction.
     #[inline]
@@ -173,55 +198,55 @@ fn better(candidate: &Axis, best: &Axis, candidate_index: usize, best_index: usi
         || (candidate.separation == best.separation && candidate_index < best_index)
 }
 
+/// Last query's feature measured on this query's poses, as the test measures it first:
+/// its axis, and for a face the other shape's support vertex under it (for an edge
+/// pair, unused).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Remembered {
+    pub axis: Axis,
+    pub vertex: usize,
+}
+
+impl Query<'_> {
+    /// [`Query::cached_axis`] with the support vertex the face query reuses.
+    fn remembered(
+        &self,
+        feature: Feature,
+        sa: &mut Support,
+        sb: &mut Support,
+    ) -> Option<Remembered> {
+        let axis = self.cached_axis(feature, sa, sb)?;
+        let vertex = match feature {
+            Feature::FaceA(_) => sb.last,
+            Feature::FaceB(_) => sa.last,
+            _ => usize::MAX,
+        };
+        Some(Remembered { axis, vertex })
+    }
+}
+
 /// The hull–hull test. See the [module docs](self). `hints` holds the support vertices
 /// of last query (the warm start of the face queries, stale or not) and gets this
-/// query's; they never change the answer.
+/// query's; they never change the answer. `remembered`, when given, is `cached`
+/// measured already ([`remeasure`]), which the test then does not measure again.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn hull_hull(
     a: &Polytope,
     b: &Polytope,
     frame: &Frame,
     margin: f32,
     cached: Option<Feature>,
+    remembered: Option<Remembered>,
     mode: SupportMode,
     hints: &mut SupportHints,
 ) -> SatOutcome {
-    let query = Query {
-        a,
-        b,
-        frame,
-        centroid_offset: frame.point_to_a(b.centroid) - a.centroid,
-        inner_radii: a.inradius + b.inradius,
-        witness_slack: faces::WITNESS_SLACK * (edges::length(frame.trans) + a.radius + b.radius),
-        // Edges are at most two radii long: below this no product of two overflows.
-        direction_scale: if a.radius * b.radius < 2.5e37 {
-            1.0
-        } else {
-            2f32.powi(-64)
-        },
-    };
-    // The walk starts from last query's support vertices (any start reaches the same
-    // maximum; the scan ignores it).
-    let start = |hint: u16, poly: &Polytope| {
-        if (hint as usize) < poly.vertices.len() {
-            hint as usize
-        } else {
-            0
-        }
-    };
-    let mut support_a = Support {
-        poly: a,
-        mode,
-        last: start(hints.a_under_face_b, a),
-    };
-    let mut support_b = Support {
-        poly: b,
-        mode,
-        last: start(hints.b_under_face_a, b),
-    };
+    let query = Query::new(a, b, frame);
+    let (mut support_a, mut support_b) = supports(a, b, mode, hints);
     match overlap(
         &query,
         margin,
         cached,
+        remembered,
         &mut support_a,
         &mut support_b,
         hints,
@@ -231,11 +256,41 @@ pub(crate) fn hull_hull(
     }
 }
 
+/// Both shapes' support oracles. The walk starts from last query's support vertices
+/// (any start reaches the same maximum; the scan ignores it).
+fn supports<'p>(
+    a: &'p Polytope<'p>,
+    b: &'p Polytope<'p>,
+    mode: SupportMode,
+    hints: &SupportHints,
+) -> (Support<'p>, Support<'p>) {
+    let start = |hint: u16, poly: &Polytope| {
+        if (hint as usize) < poly.vertices.len() {
+            hint as usize
+        } else {
+            0
+        }
+    };
+    (
+        Support {
+            poly: a,
+            mode,
+            last: start(hints.a_under_face_b, a),
+        },
+        Support {
+            poly: b,
+            mode,
+            last: start(hints.b_under_face_a, b),
+        },
+    )
+}
+
 /// The test once the supports are set up: `Err` as soon as an axis separates.
 fn overlap(
     query: &Query,
     margin: f32,
     cached: Option<Feature>,
+    remembered: Option<Remembered>,
     support_a: &mut Support,
     support_b: &mut Support,
     hints: &mut SupportHints,
@@ -247,14 +302,15 @@ fn overlap(
     // The cached face's axis and support vertex, which its face query then reuses.
     let (mut measured_a, mut measured_b) = (None, None);
     if let Some(feature) = cached
-        && let Some(axis) = query.cached_axis(feature, support_a, support_b)
+        && let Some(Remembered { axis, vertex }) =
+            remembered.or_else(|| query.remembered(feature, support_a, support_b))
     {
         if axis.separation > margin {
             return Err(Separating(axis));
         }
         match feature {
-            Feature::FaceA(_) => measured_a = Some((axis, support_b.last)),
-            Feature::FaceB(_) => measured_b = Some((axis, support_a.last)),
+            Feature::FaceA(_) => measured_a = Some((axis, vertex)),
+            Feature::FaceB(_) => measured_b = Some((axis, vertex)),
             _ => {}
         }
         if !matches!(feature, Feature::EdgeEdge(..)) {

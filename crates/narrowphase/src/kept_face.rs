@@ -1,0 +1,119 @@
+//! The warm path of [`collide`](crate::collide) for hull–hull and box–hull pairs: last
+//! query's feature measured first, and a reference face proven to stay answered
+//! without the rest of the test.
+//!
+//! 1. The pair cache's feature is measured as the full test measures it first
+//!    ([`remeasure`]). Beyond the margin it separates the pair: that is the full
+//!    test's answer too, and the query ends.
+//! 2. A face the pair overlaps along is **kept** when a point of the other shape lies
+//!    deep enough inside the face's own shape (`sat::hull_hull::warm` has the bound and
+//!    its proof): first the support vertex under the face; when that one does not
+//!    prove it, and it lies outside (the other shape's face overhangs) or the pair is
+//!    shallower than the slop, the incident points of the face's clipped manifold and
+//!    their centroid.
+//! 3. A kept face gives the full query's manifold when its points reach the face's
+//!    depth (less the clip tolerance): the exact depth is at most that, so the
+//!    deepest-point rule has nothing to add. The manifold is the full query's, bit for
+//!    bit, and so is the cache's feature; only the support vertices the cache keeps as
+//!    hints can differ, and those never change an answer.
+//!
+//! Anything else takes the full test, with the measured feature handed over so that it
+//! is not measured twice. [`collide_full`](crate::collide_full) never takes this path:
+//! the twin the tests compare it with.
+
+use crate::PairCache;
+use crate::contact::Manifold;
+use crate::frame::Frame;
+use crate::manifold::CLIP_TOLERANCE;
+use crate::manifold::manifold_points;
+use crate::manifold::reduce::Candidate;
+use crate::query::to_world;
+use crate::sat::hull_hull::{Remembered, SupportMode, depth_below_planes, remeasure};
+use crate::solid::{Solid, with_polytopes};
+use glam::Vec3;
+use sepax_geometry::Pose;
+
+/// What the warm path did with a pair.
+pub(crate) enum Warm {
+    /// Last query's feature separates the pair beyond the margin: no manifold, the
+    /// cache remembers the axis (the full test's answer).
+    Separated,
+    /// The kept face's manifold is written.
+    Kept,
+    /// The full test must run; the remembered feature measured on this frame, when it
+    /// could be.
+    Full(Option<Remembered>),
+}
+
+/// The warm path of a polytope pair other than two boxes, in the order the test runs
+/// (`margin` sanitised). See the [module docs](self).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn warm_polytope_pair(
+    solid_a: &Solid,
+    solid_b: &Solid,
+    pose_a: &Pose,
+    frame: &Frame,
+    margin: f32,
+    cache: &mut PairCache,
+    mode: SupportMode,
+    mirrored: bool,
+    out: &mut Manifold,
+) -> Warm {
+    let Some(cached) = cache.last else {
+        return Warm::Full(None);
+    };
+    let measured = with_polytopes(solid_a, solid_b, |pa, pb| {
+        remeasure(pa, pb, frame, cached.feature, mode, &mut cache.support)
+    });
+    let Some(Some(measured)) = measured else {
+        return Warm::Full(None);
+    };
+    let axis = measured.remembered.axis;
+    if axis.separation > margin {
+        cache.remember(axis.feature, true);
+        return Warm::Separated;
+    }
+    let full = Warm::Full(Some(measured.remembered));
+    let proven = measured.proves_kept(measured.depth);
+    // Whether the manifold's incident points can still prove it (module docs, step 2).
+    let shallow = -axis.separation <= measured.slop();
+    if !measured.is_face() || !(proven || measured.depth < 0.0 || shallow) {
+        return full;
+    }
+    let clip_tolerance = CLIP_TOLERANCE * solid_a.inner_radius().min(solid_b.inner_radius());
+    let points = manifold_points(solid_a, solid_b, frame, &axis, margin, clip_tolerance);
+    let deepest = points
+        .iter()
+        .map(|c| c.depth)
+        .fold(f32::NEG_INFINITY, f32::max);
+    // No points (−∞) or a deepest point short of the face's depth: the full query decides.
+    let reaches = deepest >= -axis.separation - clip_tolerance;
+    if !reaches {
+        return full;
+    }
+    if !proven {
+        // The incident side of each point: `c − n·d/2` is on b for a face of a,
+        // `c + n·d/2` on a for a face of b.
+        let toward_incident = match axis.feature {
+            crate::Feature::FaceA(_) => -0.5,
+            _ => 0.5,
+        };
+        let deepest_inside = with_polytopes(solid_a, solid_b, |pa, pb| {
+            let incident = |c: &Candidate| c.point + axis.normal * (toward_incident * c.depth);
+            let depth = |p: Vec3| depth_below_planes(pa, pb, frame, axis.feature, p);
+            // Their centroid too, a point of the same shape: on a flush face pair the
+            // points sit on the reference face's border, the centroid in its middle.
+            let centroid = points.iter().map(incident).sum::<Vec3>() / points.len() as f32;
+            points
+                .iter()
+                .map(|c| depth(incident(c)))
+                .fold(depth(centroid), f32::max)
+        });
+        if !deepest_inside.is_some_and(|depth| measured.proves_kept(depth)) {
+            return full;
+        }
+    }
+    cache.remember(axis.feature, false);
+    to_world(pose_a, frame, &axis, &points, mirrored, out);
+    Warm::Kept
+}
