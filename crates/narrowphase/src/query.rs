@@ -476,7 +476,10 @@ pub fn collide_with(
     cache: &mut PairCache,
     mode: SupportMode,
 ) -> Option<Manifold> {
-    collide_by(a, pose_a, b, pose_b, margin, cache, mode, true).0
+    // Straight to the body: a `Manifold` is a few hundred bytes, and a tuple around it
+    // would be copied on the way out.
+    let mut path = QueryPath::Full;
+    collide_on(a, pose_a, b, pose_b, margin, cache, (mode, true), &mut path)
 }
 
 /// Which way [`collide`] answered a pair (see [`collide_path`]).
@@ -518,16 +521,10 @@ pub fn collide_path(
     margin: f32,
     cache: &mut PairCache,
 ) -> (Option<Manifold>, QueryPath) {
-    collide_by(
-        a,
-        pose_a,
-        b,
-        pose_b,
-        margin,
-        cache,
-        DEFAULT_SUPPORT_MODE,
-        true,
-    )
+    let mut path = QueryPath::Full;
+    let how = (DEFAULT_SUPPORT_MODE, true);
+    let answer = collide_on(a, pose_a, b, pose_b, margin, cache, how, &mut path);
+    (answer, path)
 }
 
 /// [`collide`] without its warm path: every pair takes the full query
@@ -542,39 +539,13 @@ pub fn collide_full(
     margin: f32,
     cache: &mut PairCache,
 ) -> Option<Manifold> {
-    collide_by(
-        a,
-        pose_a,
-        b,
-        pose_b,
-        margin,
-        cache,
-        DEFAULT_SUPPORT_MODE,
-        false,
-    )
-    .0
-}
-
-/// [`collide_with`], with the kept-face warm path on or off (`warm`), and the way it
-/// answered.
-#[allow(clippy::too_many_arguments)]
-fn collide_by(
-    a: &Shape,
-    pose_a: &Pose,
-    b: &Shape,
-    pose_b: &Pose,
-    margin: f32,
-    cache: &mut PairCache,
-    mode: SupportMode,
-    warm: bool,
-) -> (Option<Manifold>, QueryPath) {
     let mut path = QueryPath::Full;
-    let answer = collide_on(a, pose_a, b, pose_b, margin, cache, (mode, warm), &mut path);
-    (answer, path)
+    let how = (DEFAULT_SUPPORT_MODE, false);
+    collide_on(a, pose_a, b, pose_b, margin, cache, how, &mut path)
 }
 
-/// The body of [`collide_by`]: `how` is the support mode and whether the warm path may
-/// answer; `path` is set when it does.
+/// The body of [`collide_with`], [`collide_path`] and [`collide_full`]: `how` is the
+/// support mode and whether the warm path may answer; `path` is set when it does.
 #[allow(clippy::too_many_arguments)]
 fn collide_on(
     a: &Shape,

@@ -19,6 +19,7 @@ use super::pack_id;
 use super::reduce::{Candidate, reduce};
 use crate::frame::Frame;
 use crate::polytope::Polytope;
+use glam::Vec3;
 use smallvec::SmallVec;
 
 /// Manifold points in the reference shape's frame. `frame` places the incident shape in
@@ -36,15 +37,7 @@ pub(crate) fn face_contact(
     let n = plane.normal;
     let n_in_incident = frame.rot_t * n;
     let deepest = incident.support_index(-n_in_incident) as u32;
-    let mut incident_face = 0;
-    let mut best_dot = f32::INFINITY;
-    for j in 0..incident.planes.len() {
-        let d = incident.planes[j].normal.dot(n_in_incident);
-        if d < best_dot && incident.face(j).contains(&deepest) {
-            best_dot = d;
-            incident_face = j;
-        }
-    }
+    let incident_face = incident_face(incident, deepest, n_in_incident);
     let polygon = clip_incident(
         reference,
         incident,
@@ -70,6 +63,42 @@ pub(crate) fn face_contact(
         })
         .collect();
     reduce(&candidates, n, clip_tolerance)
+}
+
+/// Among the faces around vertex `deepest`, the one whose normal has the smallest
+/// `m · n` (the lowest index among equal values; face 0 when every value is NaN).
+///
+/// A hull's faces around a vertex are those of its edges (each face twice), read from
+/// the vertex adjacency's edges; a box scans its six faces for the vertex. Both give the
+/// answer of a scan over every face in index order with a strict `<`.
+fn incident_face(incident: &Polytope, deepest: u32, n: Vec3) -> usize {
+    let (mut face, mut best) = (0, f32::INFINITY);
+    let mut consider = |j: usize| {
+        let d = incident.planes[j].normal.dot(n);
+        if d < best || (d == best && j < face) {
+            best = d;
+            face = j;
+        }
+    };
+    match incident.hull {
+        Some(hull) => {
+            let v = deepest as usize;
+            let around = hull.neighbor_starts()[v] as usize..hull.neighbor_starts()[v + 1] as usize;
+            for &edge in &hull.neighbor_edges()[around] {
+                for j in hull.edges()[edge as usize].faces {
+                    consider(j as usize);
+                }
+            }
+        }
+        None => {
+            for j in 0..incident.planes.len() {
+                if incident.face(j).contains(&deepest) {
+                    consider(j);
+                }
+            }
+        }
+    }
+    face
 }
 
 /// The incident face, in the reference frame, clipped by the reference face's side planes.
