@@ -31,6 +31,11 @@
 //! cache per pair kept from call to call while b alternates between its pose and a
 //! nudged one (≤ 1% of its size, ≤ 0.01 rad: `sepax_benches::nudged`), so each call
 //! starts from the simplex of a pose just beside it; `parry3d` is `query::distance`.
+//!
+//! Warm hull pairs (issue 14, group `hull_warm_manifold`): the touching 24-point hull
+//! pairs and 24-point hulls resting face on face, each pair's cache kept while b
+//! alternates between its pose and a nudged one; `collide` (kept-face path) against
+//! `collide_full` (always the full test) with the same caches, cold sepax, and parry3d.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use parry3d::query::ContactManifold;
@@ -38,14 +43,15 @@ use sepax_benches::{
     box_batch, nudged, parry_manifolds_pass, parry_pairs, parry_triangle_manifolds,
     parry_triangle_pairs,
 };
+use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles};
 use sepax_narrowphase::{
-    PairCache, SupportMode, closest_points, collide_box_pairs, collide_with, contact,
-    contact_box_pairs, distance,
+    Manifold, PairCache, SupportMode, closest_points, collide, collide_box_pairs, collide_full,
+    collide_with, contact, contact_box_pairs, distance,
 };
 use sepax_testkit::pairs::{
     Pair, PairKind, apart_capsule_pairs, box_hull_pairs, box_pairs, capsule_box_pairs,
-    capsule_capsule_pairs, hull_pairs, hull_pairs_as, sphere_hull_pairs,
+    capsule_capsule_pairs, hull_pairs, hull_pairs_as, resting_hull_pairs, sphere_hull_pairs,
 };
 use sepax_testkit::terrain::box_triangle_pairs;
 use std::hint::black_box;
@@ -253,5 +259,56 @@ fn distances(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, narrowphase, box_triangle, distances);
+/// Warm hull pairs (issue 14, item 1): each pair's cache kept from call to call while b
+/// alternates between its pose and a nudged one (≤ 1% of its size, ≤ 0.01 rad), on the
+/// touching 24-point pairs of `hull_hull_manifold` and on 24-point hulls resting face
+/// on face (`resting_hull_pairs`). `sepax-warm` is `collide` (the kept-face path where it
+/// proves the face), `sepax-full-warm` `collide_full` with the same caches (the same
+/// answers, always the full test), `sepax` cold, `parry3d` fresh manifolds.
+fn warm_hulls(c: &mut Criterion) {
+    let mut group = c.benchmark_group("hull_warm_manifold");
+    group.throughput(Throughput::Elements(BATCH as u64));
+    let cases = [
+        ("touching24", hull_pairs(24, BATCH, 24)),
+        ("resting24", resting_hull_pairs(15, BATCH, 24)),
+    ];
+    for (name, pairs) in &cases {
+        let moved: Vec<_> = pairs
+            .iter()
+            .enumerate()
+            .map(|(i, p)| nudged(&p.pose_b, 2.0 * p.b.bounding_radius(), i as f32 * 0.9))
+            .collect();
+        type Query = fn(&Shape, &Pose, &Shape, &Pose, f32, &mut PairCache) -> Option<Manifold>;
+        let warm: [(&str, Query); 2] = [("sepax-warm", collide), ("sepax-full-warm", collide_full)];
+        for (label, query) in warm {
+            let mut caches = vec![PairCache::default(); pairs.len()];
+            let mut at_moved = false;
+            group.bench_function(BenchmarkId::new(label, name), |bench| {
+                bench.iter(|| {
+                    at_moved = !at_moved;
+                    for ((p, cache), moved) in pairs.iter().zip(&mut caches).zip(&moved) {
+                        let pose_b = if at_moved { moved } else { &p.pose_b };
+                        black_box(query(&p.a, &p.pose_a, &p.b, pose_b, 0.0, cache));
+                    }
+                })
+            });
+        }
+        group.bench_function(BenchmarkId::new("sepax", name), |bench| {
+            bench.iter(|| {
+                for p in pairs {
+                    let mut cache = PairCache::default();
+                    black_box(collide(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0, &mut cache));
+                }
+            })
+        });
+        let peers = parry_pairs(pairs);
+        let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
+        group.bench_function(BenchmarkId::new("parry3d", name), |bench| {
+            bench.iter(|| parry_manifolds_pass(&peers, &mut manifolds))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, narrowphase, box_triangle, distances, warm_hulls);
 criterion_main!(benches);

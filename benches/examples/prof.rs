@@ -15,6 +15,9 @@
 //! | `hull` | 256 touching 24-point hull pairs (`hull_pairs(24, 256, 24)`) | sepax `collide`, cold cache |
 //! | `hullwarm` | the hull pairs, b nudged every pass (≤ 1% of its size, ≤ 0.01 rad) | sepax `collide`, each pair's cache kept from pass to pass |
 //! | `hullnudged` | the nudged hull pairs of `hullwarm` | sepax `collide`, cold cache (`hullwarm`'s twin) |
+//! | `hullrest` | 256 resting pairs of 24-point hulls (`resting_hull_pairs(15, 256, 24)`: largest face on largest face, sunk 2% of the radius), b nudged every pass as in `hullwarm` | sepax `collide`, each pair's cache kept from pass to pass (the kept-face path) |
+//! | `hullrestcold` | the nudged resting pairs of `hullrest` | sepax `collide`, cold cache (`hullrest`'s twin) |
+//! | `parry-hullrest` | the resting pairs (not nudged) | parry3d `contact_manifolds`, fresh manifolds |
 //! | `boxtri` | 256 boxes each touching one triangle (`terrain::box_triangle_pairs(6, 256)`) | sepax `collide_mesh_triangles` with that triangle, one scratch reused |
 //! | `boxfloor` | 256 boxes resting on `terrain::flat_floor(8, 1.0)` (`terrain::boxes_on_floor`), each with the triangles its box overlaps | sepax `collide_mesh_triangles`, one scratch reused |
 //! | `hulltri` | 256 hulls of 16 points each touching one triangle (`terrain::hull_triangle_pairs(8, 256, 16)`) | sepax `collide_mesh_triangles` with that triangle |
@@ -87,7 +90,7 @@ use sepax_narrowphase::{
 };
 use sepax_testkit::pairs::{
     Pair, PairKind, box_hull_pairs, box_pairs, capsule_box_pairs, capsule_capsule_pairs,
-    hull_pairs, hull_pairs_as, sphere_hull_pairs,
+    hull_pairs, hull_pairs_as, resting_hull_pairs, sphere_hull_pairs,
 };
 use sepax_testkit::terrain::{
     TrianglePair, box_triangle_pairs, boxes_on_floor, capsule_triangle_pairs, hull_triangle_pairs,
@@ -95,7 +98,7 @@ use sepax_testkit::terrain::{
 use std::hint::black_box;
 use std::process::ExitCode;
 
-const MODES: [&str; 31] = [
+const MODES: [&str; 34] = [
     "seed003",
     "box",
     "boxbatch",
@@ -104,6 +107,9 @@ const MODES: [&str; 31] = [
     "hull",
     "hullwarm",
     "hullnudged",
+    "hullrest",
+    "hullrestcold",
+    "parry-hullrest",
     "parry-box",
     "parry-hull",
     "boxtri",
@@ -190,6 +196,8 @@ fn main() -> ExitCode {
         sphere_hull_pairs(5, 256, points)
     } else if mode.ends_with("box-hull") {
         box_hull_pairs(13, 256, points)
+    } else if mode.contains("hullrest") {
+        resting_hull_pairs(15, 256, points)
     } else if mode.contains("hull") {
         hull_pairs(24, 256, points)
     } else {
@@ -246,8 +254,8 @@ fn main() -> ExitCode {
         "box" | "hull" | "capsule-box" | "capsule-capsule" | "sphere-hull" | "box-hull" => {
             (0..passes).for_each(|_| sepax_collide(&pairs))
         }
-        "hullwarm" => sepax_collide_nudged(&pairs, passes, true),
-        "hullnudged" => sepax_collide_nudged(&pairs, passes, false),
+        "hullwarm" | "hullrest" => sepax_collide_nudged(&pairs, passes, true),
+        "hullnudged" | "hullrestcold" => sepax_collide_nudged(&pairs, passes, false),
         "boxc" => (0..passes).for_each(|_| sepax_contact(&pairs)),
         "boxbatch" | "boxcbatch" => {
             eprintln!("SIMD level: {level:?}");

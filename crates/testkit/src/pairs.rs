@@ -248,6 +248,68 @@ pub fn hull_pairs_as(seed: u64, count: usize, n: usize, kind: PairKind) -> Vec<P
         .collect()
 }
 
+/// `count` pairs of [`bench_hull`]s of `n` points at rest on each other, as a body
+/// settles on a face: b's largest face flush on a's largest face, centred over it and
+/// turned about its normal at random, sunk 2% of b's bounding radius (more than the
+/// benches' nudge moves it). Face contacts whose reference face stays from call to
+/// call: what the warm path of `collide` is for.
+pub fn resting_hull_pairs(seed: u64, count: usize, n: usize) -> Vec<Pair> {
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            let (a, b) = (
+                ball_hull(&mut rng, n, 0.45, 0.55),
+                ball_hull(&mut rng, n, 0.45, 0.55),
+            );
+            let pose_a = Pose::new(
+                rng.vec3(Vec3::splat(-10.0), Vec3::splat(10.0)),
+                rng.rotation(),
+            );
+            let (normal_a, centre_a) = largest_face(&a);
+            let (normal_b, centre_b) = largest_face(&b);
+            // b's face normal turned onto −(a's), then spun about a's normal.
+            let local = Quat::from_axis_angle(normal_a, rng.range(0.0, std::f32::consts::TAU))
+                * Quat::from_rotation_arc(normal_b, -normal_a);
+            let sink = 0.02 * b.bounding_radius();
+            // b's face centre on a's face centre, then `sink` into a.
+            let offset = centre_a - local * centre_b - normal_a * sink;
+            let pose_b = Pose::new(
+                pose_a.transform_point(offset),
+                (pose_a.rotation * local).normalize(),
+            );
+            Pair {
+                a: Shape::from(a),
+                pose_a,
+                b: Shape::from(b),
+                pose_b,
+            }
+        })
+        .collect()
+}
+
+/// The outward normal of a hull's largest face and the mean of its vertices.
+fn largest_face(hull: &sepax_geometry::ConvexHull) -> (Vec3, Vec3) {
+    let v = hull.vertices();
+    let (mut best, mut best_area) = (0, -1.0);
+    for f in 0..hull.planes().len() {
+        let face = hull.face(f);
+        let p0 = v[face[0] as usize];
+        let area: f32 = (1..face.len() - 1)
+            .map(|k| {
+                (v[face[k] as usize] - p0)
+                    .cross(v[face[k + 1] as usize] - p0)
+                    .length()
+            })
+            .sum();
+        if area > best_area {
+            (best, best_area) = (f, area);
+        }
+    }
+    let face = hull.face(best);
+    let centre = face.iter().map(|&i| v[i as usize]).sum::<Vec3>() / face.len() as f32;
+    (hull.planes()[best].normal, centre)
+}
+
 /// `count` touching pairs of a sphere of radius 0.5 and a [`bench_hull`] of `n` points.
 pub fn sphere_hull_pairs(seed: u64, count: usize, n: usize) -> Vec<Pair> {
     let mut rng = Rng::new(seed);
