@@ -34,7 +34,7 @@
 //!
 //! Warm hull pairs (issue 14, group `hull_warm_manifold`): the touching 24-point hull
 //! pairs and 24-point hulls resting face on face, each pair's cache kept while b
-//! alternates between its pose and a nudged one; `collide` (kept-face path) against
+//! alternates between its pose and a nudged one; `collide` (kept-feature path) against
 //! `collide_full` (always the full test) with the same caches, cold sepax, and parry3d.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -262,8 +262,8 @@ fn distances(c: &mut Criterion) {
 /// Warm hull pairs (issue 14, item 1): each pair's cache kept from call to call while b
 /// alternates between its pose and a nudged one (≤ 1% of its size, ≤ 0.01 rad), on the
 /// touching 24-point pairs of `hull_hull_manifold` and on 24-point hulls resting face
-/// on face (`resting_hull_pairs`). `sepax-warm` is `collide` (the kept-face path where it
-/// proves the face), `sepax-full-warm` `collide_full` with the same caches (the same
+/// on face (`resting_hull_pairs`). `sepax-warm` is `collide` (the kept-feature path where
+/// it proves the feature), `sepax-full-warm` `collide_full` with the same caches (the same
 /// answers, always the full test), `sepax` cold, `parry3d` fresh manifolds.
 fn warm_hulls(c: &mut Criterion) {
     let mut group = c.benchmark_group("hull_warm_manifold");

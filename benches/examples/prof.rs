@@ -15,7 +15,7 @@
 //! | `hull` | 256 touching 24-point hull pairs (`hull_pairs(24, 256, 24)`) | sepax `collide`, cold cache |
 //! | `hullwarm` | the hull pairs, b nudged every pass (≤ 1% of its size, ≤ 0.01 rad) | sepax `collide`, each pair's cache kept from pass to pass |
 //! | `hullnudged` | the nudged hull pairs of `hullwarm` | sepax `collide`, cold cache (`hullwarm`'s twin) |
-//! | `hullrest` | 256 resting pairs of 24-point hulls (`resting_hull_pairs(15, 256, 24)`: largest face on largest face, sunk 2% of the radius), b nudged every pass as in `hullwarm` | sepax `collide`, each pair's cache kept from pass to pass (the kept-face path) |
+//! | `hullrest` | 256 resting pairs of 24-point hulls (`resting_hull_pairs(15, 256, 24)`: largest face on largest face, sunk 2% of the radius), b nudged every pass as in `hullwarm` | sepax `collide`, each pair's cache kept from pass to pass (the kept-feature path) |
 //! | `hullrestcold` | the nudged resting pairs of `hullrest` | sepax `collide`, cold cache (`hullrest`'s twin) |
 //! | `parry-hullrest` | the resting pairs (not nudged) | parry3d `contact_manifolds`, fresh manifolds |
 //! | `boxtri` | 256 boxes each touching one triangle (`terrain::box_triangle_pairs(6, 256)`) | sepax `collide_mesh_triangles` with that triangle, one scratch reused |

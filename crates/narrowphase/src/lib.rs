@@ -206,7 +206,7 @@ pub mod dim2;
 pub mod distance;
 mod error;
 mod frame;
-mod kept_face;
+mod kept_feature;
 mod manifold;
 mod math;
 pub mod mesh;

@@ -14,7 +14,7 @@ use crate::capsule_pair::collide_capsules;
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
 use crate::distance::Core;
 use crate::frame::Frame;
-use crate::kept_face::{Warm, warm_polytope_pair};
+use crate::kept_feature::{Warm, warm_polytope_pair};
 use crate::manifold::CLIP_TOLERANCE;
 use crate::manifold::capsule::{capsule_points, deepest_endpoint};
 use crate::manifold::deepest::{keep_deepest, support_point};
@@ -429,13 +429,13 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
 /// and the normal the closest direction either way.
 ///
 /// **Warm hull pairs.** A hull–hull or box–hull pair first measures the cache's feature.
-/// When it is a face the pair overlaps along, and a point of the other shape lies deep
-/// enough inside the face's own shape, every other axis is provably within the slop
-/// of it: the face is kept and its manifold clipped without the rest of the test
-/// ([`QueryPath::KeptFace`]). The answer and the remembered feature are those of the
-/// full test ([`collide_full`]), bit for bit; only the time differs. Resting contacts
-/// (a hull on the ground, a box on a hull) take this path; deep or edge-on-edge
-/// contacts take the full test. The proof and its round-off allowance are in the
+/// When the pair overlaps along it, and a point lies deep enough inside the shapes,
+/// every other axis is provably within the slop of it: the feature is kept and its
+/// manifold built without the rest of the test ([`QueryPath::Kept`]). The answer and
+/// the remembered feature are those of the full test ([`collide_full`]), bit for bit;
+/// only the time differs. Resting and shallow contacts (a hull on the ground, a box on
+/// a hull, edges crossing a few percent deep) take this path; deep contacts take the
+/// full test. The proof and its round-off allowance are in the
 /// narrow phase's `sat::hull_hull::warm` module docs (in the source).
 ///
 /// ```
@@ -488,11 +488,12 @@ pub enum QueryPath {
     /// The full query: every candidate axis that can win was measured (or the first
     /// that separates). Every pair but the warm hull pairs below.
     Full,
-    /// A hull–hull or box–hull pair whose reference face from last query (the pair
-    /// cache's feature) was proven to stay: only that face and the planes of its shape
-    /// were read, then the manifold was clipped on it. The answer is the full query's,
-    /// bit for bit (see "Warm hull pairs" in the docs of [`collide`]).
-    KeptFace,
+    /// A hull–hull or box–hull pair whose reference feature from last query (the pair
+    /// cache's face or edge pair) was proven to stay: only that feature and the planes
+    /// around a point or two were read, then the manifold was built on it. The answer
+    /// is the full query's, bit for bit (see "Warm hull pairs" in the docs of
+    /// [`collide`]).
+    Kept,
 }
 
 /// [`collide`], also saying which way it answered: for tests and profiling (how many
@@ -507,10 +508,10 @@ pub enum QueryPath {
 /// let cube = Shape::from(ConvexHull::cuboid(Vec3::splat(0.5)).unwrap());
 /// let resting = Pose::from_translation(Vec3::new(0.0, 0.99, 0.0));
 /// let mut cache = PairCache::default();
-/// // The first query has no face to keep; the second keeps the slab's top face.
+/// // The first query has no feature to keep; the second keeps the slab's top face.
 /// let (_, first) = collide_path(&slab, &Pose::IDENTITY, &cube, &resting, 0.0, &mut cache);
 /// let (m, second) = collide_path(&slab, &Pose::IDENTITY, &cube, &resting, 0.0, &mut cache);
-/// assert_eq!((first, second), (QueryPath::Full, QueryPath::KeptFace));
+/// assert_eq!((first, second), (QueryPath::Full, QueryPath::Kept));
 /// assert_eq!(m.unwrap().points.len(), 4);
 /// ```
 pub fn collide_path(
@@ -640,7 +641,7 @@ fn collide_in_order(
         );
     }
     let cached = cache.last.map(|c| c.feature);
-    // The warm path of a hull–hull or box–hull pair (`kept_face`).
+    // The warm path of a hull–hull or box–hull pair (`kept_feature`).
     let mut remembered = None;
     let box_pair = matches!((&solid_a, &solid_b), (Solid::Box(_), Solid::Box(_)));
     if warm && !box_pair && is_polytope_pair(&solid_a, &solid_b) {
@@ -649,7 +650,7 @@ fn collide_in_order(
         ) {
             Warm::Separated => return false,
             Warm::Kept => {
-                *path = QueryPath::KeptFace;
+                *path = QueryPath::Kept;
                 return true;
             }
             Warm::Full(measured) => remembered = measured,

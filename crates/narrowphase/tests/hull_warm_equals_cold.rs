@@ -14,12 +14,12 @@
 //! The Gauss-map walk ([`SupportMode::Walk`]), which climbs from last frame's support
 //! vertices, must give the scan's answer bit for bit on every step too.
 //!
-//! The kept-face path of [`collide`] (last query's reference face proven to stay, the
-//! rest of the test skipped) must give the full query's answer ([`collide_full`]) bit
-//! for bit, with the same remembered feature: checked on every step of those
-//! sequences, and on 24,000 steps of resting contacts (hulls and boxes on a 200 m
-//! ground box and on each other, nudged as a solver leaves them), where it must be the
-//! common path.
+//! The kept-feature path of [`collide`] (last query's reference face or edge pair
+//! proven to stay, the rest of the test skipped) must give the full query's answer
+//! ([`collide_full`]) bit for bit, with the same remembered feature: checked on every
+//! step of those sequences, and on 24,000 steps of resting contacts (hulls and boxes
+//! on a 200 m ground box and on each other, nudged as a solver leaves them), where it
+//! must be the common path.
 
 use glam::{Quat, Vec3};
 use sepax_geometry::rng::Rng;
@@ -87,7 +87,7 @@ fn warm_hull_queries_equal_cold_ones_bit_for_bit() {
         .map(|i| ellipsoid_hull(&mut rng, 8 + (i * 7) % 57))
         .collect();
     let motions = [Motion::Small, Motion::Large, Motion::Teleport, Motion::Spin];
-    let (mut steps, mut touching, mut warm_hits, mut kept_faces) = (0usize, 0usize, 0usize, 0usize);
+    let (mut steps, mut touching, mut warm_hits, mut kept) = (0usize, 0usize, 0usize, 0usize);
     for sequence in 0..2_400usize {
         let hull = |rng: &mut Rng| hulls[rng.below(hulls.len())].clone();
         let (a, b) = match sequence % 4 {
@@ -114,12 +114,12 @@ fn warm_hull_queries_equal_cold_ones_bit_for_bit() {
                 walk_cache.forget_support();
             }
             // The full query with the same remembered feature: the twin of the
-            // kept-face path.
+            // kept-feature path.
             let mut full = warm;
             let (warm_answer, path) = collide_path(&a, &pa, &b, &pb, margin, &mut warm);
             let cold_answer = collide(&a, &pa, &b, &pb, margin, &mut cold);
             let full_answer = collide_full(&a, &pa, &b, &pb, margin, &mut full);
-            kept_faces += (path == QueryPath::KeptFace) as usize;
+            kept += (path == QueryPath::Kept) as usize;
             assert_eq!(
                 format!("{full_answer:?}"),
                 format!("{warm_answer:?}"),
@@ -156,13 +156,10 @@ fn warm_hull_queries_equal_cold_ones_bit_for_bit() {
     assert!(steps >= 100_000);
     assert!(touching > steps / 4, "{touching} of {steps} steps touching");
     assert!(warm_hits > steps / 2, "{warm_hits} warm starts");
-    eprintln!("{kept_faces} kept faces of {touching} touching steps ({steps} steps)");
+    eprintln!("{kept} kept features of {touching} touching steps ({steps} steps)");
     // These motions are mostly deep or across edges, where the full query runs; the
-    // resting test below is where the kept face is the common path.
-    assert!(
-        kept_faces > touching / 20,
-        "{kept_faces} kept faces of {touching}"
-    );
+    // resting test below is where the kept feature is the common path.
+    assert!(kept > touching / 20, "{kept} kept features of {touching}");
 }
 
 /// b moved by a solver-like step: turned by up to `angle` about a random axis, slid by
@@ -187,7 +184,7 @@ fn resting_step(
 }
 
 #[test]
-fn resting_pairs_keep_their_face_with_the_full_answer() {
+fn resting_pairs_keep_their_feature_with_the_full_answer() {
     let mut rng = Rng::new(0x14_4e_57);
     let hulls: Vec<Shape> = (0..48)
         .map(|i| ellipsoid_hull(&mut rng, 8 + (i * 5) % 57))
@@ -198,7 +195,7 @@ fn resting_pairs_keep_their_face_with_the_full_answer() {
         sepax_geometry::Cuboid::try_from_half_extents(Vec3::new(100.0, 0.5, 100.0)).unwrap(),
     );
     let ground_pose = Pose::from_translation(Vec3::new(0.0, -0.5, 0.0));
-    let (mut steps, mut touching, mut kept_faces) = (0usize, 0usize, 0usize);
+    let (mut steps, mut touching, mut kept) = (0usize, 0usize, 0usize);
     for sequence in 0..480usize {
         let hull = |rng: &mut Rng| hulls[rng.below(hulls.len())].clone();
         // On the ground (both orders), a box on a hull, a hull on a hull.
@@ -263,18 +260,18 @@ fn resting_pairs_keep_their_face_with_the_full_answer() {
                 "resting sequence {sequence} frame {frame}"
             );
             touching += warm_answer.is_some() as usize;
-            kept_faces += (path == QueryPath::KeptFace) as usize;
+            kept += (path == QueryPath::Kept) as usize;
             steps += 1;
         }
     }
-    eprintln!("resting: {kept_faces} kept faces of {touching} touching steps ({steps} steps)");
+    eprintln!("resting: {kept} kept features of {touching} touching steps ({steps} steps)");
     assert!(steps >= 24_000);
     assert!(
         touching > steps * 9 / 10,
         "{touching} of {steps} steps touching"
     );
     assert!(
-        kept_faces > touching / 2,
-        "{kept_faces} kept faces of {touching} touching steps"
+        kept > touching / 2,
+        "{kept} kept features of {touching} touching steps"
     );
 }

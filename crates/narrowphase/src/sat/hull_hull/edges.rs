@@ -28,8 +28,8 @@ const CONTENDERS: usize = 16;
 
 /// Gregorius' Minkowski-face test, the scalar twin of
 /// [`EdgeLanesOfB::crossing`]: do arc `a→b` (of shape a) and arc `c→d` (of −b, i.e.
-/// b's normals negated) cross on the unit sphere? `bxa = b × a`, `dxc = d × c`.
-#[cfg(test)]
+/// b's normals negated) cross on the unit sphere? `bxa = b × a`, `dxc = d × c`. (The
+/// warm path asks it of one cached pair.)
 pub(super) fn arcs_cross(a: Vec3, b: Vec3, bxa: Vec3, c: Vec3, d: Vec3, dxc: Vec3) -> bool {
     let cba = c.dot(bxa);
     let dba = d.dot(bxa);
@@ -151,7 +151,13 @@ impl Query<'_> {
     /// that supports its axis is done; otherwise both senses of the axis are measured
     /// (both are valid SAT directions, and an axis mis-oriented on a knife edge may
     /// separate the other way) and the larger counts.
-    fn verify(&self, axis: &Axis, scale: f32, sa: &mut Support, sb: &mut Support) -> (Axis, bool) {
+    pub(super) fn verify(
+        &self,
+        axis: &Axis,
+        scale: f32,
+        sa: &mut Support,
+        sb: &mut Support,
+    ) -> (Axis, bool) {
         let n = axis.normal;
         let slack = SUPPORT_SLACK * scale;
         let forward = self.separation_along(n, sa, sb);
@@ -360,7 +366,7 @@ impl Query<'_> {
 
     /// An edge pair's extent, for the support check.
     #[inline]
-    fn pair_scale(&self, ea: &EdgeData, eb: &EdgeData) -> f32 {
+    pub(super) fn pair_scale(&self, ea: &EdgeData, eb: &EdgeData) -> f32 {
         length(self.frame.trans) + length(ea.point) + length(eb.point - self.frame.trans)
     }
 }

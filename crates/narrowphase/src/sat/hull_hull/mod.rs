@@ -56,9 +56,9 @@
 //! vertices from last frame are the first witnesses of a warm query. The edge query
 //! lives in [`edges`].
 //!
-//! **The warm path** ([`warm`]): last query's reference face, measured first, is kept
-//! without the rest of the test when a point of the other shape lies deep enough inside
-//! the face's shape to bound every other axis within the slop of it.
+//! **The warm path** ([`warm`]): last query's reference feature, measured first, is
+//! kept without the rest of the test when a point lies deep enough inside the shapes
+//! to bound every other axis within the slop of it.
 //!
 //! **Support evaluation.** [`SupportMode::Scan`] reads every vertex; [`SupportMode::Walk`]
 //! (seed 003's Gauss-map walk) evaluates the support once and then follows the vertex

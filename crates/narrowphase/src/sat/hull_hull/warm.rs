@@ -1,33 +1,39 @@
-//! The kept face, proven without the full test: the warm path of a hull pair whose
-//! reference face stays.
+//! The kept feature, proven without the full test: the warm path of a hull pair whose
+//! reference feature stays.
 //!
 //! The full test measures every face of a and b that can win, then the edge pairs.
-//! It keeps last query's reference face `k` as the preferred axis while that face's
-//! separation `s_k` is within the slop of the exact (largest) separation (see the
-//! [`sat`](crate::sat) module docs), and the manifold is built on the preferred axis.
-//! So an upper bound `U` on every candidate's separation with `U ≤ s_k + slop` proves
-//! that the full test's preferred axis is the kept face, which is measured here as the
-//! full test measures it, to the bit. (What else the manifold takes from the full test
-//! is checked by the caller, `kept_face`.)
+//! It keeps last query's reference feature `k` as the preferred axis while that
+//! feature's separation `s_k` is within the slop of the exact (largest) separation
+//! (see the [`sat`](crate::sat) module docs; an edge pair only while it still forms a
+//! Minkowski face and its edges support its axis), and the manifold is built on the
+//! preferred axis. So an upper bound `U` on every candidate's separation with
+//! `U ≤ s_k + slop` proves that the full test's preferred axis is the kept feature,
+//! which is measured here as the full test measures it, to the bit. (What else the
+//! manifold takes from the full test is checked by the caller, `kept_feature`.)
 //!
-//! **The bound.** Let face k be a face of a, and `q` (in a's frame) a point of b: the
-//! support vertex under the face first (the one that gave `s_k = n_k·q − d_k`), or the
-//! incident points of the face's clipped manifold. Let
+//! **The bound.** Let `q` (in a's frame) be a point of b, and
 //! `r = min over faces f of a of (d_f − n_f·q)`, q's depth below a's nearest face
 //! plane. The ball of radius `r` about `q` lies behind every face plane of a, so
 //! inside a (the fact the face queries' inner-ball pruning rests on). For any unit
 //! direction `n`, b reaches down to `n·q` (q is a point of b) and a up to `n·q + r` at
 //! least, so the separation along `n`, `min_b n·x − max_a n·y`, is at most `−r`: along
-//! every face normal, every edge pair's axis, every direction. So `U = −r`.
+//! every face normal, every edge pair's axis, every direction. So `U = −r`. The same
+//! holds with the roles swapped (a point of a, b's planes, in b's frame), and for a
+//! point inside both with `r = r_a + r_b` (a ball in each about it).
 //!
-//! When `q` lies under the kept face away from a's other faces, its nearest plane is
-//! the kept face's and `r = −s_k`: the bound is tight. It holds while the nearest
-//! other plane is more than `−s_k − slop` from `q`. A vertex of b resting on a face of
-//! a, a face on a face, a hull or a box on the ground: the resting contacts of a
-//! simulation. A contact next to an edge of a (`q` near two planes) or across two
-//! edges (no ball that size fits), or a penetration much deeper than the slop near a
-//! face's border, fails the test and takes the full query. A face of b is the same
-//! with the roles swapped: a point of a, b's planes, in b's frame.
+//! For a face of a, `q` is the support vertex of b under it (the one that gave
+//! `s_k = n_k·q − d_k`), or an incident point of the face's manifold. When `q` lies
+//! under the kept face away from a's other faces, its nearest plane is the kept
+//! face's and `r = −s_k`: the bound is tight. It holds while the nearest other plane is
+//! more than `−s_k − slop` from `q`. A vertex of b resting on a face of a, a face on a
+//! face, a hull or a box on the ground: the resting contacts of a simulation. A face
+//! of b is the same with the roles swapped. For an edge pair, `q` is one of the edges'
+//! closest points (each inside the other shape) or their midpoint: at the crossing
+//! the nearest planes are the faces beside the other edge, at angles `θ` to the axis,
+//! so `r ≈ −s_k cos θ`, which proves it while the penetration is below about
+//! `slop / (1 − cos θ)` (on the benches' 24-point hulls, a few percent of the size).
+//! Deeper contacts, a contact next to a third face, and features the full test would
+//! drop take the full query.
 //!
 //! **Round-off.** With `u = 2⁻²⁴` and the pair's extent `E = |t| + ρ_a + ρ_b`, each
 //! separation the full test computes (a few dot products of unit normals with points
@@ -35,17 +41,18 @@
 //! exact value, `r` within about `11u·E`, and the preference's comparison rounds once
 //! more: about `28u·E` in all. The test allows `W = 32u·E` (`ROUND_OFF`): `r > W` (the
 //! pair overlaps beyond doubt, so no candidate separates or is a gap within the
-//! margin) and `−s_k − r ≤ slop − W`. A value that is not finite fails it. On a
-//! 200 m ground box (`ρ ≈ 141`) `W ≈ 6e-4`, below the slop of hulls with an inradius
-//! above 0.12 m.
+//! margin) and `−s_k − r ≤ slop − W`; a sum of two depths is lowered by one more `W`.
+//! A value that is not finite fails it. On a 200 m ground box (`ρ ≈ 141`) `W ≈ 6e-4`,
+//! below the slop of hulls with an inradius above 0.12 m.
 
-use super::edges::length;
+use super::edges::{arcs_cross, length};
 use super::faces::hint_of;
-use super::{Query, Remembered, SupportMode, supports};
+use super::{Query, Remembered, Support, SupportMode, supports};
 use crate::Feature;
 use crate::cache::SupportHints;
+use crate::math::closest_points_on_segments;
 use crate::polytope::Polytope;
-use crate::sat::{FEATURE_SLOP, Frame};
+use crate::sat::{Axis, FEATURE_SLOP, Frame};
 use glam::Vec3;
 
 /// The round-off allowance `W` as a fraction of the pair's extent: 32 units of round-off
@@ -57,8 +64,13 @@ const ROUND_OFF: f32 = 16.0 * f32::EPSILON;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Remeasured {
     pub remembered: Remembered,
-    /// For a face: `r` at the other shape's support vertex under it (NaN for an edge
-    /// pair).
+    /// The axis the full test keeps for this feature when the bound holds: a face's own
+    /// axis; an edge pair's verified axis when the pair still forms a Minkowski face,
+    /// its edge-to-edge value is within the margin and its edges support the axis
+    /// (`None` otherwise, and for anything else).
+    pub kept: Option<Axis>,
+    /// The best `r` found so far: for a face, at the other shape's support vertex under
+    /// it; for an edge pair, at the edges' closest points (NaN when there is none).
     pub depth: f32,
     slop: f32,
     /// The round-off allowance `W` of the module docs.
@@ -81,49 +93,113 @@ impl Remeasured {
         self.slop
     }
 
-    /// Whether a point of the other shape at `depth` below the face's shape's nearest
-    /// plane ([`depth_below_planes`]) proves that the full test keeps the face: the
-    /// bound of the module docs. False for an edge pair and for any NaN.
+    /// Whether a point at `depth` `r` ([`depth_below_planes`], or one of [`remeasure`]'s)
+    /// proves that the full test keeps the [`kept`](Remeasured::kept) axis: the bound of
+    /// the module docs. False without a kept axis and for any NaN.
     #[inline]
     pub fn proves_kept(&self, depth: f32) -> bool {
-        let separation = self.remembered.axis.separation;
+        let Some(kept) = self.kept else {
+            return false;
+        };
+        let separation = kept.separation;
         let w = self.round_off;
-        self.is_face() && depth > w && separation < 0.0 && -separation - depth <= self.slop - w
+        depth > w && separation < 0.0 && -separation - depth <= self.slop - w
     }
 }
 
 /// Last query's `feature` measured on this frame as the full
-/// [`hull_hull`](super::hull_hull) test measures it first (the same bits), with `r` at
-/// the support vertex under it when it is a face. `None` for a feature index the
-/// shapes do not have, or near-parallel edges. `hints` gets the face's support vertex.
+/// [`hull_hull`](super::hull_hull) test measures it first (the same bits), with the
+/// axis the full test would keep for it and the best `r` at hand (see [`Remeasured`]).
+/// `None` for a feature index the shapes do not have, or near-parallel edges. `hints`
+/// gets a face's support vertex.
 pub(crate) fn remeasure(
     a: &Polytope,
     b: &Polytope,
     frame: &Frame,
     feature: Feature,
+    margin: f32,
     mode: SupportMode,
     hints: &mut SupportHints,
 ) -> Option<Remeasured> {
     let query = Query::new(a, b, frame);
     let (mut support_a, mut support_b) = supports(a, b, mode, hints);
     let remembered = query.remembered(feature, &mut support_a, &mut support_b)?;
-    let depth = match feature {
+    let round_off = ROUND_OFF * (length(frame.trans) + a.radius + b.radius);
+    let (kept, depth) = match feature {
         Feature::FaceA(_) => {
             hints.b_under_face_a = hint_of(remembered.vertex);
-            depth_inside(a, frame.point_to_a(b.vertices[remembered.vertex]))
+            let q = frame.point_to_a(b.vertices[remembered.vertex]);
+            (Some(remembered.axis), depth_inside(a, q))
         }
         Feature::FaceB(_) => {
             hints.a_under_face_b = hint_of(remembered.vertex);
-            depth_inside(b, frame.point_to_b(a.vertices[remembered.vertex]))
+            let q = frame.point_to_b(a.vertices[remembered.vertex]);
+            (Some(remembered.axis), depth_inside(b, q))
         }
-        _ => f32::NAN,
+        // A separating edge axis ends the test before any of this (the caller's).
+        Feature::EdgeEdge(i, j) if remembered.axis.separation <= margin => query
+            .kept_edge(
+                i as usize,
+                j as usize,
+                margin,
+                round_off,
+                &mut support_a,
+                &mut support_b,
+            )
+            .map_or((None, f32::NAN), |(axis, depth)| (Some(axis), depth)),
+        _ => (None, f32::NAN),
     };
     Some(Remeasured {
         remembered,
+        kept,
         depth,
         slop: FEATURE_SLOP * a.inradius.min(b.inradius),
-        round_off: ROUND_OFF * (length(frame.trans) + a.radius + b.radius),
+        round_off,
     })
+}
+
+impl Query<'_> {
+    /// The axis the edge query keeps for the cached pair `(i, j)` (see
+    /// [`Remeasured::kept`]), the same bits, and the best `r` at the edges' closest
+    /// points: b's point inside a, a's point inside b, and their midpoint with both
+    /// depths added when it is inside both (less one more `W`: two depths' round-off).
+    fn kept_edge(
+        &self,
+        i: usize,
+        j: usize,
+        margin: f32,
+        round_off: f32,
+        sa: &mut Support,
+        sb: &mut Support,
+    ) -> Option<(Axis, f32)> {
+        let (ea, eb) = (self.edge_a(i), self.edge_b(j));
+        if !arcs_cross(ea.n0, ea.n1, ea.cross, eb.n0, eb.n1, eb.cross) {
+            return None;
+        }
+        let axis = self.edge_axis(&ea, &eb)?;
+        // A larger edge-to-edge value is measured, not kept, by the edge query.
+        if axis.separation > margin || axis.separation.is_nan() {
+            return None;
+        }
+        let (axis, supports) = self.verify(&axis, self.pair_scale(&ea, &eb), sa, sb);
+        if !supports {
+            return None;
+        }
+        let (on_a, on_b) =
+            closest_points_on_segments(ea.point, ea.direction, eb.point, eb.direction);
+        let (a, b, frame) = (self.a, self.b, self.frame);
+        let mid = (on_a + on_b) * 0.5;
+        let (mid_a, mid_b) = (depth_inside(a, mid), depth_inside(b, frame.point_to_b(mid)));
+        let both = if mid_a >= 0.0 && mid_b >= 0.0 {
+            mid_a + mid_b - round_off
+        } else {
+            f32::NEG_INFINITY
+        };
+        let depth = depth_inside(a, on_b)
+            .max(depth_inside(b, frame.point_to_b(on_a)))
+            .max(both);
+        Some((axis, depth))
+    }
 }
 
 /// `r` of the module docs for another point of the other shape: how deep `p` (a point

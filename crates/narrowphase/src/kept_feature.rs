@@ -1,21 +1,23 @@
 //! The warm path of [`collide`](crate::collide) for hull–hull and box–hull pairs: last
-//! query's feature measured first, and a reference face proven to stay answered
+//! query's feature measured first, and a reference feature proven to stay answered
 //! without the rest of the test.
 //!
 //! 1. The pair cache's feature is measured as the full test measures it first
 //!    ([`remeasure`]). Beyond the margin it separates the pair: that is the full
 //!    test's answer too, and the query ends.
-//! 2. A face the pair overlaps along is **kept** when a point of the other shape lies
-//!    deep enough inside the face's own shape (`sat::hull_hull::warm` has the bound and
-//!    its proof): first the support vertex under the face; when that one does not
-//!    prove it, and it lies outside (the other shape's face overhangs) or the pair is
-//!    shallower than the slop, the incident points of the face's clipped manifold and
-//!    their centroid.
-//! 3. A kept face gives the full query's manifold when its points reach the face's
-//!    depth (less the clip tolerance): the exact depth is at most that, so the
-//!    deepest-point rule has nothing to add. The manifold is the full query's, bit for
-//!    bit, and so is the cache's feature; only the support vertices the cache keeps as
-//!    hints can differ, and those never change an answer.
+//! 2. A feature the pair overlaps along is **kept** when a point lies deep enough inside
+//!    the shapes (`sat::hull_hull::warm` has the bound and its proof). For a face: the
+//!    other shape's support vertex under it; when that one does not prove it, and it
+//!    lies outside (the other shape's face overhangs) or the pair is shallower than the
+//!    slop, the incident points of the face's clipped manifold and their centroid. For
+//!    an edge pair (kept only while it still forms a Minkowski face and its edges
+//!    support its axis, as the edge query keeps it): the edges' closest points.
+//! 3. A kept feature gives the full query's manifold when its points are there, and for
+//!    a face when they reach its depth (less the clip tolerance): the exact depth is at
+//!    most that, so the deepest-point rule has nothing to add (it never touches an edge
+//!    pair's point). The manifold is the full query's, bit for bit, and so is the
+//!    cache's feature; only the support vertices the cache keeps as hints can differ,
+//!    and those never change an answer.
 //!
 //! Anything else takes the full test, with the measured feature handed over so that it
 //! is not measured twice. [`collide_full`](crate::collide_full) never takes this path:
@@ -38,7 +40,7 @@ pub(crate) enum Warm {
     /// Last query's feature separates the pair beyond the margin: no manifold, the
     /// cache remembers the axis (the full test's answer).
     Separated,
-    /// The kept face's manifold is written.
+    /// The kept feature's manifold is written.
     Kept,
     /// The full test must run; the remembered feature measured on this frame, when it
     /// could be.
@@ -63,33 +65,50 @@ pub(crate) fn warm_polytope_pair(
         return Warm::Full(None);
     };
     let measured = with_polytopes(solid_a, solid_b, |pa, pb| {
-        remeasure(pa, pb, frame, cached.feature, mode, &mut cache.support)
+        remeasure(
+            pa,
+            pb,
+            frame,
+            cached.feature,
+            margin,
+            mode,
+            &mut cache.support,
+        )
     });
     let Some(Some(measured)) = measured else {
         return Warm::Full(None);
     };
-    let axis = measured.remembered.axis;
-    if axis.separation > margin {
-        cache.remember(axis.feature, true);
+    let remembered = measured.remembered.axis;
+    if remembered.separation > margin {
+        cache.remember(remembered.feature, true);
         return Warm::Separated;
     }
     let full = Warm::Full(Some(measured.remembered));
+    let Some(axis) = measured.kept else {
+        return full;
+    };
+    let face = measured.is_face();
     let proven = measured.proves_kept(measured.depth);
-    // Whether the manifold's incident points can still prove it (module docs, step 2).
+    // Whether a face's manifold points can still prove it (module docs, step 2).
     let shallow = -axis.separation <= measured.slop();
-    if !measured.is_face() || !(proven || measured.depth < 0.0 || shallow) {
+    if !(proven || face && (measured.depth < 0.0 || shallow)) {
         return full;
     }
     let clip_tolerance = CLIP_TOLERANCE * solid_a.inner_radius().min(solid_b.inner_radius());
     let points = manifold_points(solid_a, solid_b, frame, &axis, margin, clip_tolerance);
-    let deepest = points
-        .iter()
-        .map(|c| c.depth)
-        .fold(f32::NEG_INFINITY, f32::max);
-    // No points (−∞) or a deepest point short of the face's depth: the full query decides.
-    let reaches = deepest >= -axis.separation - clip_tolerance;
-    if !reaches {
+    if points.is_empty() {
         return full;
+    }
+    if face {
+        // A deepest point short of the face's depth: the full query decides.
+        let deepest = points
+            .iter()
+            .map(|c| c.depth)
+            .fold(f32::NEG_INFINITY, f32::max);
+        let reaches = deepest >= -axis.separation - clip_tolerance;
+        if !reaches {
+            return full;
+        }
     }
     if !proven {
         // The incident side of each point: `c − n·d/2` is on b for a face of a,
