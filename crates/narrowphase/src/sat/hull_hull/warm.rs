@@ -59,6 +59,12 @@ use glam::Vec3;
 /// (`f32::EPSILON` is two), above the ~28 the module docs count.
 const ROUND_OFF: f32 = 16.0 * f32::EPSILON;
 
+/// The deepest edge pair (in slops) the warm path tries to prove. At the crossing,
+/// `r ≈ p cos θ` for a penetration `p`, which proves it only while `p (1 − cos θ)` stays
+/// below the slop: 16 slops covers faces up to 20° from the axis (`1 − cos 20° = 0.06`).
+/// Deeper pairs go straight to the full test, which would redo the work.
+const EDGE_PENETRATION: f32 = 16.0;
+
 /// Last query's feature measured on this frame by [`remeasure`], with what the bound of
 /// the module docs needs.
 #[derive(Clone, Copy, Debug)]
@@ -125,6 +131,7 @@ pub(crate) fn remeasure(
     let (mut support_a, mut support_b) = supports(a, b, mode, hints);
     let remembered = query.remembered(feature, &mut support_a, &mut support_b)?;
     let round_off = ROUND_OFF * (length(frame.trans) + a.radius + b.radius);
+    let slop = FEATURE_SLOP * a.inradius.min(b.inradius);
     let (kept, depth) = match feature {
         Feature::FaceA(_) => {
             hints.b_under_face_a = hint_of(remembered.vertex);
@@ -136,24 +143,30 @@ pub(crate) fn remeasure(
             let q = frame.point_to_b(a.vertices[remembered.vertex]);
             (Some(remembered.axis), depth_inside(b, q))
         }
-        // A separating edge axis ends the test before any of this (the caller's).
-        Feature::EdgeEdge(i, j) if remembered.axis.separation <= margin => query
-            .kept_edge(
-                i as usize,
-                j as usize,
-                margin,
-                round_off,
-                &mut support_a,
-                &mut support_b,
-            )
-            .map_or((None, f32::NAN), |(axis, depth)| (Some(axis), depth)),
+        // A separating edge axis ends the test before any of this (the caller's); a
+        // deep one cannot be proven (see `EDGE_PENETRATION`).
+        Feature::EdgeEdge(i, j)
+            if remembered.axis.separation <= margin
+                && -remembered.axis.separation <= EDGE_PENETRATION * slop =>
+        {
+            query
+                .kept_edge(
+                    i as usize,
+                    j as usize,
+                    margin,
+                    round_off,
+                    &mut support_a,
+                    &mut support_b,
+                )
+                .map_or((None, f32::NAN), |(axis, depth)| (Some(axis), depth))
+        }
         _ => (None, f32::NAN),
     };
     Some(Remeasured {
         remembered,
         kept,
         depth,
-        slop: FEATURE_SLOP * a.inradius.min(b.inradius),
+        slop,
         round_off,
     })
 }
