@@ -36,7 +36,8 @@ pub(crate) fn face_contact(
     let plane = reference.planes[reference_face];
     let n = plane.normal;
     let n_in_incident = frame.rot_t * n;
-    let deepest = incident.support_index(-n_in_incident) as u32;
+    // The 8-lane scan: the scalar scan's index, bit for bit (tests/hull_blocks.rs).
+    let deepest = incident.support(-n_in_incident).0 as u32;
     let incident_face = incident_face(incident, deepest, n_in_incident);
     let polygon = clip_incident(
         reference,
