@@ -141,6 +141,23 @@
 //! (On 23 November, before the per-edge bounds: `pruned-scan-contact` 9,782 / 17,817 /
 //! 26,946 / 44,767 and `pruned-scan-cold` 11,609 / 20,574 / 30,772 / 52,185.)
 //!
+//! Re-measured on 28 November 2026 (fourth session) after the warm path learned to
+//! keep last query's face or edge pair without the full test (`QueryPath::Kept`; same
+//! answers bit for bit) and the face manifold found its incident face from the
+//! vertex's edges (the same count, per pair, as the difference of a 2-pass and a 1-pass
+//! run; `prof seed003 <variant> <n>` with `--toggle-collect` on the pass):
+//!
+//! | points per hull | 8 | 24 | 64 | 256 |
+//! |---|---:|---:|---:|---:|
+//! | `pruned-scan-cold` (manifold) | 10,377 | 15,507 | 22,683 | 37,166 |
+//! | `pruned-walk-cold` | 11,117 | 16,314 | 22,939 | 35,719 |
+//! | `pruned-scan-warm` | 7,119 | 6,214 | 8,536 | 14,053 |
+//! | `pruned-walk-warm` | 7,732 | 6,816 | 9,089 | 13,689 |
+//! | parry3d manifold / pruned-scan-warm | 2.33 | 4.08 | 4.17 | 3.93 |
+//!
+//! Warm now costs 0.4–0.7× cold on these touching pairs (the 8-point set has more
+//! deep and apart pairs, which the kept path cannot prove).
+//!
 //! What it says about the claim:
 //! * **Walking instead of scanning gains at most 5% here, not 5–10×**: the walk is
 //!   7–8% dearer at 8 points, 5–6% at 24, 1% at 64, and 4–5% cheaper at 256, warm or
@@ -161,8 +178,9 @@
 //! * The fully plain SAT is 15–16× (8 points) to 3,700–3,900× (256) dearer than the
 //!   pruned test: the Gauss-map test is worth 4.8–23× of that, the bounds and lanes the
 //!   rest.
-//! * Warm and cold cost about the same on touching pairs (warm / cold 0.94–1.03): the
-//!   cache only skips work when its axis still separates. parry3d's manifold takes
+//! * Warm and cold cost about the same on touching pairs (warm / cold 0.94–1.03, before
+//!   the kept path of 28 November; since, 0.38–0.69, table above): the
+//!   cache only skipped work when its axis still separated. parry3d's manifold takes
 //!   1.66× (8 points) to 1.39× (256) the instructions of sepax's cold manifold (1.43× to
 //!   1.06× before the per-edge bounds).
 //!
