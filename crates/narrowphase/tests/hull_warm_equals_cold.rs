@@ -275,3 +275,72 @@ fn resting_pairs_keep_their_feature_with_the_full_answer() {
         "{kept} kept features of {touching} touching steps"
     );
 }
+
+/// The kept-feature path at extreme scales and far from the origin: hulls and boxes of
+/// sizes from 2⁻⁴⁰ to 2⁹⁰, resting on each other at up to 1,000 sizes from the origin.
+/// The round-off allowance grows with the pair's extent, so far pairs take the full
+/// test more often; whichever path a step takes, the answer must be the full test's bit
+/// for bit, and nothing may panic.
+#[test]
+fn kept_features_match_the_full_test_at_extreme_scales() {
+    let mut rng = Rng::new(0x14_5ca1e);
+    let exponents = [-40, -20, 0, 20, 62, 64, 90];
+    let (mut steps, mut kept_near) = (0usize, 0usize);
+    for sequence in 0..280usize {
+        let exponent = exponents[sequence % exponents.len()];
+        let scale = 2f32.powi(exponent);
+        let hull = |rng: &mut Rng| {
+            let n = 8 + rng.below(40);
+            let radii = rng.vec3(Vec3::splat(0.3), Vec3::splat(1.5)) * scale;
+            sepax_testkit::shapes::ellipsoid_hull_with(rng, n, radii)
+        };
+        let a = hull(&mut rng);
+        let b = if sequence % 3 == 0 {
+            let half = rng.vec3(Vec3::splat(0.2), Vec3::splat(1.0)) * scale;
+            Shape::from(sepax_geometry::Cuboid::try_from_half_extents(half).unwrap())
+        } else {
+            hull(&mut rng)
+        };
+        // Near the origin, or a thousand sizes away from it.
+        let reach = if sequence % 2 == 0 { 1.0 } else { 1000.0 };
+        let pa = Pose::new(
+            rng.vec3(Vec3::splat(-reach), Vec3::splat(reach)) * scale,
+            rng.rotation(),
+        );
+        let mut pb = Pose::new(
+            pa.translation + rng.unit_vec3() * (a.bounding_radius() + b.bounding_radius()),
+            rng.rotation(),
+        );
+        let size = a.bounding_radius().min(b.bounding_radius());
+        let mut warm = PairCache::default();
+        for frame in 0..30 {
+            pb = resting_step(
+                &mut rng,
+                (&a, &pa),
+                (&b, &pb),
+                (1e-3 * size, 1e-3, 0.01 * size),
+            );
+            let mut full = warm;
+            let (warm_answer, path) = collide_path(&a, &pa, &b, &pb, 0.0, &mut warm);
+            let full_answer = collide_full(&a, &pa, &b, &pb, 0.0, &mut full);
+            assert_eq!(
+                format!("{full_answer:?}"),
+                format!("{warm_answer:?}"),
+                "scale 2^{exponent}, sequence {sequence} frame {frame}, {path:?}"
+            );
+            assert_eq!(
+                warm.last(),
+                full.last(),
+                "scale 2^{exponent}, sequence {sequence}"
+            );
+            if reach == 1.0 && (-20..=20).contains(&exponent) {
+                kept_near += (path == QueryPath::Kept) as usize;
+            }
+            steps += 1;
+        }
+    }
+    eprintln!("extreme scales: {steps} steps, {kept_near} kept near the origin at 2^-20..2^20");
+    assert!(steps >= 8_000);
+    // Near the origin at ordinary exponents the path must still be taken.
+    assert!(kept_near > 600, "{kept_near} kept");
+}
