@@ -11,7 +11,8 @@
 //! * `intersects(a, b) == contact(a, b, margin 0).is_some()`, in both orders;
 //! * `collide` agrees with `contact`: a manifold needs a contact, a touching contact
 //!   gives a manifold; a second `collide` with the cache the first one left gives the
-//!   same manifold (what [`PairCache`] promises);
+//!   same manifold (what [`PairCache`] promises), and so does `collide_full` (the
+//!   full test, never the kept-feature path) with that cache, with the same feature;
 //! * **order symmetry**: `contact(a, b)` and `contact(b, a)` give the same verdict
 //!   (outside a band of `1e-5 · size + round` around the margin), depths within
 //!   `1e-4 · size + round`, and mirrored normals (within 1e-3; 5e-3 with a sphere,
@@ -31,7 +32,7 @@ use crate::decode::{self, ShapeSpec, rust_f32, rust_pose};
 use crate::known::{Skips, Tolerance};
 use crate::pair::{Tolerances, check_contact_finite, check_oracle, check_symmetry};
 use sepax_geometry::{Pose, Shape};
-use sepax_narrowphase::{Contact, Manifold, PairCache, collide, contact, intersects};
+use sepax_narrowphase::{Contact, Manifold, PairCache, collide, collide_full, contact, intersects};
 
 pub use crate::pair::REPRESENTABLE;
 
@@ -190,7 +191,21 @@ impl NarrowCase {
             }
         }
         // Compared as printed, so that NaN equals NaN (out of the representable range).
+        let mut full_cache = *cache;
         let again = collide(a, pa, b, pb, self.margin, cache);
+        // The warm path (a kept feature) gives the full test's answer bit for bit, with
+        // the same remembered feature, whatever the input.
+        let full = collide_full(a, pa, b, pb, self.margin, &mut full_cache);
+        assert_eq!(
+            format!("{again:?}"),
+            format!("{full:?}"),
+            "the kept-feature path differs from the full test"
+        );
+        assert_eq!(
+            cache.last(),
+            full_cache.last(),
+            "the kept-feature path's cache"
+        );
         if skip.warm {
             return;
         }
