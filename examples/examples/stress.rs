@@ -13,8 +13,10 @@
 //! which computes every AABB and builds the static tree), the memory, a per-stage
 //! table (median, mean and max over the frames after 5 warm-up frames: the mean counts
 //! the rare costly frames, such as the broad phase's full sweeps, that the median
-//! leaves out), then as its last line one JSON object: the stages' medians, and the
-//! step's and the broad phase's means (`step_mean_ms`, `broad_mean_ms`).
+//! leaves out), the pair counts (candidates, touching, the pairs the narrow phase's warm
+//! path kept: `StepReport::kept_pairs`, contact points), then as its last line one JSON
+//! object: the stages' medians, and the step's and the broad phase's means
+//! (`step_mean_ms`, `broad_mean_ms`).
 //!
 //! Memory is the process's resident set size as Linux reports it in
 //! `/proc/self/status` (`VmRSS` after the first step, `VmHWM` its peak at the end):
@@ -199,8 +201,8 @@ fn main() -> ExitCode {
     let mut first_step_ms = 0.0;
     let mut rss_after_first = None;
     // Columns: aabb, broad, narrow, events, step (ms); candidates, touching, points;
-    // 1 for a moving frame; ccd (ms).
-    let mut rows: Vec<[f64; 10]> = Vec::with_capacity(o.frames);
+    // 1 for a moving frame; ccd (ms); pairs the narrow phase's warm path kept.
+    let mut rows: Vec<[f64; 11]> = Vec::with_capacity(o.frames);
     for frame in 0..o.frames {
         if let Some(j) = judge.as_mut() {
             j.before_frame(&world);
@@ -220,6 +222,7 @@ fn main() -> ExitCode {
             r.contact_points() as f64,
             moving as u8 as f64,
             ms(t.ccd),
+            r.kept_pairs as f64,
         ]);
         if frame == 0 {
             first_step_ms = ms(t.total);
@@ -241,15 +244,15 @@ fn main() -> ExitCode {
     } else {
         &rows[..]
     };
-    let of_kind = |moving: bool| -> Vec<[f64; 10]> {
-        let keep = |r: &&[f64; 10]| o.resting.is_none() || (r[8] == 1.0) == moving;
+    let of_kind = |moving: bool| -> Vec<[f64; 11]> {
+        let keep = |r: &&[f64; 11]| o.resting.is_none() || (r[8] == 1.0) == moving;
         measured.iter().filter(keep).copied().collect()
     };
     let (moving_rows, resting_rows) = (of_kind(true), of_kind(false));
     let col_of =
-        |rows: &[[f64; 10]], k: usize| median(&mut rows.iter().map(|r| r[k]).collect::<Vec<_>>());
-    let max_of = |rows: &[[f64; 10]], k: usize| rows.iter().map(|r| r[k]).fold(0.0, f64::max);
-    let mean_of = |rows: &[[f64; 10]], k: usize| {
+        |rows: &[[f64; 11]], k: usize| median(&mut rows.iter().map(|r| r[k]).collect::<Vec<_>>());
+    let max_of = |rows: &[[f64; 11]], k: usize| rows.iter().map(|r| r[k]).fold(0.0, f64::max);
+    let mean_of = |rows: &[[f64; 11]], k: usize| {
         rows.iter().map(|r| r[k]).sum::<f64>() / rows.len().max(1) as f64
     };
     let col = |k: usize| col_of(&moving_rows, k);
@@ -312,9 +315,10 @@ fn main() -> ExitCode {
         }
     }
     println!(
-        "pairs: {} candidates, {} touching, {} contact points (medians)",
+        "pairs: {} candidates, {} touching, {} kept by the warm path, {} contact points (medians)",
         col(5),
         col(6),
+        col(10),
         col(7)
     );
     let mut ccd_json = String::new();
@@ -371,7 +375,7 @@ fn main() -> ExitCode {
     };
     let json_mib = |m: Option<f64>| m.map_or("null".to_string(), |v| format!("{v:.1}"));
     println!(
-        "{{\"scene\":\"{}\",\"bodies\":{},\"frames\":{},\"threads\":{},\"insert_ms\":{:.2},\"first_step_ms\":{:.2},\"rss_mib\":{},\"peak_rss_mib\":{},\"candidate_pairs\":{},\"touching_pairs\":{},\"contact_points\":{},\"aabb_ms\":{:.4},\"broad_ms\":{:.4},\"narrow_ms\":{:.4},\"events_ms\":{:.4},\"step_ms\":{:.4},\"step_mean_ms\":{:.4},\"broad_mean_ms\":{:.4}{}{},\"check\":\"{}\"}}",
+        "{{\"scene\":\"{}\",\"bodies\":{},\"frames\":{},\"threads\":{},\"insert_ms\":{:.2},\"first_step_ms\":{:.2},\"rss_mib\":{},\"peak_rss_mib\":{},\"candidate_pairs\":{},\"touching_pairs\":{},\"kept_pairs\":{},\"contact_points\":{},\"aabb_ms\":{:.4},\"broad_ms\":{:.4},\"narrow_ms\":{:.4},\"events_ms\":{:.4},\"step_ms\":{:.4},\"step_mean_ms\":{:.4},\"broad_mean_ms\":{:.4}{}{},\"check\":\"{}\"}}",
         o.scene,
         scene.len(),
         o.frames,
@@ -382,6 +386,7 @@ fn main() -> ExitCode {
         json_mib(memory.map(|m| m.1)),
         col(5),
         col(6),
+        col(10),
         col(7),
         col(0),
         col(1),

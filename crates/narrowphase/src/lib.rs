@@ -252,8 +252,8 @@ pub use manifold::CLIP_TOLERANCE;
 #[doc(hidden)]
 pub use query::contact_with;
 pub use query::{
-    DEFAULT_SUPPORT_MODE, QueryPath, collide, collide_full, collide_path, collide_with, contact,
-    intersects, minimum_translation,
+    DEFAULT_SUPPORT_MODE, QueryPath, collide, collide_full, collide_into, collide_path,
+    collide_with, contact, intersects, minimum_translation,
 };
 pub use sat::FEATURE_SLOP;
 /// The baselines of the `seed003` bench group, not queries to use: the plain hull–hull

@@ -528,6 +528,38 @@ pub fn collide_path(
     (answer, path)
 }
 
+/// [`collide`] writing its answer into `out` (a `Manifold` is a few hundred bytes: no
+/// copy on the way out), and saying which way it answered: what a pipeline that counts
+/// its warm pairs calls. The same answer and cache as `collide`.
+///
+/// ```
+/// use sepax_geometry::{ConvexHull, Pose, Shape};
+/// use sepax_narrowphase::{PairCache, QueryPath, collide_into};
+/// use glam::Vec3;
+///
+/// let ground = Shape::from(ConvexHull::cuboid(Vec3::new(5.0, 0.5, 5.0)).unwrap());
+/// let cube = Shape::from(ConvexHull::cuboid(Vec3::splat(0.5)).unwrap());
+/// let resting = Pose::from_translation(Vec3::new(0.0, 0.99, 0.0));
+/// let (mut cache, mut out) = (PairCache::default(), None);
+/// assert_eq!(collide_into(&ground, &Pose::IDENTITY, &cube, &resting, 0.0, &mut cache, &mut out), QueryPath::Full);
+/// assert_eq!(collide_into(&ground, &Pose::IDENTITY, &cube, &resting, 0.0, &mut cache, &mut out), QueryPath::Kept);
+/// assert_eq!(out.unwrap().points.len(), 4);
+/// ```
+pub fn collide_into(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: f32,
+    cache: &mut PairCache,
+    out: &mut Option<Manifold>,
+) -> QueryPath {
+    let mut path = QueryPath::Full;
+    let how = (DEFAULT_SUPPORT_MODE, true);
+    *out = collide_on(a, pose_a, b, pose_b, margin, cache, how, &mut path);
+    path
+}
+
 /// [`collide`] without its warm path: every pair takes the full query
 /// ([`QueryPath::Full`]). The same answer and the same cached feature as `collide`, bit
 /// for bit (only the support vertices the cache keeps as hints may differ): the twin

@@ -39,7 +39,9 @@ use crate::pairs::PairState;
 use crate::store::Body;
 use crate::{ContactPair, MATCH_DISTANCE};
 use sepax_geometry::Shape;
-use sepax_narrowphase::{BoxBoxPair, Manifold, PairCache, collide, collide_box_pairs_scattered};
+use sepax_narrowphase::{
+    BoxBoxPair, Manifold, PairCache, QueryPath, collide_box_pairs_scattered, collide_into,
+};
 
 /// What every pair of the narrow pass reads besides its own state.
 pub(crate) struct NarrowContext<'w> {
@@ -73,16 +75,25 @@ pub(crate) struct BoxBatch {
 /// pairs 2.74 ms (one pair at a time: 2.79 ms).
 const BATCH_PAIRS: usize = 128;
 
+/// What one chunk of the narrow pass counted.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ChunkCounts {
+    /// Manifolds written (the event stage cuts the contact list by it).
+    pub manifolds: usize,
+    /// Pairs the narrow phase's warm path answered ([`QueryPath::Kept`]).
+    pub kept: usize,
+}
+
 /// Fills `out[i]` with the manifold of `states[i]` and updates the pair's cache and
 /// point matches: one chunk of the narrow pass (see the [module docs](self)).
-/// Returns the number of manifolds (the event stage cuts the contact list by it).
 pub(crate) fn narrow_chunk(
     states: &mut [PairState],
     out: &mut [Option<Manifold>],
     batch: &mut BoxBatch,
     context: &NarrowContext,
-) -> usize {
+) -> ChunkCounts {
     batch.clear();
+    let mut kept = 0;
     let bodies = context.bodies;
     for i in 0..states.len() {
         let st = &mut states[i];
@@ -111,12 +122,19 @@ pub(crate) fn narrow_chunk(
                 continue;
             }
             let margin = context.margin;
-            *manifold = collide(&a.shape, &a.pose, &b.shape, &b.pose, margin, &mut st.cache);
+            let (cache, shapes) = (&mut st.cache, (&a.shape, &b.shape));
+            let path = collide_into(
+                shapes.0, &a.pose, shapes.1, &b.pose, margin, cache, manifold,
+            );
+            kept += (path == QueryPath::Kept) as usize;
         }
         match_points(st, manifold, bodies);
     }
     batch.run(states, out, context);
-    out.iter().filter(|m| m.is_some()).count()
+    ChunkCounts {
+        manifolds: out.iter().filter(|m| m.is_some()).count(),
+        kept,
+    }
 }
 
 impl BoxBatch {

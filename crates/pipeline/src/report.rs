@@ -193,6 +193,12 @@ pub struct StepReport {
     /// the touching pairs that were dropped ended with
     /// [`EndCause::PairBudget`].
     pub pair_budget_exceeded: bool,
+    /// Pairs the narrow phase answered by its warm path: a hull–hull or box–hull pair
+    /// whose face or edge pair from the previous step was proven to stay, so only that
+    /// feature was measured and clipped
+    /// ([`QueryPath::Kept`](sepax_narrowphase::QueryPath::Kept)); the answer is the full
+    /// test's, bit for bit. A profiling aid: resting hulls should mostly land here.
+    pub kept_pairs: usize,
     /// The time of impact of each pair a CCD body passed through within the step
     /// without touching at its end (see [`CcdHit`] and
     /// [`CollisionWorld::set_ccd`](crate::CollisionWorld::set_ccd)), sorted
@@ -218,6 +224,7 @@ impl StepReport {
         self.quarantined.clear();
         self.candidate_pairs = 0;
         self.pair_budget_exceeded = false;
+        self.kept_pairs = 0;
         self.ccd_hits.clear();
         self.ccd_skipped = 0;
         self.timings = StepTimings::default();

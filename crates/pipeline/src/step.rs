@@ -42,7 +42,7 @@ use crate::aabbs::{AabbOutcome, aabb_outcomes};
 use crate::carry::CarryPlan;
 use crate::ccd::{CcdContext, ccd_hits};
 use crate::events::{Ended, build_events, ended_event};
-use crate::narrow::{BoxBatch, NarrowContext, narrow_chunk};
+use crate::narrow::{BoxBatch, ChunkCounts, NarrowContext, narrow_chunk};
 use crate::pairs::PairState;
 use crate::store::BodyStore;
 use crate::{BodyHandle, BodyKind, Config, ContactPair, EndCause, Quarantined, StepReport};
@@ -108,7 +108,9 @@ impl StepFrame<'_> {
         let t_broad = Instant::now();
 
         let mut manifolds = std::mem::take(&mut self.pairs.manifolds);
-        let counts = self.narrow_phase(&mut manifolds);
+        let tallies = self.narrow_phase(&mut manifolds);
+        let counts: Vec<usize> = tallies.iter().map(|t| t.manifolds).collect();
+        report.kept_pairs = tallies.iter().map(|t| t.kept).sum();
         let t_narrow = Instant::now();
 
         build_events(
@@ -318,8 +320,9 @@ impl StepFrame<'_> {
     /// pairs batched within each chunk, see [`crate::narrow`]). Fills `manifolds[i]`
     /// with the manifold of pair `i`.
     #[inline(never)] // a stage of its own in profiles
-    /// Returns the number of manifolds in each chunk, for the event stage.
-    fn narrow_phase(&mut self, manifolds: &mut Vec<Option<Manifold>>) -> Vec<usize> {
+    /// Returns what each chunk counted: its manifolds, for the event stage, and its
+    /// warm pairs.
+    fn narrow_phase(&mut self, manifolds: &mut Vec<Option<Manifold>>) -> Vec<ChunkCounts> {
         let states = &mut self.pairs.states;
         // Every slot is written below, so only the length changes here (no sequential
         // pass over last step's slots).

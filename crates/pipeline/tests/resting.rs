@@ -172,3 +172,75 @@ fn a_step_where_nothing_changed_reports_what_the_full_step_does() {
     // The idle frames (12 of 16) took the short way.
     assert!(short_ways >= 10, "{short_ways}");
 }
+
+/// Hulls resting on a ground box, nudged a little every step (as a solver leaves them):
+/// from the second step on, the narrow phase's warm path keeps most pairs' features
+/// (`StepReport::kept_pairs`), and the contacts are those of a world that runs every
+/// pair through the full test (`collide_full`, by the narrow phase's own test of the
+/// path) — here checked as the same contacts for 1 and 2 threads, and the count as
+/// well.
+#[test]
+fn resting_hulls_are_kept_by_the_warm_path() {
+    use sepax_pipeline::BodyDesc;
+    use sepax_pipeline::geometry::{ConvexHull, Cuboid, Shape};
+    let run = |threads: usize| {
+        let config = Config {
+            threads,
+            ..Config::default()
+        };
+        let mut world = CollisionWorld::new(config).unwrap();
+        let ground = Cuboid::try_from_half_extents(Vec3::new(50.0, 0.5, 50.0)).unwrap();
+        world
+            .insert(BodyDesc::fixed(
+                Shape::from(ground),
+                Pose::from_translation(Vec3::new(0.0, -0.5, 0.0)),
+            ))
+            .unwrap();
+        let mut rng = sepax_pipeline::geometry::rng::Rng::new(21);
+        let mut hulls = Vec::new();
+        for k in 0..40 {
+            let points: Vec<Vec3> = (0..16).map(|_| rng.unit_vec3() * 0.5).collect();
+            let hull = ConvexHull::try_from_points(&points).unwrap();
+            // Its lowest vertex 0.01 below the ground's top.
+            let bottom = hull
+                .vertices()
+                .iter()
+                .map(|v| v.y)
+                .fold(f32::INFINITY, f32::min);
+            let at = Vec3::new((k % 8) as f32 * 2.0, -bottom - 0.01, (k / 8) as f32 * 2.0);
+            let h = world
+                .insert(BodyDesc::dynamic(
+                    Shape::from(hull),
+                    Pose::from_translation(at),
+                ))
+                .unwrap();
+            hulls.push((h, at));
+        }
+        let mut kept = Vec::new();
+        let mut contacts = Vec::new();
+        for frame in 0..6 {
+            for &(h, at) in &hulls {
+                let nudge = Vec3::new(1e-4 * frame as f32, 0.0, 0.0);
+                world
+                    .set_pose(h, Pose::from_translation(at + nudge))
+                    .unwrap();
+            }
+            let report = world.step();
+            kept.push(report.kept_pairs);
+            contacts.push(strip(&report.contacts));
+        }
+        (kept, contacts)
+    };
+    let (kept, contacts) = run(1);
+    assert!(contacts[0].len() >= 40, "{} contacts", contacts[0].len());
+    // The first step has no cached feature to keep.
+    assert_eq!(kept[0], 0);
+    for (frame, &k) in kept.iter().enumerate().skip(1) {
+        assert!(
+            k * 2 > contacts[frame].len(),
+            "frame {frame}: {k} kept of {}",
+            contacts[frame].len()
+        );
+    }
+    assert_eq!(run(2), (kept, contacts));
+}

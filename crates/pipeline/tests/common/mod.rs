@@ -7,6 +7,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 /// points (bit patterns), feature ids, anchors, point matches, events, quarantined bodies.
 pub fn report_hash(r: &StepReport, h: &mut DefaultHasher) {
     r.candidate_pairs.hash(h);
+    r.kept_pairs.hash(h);
     for c in &r.contacts {
         (
             c.a,
