@@ -482,8 +482,9 @@ pub fn collide_with(
     collide_on(a, pose_a, b, pose_b, margin, cache, (mode, true), &mut path)
 }
 
-/// Which way [`collide`] answered a pair (see [`collide_path`]).
+/// Which way [`collide`] answered a pair (see [`collide_path`]). More ways may come.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum QueryPath {
     /// The full query: every candidate axis that can win was measured (or the first
     /// that separates). Every pair but the warm hull pairs below.
