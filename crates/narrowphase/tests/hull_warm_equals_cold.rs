@@ -344,3 +344,65 @@ fn kept_features_match_the_full_test_at_extreme_scales() {
     // Near the origin at ordinary exponents the path must still be taken.
     assert!(kept_near > 600, "{kept_near} kept");
 }
+
+/// Thin hulls (needles, slivers and plates: axes from 0.002 to 2) resting on and
+/// turning against each other and boxes: the kept-feature path's bound rests on a
+/// ball behind the face planes lying inside the hull, which thin shapes test hardest.
+/// The answer must be the full test's bit for bit.
+#[test]
+fn kept_features_match_the_full_test_on_thin_hulls() {
+    let mut rng = Rng::new(0x7_41f);
+    let (mut steps, mut kept) = (0usize, 0usize);
+    for sequence in 0..240usize {
+        let thin = |rng: &mut Rng| {
+            let mut radii = Vec3::splat(rng.range(0.5, 2.0));
+            radii[rng.below(3)] = rng.range(0.002, 0.05);
+            if rng.below(2) == 0 {
+                radii[rng.below(3)] = rng.range(0.002, 0.05);
+            }
+            let points = 8 + rng.below(40);
+            sepax_testkit::shapes::ellipsoid_hull_with(rng, points, radii)
+        };
+        let a = thin(&mut rng);
+        let b = if sequence % 4 == 0 {
+            random_cuboid(&mut rng)
+        } else {
+            thin(&mut rng)
+        };
+        let pa = Pose::new(
+            rng.vec3(Vec3::splat(-5.0), Vec3::splat(5.0)),
+            rng.rotation(),
+        );
+        let mut pb = Pose::new(
+            pa.translation + rng.unit_vec3() * (a.bounding_radius() + b.bounding_radius()),
+            rng.rotation(),
+        );
+        let size = a.bounding_radius().min(b.bounding_radius());
+        let mut warm = PairCache::default();
+        for frame in 0..40 {
+            let (shift, angle) = if frame % 8 == 7 {
+                (0.05 * size, 0.05)
+            } else {
+                (1e-3 * size, 1e-3)
+            };
+            pb = resting_step(&mut rng, (&a, &pa), (&b, &pb), (shift, angle, 0.01 * size));
+            let mut full = warm;
+            let (warm_answer, path) = collide_path(&a, &pa, &b, &pb, 0.0, &mut warm);
+            let full_answer = collide_full(&a, &pa, &b, &pb, 0.0, &mut full);
+            assert_eq!(
+                format!("{full_answer:?}"),
+                format!("{warm_answer:?}"),
+                "thin sequence {sequence} frame {frame}, {path:?}"
+            );
+            assert_eq!(
+                warm.last(),
+                full.last(),
+                "thin sequence {sequence} frame {frame}"
+            );
+            kept += (path == QueryPath::Kept) as usize;
+            steps += 1;
+        }
+    }
+    eprintln!("thin hulls: {kept} kept of {steps} steps");
+    assert!(kept > steps / 4, "{kept} kept of {steps}");
+}
