@@ -19,6 +19,7 @@
 //! depends on the pair count only, and each result goes to a place fixed by the
 //! prefix sums, so the report is the same on any thread count.
 
+use crate::narrow::ChunkCounts;
 use crate::pairs::PairState;
 use crate::store::BodyStore;
 use crate::{BodyHandle, ContactEvent, ContactPair, EndCause, EventKind, StepReport};
@@ -49,21 +50,21 @@ pub(crate) fn ended_event(st: &PairState, cause: EndCause) -> ContactEvent {
 pub(crate) fn build_events(
     states: &mut [PairState],
     manifolds: &mut [Option<Manifold>],
-    (chunk, counts): (usize, &[usize]),
+    (chunk, counts): (usize, &[ChunkCounts]),
     ended: &[Ended],
     bodies: &BodyStore,
     mut contacts: Vec<ContactPair>,
     report: &mut StepReport,
 ) {
     // Pass 1: each chunk's slice of the contact list.
-    let total = counts.iter().sum();
+    let total = counts.iter().map(|c| c.manifolds).sum();
     contacts.truncate(total);
     if contacts.len() < total {
         contacts.resize(total, placeholder());
     }
     let mut slices = Vec::with_capacity(counts.len());
     let (mut rest, mut first) = (&mut contacts[..], 0);
-    for &count in counts {
+    for count in counts.iter().map(|c| c.manifolds) {
         let (head, tail) = std::mem::take(&mut rest).split_at_mut(count);
         slices.push((first, head));
         (rest, first) = (tail, first + count);

@@ -108,9 +108,8 @@ impl StepFrame<'_> {
         let t_broad = Instant::now();
 
         let mut manifolds = std::mem::take(&mut self.pairs.manifolds);
-        let tallies = self.narrow_phase(&mut manifolds);
-        let counts: Vec<usize> = tallies.iter().map(|t| t.manifolds).collect();
-        report.kept_pairs = tallies.iter().map(|t| t.kept).sum();
+        let counts = self.narrow_phase(&mut manifolds);
+        report.kept_pairs = counts.iter().map(|t| t.kept).sum();
         let t_narrow = Instant::now();
 
         build_events(
