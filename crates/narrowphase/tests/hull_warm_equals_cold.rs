@@ -26,7 +26,7 @@ use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::oracle::vertex_projection_sat;
 use sepax_narrowphase::{
-    PairCache, QueryPath, SupportMode, collide, collide_full, collide_path, collide_with,
+    Manifold, PairCache, QueryPath, SupportMode, collide, collide_full, collide_path, collide_with,
 };
 use sepax_testkit::pairs::{PLACEMENTS, place};
 use sepax_testkit::shapes::{ellipsoid_hull, random_cuboid};
@@ -80,6 +80,28 @@ fn step(
     Pose::new(translation, rotation.normalize())
 }
 
+/// `collide` on the pair with `warm` (which it updates) against `collide_full` with a
+/// copy of it: the same manifold, every bit (its `Debug` text tells −0 from +0), and
+/// the same remembered feature. Returns `collide`'s answer and the way it answered.
+fn warm_equals_full(
+    (a, pa): (&Shape, &Pose),
+    (b, pb): (&Shape, &Pose),
+    margin: f32,
+    warm: &mut PairCache,
+    context: &str,
+) -> (Option<Manifold>, QueryPath) {
+    let mut full = *warm;
+    let (warm_answer, path) = collide_path(a, pa, b, pb, margin, warm);
+    let full_answer = collide_full(a, pa, b, pb, margin, &mut full);
+    assert_eq!(
+        format!("{full_answer:?}"),
+        format!("{warm_answer:?}"),
+        "{context}, {path:?}"
+    );
+    assert_eq!(warm.last(), full.last(), "{context}: remembered feature");
+    (warm_answer, path)
+}
+
 #[test]
 fn warm_hull_queries_equal_cold_ones_bit_for_bit() {
     let mut rng = Rng::new(0x14_14_14);
@@ -115,21 +137,11 @@ fn warm_hull_queries_equal_cold_ones_bit_for_bit() {
             }
             // The full query with the same remembered feature: the twin of the
             // kept-feature path.
-            let mut full = warm;
-            let (warm_answer, path) = collide_path(&a, &pa, &b, &pb, margin, &mut warm);
+            let context = format!("sequence {sequence} ({motion:?}, {placement:?}) frame {frame}");
+            let (warm_answer, path) =
+                warm_equals_full((&a, &pa), (&b, &pb), margin, &mut warm, &context);
             let cold_answer = collide(&a, &pa, &b, &pb, margin, &mut cold);
-            let full_answer = collide_full(&a, &pa, &b, &pb, margin, &mut full);
             kept += (path == QueryPath::Kept) as usize;
-            assert_eq!(
-                format!("{full_answer:?}"),
-                format!("{warm_answer:?}"),
-                "full query: sequence {sequence} ({motion:?}, {placement:?}) frame {frame}, {path:?}"
-            );
-            assert_eq!(
-                warm.last(),
-                full.last(),
-                "full query: sequence {sequence} frame {frame}"
-            );
             let walk_answer =
                 collide_with(&a, &pa, &b, &pb, margin, &mut walk_cache, SupportMode::Walk);
             assert_eq!(
@@ -246,19 +258,8 @@ fn resting_pairs_keep_their_feature_with_the_full_answer() {
             } else {
                 ((&a, &pa), (&b, &pb))
             };
-            let mut full = warm;
-            let (warm_answer, path) = collide_path(x, px, y, py, 0.0, &mut warm);
-            let full_answer = collide_full(x, px, y, py, 0.0, &mut full);
-            assert_eq!(
-                format!("{full_answer:?}"),
-                format!("{warm_answer:?}"),
-                "resting sequence {sequence} frame {frame}, {path:?}"
-            );
-            assert_eq!(
-                warm.last(),
-                full.last(),
-                "resting sequence {sequence} frame {frame}"
-            );
+            let context = format!("resting sequence {sequence} frame {frame}");
+            let (warm_answer, path) = warm_equals_full((x, px), (y, py), 0.0, &mut warm, &context);
             touching += warm_answer.is_some() as usize;
             kept += (path == QueryPath::Kept) as usize;
             steps += 1;
@@ -320,19 +321,8 @@ fn kept_features_match_the_full_test_at_extreme_scales() {
                 (&b, &pb),
                 (1e-3 * size, 1e-3, 0.01 * size),
             );
-            let mut full = warm;
-            let (warm_answer, path) = collide_path(&a, &pa, &b, &pb, 0.0, &mut warm);
-            let full_answer = collide_full(&a, &pa, &b, &pb, 0.0, &mut full);
-            assert_eq!(
-                format!("{full_answer:?}"),
-                format!("{warm_answer:?}"),
-                "scale 2^{exponent}, sequence {sequence} frame {frame}, {path:?}"
-            );
-            assert_eq!(
-                warm.last(),
-                full.last(),
-                "scale 2^{exponent}, sequence {sequence}"
-            );
+            let context = format!("scale 2^{exponent}, sequence {sequence} frame {frame}");
+            let (_, path) = warm_equals_full((&a, &pa), (&b, &pb), 0.0, &mut warm, &context);
             if reach == 1.0 && (-20..=20).contains(&exponent) {
                 kept_near += (path == QueryPath::Kept) as usize;
             }
@@ -386,19 +376,8 @@ fn kept_features_match_the_full_test_on_thin_hulls() {
                 (1e-3 * size, 1e-3)
             };
             pb = resting_step(&mut rng, (&a, &pa), (&b, &pb), (shift, angle, 0.01 * size));
-            let mut full = warm;
-            let (warm_answer, path) = collide_path(&a, &pa, &b, &pb, 0.0, &mut warm);
-            let full_answer = collide_full(&a, &pa, &b, &pb, 0.0, &mut full);
-            assert_eq!(
-                format!("{full_answer:?}"),
-                format!("{warm_answer:?}"),
-                "thin sequence {sequence} frame {frame}, {path:?}"
-            );
-            assert_eq!(
-                warm.last(),
-                full.last(),
-                "thin sequence {sequence} frame {frame}"
-            );
+            let context = format!("thin sequence {sequence} frame {frame}");
+            let (_, path) = warm_equals_full((&a, &pa), (&b, &pb), 0.0, &mut warm, &context);
             kept += (path == QueryPath::Kept) as usize;
             steps += 1;
         }
