@@ -89,14 +89,40 @@ pub(crate) fn clip_by_plane(
     );
 }
 
-/// The polygon `points` (a loop) as clip vertices labelled with its edges.
-pub(crate) fn incident_polygon(points: impl ExactSizeIterator<Item = Vec3>) -> ClipPolygon {
-    let mut polygon = ClipPolygon::new();
-    write_incident_polygon(points, &mut polygon);
-    polygon
+/// Clips `polygon` by the side planes `(outward, through)` (outward normals need not be
+/// unit, a zero one is skipped), each pushed out by `clip_tolerance`, labelled
+/// `SIDE | k`; `scratch` is the second buffer of the ping-pong, and the result is
+/// whichever of the two holds it (no polygon is moved by value).
+///
+/// A polygon wholly inside a plane would come out of the clip as it went in (every
+/// vertex kept, in order), so that plane is passed without a copy: the flush faces of a
+/// resting contact clip nothing on most side planes.
+pub(crate) fn clip_by_sides<'p>(
+    polygon: &'p mut ClipPolygon,
+    scratch: &'p mut ClipPolygon,
+    sides: impl Iterator<Item = (Vec3, Vec3)>,
+    clip_tolerance: f32,
+) -> &'p ClipPolygon {
+    let (mut from, mut to) = (polygon, scratch);
+    for (k, (outward, through)) in sides.enumerate() {
+        let Some(side) = outward.try_normalize() else {
+            continue;
+        };
+        let offset = side.dot(through) + clip_tolerance;
+        if from.iter().all(|v| side.dot(v.point) - offset <= 0.0) {
+            continue;
+        }
+        clip_by_plane(from, side, offset, SIDE | k as u16, to);
+        std::mem::swap(&mut from, &mut to);
+        if from.is_empty() {
+            break;
+        }
+    }
+    from
 }
 
-/// [`incident_polygon`] written into `out` (cleared first): no polygon moved by value.
+/// The polygon `points` (a loop) as clip vertices labelled with its edges, written into
+/// `out` (cleared first).
 #[inline]
 pub(crate) fn write_incident_polygon(
     points: impl ExactSizeIterator<Item = Vec3>,
@@ -105,10 +131,12 @@ pub(crate) fn write_incident_polygon(
     out.clear();
     let n = points.len();
     for (k, point) in points.enumerate() {
-        let before = ((k + n - 1) % n) as u16;
-        let mut lines = [before, k as u16];
-        lines.sort_unstable();
-        out.push(ClipVertex { point, lines });
+        let before = if k == 0 { n - 1 } else { k - 1 } as u16;
+        let k = k as u16;
+        out.push(ClipVertex {
+            point,
+            lines: [before.min(k), before.max(k)],
+        });
     }
 }
 
@@ -118,7 +146,8 @@ mod tests {
 
     #[test]
     fn square_clipped_by_a_diagonal_plane() {
-        let square = incident_polygon(
+        let mut square = ClipPolygon::new();
+        write_incident_polygon(
             [
                 Vec3::new(0.0, 0.0, 0.0),
                 Vec3::new(1.0, 0.0, 0.0),
@@ -126,6 +155,7 @@ mod tests {
                 Vec3::new(0.0, 1.0, 0.0),
             ]
             .into_iter(),
+            &mut square,
         );
         let mut out = ClipPolygon::new();
         // Keep x ≤ 0.5.

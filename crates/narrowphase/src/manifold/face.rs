@@ -14,7 +14,7 @@
 //!    and place it at `p + n · depth / 2`, halfway between the surfaces;
 //! 4. reduce to at most four.
 
-use super::clip::{ClipPolygon, SIDE, clip_by_plane, incident_polygon};
+use super::clip::{ClipPolygon, clip_by_sides, write_incident_polygon};
 use super::pack_id;
 use super::reduce::{Candidate, reduce};
 use crate::frame::Frame;
@@ -39,19 +39,26 @@ pub(crate) fn face_contact(
     // The 8-lane scan: the scalar scan's index, bit for bit (tests/hull_blocks.rs).
     let deepest = incident.support(-n_in_incident).0 as u32;
     let incident_face = incident_face(incident, deepest, n_in_incident);
-    let polygon = clip_incident(
-        reference,
-        incident,
-        frame,
-        reference_face,
-        incident_face,
-        clip_tolerance,
+    let (mut polygon, mut scratch) = (ClipPolygon::new(), ClipPolygon::new());
+    write_incident_polygon(
+        incident
+            .face(incident_face)
+            .iter()
+            .map(|&v| frame.point_to_a(incident.vertices[v as usize])),
+        &mut polygon,
     );
-    let candidates: SmallVec<[Candidate; 16]> = polygon
-        .iter()
-        .filter_map(|v| {
-            let depth = plane.offset - n.dot(v.point);
-            (depth >= -margin).then(|| Candidate {
+    let reference_loop = reference.face(reference_face);
+    let sides = (0..reference_loop.len()).map(|k| {
+        let v0 = reference.vertices[reference_loop[k] as usize];
+        let v1 = reference.vertices[reference_loop[(k + 1) % reference_loop.len()] as usize];
+        ((v1 - v0).cross(n), v0)
+    });
+    let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, clip_tolerance);
+    let mut candidates: SmallVec<[Candidate; 16]> = SmallVec::new();
+    for v in clipped {
+        let depth = plane.offset - n.dot(v.point);
+        if depth >= -margin {
+            candidates.push(Candidate {
                 point: v.point + n * (0.5 * depth),
                 depth,
                 id: pack_id(
@@ -60,9 +67,9 @@ pub(crate) fn face_contact(
                     incident_face as u32,
                     v.lines,
                 ),
-            })
-        })
-        .collect();
+            });
+        }
+    }
     reduce(&candidates, n, clip_tolerance)
 }
 
@@ -100,45 +107,4 @@ fn incident_face(incident: &Polytope, deepest: u32, n: Vec3) -> usize {
         }
     }
     face
-}
-
-/// The incident face, in the reference frame, clipped by the reference face's side planes.
-fn clip_incident(
-    reference: &Polytope,
-    incident: &Polytope,
-    frame: &Frame,
-    reference_face: usize,
-    incident_face: usize,
-    clip_tolerance: f32,
-) -> ClipPolygon {
-    let n = reference.planes[reference_face].normal;
-    let mut polygon = incident_polygon(
-        incident
-            .face(incident_face)
-            .iter()
-            .map(|&v| frame.point_to_a(incident.vertices[v as usize])),
-    );
-    let mut scratch = ClipPolygon::new();
-    // Ping-pong between two buffers by swapping references, not contents.
-    let (mut from, mut to) = (&mut polygon, &mut scratch);
-    let reference_loop = reference.face(reference_face);
-    for k in 0..reference_loop.len() {
-        let v0 = reference.vertices[reference_loop[k] as usize];
-        let v1 = reference.vertices[reference_loop[(k + 1) % reference_loop.len()] as usize];
-        let Some(side) = (v1 - v0).cross(n).try_normalize() else {
-            continue;
-        };
-        clip_by_plane(
-            from,
-            side,
-            side.dot(v0) + clip_tolerance,
-            SIDE | k as u16,
-            to,
-        );
-        std::mem::swap(&mut from, &mut to);
-        if from.is_empty() {
-            break;
-        }
-    }
-    std::mem::take(from)
 }

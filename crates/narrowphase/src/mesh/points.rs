@@ -19,13 +19,12 @@
 
 use super::local::{Convex, LocalTriangle};
 use crate::Feature;
-use crate::manifold::clip::{ClipPolygon, SIDE, clip_by_plane, write_incident_polygon};
+use crate::manifold::clip::{ClipPolygon, clip_by_sides, write_incident_polygon};
 use crate::manifold::edge::{edge_contact, polytope_edge};
 use crate::manifold::pack_id;
 use crate::manifold::reduce::{Candidate, reduce};
 use crate::sat::Axis;
 use crate::sat::box_box::box_edge_segment;
-use glam::Vec3;
 use smallvec::SmallVec;
 
 /// Manifold points for `axis` (from the triangle test), in the convex's frame.
@@ -139,36 +138,6 @@ fn convex_face_points(
         }
     }
     reduce(&candidates, -m, clip_tolerance)
-}
-
-/// Clips `polygon` by the side planes `(outward, through)` (outward normals need not be
-/// unit), each pushed out by `clip_tolerance`, labelled `SIDE | k`; `scratch` is the
-/// second buffer of the ping-pong, and the result is whichever of the two holds it
-/// (no polygon is moved by value).
-fn clip_by_sides<'p>(
-    polygon: &'p mut ClipPolygon,
-    scratch: &'p mut ClipPolygon,
-    sides: impl Iterator<Item = (Vec3, Vec3)>,
-    clip_tolerance: f32,
-) -> &'p ClipPolygon {
-    let (mut from, mut to) = (polygon, scratch);
-    for (k, (outward, through)) in sides.enumerate() {
-        let Some(side) = outward.try_normalize() else {
-            continue;
-        };
-        clip_by_plane(
-            from,
-            side,
-            side.dot(through) + clip_tolerance,
-            SIDE | k as u16,
-            to,
-        );
-        std::mem::swap(&mut from, &mut to);
-        if from.is_empty() {
-            break;
-        }
-    }
-    from
 }
 
 /// One point for an edge pair: triangle edge `i` against the convex's edge `j`.
