@@ -66,7 +66,9 @@ pub struct Config {
     /// (memory then grows with the pairs: 5,000 bodies at one point are 12.5M pairs).
     pub pair_budget: usize,
     /// Pairs per parallel task in the narrow phase. The chunking is fixed by this
-    /// number, not by the thread count. 0 counts as 1.
+    /// number and the step's pair count, not by the thread count: a step with fewer
+    /// than 8 × this many candidate pairs is cut into 8 chunks (of at least 16 pairs),
+    /// so that every thread gets some. No answer depends on the chunking. 0 counts as 1.
     pub narrow_chunk: usize,
     /// Bodies per parallel task in the AABB update. 0 counts as 1.
     pub aabb_chunk: usize,

@@ -6,7 +6,8 @@
 //! `events` (in key order, an ended pair's event before the pair of its place).
 //!
 //! In parallel over the narrow pass's chunks (fixed by
-//! [`Config::narrow_chunk`](crate::Config::narrow_chunk)):
+//! [`Config::narrow_chunk`](crate::Config::narrow_chunk) and the pair count, see
+//! `narrow::chunk_pairs`):
 //!
 //! 1. the narrow pass has counted each chunk's manifolds while they were in cache; a
 //!    prefix sum gives each chunk the index of its first contact, and the contact

@@ -2,7 +2,8 @@
 //! fixed chunks, with box–box pairs batched when
 //! [`Config::batch_box_pairs`](crate::Config::batch_box_pairs) is on (the default).
 //!
-//! Per chunk of [`Config::narrow_chunk`](crate::Config::narrow_chunk) pairs, in three
+//! Per chunk of [`Config::narrow_chunk`](crate::Config::narrow_chunk) pairs (fewer
+//! when the step has few pairs, so every thread gets some: [`chunk_pairs`]), in three
 //! sweeps:
 //!
 //! 1. **Triage**, pair by pair: a pair the groups forbid gets `None`; a pair whose two
@@ -57,7 +58,6 @@ pub(crate) struct NarrowContext<'w> {
 
 /// The box–box pairs of one chunk that need the SAT, gathered for
 /// [`collide_box_pairs_scattered`]; reused from chunk to chunk by the task that runs them.
-#[derive(Default)]
 pub(crate) struct BoxBatch {
     /// Index of each queued pair within its chunk.
     at: Vec<usize>,
@@ -74,6 +74,24 @@ pub(crate) struct BoxBatch {
 /// of 15 alternating runs, narrow stage): 16 pairs 2.89 ms, 64 pairs 2.96 ms, 128
 /// pairs 2.74 ms (one pair at a time: 2.79 ms).
 const BATCH_PAIRS: usize = 128;
+
+/// A step with few pairs is cut into at least this many chunks, so that every thread
+/// gets some (the large-world scene's ~120 pairs were one chunk: one thread).
+const MIN_CHUNKS: usize = 8;
+
+/// No chunk is cut smaller than this (two full bundles of the box batch), whatever
+/// [`MIN_CHUNKS`] asks.
+const MIN_CHUNK_PAIRS: usize = 16;
+
+/// The chunk of a step with `pairs` candidate pairs: `configured`
+/// ([`Config::narrow_chunk`](crate::Config::narrow_chunk), at least 1), cut down to
+/// `⌈pairs / MIN_CHUNKS⌉` but not below [`MIN_CHUNK_PAIRS`] when the pairs are few.
+/// It depends on the pair count and the configuration alone, never on the thread
+/// count, and no pair's answer depends on its chunk (see the module docs).
+pub(crate) fn chunk_pairs(pairs: usize, configured: usize) -> usize {
+    let finer = pairs.div_ceil(MIN_CHUNKS).max(MIN_CHUNK_PAIRS);
+    configured.min(finer).max(1)
+}
 
 /// What one chunk of the narrow pass counted.
 #[derive(Clone, Copy, Debug, Default)]
@@ -138,6 +156,17 @@ pub(crate) fn narrow_chunk(
 }
 
 impl BoxBatch {
+    /// Room for one full batch of a chunk of `chunk` pairs, allocated once per task
+    /// (pushing into empty vectors regrew them a few times per task every step).
+    pub(crate) fn for_chunk(chunk: usize) -> BoxBatch {
+        let room = chunk.min(BATCH_PAIRS);
+        BoxBatch {
+            at: Vec::with_capacity(room),
+            pairs: Vec::with_capacity(room),
+            caches: Vec::with_capacity(room),
+        }
+    }
+
     fn clear(&mut self) {
         self.at.clear();
         self.pairs.clear();
@@ -236,4 +265,36 @@ fn triage(
         return false;
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn few_pairs_are_cut_into_several_chunks_many_into_configured_ones() {
+        for configured in [0, 1, 16, 128, 1000] {
+            for pairs in [
+                0, 1, 15, 16, 17, 100, 123, 128, 129, 1023, 1024, 1025, 100_000,
+            ] {
+                let chunk = chunk_pairs(pairs, configured);
+                assert!(
+                    chunk >= 1 && chunk <= configured.max(1),
+                    "{pairs} {configured}"
+                );
+                if pairs >= MIN_CHUNKS * configured {
+                    assert_eq!(chunk, configured.max(1), "{pairs} {configured}");
+                }
+                // At least `MIN_CHUNKS` chunks unless that would go below the floor.
+                let chunks = pairs.div_ceil(chunk);
+                assert!(
+                    chunks
+                        >= MIN_CHUNKS.min(pairs.div_ceil(MIN_CHUNK_PAIRS.min(configured.max(1)))),
+                    "{pairs} pairs, {configured}: {chunks} chunks of {chunk}"
+                );
+            }
+        }
+        assert_eq!(chunk_pairs(123, 128), 16);
+        assert_eq!(chunk_pairs(10_000, 128), 128);
+    }
 }

@@ -42,7 +42,7 @@ use crate::aabbs::{AabbOutcome, aabb_outcomes};
 use crate::carry::CarryPlan;
 use crate::ccd::{CcdContext, ccd_hits};
 use crate::events::{Ended, build_events, ended_event};
-use crate::narrow::{BoxBatch, ChunkCounts, NarrowContext, narrow_chunk};
+use crate::narrow::{BoxBatch, ChunkCounts, NarrowContext, chunk_pairs, narrow_chunk};
 use crate::pairs::PairState;
 use crate::store::BodyStore;
 use crate::{BodyHandle, BodyKind, Config, ContactPair, EndCause, Quarantined, StepReport};
@@ -108,14 +108,15 @@ impl StepFrame<'_> {
         let t_broad = Instant::now();
 
         let mut manifolds = std::mem::take(&mut self.pairs.manifolds);
-        let counts = self.narrow_phase(&mut manifolds);
+        let chunk = chunk_pairs(self.pairs.states.len(), self.config.narrow_chunk);
+        let counts = self.narrow_phase(&mut manifolds, chunk);
         report.kept_pairs = counts.iter().map(|t| t.kept).sum();
         let t_narrow = Instant::now();
 
         build_events(
             &mut self.pairs.states,
             &mut manifolds,
-            (self.config.narrow_chunk, &counts),
+            (chunk, &counts),
             &ended,
             self.bodies,
             contacts,
@@ -321,13 +322,16 @@ impl StepFrame<'_> {
     #[inline(never)] // a stage of its own in profiles
     /// Returns what each chunk counted: its manifolds, for the event stage, and its
     /// warm pairs.
-    fn narrow_phase(&mut self, manifolds: &mut Vec<Option<Manifold>>) -> Vec<ChunkCounts> {
+    fn narrow_phase(
+        &mut self,
+        manifolds: &mut Vec<Option<Manifold>>,
+        chunk: usize,
+    ) -> Vec<ChunkCounts> {
         let states = &mut self.pairs.states;
         // Every slot is written below, so only the length changes here (no sequential
         // pass over last step's slots).
         manifolds.truncate(states.len());
         manifolds.resize(states.len(), None);
-        let chunk = self.config.narrow_chunk;
         let (bodies, changed_at, now) = self.bodies.narrow_view();
         let context = NarrowContext {
             bodies,
@@ -343,9 +347,10 @@ impl StepFrame<'_> {
         states
             .par_chunks_mut(chunk)
             .zip(manifolds.par_chunks_mut(chunk))
-            .map_init(BoxBatch::default, |batch, (states, out)| {
-                narrow_chunk(states, out, batch, &context)
-            })
+            .map_init(
+                || BoxBatch::for_chunk(chunk),
+                |batch, (states, out)| narrow_chunk(states, out, batch, &context),
+            )
             .collect_into_vec(&mut counts);
         counts
     }

@@ -143,3 +143,51 @@ fn same_bits_on_resting_and_static_heavy_scenes() {
     assert_eq!(run_scenes(Runner::Caller(&p)), one);
     assert_eq!(run_scenes(Runner::Inside(&p)), one);
 }
+
+/// No answer depends on the narrow phase's chunking, which the step cuts finer than
+/// `narrow_chunk` when the pairs are few: the same bits for chunks of 1, 16, 128 (the
+/// default) and 100,000 pairs, on 1 and 2 threads, with few pairs (a gliding large
+/// world) and with many (a box and hull soup).
+#[test]
+fn same_bits_for_any_narrow_chunk() {
+    let large = scenes::large_world(40_000, 60, 3);
+    let soup = scenes::soup(1500, 5);
+    let hulls = scenes::hulls(300, 6);
+    let run_chunked = |narrow_chunk: usize, threads: usize| {
+        let config = Config {
+            threads,
+            narrow_chunk,
+            ..Config::default()
+        };
+        let mut world = CollisionWorld::new(config).unwrap();
+        let gliding = large.populate(&mut world).unwrap();
+        let mut h = DefaultHasher::new();
+        let mut few = 0;
+        for frame in 0..6u32 {
+            large.apply(&mut world, &gliding, frame).unwrap();
+            few += Runner::Own(threads).step(&mut world, &mut h).0;
+        }
+        let boxes = soup.populate(&mut world).unwrap();
+        let hull_handles = hulls.populate(&mut world).unwrap();
+        let mut many = 0;
+        for frame in 0..6u32 {
+            large.apply(&mut world, &gliding, frame).unwrap();
+            soup.apply(&mut world, &boxes, frame).unwrap();
+            hulls.apply(&mut world, &hull_handles, frame).unwrap();
+            many += Runner::Own(threads).step(&mut world, &mut h).0;
+        }
+        (common::finish(h), few, many)
+    };
+    let default = run_chunked(Config::default().narrow_chunk, 1);
+    assert!(
+        default.1 > 6 * 40 && default.2 > 6 * 500,
+        "the scenes must collide: {default:?}"
+    );
+    for (chunk, threads) in [(1, 1), (16, 2), (128, 2), (100_000, 1), (100_000, 2)] {
+        assert_eq!(
+            run_chunked(chunk, threads),
+            default,
+            "chunk {chunk}, {threads} threads"
+        );
+    }
+}
