@@ -1,11 +1,12 @@
 //! The blocked support mapping equals the scalar scan, index for index, and so do the
-//! blocked rotated bounds, bit for bit; the blocked furthest plane equals the scalar
+//! blocked rotated bounds, bit for bit, on the path this CPU takes (AVX where it runs)
+//! and on the baseline path; the blocked furthest plane equals the scalar
 //! scan of the planes, index and distance bits; the incidence tables name the edges
 //! they say; side planes hold their loop steps.
 
 use glam::Vec3;
 use sepax_geometry::ConvexHull;
-use sepax_geometry::hull::blocks::support_index_blocks;
+use sepax_geometry::hull::blocks::{support_index_blocks, support_index_blocks_baseline};
 use sepax_geometry::hull::support_index;
 use sepax_geometry::rng::Rng;
 
@@ -55,6 +56,11 @@ fn blocked_support_is_the_scalar_scan() {
         for d in directions(&mut rng) {
             let scalar = support_index(h.vertices(), d);
             assert_eq!(support_index_blocks(h.vertex_blocks(), d), scalar, "{d:?}");
+            assert_eq!(
+                support_index_blocks_baseline(h.vertex_blocks(), d),
+                scalar,
+                "{d:?}"
+            );
             assert_eq!(h.support_index(d), scalar);
             let normals: Vec<Vec3> = h.planes().iter().map(|p| p.normal).collect();
             assert_eq!(h.face_towards(d), support_index(&normals, d));

@@ -54,8 +54,25 @@ pub(crate) fn vertex_blocks(vertices: &[Vec3]) -> Vec<VertexBlock> {
 /// indices ride along as `f32` (exact below 2²⁴) through the same blend. Across lanes
 /// the largest value wins and, among equal ones, the lowest index. Each dot product is
 /// `(x·dx + y·dy) + z·dz`, separate multiplies and adds: the scalar scan's bits.
+///
+/// One AVX register per block when the CPU runs AVX (detected at run time), else
+/// [`support_index_blocks_baseline`]: the same products, sums, compares and blends in
+/// the same order, so the same index on every CPU.
 #[inline]
 pub fn support_index_blocks(blocks: &[VertexBlock], dir: Vec3) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if avx_detected() {
+        // SAFETY: `avx_detected` is true only on a CPU that runs AVX, the one
+        // requirement of the `#[target_feature(enable = "avx")]` function.
+        return unsafe { support_index_blocks_avx(blocks, dir) };
+    }
+    support_index_blocks_baseline(blocks, dir)
+}
+
+/// [`support_index_blocks`] on the build's baseline (`wide::f32x8`: SSE2 or NEON
+/// halves), the path of CPUs without AVX; public so that tests compare both paths.
+#[inline]
+pub fn support_index_blocks_baseline(blocks: &[VertexBlock], dir: Vec3) -> usize {
     let (dx, dy, dz) = (
         f32x8::splat(dir.x),
         f32x8::splat(dir.y),
@@ -83,6 +100,62 @@ pub fn support_index_blocks(blocks: &[VertexBlock], dir: Vec3) -> usize {
     tree(tied.to_array(), |x, y| if y < x { y } else { x }) as usize
 }
 
+/// [`support_index_blocks_baseline`] with one AVX register per block: `d > best`
+/// (ordered, as `simd_gt`), the blends, then the same folds over the stored lanes.
+///
+/// # Safety
+/// The CPU must run AVX.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+unsafe fn support_index_blocks_avx(blocks: &[VertexBlock], dir: Vec3) -> usize {
+    use std::arch::x86_64::*;
+    let (dx, dy, dz) = (
+        _mm256_set1_ps(dir.x),
+        _mm256_set1_ps(dir.y),
+        _mm256_set1_ps(dir.z),
+    );
+    let mut best = _mm256_set1_ps(f32::NEG_INFINITY);
+    let mut index = _mm256_set1_ps(0.0);
+    let mut lane = _mm256_setr_ps(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+    let step = _mm256_set1_ps(BLOCK as f32);
+    for block in blocks {
+        // SAFETY: each array holds 8 f32s, the 32 bytes an unaligned load reads.
+        let (x, y, z) = unsafe {
+            (
+                _mm256_loadu_ps(block.x.as_ptr()),
+                _mm256_loadu_ps(block.y.as_ptr()),
+                _mm256_loadu_ps(block.z.as_ptr()),
+            )
+        };
+        let d = _mm256_add_ps(
+            _mm256_add_ps(_mm256_mul_ps(x, dx), _mm256_mul_ps(y, dy)),
+            _mm256_mul_ps(z, dz),
+        );
+        let better = _mm256_cmp_ps::<_CMP_GT_OQ>(d, best);
+        best = _mm256_blendv_ps(best, d, better);
+        index = _mm256_blendv_ps(index, lane, better);
+        lane = _mm256_add_ps(lane, step);
+    }
+    let (mut best_lanes, mut index_lanes) = ([0.0f32; BLOCK], [0.0f32; BLOCK]);
+    // SAFETY: each array has room for the 8 f32s an unaligned store writes.
+    unsafe {
+        _mm256_storeu_ps(best_lanes.as_mut_ptr(), best);
+        _mm256_storeu_ps(index_lanes.as_mut_ptr(), index);
+    }
+    let top = tree(best_lanes, |x, y| if y > x { y } else { x });
+    if top == f32::NEG_INFINITY {
+        return 0;
+    }
+    let tied = std::array::from_fn(|l| {
+        if best_lanes[l] == top {
+            index_lanes[l]
+        } else {
+            f32::INFINITY
+        }
+    });
+    tree(tied, |x, y| if y < x { y } else { x }) as usize
+}
+
 /// The smallest and largest `R v` over the vertices in `blocks` (a hull's box turned
 /// by `R`, before the translation): 8 vertices at a time, each lane's `R v` in
 /// `Mat3 * Vec3`'s order (`(c₀ v_x + c₁ v_y) + c₂ v_z`), so the same bits as the
@@ -94,7 +167,7 @@ pub fn support_index_blocks(blocks: &[VertexBlock], dir: Vec3) -> usize {
 /// `wide`'s NaN rule) in the same order, so the same bits on every CPU
 /// (`tests/hull_blocks.rs` checks both against the scalar loop). A plain build targets
 /// SSE2, where `wide`'s 8 lanes are two 4-lane halves; the AVX path cut a 24-point
-/// hull's box from 882 to 336 instructions (callgrind, `stress --scene hulls`).
+/// hull's box from 882 to about 380 instructions (callgrind, `stress --scene hulls`).
 #[inline]
 pub fn rotated_bounds(blocks: &[VertexBlock], r: Mat3) -> (Vec3, Vec3) {
     #[cfg(target_arch = "x86_64")]
