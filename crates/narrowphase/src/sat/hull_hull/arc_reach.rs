@@ -10,9 +10,9 @@
 
 use glam::Vec3;
 use sepax_geometry::hull::blocks::BLOCK;
-use sepax_geometry::hull::edge_blocks::{
-    DIRECTION_UNIT, EdgeBlock, REACH_SLACK, ReachTarget, point_slack,
-};
+#[cfg(target_arch = "x86_64")]
+use sepax_geometry::hull::edge_blocks::{DIRECTION_UNIT, REACH_SLACK, point_slack};
+use sepax_geometry::hull::edge_blocks::{EdgeBlock, ReachTarget};
 use smallvec::SmallVec;
 
 /// One mask a block (bit `l`: edge `8k + l` may reach every target), inline up to 32
