@@ -15,7 +15,10 @@
 //! (its own ghost-collision fix, as sepax's mesh removes internal edges).
 //!
 //! The group `narrow_10k` times only the narrow phase of sepax (from the step's own
-//! timings, through `iter_custom`) on soup 10k with 1 and with 2 threads.
+//! timings, through `iter_custom`) on soup 10k with 1 and with 2 threads; the group
+//! `step_10k_threads` the whole sepax step (`CollisionWorld::step`, the poses set
+//! outside the timed span) on the same scene with 1 and with 2 threads (issue 13's
+//! "2 threads ≥ 1.8× 1 thread").
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rapier3d::prelude::{
@@ -214,6 +217,28 @@ fn bench_narrow_threads(c: &mut Criterion) {
                 }
                 black_box(start.elapsed());
                 narrow
+            })
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("step_10k_threads");
+    group.sample_size(10);
+    for threads in [1, 2] {
+        let mut sepax = Sepax::new(&scene, threads);
+        group.bench_function(BenchmarkId::new("sepax_threads", threads), |b| {
+            // The step alone: the poses are set outside the timed span.
+            b.iter_custom(|iters| {
+                let mut step = Duration::ZERO;
+                for _ in 0..iters {
+                    sepax.frame += 1;
+                    scene
+                        .apply(&mut sepax.world, &sepax.handles, sepax.frame)
+                        .unwrap();
+                    let start = Instant::now();
+                    black_box(sepax.world.step().contacts.len());
+                    step += start.elapsed();
+                }
+                step
             })
         });
     }
