@@ -89,12 +89,12 @@ impl BruteForce {
             .filter(|&i| slots[i].alive() && slots[i].kind() == ProxyKind::Dynamic)
             .collect();
         let n = self.store.len();
-        let keys = if dynamic.len().saturating_mul(2) < n {
+        let mut keys = if dynamic.len().saturating_mul(2) < n {
             dynamic_against_all(slots, &dynamic)
         } else {
             all_pairs(slots)
         };
-        self.frame.publish(&keys);
+        self.frame.publish(&mut keys);
     }
 
     /// The pairs of the last [`update_pairs`](Self::update_pairs), sorted, `a < b`.

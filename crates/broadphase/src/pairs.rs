@@ -22,34 +22,32 @@ pub(crate) fn unpack(key: u64) -> (ProxyId, ProxyId) {
     (ProxyId((key >> 32) as u32), ProxyId(key as u32))
 }
 
-/// `added = new − old` and `removed = old − new`, for two sorted, duplicate-free lists.
+/// Hands each element of `new − old` to `added` and each of `old − new` to `removed`,
+/// in order, for two sorted, duplicate-free lists. Most elements are in both (a
+/// coherent frame keeps most pairs), so the equal case comes first.
+#[inline]
 pub(crate) fn sorted_diff<T: Ord + Copy>(
     old: &[T],
     new: &[T],
-    added: &mut Vec<T>,
-    removed: &mut Vec<T>,
+    mut added: impl FnMut(T),
+    mut removed: impl FnMut(T),
 ) {
-    added.clear();
-    removed.clear();
     let (mut i, mut j) = (0, 0);
     while i < old.len() && j < new.len() {
-        match old[i].cmp(&new[j]) {
-            std::cmp::Ordering::Less => {
-                removed.push(old[i]);
-                i += 1;
-            }
-            std::cmp::Ordering::Greater => {
-                added.push(new[j]);
-                j += 1;
-            }
-            std::cmp::Ordering::Equal => {
-                i += 1;
-                j += 1;
-            }
+        let (o, n) = (old[i], new[j]);
+        if o == n {
+            i += 1;
+            j += 1;
+        } else if o < n {
+            removed(o);
+            i += 1;
+        } else {
+            added(n);
+            j += 1;
         }
     }
-    removed.extend_from_slice(&old[i..]);
-    added.extend_from_slice(&new[j..]);
+    old[i..].iter().for_each(|&o| removed(o));
+    new[j..].iter().for_each(|&n| added(n));
 }
 
 /// The current pairs and the diffs against the previous frame, shared by the
@@ -57,9 +55,12 @@ pub(crate) fn sorted_diff<T: Ord + Copy>(
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PairFrame {
     pub pairs: Vec<(ProxyId, ProxyId)>,
-    pub previous: Vec<(ProxyId, ProxyId)>,
     pub added: Vec<(ProxyId, ProxyId)>,
     pub removed: Vec<(ProxyId, ProxyId)>,
+    /// This frame's and the last frame's packed keys: the diff compares one `u64`
+    /// per step instead of a pair of ids.
+    keys: Vec<u64>,
+    previous_keys: Vec<u64>,
 }
 
 impl PairFrame {
@@ -69,16 +70,22 @@ impl PairFrame {
         self.removed.clear();
     }
 
-    /// Replaces the pairs by the sorted `keys` and computes the diffs.
-    pub fn publish(&mut self, keys: &[u64]) {
-        std::mem::swap(&mut self.pairs, &mut self.previous);
+    /// Replaces the pairs by the sorted `keys` and computes the diffs. The keys are
+    /// taken, not copied: `keys` gets an older buffer back (its contents unspecified).
+    pub fn publish(&mut self, keys: &mut Vec<u64>) {
+        std::mem::swap(&mut self.keys, &mut self.previous_keys);
+        std::mem::swap(&mut self.keys, keys);
+        let keys = &self.keys;
         self.pairs.clear();
         self.pairs.extend(keys.iter().map(|&k| unpack(k)));
+        self.added.clear();
+        self.removed.clear();
+        let (added, removed) = (&mut self.added, &mut self.removed);
         sorted_diff(
-            &self.previous,
-            &self.pairs,
-            &mut self.added,
-            &mut self.removed,
+            &self.previous_keys,
+            &self.keys,
+            |k| added.push(unpack(k)),
+            |k| removed.push(unpack(k)),
         );
     }
 }
@@ -90,7 +97,12 @@ mod tests {
     #[test]
     fn diff_of_sorted_lists() {
         let (mut added, mut removed) = (Vec::new(), Vec::new());
-        sorted_diff(&[1, 3, 5, 7], &[2, 3, 7, 8, 9], &mut added, &mut removed);
+        sorted_diff(
+            &[1, 3, 5, 7],
+            &[2, 3, 7, 8, 9],
+            |k| added.push(k),
+            |k| removed.push(k),
+        );
         assert_eq!(added, vec![2, 8, 9]);
         assert_eq!(removed, vec![1, 5]);
     }

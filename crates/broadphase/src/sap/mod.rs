@@ -412,7 +412,7 @@ impl SweepAndPrune {
             sort_pair_keys(&mut self.pair_keys, &mut self.pair_scratch, id_bound);
         }
         debug_assert!(self.pair_keys.is_sorted());
-        self.frame.publish(&self.pair_keys);
+        self.frame.publish(&mut self.pair_keys);
     }
 
     /// Step 3: the exact test of the candidates into `pair_keys`. Every overlapping
