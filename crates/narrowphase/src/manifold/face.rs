@@ -14,7 +14,7 @@
 //!    and place it at `p + n · depth / 2`, halfway between the surfaces;
 //! 4. reduce to at most four.
 
-use super::clip::{ClipPolygon, clip_by_sides, write_incident_polygon};
+use super::clip::{ClipPolygon, ClipVertex, clip_by_sides, write_incident_polygon};
 use super::pack_id;
 use super::reduce::{Candidate, reduce};
 use crate::frame::Frame;
@@ -47,30 +47,57 @@ pub(crate) fn face_contact(
             .map(|&v| frame.point_to_a(incident.vertices[v as usize])),
         &mut polygon,
     );
-    let reference_loop = reference.face(reference_face);
-    let sides = (0..reference_loop.len()).map(|k| {
-        let v0 = reference.vertices[reference_loop[k] as usize];
-        let v1 = reference.vertices[reference_loop[(k + 1) % reference_loop.len()] as usize];
-        ((v1 - v0).cross(n), v0)
-    });
+    let sides = face_sides(reference, reference_face, n);
     let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, clip_tolerance);
-    let mut candidates: SmallVec<[Candidate; 16]> = SmallVec::new();
+    let candidates = points_below(clipped, n, plane.offset, margin, |lines| {
+        pack_id(
+            reference_is_b,
+            reference_face as u32,
+            incident_face as u32,
+            lines,
+        )
+    });
+    reduce(&candidates, n, clip_tolerance)
+}
+
+/// The side planes of face `f` of `poly` about the normal `n`, as [`clip_by_sides`]
+/// takes them: per loop edge `v_k → v_{k+1}`, the outward direction `(v_{k+1} − v_k) × n`
+/// (not unit) and the point `v_k`.
+pub(crate) fn face_sides<'a>(
+    poly: &'a Polytope,
+    f: usize,
+    n: Vec3,
+) -> impl Iterator<Item = (Vec3, Vec3)> + 'a {
+    let face = poly.face(f);
+    (0..face.len()).map(move |k| {
+        let v0 = poly.vertices[face[k] as usize];
+        let v1 = poly.vertices[face[(k + 1) % face.len()] as usize];
+        ((v1 - v0).cross(n), v0)
+    })
+}
+
+/// The clipped points within `margin` below the reference plane `n · x = offset`, each
+/// with its depth `offset − n · p`, placed at `p + n · depth / 2` (halfway between the
+/// surfaces) and named by `id(lines)`.
+pub(crate) fn points_below(
+    clipped: &[ClipVertex],
+    n: Vec3,
+    offset: f32,
+    margin: f32,
+    id: impl Fn([u16; 2]) -> u64,
+) -> SmallVec<[Candidate; 16]> {
+    let mut candidates = SmallVec::new();
     for v in clipped {
-        let depth = plane.offset - n.dot(v.point);
+        let depth = offset - n.dot(v.point);
         if depth >= -margin {
             candidates.push(Candidate {
                 point: v.point + n * (0.5 * depth),
                 depth,
-                id: pack_id(
-                    reference_is_b,
-                    reference_face as u32,
-                    incident_face as u32,
-                    v.lines,
-                ),
+                id: id(v.lines),
             });
         }
     }
-    reduce(&candidates, n, clip_tolerance)
+    candidates
 }
 
 /// Among the faces around vertex `deepest`, the one whose normal has the smallest

@@ -21,6 +21,7 @@ use super::local::{Convex, LocalTriangle};
 use crate::Feature;
 use crate::manifold::clip::{ClipPolygon, clip_by_sides, write_incident_polygon};
 use crate::manifold::edge::{edge_contact, polytope_edge};
+use crate::manifold::face::{face_sides, points_below};
 use crate::manifold::pack_id;
 use crate::manifold::reduce::{Candidate, reduce};
 use crate::sat::Axis;
@@ -92,17 +93,9 @@ pub(crate) fn triangle_face_points(
         ((v1 - v0).cross(n), v0)
     });
     let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, clip_tolerance);
-    let mut candidates: SmallVec<[Candidate; 16]> = SmallVec::new();
-    for v in clipped {
-        let depth = tri.offset - n.dot(v.point);
-        if depth >= -margin {
-            candidates.push(Candidate {
-                point: v.point + n * (0.5 * depth),
-                depth,
-                id: pack_id(false, 0, incident_face as u32, v.lines),
-            });
-        }
-    }
+    let candidates = points_below(clipped, n, tri.offset, margin, |lines| {
+        pack_id(false, 0, incident_face as u32, lines)
+    });
     reduce(&candidates, n, clip_tolerance)
 }
 
@@ -119,24 +112,11 @@ fn convex_face_points(
     let m = plane.normal;
     let (mut polygon, mut scratch) = (ClipPolygon::new(), ClipPolygon::new());
     write_incident_polygon(tri.vertices.into_iter(), &mut polygon);
-    let face = poly.face(j);
-    let sides = (0..face.len()).map(|k| {
-        let v0 = poly.vertices[face[k] as usize];
-        let v1 = poly.vertices[face[(k + 1) % face.len()] as usize];
-        ((v1 - v0).cross(m), v0)
-    });
+    let sides = face_sides(poly, j, m);
     let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, clip_tolerance);
-    let mut candidates: SmallVec<[Candidate; 16]> = SmallVec::new();
-    for v in clipped {
-        let depth = plane.offset - m.dot(v.point);
-        if depth >= -margin {
-            candidates.push(Candidate {
-                point: v.point + m * (0.5 * depth),
-                depth,
-                id: pack_id(true, j as u32, 0, v.lines),
-            });
-        }
-    }
+    let candidates = points_below(clipped, m, plane.offset, margin, |lines| {
+        pack_id(true, j as u32, 0, lines)
+    });
     reduce(&candidates, -m, clip_tolerance)
 }
 
