@@ -97,6 +97,7 @@ pub(crate) fn clip_by_plane(
 /// A polygon wholly inside a plane would come out of the clip as it went in (every
 /// vertex kept, in order), so that plane is passed without a copy: the flush faces of a
 /// resting contact clip nothing on most side planes.
+#[inline(always)]
 pub(crate) fn clip_by_sides<'p>(
     polygon: &'p mut ClipPolygon,
     scratch: &'p mut ClipPolygon,

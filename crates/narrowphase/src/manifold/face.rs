@@ -49,44 +49,48 @@ pub(crate) fn face_contact(
     );
     let sides = face_sides(reference, reference_face, n);
     let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, clip_tolerance);
-    let candidates = points_below(clipped, n, plane.offset, margin, |lines| {
+    let mut candidates = SmallVec::new();
+    let id = |lines| {
         pack_id(
             reference_is_b,
             reference_face as u32,
             incident_face as u32,
             lines,
         )
-    });
+    };
+    points_below(clipped, n, plane.offset, margin, id, &mut candidates);
     reduce(&candidates, n, clip_tolerance)
 }
 
 /// The side planes of face `f` of `poly` about the normal `n`, as [`clip_by_sides`]
 /// takes them: per loop edge `v_k → v_{k+1}`, the outward direction `(v_{k+1} − v_k) × n`
 /// (not unit) and the point `v_k`.
+#[inline(always)]
 pub(crate) fn face_sides<'a>(
-    poly: &'a Polytope,
+    poly: &Polytope<'a>,
     f: usize,
     n: Vec3,
 ) -> impl Iterator<Item = (Vec3, Vec3)> + 'a {
-    let face = poly.face(f);
+    let (vertices, face) = (poly.vertices, poly.face(f));
     (0..face.len()).map(move |k| {
-        let v0 = poly.vertices[face[k] as usize];
-        let v1 = poly.vertices[face[(k + 1) % face.len()] as usize];
+        let v0 = vertices[face[k] as usize];
+        let v1 = vertices[face[(k + 1) % face.len()] as usize];
         ((v1 - v0).cross(n), v0)
     })
 }
 
 /// The clipped points within `margin` below the reference plane `n · x = offset`, each
 /// with its depth `offset − n · p`, placed at `p + n · depth / 2` (halfway between the
-/// surfaces) and named by `id(lines)`.
+/// surfaces) and named by `id(lines)`, appended to `candidates`.
+#[inline(always)]
 pub(crate) fn points_below(
     clipped: &[ClipVertex],
     n: Vec3,
     offset: f32,
     margin: f32,
     id: impl Fn([u16; 2]) -> u64,
-) -> SmallVec<[Candidate; 16]> {
-    let mut candidates = SmallVec::new();
+    candidates: &mut SmallVec<[Candidate; 16]>,
+) {
     for v in clipped {
         let depth = offset - n.dot(v.point);
         if depth >= -margin {
@@ -97,7 +101,6 @@ pub(crate) fn points_below(
             });
         }
     }
-    candidates
 }
 
 /// Among the faces around vertex `deepest`, the one whose normal has the smallest

@@ -93,9 +93,9 @@ pub(crate) fn triangle_face_points(
         ((v1 - v0).cross(n), v0)
     });
     let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, clip_tolerance);
-    let candidates = points_below(clipped, n, tri.offset, margin, |lines| {
-        pack_id(false, 0, incident_face as u32, lines)
-    });
+    let mut candidates = SmallVec::new();
+    let id = |lines| pack_id(false, 0, incident_face as u32, lines);
+    points_below(clipped, n, tri.offset, margin, id, &mut candidates);
     reduce(&candidates, n, clip_tolerance)
 }
 
@@ -114,9 +114,9 @@ fn convex_face_points(
     write_incident_polygon(tri.vertices.into_iter(), &mut polygon);
     let sides = face_sides(poly, j, m);
     let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, clip_tolerance);
-    let candidates = points_below(clipped, m, plane.offset, margin, |lines| {
-        pack_id(true, j as u32, 0, lines)
-    });
+    let mut candidates = SmallVec::new();
+    let id = |lines| pack_id(true, j as u32, 0, lines);
+    points_below(clipped, m, plane.offset, margin, id, &mut candidates);
     reduce(&candidates, -m, clip_tolerance)
 }
 
