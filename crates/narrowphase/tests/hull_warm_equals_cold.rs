@@ -304,14 +304,8 @@ fn kept_features_match_the_full_test_at_extreme_scales() {
         };
         // Near the origin, or a thousand sizes away from it.
         let reach = if sequence % 2 == 0 { 1.0 } else { 1000.0 };
-        let pa = Pose::new(
-            rng.vec3(Vec3::splat(-reach), Vec3::splat(reach)) * scale,
-            rng.rotation(),
-        );
-        let mut pb = Pose::new(
-            pa.translation + rng.unit_vec3() * (a.bounding_radius() + b.bounding_radius()),
-            rng.rotation(),
-        );
+        let centre = rng.vec3(Vec3::splat(-reach), Vec3::splat(reach)) * scale;
+        let (pa, mut pb) = spheres_touching(&mut rng, centre, &a, &b);
         let size = a.bounding_radius().min(b.bounding_radius());
         let mut warm = PairCache::default();
         for frame in 0..30 {
@@ -333,6 +327,17 @@ fn kept_features_match_the_full_test_at_extreme_scales() {
     assert!(steps >= 8_000);
     // Near the origin at ordinary exponents the path must still be taken.
     assert!(kept_near > 600, "{kept_near} kept");
+}
+
+/// The start of a motion sequence: a at `centre`, b with its bounding sphere touching
+/// a's in a random direction, both turned at random (random draws in that order).
+fn spheres_touching(rng: &mut Rng, centre: Vec3, a: &Shape, b: &Shape) -> (Pose, Pose) {
+    let pa = Pose::new(centre, rng.rotation());
+    let pb = Pose::new(
+        pa.translation + rng.unit_vec3() * (a.bounding_radius() + b.bounding_radius()),
+        rng.rotation(),
+    );
+    (pa, pb)
 }
 
 /// Thin hulls (needles, slivers and plates: axes from 0.002 to 2) resting on and
@@ -359,14 +364,8 @@ fn kept_features_match_the_full_test_on_thin_hulls() {
         } else {
             thin(&mut rng)
         };
-        let pa = Pose::new(
-            rng.vec3(Vec3::splat(-5.0), Vec3::splat(5.0)),
-            rng.rotation(),
-        );
-        let mut pb = Pose::new(
-            pa.translation + rng.unit_vec3() * (a.bounding_radius() + b.bounding_radius()),
-            rng.rotation(),
-        );
+        let centre = rng.vec3(Vec3::splat(-5.0), Vec3::splat(5.0));
+        let (pa, mut pb) = spheres_touching(&mut rng, centre, &a, &b);
         let size = a.bounding_radius().min(b.bounding_radius());
         let mut warm = PairCache::default();
         for frame in 0..40 {
