@@ -206,3 +206,22 @@ fn incidence_tables_name_the_edges_they_say() {
         }
     }
 }
+
+/// No blocks (an empty vertex list): index 0 from the support scan and the empty box
+/// `(+∞, −∞)` from the bounds, on the path this CPU takes and on the baseline; NaN and
+/// infinite directions and matrices change neither.
+#[test]
+fn empty_blocks_on_every_path() {
+    use glam::Mat3;
+    use sepax_geometry::hull::blocks::{rotated_bounds, rotated_bounds_baseline};
+    for d in [Vec3::X, Vec3::NAN, Vec3::INFINITY, Vec3::ZERO] {
+        assert_eq!(support_index_blocks(&[], d), 0);
+        assert_eq!(support_index_blocks_baseline(&[], d), 0);
+    }
+    for r in [Mat3::IDENTITY, Mat3::from_diagonal(Vec3::NAN)] {
+        for (low, high) in [rotated_bounds(&[], r), rotated_bounds_baseline(&[], r)] {
+            assert_eq!(low, Vec3::INFINITY);
+            assert_eq!(high, Vec3::NEG_INFINITY);
+        }
+    }
+}
