@@ -514,20 +514,20 @@ impl Bundle {
         if !self.edges_measured || scan.first_separating.is_some() {
             return None;
         }
-        let all = lane_separations(&self.separations, l);
-        let k = exact_axis_index(&all, scan.best);
-        if all[k] > 0.0 {
+        let k = exact_axis_index(|k| self.separations[k][l], scan.best);
+        let separation = self.separations[k][l];
+        if separation > 0.0 {
             // Apart within the margin: `speculative_contact` reads the lane's frame.
             let (ha, hb) = self.extents(l);
             self.pairs[l] = BoxPair::new(ha, hb, &self.inputs.frame(l));
-            return Some(self.pairs[l].axis(k, all[k]));
+            return Some(self.pairs[l].axis(k, separation));
         }
         if k < 6 {
-            return Some(self.lane_face_axis(l, k, all[k]));
+            return Some(self.lane_face_axis(l, k, separation));
         }
         let (r, t) = (&self.inputs.r, &self.inputs.t);
         let t = [t[0][l], t[1][l], t[2][l]];
-        Some(edge_axis(k, all[k], |i, j| r[i][j][l], &t))
+        Some(edge_axis(k, separation, |i, j| r[i][j][l], &t))
     }
 
     /// Face axis `k < 6` of lane `l` with separation `s`, from the lanes: the scalar

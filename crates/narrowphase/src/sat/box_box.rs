@@ -361,13 +361,20 @@ pub(crate) fn scan(separations: &[f32; 15], margin: f32) -> Scan {
 /// [`fold_separations`] for its exact pick — a's best face, replaced by b's best face
 /// when strictly greater, then by the best edge pair when strictly greater (a
 /// degenerate edge axis, `−∞`, never is). The contact queries need this axis only.
-#[inline]
-pub(crate) fn exact_axis_index(separations: &[f32; 15], best: [usize; 3]) -> usize {
-    let mut exact = best[0];
-    if separations[best[1]] > separations[exact] {
-        exact = best[1];
+/// `separation(k)` reads axis `k`'s separation: the batch reads its lanes in place
+/// (three values, where copying the lane's fifteen out cost more than the pick).
+#[inline(always)]
+pub(crate) fn exact_axis_index(separation: impl Fn(usize) -> f32, best: [usize; 3]) -> usize {
+    let (face_a, face_b, edge) = (
+        separation(best[0]),
+        separation(best[1]),
+        separation(best[2]),
+    );
+    let (mut exact, mut deepest) = (best[0], face_a);
+    if face_b > deepest {
+        (exact, deepest) = (best[1], face_b);
     }
-    if separations[best[2]] > f32::NEG_INFINITY && separations[best[2]] > separations[exact] {
+    if edge > f32::NEG_INFINITY && edge > deepest {
         exact = best[2];
     }
     exact
@@ -497,7 +504,7 @@ mod tests {
                 Pick::FaceB => best[1],
                 _ => best[2],
             };
-            assert_eq!(exact_axis_index(&separations, best), expected);
+            assert_eq!(exact_axis_index(|k| separations[k], best), expected);
         }
     }
 }
