@@ -121,6 +121,7 @@ mod events;
 mod narrow;
 mod pairs;
 mod poses;
+mod prefetch;
 mod query;
 mod report;
 mod resting;

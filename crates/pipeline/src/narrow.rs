@@ -37,6 +37,7 @@
 //! by `narrow_chunk` alone, neither does the thread count.
 
 use crate::pairs::PairState;
+use crate::prefetch::{PREFETCH_PAIRS, prefetch};
 use crate::store::Body;
 use crate::{ContactPair, MATCH_DISTANCE};
 use sepax_geometry::Shape;
@@ -114,6 +115,10 @@ pub(crate) fn narrow_chunk(
     let mut kept = 0;
     let bodies = context.bodies;
     for i in 0..states.len() {
+        if let Some(ahead) = states.get(i + PREFETCH_PAIRS) {
+            prefetch(&bodies[ahead.a.index() as usize]);
+            prefetch(&bodies[ahead.b.index() as usize]);
+        }
         let st = &mut states[i];
         let (a, b) = (
             &bodies[st.a.index() as usize],
