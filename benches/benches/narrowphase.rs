@@ -20,7 +20,8 @@
 //! Sphere and box against a hull (issue 14, item 3): 256 touching pairs each of a
 //! sphere of radius 0.5 (`sphere_hull_manifold/24`, `sphere_hull_pairs(5, 256, 24)`) or a
 //! box of half extents 0.4–0.6 (`box_hull_manifold/24`, `box_hull_pairs(13, 256, 24)`)
-//! against a 24-point hull.
+//! against a 24-point hull. `sphere_box_manifold/box`: the same sphere against a box of
+//! half extents 0.4–0.6 (`sphere_box_pairs(16, 256)`), 256 touching pairs.
 //!
 //! Capsules (issue 10): 256 touching capsule–box and
 //! capsule–capsule pairs (`capsule_box_manifold`, `capsule_capsule_manifold`).
@@ -51,7 +52,8 @@ use sepax_narrowphase::{
 };
 use sepax_testkit::pairs::{
     Pair, PairKind, apart_capsule_pairs, box_hull_pairs, box_pairs, capsule_box_pairs,
-    capsule_capsule_pairs, hull_pairs, hull_pairs_as, resting_hull_pairs, sphere_hull_pairs,
+    capsule_capsule_pairs, hull_pairs, hull_pairs_as, resting_hull_pairs, sphere_box_pairs,
+    sphere_hull_pairs,
 };
 use sepax_testkit::terrain::box_triangle_pairs;
 use std::hint::black_box;
@@ -158,6 +160,8 @@ fn narrowphase(c: &mut Criterion) {
     bench_manifold(c, "hull_hull_manifold", &hulls, true);
     let spheres = [("24", sphere_hull_pairs(5, BATCH, 24))];
     bench_manifold(c, "sphere_hull_manifold", &spheres, false);
+    let sphere_boxes = [("box", sphere_box_pairs(16, BATCH))];
+    bench_manifold(c, "sphere_box_manifold", &sphere_boxes, false);
     let box_hull = [("24", box_hull_pairs(13, BATCH, 24))];
     bench_manifold(c, "box_hull_manifold", &box_hull, false);
     // Issue 10's target: ≥ 3× parry3d per touching pair.

@@ -31,9 +31,7 @@ use crate::solid::{Solid, with_polytopes};
 use crate::speculative::{
     Cores, apart_within_margin, is_polytope_pair, speculative_contact, speculative_manifold,
 };
-use crate::sphere_pair::{
-    collide_sphere_hull, contact_sphere_hull, sphere_and_hull, sphere_hull_intersect,
-};
+use crate::sphere_pair::{collide_sphere, contact_sphere, sphere_and_target, sphere_intersect};
 use glam::Vec3;
 use sepax_geometry::{OrientedBox, Pose, Shape, TriMesh};
 use smallvec::SmallVec;
@@ -214,8 +212,8 @@ pub fn contact(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: f32) 
     if !(pose_a.is_valid() && pose_b.is_valid()) {
         return None;
     }
-    if let Some(pair) = sphere_and_hull(a, pose_a, b, pose_b) {
-        return contact_sphere_hull(pair, sanitize_margin(margin));
+    if let Some(pair) = sphere_and_target(a, pose_a, b, pose_b) {
+        return contact_sphere(pair, sanitize_margin(margin));
     }
     if let Some(answer) = mesh_pair(a, b, |mesh, mesh_first| {
         with_thread_scratch(|scratch| match mesh_first {
@@ -367,8 +365,8 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
     if !(pose_a.is_valid() && pose_b.is_valid()) {
         return false;
     }
-    if let Some(pair) = sphere_and_hull(a, pose_a, b, pose_b) {
-        return sphere_hull_intersect(pair);
+    if let Some(pair) = sphere_and_target(a, pose_a, b, pose_b) {
+        return sphere_intersect(pair);
     }
     if let Some(answer) = mesh_pair(a, b, |mesh, mesh_first| {
         let (shape, pose, mesh_pose) = match mesh_first {
@@ -594,8 +592,8 @@ fn collide_on(
     if !(pose_a.is_valid() && pose_b.is_valid()) {
         return None;
     }
-    if let Some(pair) = sphere_and_hull(a, pose_a, b, pose_b) {
-        return collide_sphere_hull(pair, sanitize_margin(margin), cache);
+    if let Some(pair) = sphere_and_target(a, pose_a, b, pose_b) {
+        return collide_sphere(pair, sanitize_margin(margin), cache);
     }
     if let Some(answer) = mesh_pair(a, b, |mesh, mesh_first| {
         with_thread_scratch(|scratch| match mesh_first {

@@ -1,59 +1,88 @@
-//! A sphere against a hull in one pass, without the relative frame.
+//! A sphere against a hull or a box in one pass, without the relative frame.
 //!
 //! A sphere has no orientation that matters: the query needs only its centre in the
-//! hull's frame, `c = q̄_b (t_a − t_b) q_b`, the difference taken in `f64` and rounded
-//! once, then turned in f32 (the relative frame's accuracy: it rounds `t` the same way
-//! and turns it by an f32 matrix; without its quaternion product and matrix). The hull's
-//! point query ([`point_polytope`]: the closest-feature walk, from the face
-//! [`ConvexHull::face_in_front`] climbs to; the plane scan only for a centre inside
-//! the hull) gives the outward unit
-//! normal `n` at the closest feature, in the hull's frame, and the signed distance `δ`
-//! of the centre; then, with `r` the radius:
-//! * the separation is `s = δ − r` (`s > margin`: apart);
-//! * the normal from the sphere to the hull, in the world, is `m = −(q_b n)`;
-//! * the one point (as `manifold::sphere` places it) is the sphere's surface point
-//!   moved halfway to the hull's: `t_a + m r + m s/2`, with depth `−s` and id 0;
-//!   its anchors are the sphere's surface point in the sphere's frame, `q̄_a (m r)`, and
-//!   the hull's closest point in the hull's frame, `c − n δ`.
+//! other shape's frame, `c = q̄_b (t_a − t_b) q_b`, the difference taken in `f64` and
+//! rounded once, then turned in f32 (the relative frame's accuracy: it rounds `t` the
+//! same way and turns it by an f32 matrix; without its quaternion product and matrix).
+//! The other shape's point query gives the outward unit normal `n` at the closest
+//! feature, in its frame, and the signed distance `δ` of the centre:
+//! * a hull: [`point_polytope`]'s closest-feature walk, from the face
+//!   [`ConvexHull::face_in_front`] climbs to; the plane scan only for a centre inside
+//!   the hull;
+//! * a box of half extents `h`: [`point_box`], the clamp of `c` to `[−h, h]` outside,
+//!   the face of the least `h_k − |c_k|` inside.
 //!
-//! `collide`, `contact` and `intersects` all take this way for a sphere and a hull, right
-//! after checking the poses (the sphere comes first in the canonical order; the other
-//! order is mirrored as usual, bit for bit).
-//! Boxes and capsules against a sphere still run in the sphere's frame.
+//! Then, with `r` the radius:
+//! * the separation is `s = δ − r` (`s > margin`: apart);
+//! * the normal from the sphere to the other shape, in the world, is `m = −(q_b n)`;
+//! * the one point (as `manifold::sphere` places it) is the sphere's surface point
+//!   moved halfway to the other's: `t_a + m r + m s/2`, with depth `−s` and id 0;
+//!   its anchors are the sphere's surface point in the sphere's frame, `q̄_a (m r)`, and
+//!   the other shape's closest point in its frame, `c − n δ`.
+//!
+//! `collide`, `contact` and `intersects` all take this way for a sphere and a hull or a
+//! box, right after checking the poses (the sphere comes first in the canonical order;
+//! the other order is mirrored as usual, bit for bit).
+//! Capsules against a sphere still run in the sphere's frame.
 //!
 //! Cost (callgrind, instructions per pair inside `collide`, `prof sphere-hull 24` /
 //! `prof parry-sphere-hull 24`, `N=10`): 936 against parry3d's 3,073 (3.28×); 1,060
 //! when the walk started from a scan of every face plane, 5,873 before the walk.
+//! Sphere–box (`prof sphere-box` / `prof parry-sphere-box`): see [`crate`]'s table.
+//!
+//! [`point_polytope`]: crate::sat::point_polytope
+//! [`point_box`]: crate::sat::sphere::point_box
 
 use crate::PairCache;
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
 use crate::sat::point_polytope::point_hull;
+use crate::sat::sphere::point_box;
 use glam::{Quat, Vec3};
 use sepax_geometry::{ConvexHull, Pose, Shape, Sphere};
 use smallvec::SmallVec;
 
-/// The sphere–hull query: everything the three entry points read.
-struct SphereHull {
-    /// The sphere's centre in the hull's frame.
+/// The shape a sphere meets on this path, by what its point query reads.
+#[derive(Clone, Copy)]
+pub(crate) enum Target<'s> {
+    Hull(&'s ConvexHull),
+    /// A box by its half extents.
+    Box(Vec3),
+}
+
+impl Target<'_> {
+    /// The outward unit normal at the closest feature to `p` and the signed distance of
+    /// `p` (negative inside), in the shape's frame.
+    #[inline]
+    fn point_query(self, p: Vec3) -> (Vec3, f32) {
+        match self {
+            Target::Hull(hull) => point_hull(hull, p),
+            Target::Box(half_extents) => point_box(half_extents, p),
+        }
+    }
+}
+
+/// The sphere–hull or sphere–box query: everything the three entry points read.
+struct SphereQuery {
+    /// The sphere's centre in the other shape's frame.
     centre: Vec3,
-    /// The hull's outward normal at its closest feature, in the hull's frame.
+    /// The other shape's outward normal at its closest feature, in its frame.
     normal_b: Vec3,
-    /// Signed distance of the centre from the hull (negative inside).
+    /// Signed distance of the centre from the other shape (negative inside).
     distance: f32,
     /// `δ − r`: positive apart.
     separation: f32,
-    /// The hull's rotation, unit.
+    /// The other shape's rotation, unit.
     rotation_b: Quat,
 }
 
-impl SphereHull {
-    fn new(sphere: &Sphere, pose_a: &Pose, hull: &ConvexHull, pose_b: &Pose) -> SphereHull {
+impl SphereQuery {
+    fn new(sphere: &Sphere, pose_a: &Pose, target: Target, pose_b: &Pose) -> SphereQuery {
         // Accepted rotations are unit within 1e-3; glam's rotation scales by `|q|²`.
         let rotation_b = pose_b.rotation.normalize();
         let offset = (pose_a.translation.as_dvec3() - pose_b.translation.as_dvec3()).as_vec3();
         let centre = rotation_b.conjugate() * offset;
-        let (normal_b, distance) = point_hull(hull, centre);
-        SphereHull {
+        let (normal_b, distance) = target.point_query(centre);
+        SphereQuery {
             centre,
             normal_b,
             distance,
@@ -69,36 +98,42 @@ impl SphereHull {
     }
 }
 
-/// A sphere and a hull in either order: the sphere, its pose, the hull, its pose, and
-/// whether the caller gave the hull first (the answer is then mirrored).
-pub(crate) type SphereAndHull<'s> = (&'s Sphere, &'s Pose, &'s ConvexHull, &'s Pose, bool);
+/// A sphere and a hull or a box in either order: the sphere, its pose, the other shape,
+/// its pose, and whether the caller gave the other shape first (the answer is then
+/// mirrored).
+pub(crate) type SphereAnd<'s> = (&'s Sphere, &'s Pose, Target<'s>, &'s Pose, bool);
 
-/// The pair as a sphere and a hull, if it is one (the sphere first: the canonical order
-/// puts spheres before hulls).
+/// The pair as a sphere and a hull or a box, if it is one (the sphere first: the
+/// canonical order puts spheres before boxes and hulls).
 #[inline]
-pub(crate) fn sphere_and_hull<'s>(
+pub(crate) fn sphere_and_target<'s>(
     a: &'s Shape,
     pose_a: &'s Pose,
     b: &'s Shape,
     pose_b: &'s Pose,
-) -> Option<SphereAndHull<'s>> {
+) -> Option<SphereAnd<'s>> {
+    let target = |shape: &'s Shape| match shape {
+        Shape::ConvexHull(hull) => Some(Target::Hull(hull)),
+        Shape::Cuboid(cuboid) => Some(Target::Box(cuboid.half_extents())),
+        _ => None,
+    };
     match (a, b) {
-        (Shape::Sphere(s), Shape::ConvexHull(h)) => Some((s, pose_a, h, pose_b, false)),
-        (Shape::ConvexHull(h), Shape::Sphere(s)) => Some((s, pose_b, h, pose_a, true)),
+        (Shape::Sphere(s), other) => Some((s, pose_a, target(other)?, pose_b, false)),
+        (other, Shape::Sphere(s)) => Some((s, pose_b, target(other)?, pose_a, true)),
         _ => None,
     }
 }
 
-/// [`collide`](crate::collide) for a sphere and a hull (poses checked, margin
+/// [`collide`](crate::collide) for a sphere and a hull or a box (poses checked, margin
 /// sanitised): the manifold when they are within `margin`, [`Manifold::flip`]ped when
 /// `mirrored` (built so in place). The cache only keeps [`Feature::Sphere`], the same
 /// in both orders.
-pub(crate) fn collide_sphere_hull(
-    (sphere, pose_a, hull, pose_b, mirrored): SphereAndHull,
+pub(crate) fn collide_sphere(
+    (sphere, pose_a, target, pose_b, mirrored): SphereAnd,
     margin: f32,
     cache: &mut PairCache,
 ) -> Option<Manifold> {
-    let query = SphereHull::new(sphere, pose_a, hull, pose_b);
+    let query = SphereQuery::new(sphere, pose_a, target, pose_b);
     let s = query.separation;
     if s > margin || s.is_nan() {
         cache.remember(Feature::Sphere, true);
@@ -128,13 +163,13 @@ pub(crate) fn collide_sphere_hull(
     })
 }
 
-/// [`contact`](crate::contact) for a sphere and a hull (poses checked, margin
+/// [`contact`](crate::contact) for a sphere and a hull or a box (poses checked, margin
 /// sanitised), mirrored when `mirrored`.
-pub(crate) fn contact_sphere_hull(
-    (sphere, pose_a, hull, pose_b, mirrored): SphereAndHull,
+pub(crate) fn contact_sphere(
+    (sphere, pose_a, target, pose_b, mirrored): SphereAnd,
     margin: f32,
 ) -> Option<Contact> {
-    let query = SphereHull::new(sphere, pose_a, hull, pose_b);
+    let query = SphereQuery::new(sphere, pose_a, target, pose_b);
     (query.separation <= margin).then(|| {
         let normal = query.world_normal();
         Contact {
@@ -145,7 +180,7 @@ pub(crate) fn contact_sphere_hull(
     })
 }
 
-/// [`intersects`](crate::intersects) for a sphere and a hull, poses checked.
-pub(crate) fn sphere_hull_intersect((sphere, pose_a, hull, pose_b, _): SphereAndHull) -> bool {
-    SphereHull::new(sphere, pose_a, hull, pose_b).separation <= 0.0
+/// [`intersects`](crate::intersects) for a sphere and a hull or a box, poses checked.
+pub(crate) fn sphere_intersect((sphere, pose_a, target, pose_b, _): SphereAnd) -> bool {
+    SphereQuery::new(sphere, pose_a, target, pose_b).separation <= 0.0
 }

@@ -321,6 +321,18 @@ pub fn sphere_hull_pairs(seed: u64, count: usize, n: usize) -> Vec<Pair> {
         .collect()
 }
 
+/// `count` touching pairs of a sphere of radius 0.5 (a) and a box like [`box_pairs`]'
+/// ([`pair_cuboid`], b): random orientations, 1% of the size into each other.
+pub fn sphere_box_pairs(seed: u64, count: usize) -> Vec<Pair> {
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            let b = pair_cuboid(&mut rng);
+            pose_as(&mut rng, half_unit_sphere(), b, PairKind::Touching)
+        })
+        .collect()
+}
+
 /// `count` touching pairs of a box like [`box_pairs`]' ([`pair_cuboid`], a) and a
 /// [`bench_hull`] of `n` points (b), random orientations, 1% of the size into each other.
 pub fn box_hull_pairs(seed: u64, count: usize, n: usize) -> Vec<Pair> {
