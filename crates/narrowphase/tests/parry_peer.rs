@@ -105,3 +105,62 @@ fn coincident_centres_parry_vs_oracle() {
         "coincident centres: parry reported no contact {parry_misses} times, a wrong depth {parry_off} times out of 2000"
     );
 }
+
+/// Sphere–box pairs (the sphere path in the box's frame) against parry3d's
+/// `query::contact`, judged by the f64 clamp (`oracle::sphere_separation`): sepax's depth
+/// must match the oracle; parry's misses are counted and printed.
+#[test]
+fn sphere_box_against_parry_and_the_oracle() {
+    use sepax_geometry::Sphere;
+    use sepax_narrowphase::oracle::sphere_separation;
+    let mut rng = Rng::new(0x5B_9A22);
+    let mut tally = Tally::default();
+    let mut normals = 0;
+    for i in 0..20_000 {
+        let placement = PLACEMENTS[i % PLACEMENTS.len()];
+        let boxed = random_cuboid(&mut rng);
+        let radius = rng.range(0.05, 1.5);
+        let sphere = Shape::from(Sphere::try_new(radius).unwrap());
+        let (ps, pb) = place(&mut rng, &sphere, &boxed, placement);
+        let truth = sphere_separation(radius, &ps, &boxed, &pb);
+        let size = scale(&sphere, &boxed);
+        if truth.abs() <= 1e-5 * size {
+            continue;
+        }
+        tally.judged += 1;
+        let truth_depth = (-truth).max(0.0);
+        let ours = contact(&sphere, &ps, &boxed, &pb, 0.0);
+        let depth = ours.map_or(0.0, |c| c.depth) as f64;
+        assert!(
+            (depth - truth_depth).abs() <= 1e-4 * size,
+            "case {i}: ours {depth} vs oracle {truth_depth}"
+        );
+        let parry = parry_contact(&sphere, &ps, &boxed, &pb);
+        let theirs = parry.map_or(0.0, |(d, _)| d).max(0.0) as f64;
+        let error = (theirs - truth_depth).abs() / size;
+        // Where both see the same depth and the centre is outside the box (a unique
+        // closest point), the normals are the same direction.
+        if let (Some((_, their_normal)), Some(c)) = (parry, ours)
+            && error <= 1e-4
+            && truth + (radius as f64) > 1e-3 * size
+            && truth_depth > 0.0
+        {
+            let angle = c.normal.angle_between(their_normal);
+            assert!(angle < 1e-3, "case {i}: normals differ by {angle} rad");
+            normals += 1;
+        }
+        if error > 1e-4 {
+            tally.parry_wrong += 1;
+            if tally.worst_case.is_none_or(|(_, e)| error > e) {
+                tally.worst_case = Some((i, error));
+            }
+        }
+    }
+    println!(
+        "parry3d query::contact vs oracle on sphere–box pairs: {tally:?}, {normals} normals compared"
+    );
+    assert!(
+        tally.judged > 15_000 && normals > 1_000,
+        "{tally:?} {normals}"
+    );
+}
