@@ -19,8 +19,9 @@
 use glam::Vec3;
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Cuboid, Pose, Shape, Sphere};
-use sepax_narrowphase::oracle::{gap_along, sphere_separation};
-use sepax_narrowphase::{PairCache, collide, contact, intersects};
+
+mod common;
+use common::{Case, Regimes, check_sphere_pair};
 
 /// A random box: cubes, bars and plates (one side 100 times thinner than the others).
 fn random_box(rng: &mut Rng) -> Vec3 {
@@ -89,8 +90,7 @@ fn centre_near(rng: &mut Rng, h: Vec3, kind: usize) -> Vec3 {
 #[test]
 fn sphere_box_matches_the_f64_oracle_on_120k_pairs() {
     let mut rng = Rng::new(0x5_B0C5);
-    let mut counts = [0usize; 6];
-    let (mut inside, mut touching, mut apart) = (0, 0, 0);
+    let mut regimes = Regimes::default();
     for i in 0..120_000 {
         let kind = i % 6;
         let h = random_box(&mut rng);
@@ -105,44 +105,15 @@ fn sphere_box_matches_the_f64_oracle_on_120k_pairs() {
         );
         let local = centre_near(&mut rng, h, kind);
         let pose_s = Pose::new(pose_b.transform_point(local), rng.rotation());
-        let truth = sphere_separation(radius, &pose_s, &boxed, &pose_b);
         // f32 positions near `reach` are rounded by about `reach · 2⁻²⁴` a coordinate.
         let scale = (size + radius) as f64;
         let tolerance = 1e-4 * scale + 4.0 * reach as f64 * f32::EPSILON as f64;
-        let margin = 100.0 * (size + radius);
-
-        let c = contact(&sphere, &pose_s, &boxed, &pose_b, margin)
-            .unwrap_or_else(|| panic!("case {i} (kind {kind}): no contact, truth {truth}"));
-        assert!(
-            (c.depth as f64 + truth).abs() <= tolerance,
-            "case {i} (kind {kind}): depth {} vs {}",
-            c.depth,
-            -truth
+        let (truth, m) = check_sphere_pair(
+            Case { index: i, kind },
+            (&sphere, radius, &pose_s),
+            (&boxed, &pose_b),
+            tolerance,
         );
-        let gap = gap_along(&sphere, &pose_s, &boxed, &pose_b, c.normal.as_dvec3());
-        assert!(
-            (gap - truth).abs() <= tolerance,
-            "case {i} (kind {kind}): the gap along the normal {} is {gap}, the separation {truth}",
-            c.normal
-        );
-        assert!((c.normal.as_dvec3().length() - 1.0).abs() < 1e-5);
-        assert_eq!(
-            contact(&boxed, &pose_b, &sphere, &pose_s, margin),
-            Some(c.flipped()),
-            "case {i}: order"
-        );
-
-        let m = collide(
-            &sphere,
-            &pose_s,
-            &boxed,
-            &pose_b,
-            margin,
-            &mut PairCache::default(),
-        )
-        .expect("within the margin");
-        assert_eq!(m.points.len(), 1);
-        assert_eq!((m.normal, m.points[0].depth), (c.normal, c.depth));
         // The box's anchor (in the box's frame) is on its surface: inside `h` on every
         // axis and on the boundary of at least one.
         let anchor = m.points[0].anchor_b;
@@ -152,30 +123,8 @@ fn sphere_box_matches_the_f64_oracle_on_120k_pairs() {
             beyond.abs() <= slack,
             "case {i} (kind {kind}): anchor {anchor} is {beyond} off the surface of {h}"
         );
-        let mirrored = collide(
-            &boxed,
-            &pose_b,
-            &sphere,
-            &pose_s,
-            margin,
-            &mut PairCache::default(),
-        );
-        assert_eq!(mirrored, Some(m.flipped()), "case {i}: collide order");
-
-        if truth.abs() > tolerance {
-            assert_eq!(intersects(&sphere, &pose_s, &boxed, &pose_b), truth < 0.0);
-            assert_eq!(intersects(&boxed, &pose_b, &sphere, &pose_s), truth < 0.0);
-        }
-        counts[kind] += 1;
-        let distance = truth + radius as f64;
-        inside += (distance < 0.0) as usize;
-        touching += (truth <= 0.0) as usize;
-        apart += (truth > 0.0) as usize;
+        regimes.add(truth, radius);
     }
-    assert!(counts.iter().sum::<usize>() >= 100_000);
     // Every regime is well represented.
-    assert!(
-        inside > 20_000 && touching > 50_000 && apart > 20_000,
-        "{inside} {touching} {apart}"
-    );
+    regimes.assert_at_least(20_000, 50_000, 20_000);
 }

@@ -19,8 +19,9 @@
 use glam::Vec3;
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape, Sphere};
-use sepax_narrowphase::oracle::{gap_along, sphere_separation};
-use sepax_narrowphase::{PairCache, collide, contact, intersects};
+
+mod common;
+use common::{Case, Regimes, check_sphere_pair};
 use sepax_testkit::shapes::{ball_hull, ellipsoid_hull_with};
 
 /// A random hull: 4–64 points in a ball, or an ellipsoid's, a quarter of them flat.
@@ -93,8 +94,7 @@ fn centre_near(rng: &mut Rng, hull: &Shape, kind: usize) -> Vec3 {
 fn sphere_hull_matches_the_f64_oracle_on_120k_pairs() {
     let mut rng = Rng::new(0x5_4011);
     let hulls: Vec<Shape> = (0..400).map(|_| random_hull(&mut rng)).collect();
-    let mut counts = [0usize; 6];
-    let (mut inside, mut touching, mut apart) = (0, 0, 0);
+    let mut regimes = Regimes::default();
     for i in 0..120_000 {
         let hull = &hulls[rng.below(hulls.len())];
         let kind = i % 6;
@@ -107,67 +107,15 @@ fn sphere_hull_matches_the_f64_oracle_on_120k_pairs() {
         );
         let local = centre_near(&mut rng, hull, kind);
         let pose_s = Pose::new(pose_h.transform_point(local), rng.rotation());
-        let truth = sphere_separation(radius, &pose_s, hull, &pose_h);
         let scale = (size + radius) as f64;
-        let margin = 100.0 * (size + radius);
-
-        let c = contact(&sphere, &pose_s, hull, &pose_h, margin)
-            .unwrap_or_else(|| panic!("case {i} (kind {kind}): no contact, truth {truth}"));
-        assert!(
-            (c.depth as f64 + truth).abs() <= 1e-4 * scale,
-            "case {i} (kind {kind}): depth {} vs {}",
-            c.depth,
-            -truth
+        let (truth, _) = check_sphere_pair(
+            Case { index: i, kind },
+            (&sphere, radius, &pose_s),
+            (hull, &pose_h),
+            1e-4 * scale,
         );
-        // Every normal, a hair off the surface too (where the direction from the
-        // closest point is mostly round-off, the walk keeps it in the feature's cone).
-        let gap = gap_along(&sphere, &pose_s, hull, &pose_h, c.normal.as_dvec3());
-        assert!(
-            (gap - truth).abs() <= 1e-4 * scale,
-            "case {i} (kind {kind}): the gap along the normal {} is {gap}, the separation {truth}",
-            c.normal
-        );
-        assert!((c.normal.as_dvec3().length() - 1.0).abs() < 1e-5);
-        assert_eq!(
-            contact(hull, &pose_h, &sphere, &pose_s, margin),
-            Some(c.flipped()),
-            "case {i}: order"
-        );
-
-        let m = collide(
-            &sphere,
-            &pose_s,
-            hull,
-            &pose_h,
-            margin,
-            &mut PairCache::default(),
-        )
-        .expect("within the margin");
-        assert_eq!((m.normal, m.points[0].depth), (c.normal, c.depth));
-        let mirrored = collide(
-            hull,
-            &pose_h,
-            &sphere,
-            &pose_s,
-            margin,
-            &mut PairCache::default(),
-        );
-        assert_eq!(mirrored, Some(m.flipped()), "case {i}: collide order");
-
-        if truth.abs() > 1e-5 * scale {
-            assert_eq!(intersects(&sphere, &pose_s, hull, &pose_h), truth < 0.0);
-            assert_eq!(intersects(hull, &pose_h, &sphere, &pose_s), truth < 0.0);
-        }
-        counts[kind] += 1;
-        let distance = truth + radius as f64;
-        inside += (distance < 0.0) as usize;
-        touching += (truth <= 0.0) as usize;
-        apart += (truth > 0.0) as usize;
+        regimes.add(truth, radius);
     }
-    assert!(counts.iter().sum::<usize>() >= 100_000);
     // Every regime is well represented.
-    assert!(
-        inside > 10_000 && touching > 30_000 && apart > 30_000,
-        "{inside} {touching} {apart}"
-    );
+    regimes.assert_at_least(10_000, 30_000, 30_000);
 }

@@ -1,0 +1,114 @@
+//! Checks shared by the sphere oracle tests (`sphere_hull_oracle.rs`,
+//! `sphere_box_oracle.rs`): one placed sphere pair against the f64 oracle, and the
+//! tally that shows every regime was exercised.
+
+use sepax_geometry::{Pose, Shape};
+use sepax_narrowphase::oracle::{gap_along, sphere_separation};
+use sepax_narrowphase::{Manifold, PairCache, collide, contact, intersects};
+
+/// Where a case is: its number and the feature kind its centre was placed near.
+#[derive(Clone, Copy)]
+pub struct Case {
+    pub index: usize,
+    pub kind: usize,
+}
+
+/// Checks a sphere of radius `radius` at `pose_s` against `other` at `pose_o`, with a
+/// margin wide enough that every pair gets a contact: the depth against
+/// `oracle::sphere_separation`, the gap of the shapes along the normal against the same
+/// separation, a unit normal (all within `tolerance`); both argument orders of
+/// `contact` and `collide` mirror each other bit for bit; `collide`'s one point has
+/// `contact`'s depth and normal; `intersects` agrees with the oracle's sign where the
+/// separation is beyond a tenth of `tolerance`. Returns the oracle's separation and
+/// `collide`'s manifold.
+pub fn check_sphere_pair(
+    case: Case,
+    (sphere, radius, pose_s): (&Shape, f32, &Pose),
+    (other, pose_o): (&Shape, &Pose),
+    tolerance: f64,
+) -> (f64, Manifold) {
+    let Case { index: i, kind } = case;
+    let truth = sphere_separation(radius, pose_s, other, pose_o);
+    let margin = 100.0 * (other.bounding_radius() + radius);
+    let c = contact(sphere, pose_s, other, pose_o, margin)
+        .unwrap_or_else(|| panic!("case {i} (kind {kind}): no contact, truth {truth}"));
+    assert!(
+        (c.depth as f64 + truth).abs() <= tolerance,
+        "case {i} (kind {kind}): depth {} vs {}",
+        c.depth,
+        -truth
+    );
+    // Every normal, a hair off the surface too (where the direction from the closest
+    // point is mostly round-off, it must stay in the feature's cone).
+    let gap = gap_along(sphere, pose_s, other, pose_o, c.normal.as_dvec3());
+    assert!(
+        (gap - truth).abs() <= tolerance,
+        "case {i} (kind {kind}): the gap along the normal {} is {gap}, the separation {truth}",
+        c.normal
+    );
+    assert!((c.normal.as_dvec3().length() - 1.0).abs() < 1e-5);
+    assert_eq!(
+        contact(other, pose_o, sphere, pose_s, margin),
+        Some(c.flipped()),
+        "case {i}: order"
+    );
+    let m = collide(
+        sphere,
+        pose_s,
+        other,
+        pose_o,
+        margin,
+        &mut PairCache::default(),
+    )
+    .expect("within the margin");
+    assert_eq!(m.points.len(), 1, "case {i}: one point");
+    assert_eq!((m.normal, m.points[0].depth), (c.normal, c.depth));
+    let mirrored = collide(
+        other,
+        pose_o,
+        sphere,
+        pose_s,
+        margin,
+        &mut PairCache::default(),
+    );
+    assert_eq!(
+        mirrored,
+        Some(m.clone().flipped()),
+        "case {i}: collide order"
+    );
+    if truth.abs() > 0.1 * tolerance {
+        assert_eq!(intersects(sphere, pose_s, other, pose_o), truth < 0.0);
+        assert_eq!(intersects(other, pose_o, sphere, pose_s), truth < 0.0);
+    }
+    (truth, m)
+}
+
+/// How many cases were checked, and had the centre inside the other shape, the shapes
+/// touching, apart.
+#[derive(Default, Debug)]
+pub struct Regimes {
+    pub cases: usize,
+    pub inside: usize,
+    pub touching: usize,
+    pub apart: usize,
+}
+
+impl Regimes {
+    /// Counts one case of separation `truth` for a sphere of radius `radius`.
+    pub fn add(&mut self, truth: f64, radius: f32) {
+        self.cases += 1;
+        self.inside += (truth + (radius as f64) < 0.0) as usize;
+        self.touching += (truth <= 0.0) as usize;
+        self.apart += (truth > 0.0) as usize;
+    }
+
+    /// At least 100,000 cases, and more than `inside`, `touching` and `apart` of each
+    /// regime: every one well represented.
+    pub fn assert_at_least(&self, inside: usize, touching: usize, apart: usize) {
+        assert!(self.cases >= 100_000, "{self:?}");
+        assert!(
+            self.inside > inside && self.touching > touching && self.apart > apart,
+            "{self:?}"
+        );
+    }
+}
