@@ -21,7 +21,9 @@
 //! sphere of radius 0.5 (`sphere_hull_manifold/24`, `sphere_hull_pairs(5, 256, 24)`) or a
 //! box of half extents 0.4–0.6 (`box_hull_manifold/24`, `box_hull_pairs(13, 256, 24)`)
 //! against a 24-point hull. `sphere_box_manifold/box`: the same sphere against a box of
-//! half extents 0.4–0.6 (`sphere_box_pairs(16, 256)`), 256 touching pairs.
+//! half extents 0.4–0.6 (`sphere_box_pairs(16, 256)`), 256 touching pairs;
+//! `sphere_sphere_manifold/sphere`: against a sphere of radius 0.25–0.75
+//! (`sphere_sphere_pairs(17, 256)`).
 //!
 //! Capsules (issue 10): 256 touching capsule–box and
 //! capsule–capsule pairs (`capsule_box_manifold`, `capsule_capsule_manifold`).
@@ -162,6 +164,8 @@ fn narrowphase(c: &mut Criterion) {
     bench_manifold(c, "sphere_hull_manifold", &spheres, false);
     let sphere_boxes = [("box", sphere_box_pairs(16, BATCH))];
     bench_manifold(c, "sphere_box_manifold", &sphere_boxes, false);
+    let sphere_spheres = [("sphere", sphere_sphere_pairs(17, BATCH))];
+    bench_manifold(c, "sphere_sphere_manifold", &sphere_spheres, false);
     let box_hull = [("24", box_hull_pairs(13, BATCH, 24))];
     bench_manifold(c, "box_hull_manifold", &box_hull, false);
     // Issue 10's target: ≥ 3× parry3d per touching pair.

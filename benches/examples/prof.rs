@@ -34,6 +34,8 @@
 //! | `parry-sphere-hull`, `parry-box-hull` | the same pairs | parry3d `contact_manifolds`, fresh manifolds |
 //! | `sphere-box` | 256 touching sphere–box pairs (`sphere_box_pairs(16, 256)`, the `sphere_box_manifold` bench pairs) | sepax `collide`, cold cache |
 //! | `parry-sphere-box` | the same pairs | parry3d `contact_manifolds`, fresh manifolds |
+//! | `sphere-sphere` | 256 touching sphere pairs (`sphere_sphere_pairs(17, 256)`, the `sphere_sphere_manifold` bench pairs) | sepax `collide`, cold cache |
+//! | `parry-sphere-sphere` | the same pairs | parry3d `contact_manifolds`, fresh manifolds |
 //! | `distance-hull24` | 256 pairs of 24-point hulls 5% of their size apart (`hull_pairs_as(11, 256, 24, PairKind::Apart)`) | sepax `distance` (cold) |
 //! | `distance-hull24-warm` | the apart hull pairs, b nudged every pass (≤ 1% of its size, ≤ 0.01 rad) | sepax `closest_points`, each pair's cache kept from pass to pass |
 //! | `parry-distance-hull24` | the apart hull pairs | parry3d `query::distance` |
@@ -93,6 +95,7 @@ use sepax_narrowphase::{
 use sepax_testkit::pairs::{
     Pair, PairKind, box_hull_pairs, box_pairs, capsule_box_pairs, capsule_capsule_pairs,
     hull_pairs, hull_pairs_as, resting_hull_pairs, sphere_box_pairs, sphere_hull_pairs,
+    sphere_sphere_pairs,
 };
 use sepax_testkit::terrain::{
     TrianglePair, box_triangle_pairs, boxes_on_floor, capsule_triangle_pairs, hull_triangle_pairs,
@@ -100,7 +103,7 @@ use sepax_testkit::terrain::{
 use std::hint::black_box;
 use std::process::ExitCode;
 
-const MODES: [&str; 36] = [
+const MODES: [&str; 38] = [
     "seed003",
     "box",
     "boxbatch",
@@ -129,6 +132,8 @@ const MODES: [&str; 36] = [
     "parry-box-hull",
     "sphere-box",
     "parry-sphere-box",
+    "sphere-sphere",
+    "parry-sphere-sphere",
     "distance-hull24",
     "distance-hull24-warm",
     "distance-box",
@@ -198,6 +203,8 @@ fn main() -> ExitCode {
         capsule_capsule_pairs(7, 256)
     } else if mode.ends_with("sphere-hull") {
         sphere_hull_pairs(5, 256, points)
+    } else if mode.ends_with("sphere-sphere") {
+        sphere_sphere_pairs(17, 256)
     } else if mode.ends_with("sphere-box") {
         sphere_box_pairs(16, 256)
     } else if mode.ends_with("box-hull") {
@@ -258,7 +265,7 @@ fn main() -> ExitCode {
     }
     match mode.as_str() {
         "box" | "hull" | "capsule-box" | "capsule-capsule" | "sphere-hull" | "box-hull"
-        | "sphere-box" => (0..passes).for_each(|_| sepax_collide(&pairs)),
+        | "sphere-box" | "sphere-sphere" => (0..passes).for_each(|_| sepax_collide(&pairs)),
         "hullwarm" | "hullrest" => sepax_collide_nudged(&pairs, passes, true),
         "hullnudged" | "hullrestcold" => sepax_collide_nudged(&pairs, passes, false),
         "boxc" => (0..passes).for_each(|_| sepax_contact(&pairs)),

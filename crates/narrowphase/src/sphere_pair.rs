@@ -1,4 +1,5 @@
-//! A sphere against a hull or a box in one pass, without the relative frame.
+//! A sphere against a hull, a box or another sphere in one pass, without the relative
+//! frame.
 //!
 //! A sphere has no orientation that matters: the query needs only its centre in the
 //! other shape's frame, `c = q̄_b (t_a − t_b) q_b`, the difference taken in `f64` and
@@ -10,7 +11,10 @@
 //!   [`ConvexHull::face_in_front`] climbs to; the plane scan only for a centre inside
 //!   the hull;
 //! * a box of half extents `h`: [`point_box`], the clamp of `c` to `[−h, h]` outside,
-//!   the face of the least `h_k − |c_k|` inside.
+//!   the face of the least `h_k − |c_k|` inside;
+//! * a sphere of radius `r_b`: `n = c / |c|`, `δ = |c| − r_b` (at `c = 0`, `n = +z`).
+//!   Of two spheres, the first in the canonical order plays the sphere, the other the
+//!   shape it meets.
 //!
 //! Then, with `r` the radius:
 //! * the separation is `s = δ − r` (`s > margin`: apart);
@@ -20,9 +24,9 @@
 //!   its anchors are the sphere's surface point in the sphere's frame, `q̄_a (m r)`, and
 //!   the other shape's closest point in its frame, `c − n δ`.
 //!
-//! `collide`, `contact` and `intersects` all take this way for a sphere and a hull or a
-//! box, right after checking the poses (the sphere comes first in the canonical order;
-//! the other order is mirrored as usual, bit for bit).
+//! `collide`, `contact` and `intersects` all take this way for a sphere and a hull, a box
+//! or a sphere, right after checking the poses (the sphere comes first in the canonical
+//! order; the other order is mirrored as usual, bit for bit).
 //! Capsules against a sphere still run in the sphere's frame.
 //!
 //! Cost (callgrind, instructions per pair inside `collide`, `prof sphere-hull 24` /
@@ -37,6 +41,8 @@
 
 use crate::PairCache;
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
+use crate::math::length_and_direction;
+use crate::query::canonical_swap;
 use crate::sat::point_polytope::point_hull;
 use crate::sat::sphere::point_box;
 use glam::{Quat, Vec3};
@@ -49,21 +55,25 @@ pub(crate) enum Target<'s> {
     Hull(&'s ConvexHull),
     /// A box by its half extents.
     Box(Vec3),
+    /// A second sphere by its radius.
+    Sphere(f32),
 }
 
-impl Target<'_> {
-    /// The outward unit normal at the closest feature to `p` and the signed distance of
-    /// `p` (negative inside), in the shape's frame.
-    #[inline]
-    fn point_query(self, p: Vec3) -> (Vec3, f32) {
-        match self {
-            Target::Hull(hull) => point_hull(hull, p),
-            Target::Box(half_extents) => point_box(half_extents, p),
-        }
+/// The outward unit normal and signed distance of `p` from a sphere of radius `radius`
+/// at the origin: `p / |p|` and `|p| − r`. At the centre the normal is `+z` (any is
+/// right; this one is fixed); a `p` not finite (offsets beyond f32's range) is as far as
+/// can be.
+#[inline]
+fn point_sphere(radius: f32, p: Vec3) -> (Vec3, f32) {
+    match length_and_direction(p) {
+        Some((length, normal)) => (normal, length - radius),
+        None if p == Vec3::ZERO => (Vec3::Z, -radius),
+        None => (Vec3::Z, f32::INFINITY),
     }
 }
 
-/// The sphere–hull or sphere–box query: everything the three entry points read.
+/// The sphere–hull, sphere–box or sphere–sphere query: everything the three entry
+/// points read.
 struct SphereQuery {
     /// The sphere's centre in the other shape's frame.
     centre: Vec3,
@@ -78,12 +88,31 @@ struct SphereQuery {
 }
 
 impl SphereQuery {
+    /// The query with the other shape's point query taken once per kind, so that each
+    /// kind's query is compiled on its own (one match, not one per call).
+    #[inline(always)]
     fn new(sphere: &Sphere, pose_a: &Pose, target: Target, pose_b: &Pose) -> SphereQuery {
+        match target {
+            Target::Hull(hull) => Self::with(sphere, pose_a, pose_b, |p| point_hull(hull, p)),
+            Target::Box(h) => Self::with(sphere, pose_a, pose_b, |p| point_box(h, p)),
+            Target::Sphere(r) => Self::with(sphere, pose_a, pose_b, |p| point_sphere(r, p)),
+        }
+    }
+
+    /// The query, given the other shape's point query: the outward unit normal at the
+    /// closest feature to a point and the point's signed distance, in its frame.
+    #[inline(always)]
+    fn with(
+        sphere: &Sphere,
+        pose_a: &Pose,
+        pose_b: &Pose,
+        point_query: impl FnOnce(Vec3) -> (Vec3, f32),
+    ) -> SphereQuery {
         // Accepted rotations are unit within 1e-3; glam's rotation scales by `|q|²`.
         let rotation_b = pose_b.rotation.normalize();
         let offset = (pose_a.translation.as_dvec3() - pose_b.translation.as_dvec3()).as_vec3();
         let centre = rotation_b.conjugate() * offset;
-        let (normal_b, distance) = target.point_query(centre);
+        let (normal_b, distance) = point_query(centre);
         SphereQuery {
             centre,
             normal_b,
@@ -100,13 +129,14 @@ impl SphereQuery {
     }
 }
 
-/// A sphere and a hull or a box in either order: the sphere, its pose, the other shape,
-/// its pose, and whether the caller gave the other shape first (the answer is then
-/// mirrored).
+/// A sphere and a hull, a box or a sphere in either order: the sphere, its pose, the
+/// other shape, its pose, and whether the caller gave the other shape first (the answer
+/// is then mirrored).
 pub(crate) type SphereAnd<'s> = (&'s Sphere, &'s Pose, Target<'s>, &'s Pose, bool);
 
-/// The pair as a sphere and a hull or a box, if it is one (the sphere first: the
-/// canonical order puts spheres before boxes and hulls).
+/// The pair as a sphere and a hull, a box or a sphere, if it is one (the sphere first:
+/// the canonical order puts spheres before boxes and hulls, and decides between two
+/// spheres).
 #[inline]
 pub(crate) fn sphere_and_target<'s>(
     a: &'s Shape,
@@ -120,13 +150,21 @@ pub(crate) fn sphere_and_target<'s>(
         _ => None,
     };
     match (a, b) {
+        // Two spheres run in the canonical order, so that both orders mirror each
+        // other bit for bit.
+        (Shape::Sphere(sa), Shape::Sphere(sb)) => {
+            Some(match canonical_swap(a, pose_a, b, pose_b) {
+                false => (sa, pose_a, Target::Sphere(sb.radius()), pose_b, false),
+                true => (sb, pose_b, Target::Sphere(sa.radius()), pose_a, true),
+            })
+        }
         (Shape::Sphere(s), other) => Some((s, pose_a, target(other)?, pose_b, false)),
         (other, Shape::Sphere(s)) => Some((s, pose_b, target(other)?, pose_a, true)),
         _ => None,
     }
 }
 
-/// [`collide`](crate::collide) for a sphere and a hull or a box (poses checked, margin
+/// [`collide`](crate::collide) for a sphere and a hull, a box or a sphere (poses checked, margin
 /// sanitised): the manifold when they are within `margin`, [`Manifold::flip`]ped when
 /// `mirrored` (built so in place). The cache only keeps [`Feature::Sphere`], the same
 /// in both orders.
@@ -165,7 +203,7 @@ pub(crate) fn collide_sphere(
     })
 }
 
-/// [`contact`](crate::contact) for a sphere and a hull or a box (poses checked, margin
+/// [`contact`](crate::contact) for a sphere and a hull, a box or a sphere (poses checked, margin
 /// sanitised), mirrored when `mirrored`.
 pub(crate) fn contact_sphere(
     (sphere, pose_a, target, pose_b, mirrored): SphereAnd,
@@ -182,7 +220,8 @@ pub(crate) fn contact_sphere(
     })
 }
 
-/// [`intersects`](crate::intersects) for a sphere and a hull or a box, poses checked.
+/// [`intersects`](crate::intersects) for a sphere and a hull, a box or a sphere, poses
+/// checked.
 pub(crate) fn sphere_intersect((sphere, pose_a, target, pose_b, _): SphereAnd) -> bool {
     SphereQuery::new(sphere, pose_a, target, pose_b).separation <= 0.0
 }

@@ -17,7 +17,7 @@
 use crate::shapes::{ball_hull, half_unit_sphere, pair_cuboid};
 use glam::{Quat, Vec3};
 use sepax_geometry::rng::Rng;
-use sepax_geometry::{Pose, Shape};
+use sepax_geometry::{Pose, Shape, Sphere};
 use sepax_narrowphase::oracle::{
     OracleContact, capsule_separation, sphere_separation, vertex_projection_sat,
 };
@@ -316,6 +316,19 @@ pub fn sphere_hull_pairs(seed: u64, count: usize, n: usize) -> Vec<Pair> {
     (0..count)
         .map(|_| {
             let b = bench_hull(&mut rng, n);
+            pose_as(&mut rng, half_unit_sphere(), b, PairKind::Touching)
+        })
+        .collect()
+}
+
+/// `count` touching pairs of spheres: radius 0.5 (a) and a random radius in
+/// `[0.25, 0.75]` (b), 1% of the size into each other.
+pub fn sphere_sphere_pairs(seed: u64, count: usize) -> Vec<Pair> {
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            let radius = rng.range(0.25, 0.75);
+            let b = Shape::from(Sphere::try_new(radius).unwrap_or_else(|_| unreachable!()));
             pose_as(&mut rng, half_unit_sphere(), b, PairKind::Touching)
         })
         .collect()
