@@ -55,7 +55,7 @@ use sepax_narrowphase::{
 use sepax_testkit::pairs::{
     Pair, PairKind, apart_capsule_pairs, box_hull_pairs, box_pairs, capsule_box_pairs,
     capsule_capsule_pairs, hull_pairs, hull_pairs_as, resting_hull_pairs, sphere_box_pairs,
-    sphere_hull_pairs,
+    sphere_hull_pairs, sphere_sphere_pairs,
 };
 use sepax_testkit::terrain::box_triangle_pairs;
 use std::hint::black_box;
