@@ -36,10 +36,11 @@
 //! * polytope pairs apart within the margin: GJK's distance, warm from the pair cache,
 //!   and the closest features' manifold when no axis is the closest direction
 //!   (`speculative`);
-//! * anything with a sphere: a point-to-shape distance (against a hull or a box without
-//!   the relative frame, `sphere_pair`: for a hull, the closest feature by a walk from a
-//!   face the centre lies in front of, found by climbing the hull's polar dual from a
-//!   precomputed start instead of scanning every plane; for a box, the clamp);
+//! * anything with a sphere: a point-to-shape distance (against a hull, a box or a
+//!   sphere without the relative frame, `sphere_pair`: for a hull, the closest feature
+//!   by a walk from a face the centre lies in front of, found by climbing the hull's
+//!   polar dual from a precomputed start instead of scanning every plane; for a box, the
+//!   clamp; for a sphere, the centre distance);
 //! * a triangle mesh against a convex shape ([`mesh`]): each triangle under the shape
 //!   through a one-sided triangle SAT (box: 13 axes; hull: faces and edge pairs;
 //!   sphere: the closest point; capsule: the core's closest points, or its SAT over the
