@@ -34,7 +34,7 @@
 
 use crate::distance::Core;
 use crate::math::sanitize_margin;
-use crate::query::{box_manifold_into, canonical_swap_boxes, contact_from_outcome};
+use crate::query::{box_manifold_into, canonical_swap_boxes, contact_from_outcome, far_apart};
 use crate::sat::box_box::{BoxPair, box_box, edge_axis, exact_axis_index, face_axis};
 use crate::sat::box_box_wide::{
     BoxBundle, BundleScan, BundleSeparations, LANES, SimdLevel, bundle_separations,
@@ -415,13 +415,14 @@ impl Bundle {
         )
     }
 
-    /// Loads up to 8 pairs: as `collide` does, a pair with an invalid pose is left out,
+    /// Loads up to 8 pairs: as `collide` does, a pair with an invalid pose (or poses more
+    /// than 5e37 apart along an axis) is left out,
     /// the others are put in canonical order and b is brought into a's frame (all 8
     /// frames at once at a wide level; pair by pair, into `pairs`, at the scalar one).
     fn load(&mut self, level: SimdLevel, pairs: &[BoxBoxPair]) {
         self.active = [false; LANES];
         for (l, p) in pairs.iter().enumerate() {
-            if !(p.pose_a.is_valid() && p.pose_b.is_valid()) {
+            if !(p.pose_a.is_valid() && p.pose_b.is_valid()) || far_apart(&p.pose_a, &p.pose_b) {
                 continue;
             }
             let (ha, hb) = (p.a.half_extents(), p.b.half_extents());

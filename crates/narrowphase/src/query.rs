@@ -186,6 +186,22 @@ fn run_sat(
     }
 }
 
+/// Translations further apart than this along some axis are apart for every query:
+/// their offset (at most `√3` times this long otherwise), turned into either shape's
+/// frame, could overflow f32.
+const FAR_APART: f32 = 5e37;
+
+/// True when the translations are more than [`FAR_APART`] apart along some axis (their
+/// difference, in f32, is `+∞` where it overflows): every query answers such a pair as
+/// apart before it takes it into one frame.
+#[inline(always)]
+pub(crate) fn far_apart(pose_a: &Pose, pose_b: &Pose) -> bool {
+    (pose_a.translation - pose_b.translation)
+        .abs()
+        .max_element()
+        > FAR_APART
+}
+
 /// The normal and depth of a pair along its minimum-penetration axis.
 ///
 /// Returns `None` when the shapes are apart by more than `margin`; otherwise a
@@ -194,7 +210,8 @@ fn run_sat(
 /// (depth 0) give a contact. For a gap the depth is minus the true distance and the
 /// normal the direction from a's closest point to b's (for two polytopes, the
 /// separating axis when it is that direction, else GJK's; see [`collide`]). A pose that
-/// is not [`Pose::is_valid`] (NaN, infinite, non-unit rotation) gives `None`; a
+/// is not [`Pose::is_valid`] (NaN, infinite, non-unit rotation) gives `None`, and so do
+/// two poses more than 5e37 apart along an axis (see [`collide`]); a
 /// negative or NaN margin counts as 0.
 ///
 /// ```
@@ -209,7 +226,7 @@ fn run_sat(
 /// assert!((c.depth - 0.1).abs() < 1e-5);
 /// ```
 pub fn contact(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: f32) -> Option<Contact> {
-    if !(pose_a.is_valid() && pose_b.is_valid()) {
+    if !(pose_a.is_valid() && pose_b.is_valid()) || far_apart(pose_a, pose_b) {
         return None;
     }
     if let Some(pair) = sphere_and_target(a, pose_a, b, pose_b) {
@@ -237,7 +254,13 @@ pub fn contact_with(
     margin: f32,
     mode: SupportMode,
 ) -> Option<Contact> {
-    if !(pose_a.is_valid() && pose_b.is_valid()) || mesh_pair(a, b, |_, _| ()).is_some() {
+    // The mode matters to polytope pairs only: the others take `contact`'s way (a
+    // sphere pair its own path, a mesh pair the mesh's, bad poses `None`).
+    if !(pose_a.is_valid() && pose_b.is_valid())
+        || far_apart(pose_a, pose_b)
+        || mesh_pair(a, b, |_, _| ()).is_some()
+        || sphere_and_target(a, pose_a, b, pose_b).is_some()
+    {
         return contact(a, pose_a, b, pose_b, margin);
     }
     contact_convex(a, pose_a, b, pose_b, margin, mode)
@@ -360,9 +383,10 @@ pub fn minimum_translation(a: &OrientedBox, b: &OrientedBox) -> Vec3 {
 }
 
 /// True when the shapes touch or overlap (closed sets: touching counts). Stops at the
-/// first separating axis. An invalid pose gives `false`.
+/// first separating axis. An invalid pose gives `false`, and so do two poses more than
+/// 5e37 apart along an axis (see [`collide`]).
 pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
-    if !(pose_a.is_valid() && pose_b.is_valid()) {
+    if !(pose_a.is_valid() && pose_b.is_valid()) || far_apart(pose_a, pose_b) {
         return false;
     }
     if let Some(pair) = sphere_and_target(a, pose_a, b, pose_b) {
@@ -408,7 +432,11 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
 /// shapes. The cache's remembered feature is kept as the reference while it is within
 /// the [`FEATURE_SLOP`](crate::FEATURE_SLOP) of the exact axis (see [`PairCache`] for
 /// what that guarantees); use one cache per pair, and a default cache for a cold answer.
-/// An invalid pose gives `None` and leaves the cache as it was; a negative or NaN margin
+/// An invalid pose gives `None` and leaves the cache as it was, and so do two valid poses
+/// whose translations are more than 5e37 apart along an axis: the pair is answered as
+/// apart, which it is unless the shapes are about 5e37 across; f32 arithmetic cannot
+/// place them otherwise (their offset, turned into a shape's frame, can overflow: the
+/// capsule and hull paths turned that into a deep contact). A negative or NaN margin
 /// counts as 0.
 ///
 /// **Speculative contacts** (`margin > 0`, shapes apart by a distance `d ≤ margin`):
@@ -589,7 +617,7 @@ fn collide_on(
     how: (SupportMode, bool),
     path: &mut QueryPath,
 ) -> Option<Manifold> {
-    if !(pose_a.is_valid() && pose_b.is_valid()) {
+    if !(pose_a.is_valid() && pose_b.is_valid()) || far_apart(pose_a, pose_b) {
         return None;
     }
     if let Some(pair) = sphere_and_target(a, pose_a, b, pose_b) {

@@ -59,17 +59,14 @@ pub(crate) enum Target<'s> {
     Sphere(f32),
 }
 
-/// The outward unit normal and signed distance of `p` from a sphere of radius `radius`
-/// at the origin: `p / |p|` and `|p| − r`. At the centre the normal is `+z` (any is
-/// right; this one is fixed); a `p` not finite (offsets beyond f32's range) is as far as
-/// can be.
+/// The outward unit normal and signed distance of a finite `p` from a sphere of radius
+/// `radius` at the origin: `p / |p|` and `|p| − r`. At the centre the normal is `+z`
+/// (any is right; this one is fixed).
 #[inline]
 fn point_sphere(radius: f32, p: Vec3) -> (Vec3, f32) {
-    match length_and_direction(p) {
-        Some((length, normal)) => (normal, length - radius),
-        None if p == Vec3::ZERO => (Vec3::Z, -radius),
-        None => (Vec3::Z, f32::INFINITY),
-    }
+    length_and_direction(p).map_or((Vec3::Z, -radius), |(length, normal)| {
+        (normal, length - radius)
+    })
 }
 
 /// The sphere–hull, sphere–box or sphere–sphere query: everything the three entry
@@ -112,6 +109,8 @@ impl SphereQuery {
         let rotation_b = pose_b.rotation.normalize();
         let offset = (pose_a.translation.as_dvec3() - pose_b.translation.as_dvec3()).as_vec3();
         let centre = rotation_b.conjugate() * offset;
+        // Finite: the callers answer poses further apart than `query::FAR_APART` along
+        // an axis before they come here, so the offset is at most √3 · 5e37 long.
         let (normal_b, distance) = point_query(centre);
         SphereQuery {
             centre,
