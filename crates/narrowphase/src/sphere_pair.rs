@@ -32,9 +32,11 @@
 //! Cost (callgrind, instructions per pair inside `collide`, `prof sphere-hull 24` /
 //! `prof parry-sphere-hull 24`, `N=10`): 936 against parry3d's 3,073 (3.28×); 1,060
 //! when the walk started from a scan of every face plane, 5,873 before the walk.
-//! Sphere–box (`prof sphere-box` / `prof parry-sphere-box`, 28 November 2026): 404
-//! against parry3d's 917 (2.27×); 1,223 when it ran in the sphere's relative frame
-//! through the general query.
+//! Sphere–box (`prof sphere-box` / `prof parry-sphere-box`, 28 November 2026): 436
+//! against parry3d's 917 (2.1×; 404 before the far-pose check of `query::far_apart`);
+//! 1,223 when it ran in the sphere's relative frame through the general query.
+//! Sphere–sphere (`prof sphere-sphere`): 487 against parry3d's 625; 1,192 before.
+//! Sphere–hull at the same date: 966.
 //!
 //! [`point_polytope`]: crate::sat::point_polytope
 //! [`point_box`]: crate::sat::sphere::point_box
