@@ -21,7 +21,7 @@ use sepax_geometry::rng::Rng;
 use sepax_geometry::{Cuboid, Pose, Shape, Sphere};
 
 mod common;
-use common::{Case, Regimes, check_sphere_pair};
+use common::{Case, Regimes, check_sphere_pair, pose_at_random_reach, tolerance_at};
 
 /// A random box: cubes, bars and plates (one side 100 times thinner than the others).
 fn random_box(rng: &mut Rng) -> Vec3 {
@@ -98,16 +98,11 @@ fn sphere_box_matches_the_f64_oracle_on_120k_pairs() {
         let size = h.length();
         let radius = rng.range(0.01, 1.0) * size;
         let sphere = Shape::from(Sphere::try_new(radius).unwrap());
-        let reach = [1.0, 100.0, 10_000.0][rng.below(3)];
-        let pose_b = Pose::new(
-            rng.vec3(Vec3::splat(-reach), Vec3::splat(reach)),
-            rng.rotation(),
-        );
+        let (pose_b, reach) = pose_at_random_reach(&mut rng);
         let local = centre_near(&mut rng, h, kind);
         let pose_s = Pose::new(pose_b.transform_point(local), rng.rotation());
-        // f32 positions near `reach` are rounded by about `reach · 2⁻²⁴` a coordinate.
         let scale = (size + radius) as f64;
-        let tolerance = 1e-4 * scale + 4.0 * reach as f64 * f32::EPSILON as f64;
+        let tolerance = tolerance_at(scale, reach);
         let (truth, m) = check_sphere_pair(
             Case { index: i, kind },
             (&sphere, radius, &pose_s),

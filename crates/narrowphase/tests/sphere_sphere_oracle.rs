@@ -10,12 +10,11 @@
 //! `intersects` against the oracle's sign), and each sphere's anchor is checked: on its
 //! surface, its radius from its centre in its own frame.
 
-use glam::Vec3;
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Pose, Shape, Sphere};
 
 mod common;
-use common::{Case, Regimes, check_sphere_pair};
+use common::{Case, Regimes, check_sphere_pair, pose_at_random_reach, tolerance_at};
 
 /// The distance between the centres for offset kind `kind` (see the module docs).
 fn centre_distance(rng: &mut Rng, ra: f32, rb: f32, kind: usize) -> f32 {
@@ -41,17 +40,12 @@ fn sphere_sphere_matches_the_f64_oracle_on_120k_pairs() {
             Shape::from(Sphere::try_new(ra).unwrap()),
             Shape::from(Sphere::try_new(rb).unwrap()),
         );
-        let reach = [1.0, 100.0, 10_000.0][rng.below(3)];
-        let pose_b = Pose::new(
-            rng.vec3(Vec3::splat(-reach), Vec3::splat(reach)),
-            rng.rotation(),
-        );
+        let (pose_b, reach) = pose_at_random_reach(&mut rng);
         let distance = centre_distance(&mut rng, ra, rb, kind);
         let centre_a = pose_b.translation + rng.unit_vec3() * distance;
         let pose_a = Pose::new(centre_a, rng.rotation());
-        // f32 positions near `reach` are rounded by about `reach · 2⁻²⁴` a coordinate.
         let size = (ra + rb) as f64;
-        let tolerance = 1e-4 * size + 4.0 * reach as f64 * f32::EPSILON as f64;
+        let tolerance = tolerance_at(size, reach);
         let (truth, m) = check_sphere_pair(
             Case { index: i, kind },
             (&a, ra, &pose_a),

@@ -1,6 +1,10 @@
 //! Checks shared by the sphere oracle tests (`sphere_hull_oracle.rs`,
-//! `sphere_box_oracle.rs`): one placed sphere pair against the f64 oracle, and the
-//! tally that shows every regime was exercised.
+//! `sphere_box_oracle.rs`, `sphere_sphere_oracle.rs`): one placed sphere pair against
+//! the f64 oracle, the tally that shows every regime was exercised, and the pose at a
+//! random reach with its tolerance.
+
+// Each test crate that includes this module uses part of it.
+#![allow(dead_code)]
 
 use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::oracle::{gap_along, sphere_separation};
@@ -111,4 +115,19 @@ impl Regimes {
             "{self:?}"
         );
     }
+}
+
+/// A pose up to 1, 100 or 10,000 from the origin (drawn in that order: the reach, the
+/// translation, the rotation) and the reach.
+pub fn pose_at_random_reach(rng: &mut sepax_geometry::rng::Rng) -> (Pose, f32) {
+    let reach = [1.0, 100.0, 10_000.0][rng.below(3)];
+    let translation = rng.vec3(glam::Vec3::splat(-reach), glam::Vec3::splat(reach));
+    (Pose::new(translation, rng.rotation()), reach)
+}
+
+/// The tolerance of a pair of size `size` placed `reach` from the origin: `1e-4 ×` the
+/// size, plus the rounding of f32 positions near `reach` (about `reach · 2⁻²⁴` a
+/// coordinate).
+pub fn tolerance_at(size: f64, reach: f32) -> f64 {
+    1e-4 * size + 4.0 * reach as f64 * f32::EPSILON as f64
 }
