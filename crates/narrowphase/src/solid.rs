@@ -59,6 +59,7 @@ impl<'s> Solid<'s> {
     }
 
     /// Outward normal and signed distance of a local point.
+    #[inline]
     pub fn point_query(&self, p: Vec3) -> (Vec3, f32) {
         match self {
             Solid::Sphere(r) => {

@@ -43,10 +43,10 @@
 
 use crate::PairCache;
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
-use crate::math::length_and_direction;
 use crate::query::canonical_swap;
 use crate::sat::point_polytope::point_hull;
 use crate::sat::sphere::point_box;
+use crate::solid::Solid;
 use glam::{Quat, Vec3};
 use sepax_geometry::{ConvexHull, Pose, Shape, Sphere};
 use smallvec::SmallVec;
@@ -59,16 +59,6 @@ pub(crate) enum Target<'s> {
     Box(Vec3),
     /// A second sphere by its radius.
     Sphere(f32),
-}
-
-/// The outward unit normal and signed distance of a finite `p` from a sphere of radius
-/// `radius` at the origin: `p / |p|` and `|p| − r`. At the centre the normal is `+z`
-/// (any is right; this one is fixed).
-#[inline]
-fn point_sphere(radius: f32, p: Vec3) -> (Vec3, f32) {
-    length_and_direction(p).map_or((Vec3::Z, -radius), |(length, normal)| {
-        (normal, length - radius)
-    })
 }
 
 /// The sphere–hull, sphere–box or sphere–sphere query: everything the three entry
@@ -94,7 +84,10 @@ impl SphereQuery {
         match target {
             Target::Hull(hull) => Self::with(sphere, pose_a, pose_b, |p| point_hull(hull, p)),
             Target::Box(h) => Self::with(sphere, pose_a, pose_b, |p| point_box(h, p)),
-            Target::Sphere(r) => Self::with(sphere, pose_a, pose_b, |p| point_sphere(r, p)),
+            // `(c / |c|, |c| − r)`, `+z` at the centre: the sphere's own point query.
+            Target::Sphere(r) => {
+                Self::with(sphere, pose_a, pose_b, |p| Solid::Sphere(r).point_query(p))
+            }
         }
     }
 
