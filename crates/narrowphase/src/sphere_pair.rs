@@ -32,11 +32,10 @@
 //! Cost (callgrind, instructions per pair inside `collide`, `prof sphere-hull 24` /
 //! `prof parry-sphere-hull 24`, `N=10`): 936 against parry3d's 3,073 (3.28×); 1,060
 //! when the walk started from a scan of every face plane, 5,873 before the walk.
-//! Sphere–box (`prof sphere-box` / `prof parry-sphere-box`, 28 November 2026): 436
-//! against parry3d's 917 (2.1×; 404 before the far-pose check of `query::far_apart`);
-//! 1,223 when it ran in the sphere's relative frame through the general query.
-//! Sphere–sphere (`prof sphere-sphere`): 487 against parry3d's 625; 1,192 before.
-//! Sphere–hull at the same date: 966.
+//! Sphere–box (`prof sphere-box` / `prof parry-sphere-box`, 28 November 2026): 425
+//! against parry3d's 917 (2.2×); 1,223 when it ran in the sphere's relative frame
+//! through the general query. Sphere–sphere (`prof sphere-sphere`): 476 against
+//! parry3d's 625; 1,192 before. Sphere–hull at the same date: 955.
 //!
 //! [`point_polytope`]: crate::sat::point_polytope
 //! [`point_box`]: crate::sat::sphere::point_box
