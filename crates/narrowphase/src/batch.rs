@@ -34,7 +34,7 @@
 
 use crate::distance::Core;
 use crate::math::sanitize_margin;
-use crate::query::{box_manifold_into, canonical_swap_boxes, contact_from_outcome, far_apart};
+use crate::query::{box_manifold_into, canonical_swap_boxes, contact_from_outcome};
 use crate::sat::box_box::{BoxPair, box_box, edge_axis, exact_axis_index, face_axis};
 use crate::sat::box_box_wide::{
     BoxBundle, BundleScan, BundleSeparations, LANES, SimdLevel, bundle_separations,
@@ -420,11 +420,7 @@ impl Bundle {
     /// the others are put in canonical order and b is brought into a's frame (all 8
     /// frames at once at a wide level; pair by pair, into `pairs`, at the scalar one).
     fn load(&mut self, level: SimdLevel, pairs: &[BoxBoxPair]) {
-        self.active = [false; LANES];
         for (l, p) in pairs.iter().enumerate() {
-            if !(p.pose_a.is_valid() && p.pose_b.is_valid()) || far_apart(&p.pose_a, &p.pose_b) {
-                continue;
-            }
             let (ha, hb) = (p.a.half_extents(), p.b.half_extents());
             let swapped = canonical_swap_boxes(ha, &p.pose_a, hb, &p.pose_b);
             let ((ha, pose_a), (hb, pose_b)) = if swapped {
@@ -435,11 +431,17 @@ impl Bundle {
             self.poses.set_lane(l, pose_a, pose_b);
             self.inputs.set_extents(l, ha, hb);
             self.swapped[l] = swapped;
-            self.active[l] = true;
         }
-        if level != SimdLevel::Scalar {
+        // The pose checks for the 8 lanes at once, on what was loaded (an invalid pose's
+        // lane computes a frame of NaNs that nothing reads).
+        let answerable = if level != SimdLevel::Scalar {
             // The wide level: all 8 frames at once, straight into the kernel's inputs.
-            frames(level, &self.poses, &mut self.inputs);
+            frames(level, &self.poses, &mut self.inputs)
+        } else {
+            self.poses.answerable()
+        };
+        self.active = std::array::from_fn(|l| l < pairs.len() && answerable[l]);
+        if level != SimdLevel::Scalar {
             return;
         }
         for l in 0..pairs.len() {

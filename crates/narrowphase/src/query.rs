@@ -189,7 +189,7 @@ fn run_sat(
 /// Translations further apart than this along some axis are apart for every query:
 /// their offset (at most `√3` times this long otherwise), turned into either shape's
 /// frame, could overflow f32.
-const FAR_APART: f32 = 5e37;
+pub(crate) const FAR_APART: f32 = 5e37;
 
 /// True when the translations are more than [`FAR_APART`] apart along some axis (their
 /// difference, in f32, is `+∞` where it overflows): every query answers such a pair as

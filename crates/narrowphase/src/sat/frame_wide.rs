@@ -15,6 +15,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::box_box_wide::{BoxBundle, LANES, SimdLevel};
+use crate::query::FAR_APART;
 use sepax_geometry::Pose;
 
 type Lanes32 = [f32; LANES];
@@ -46,13 +47,43 @@ impl PoseLanes {
             self.tb[k][lane] = tb[k];
         }
     }
+
+    /// Per lane, [`Pose::is_valid`] of both poses and not `query::far_apart`: whether
+    /// the lane's pair is one the queries answer at all. The same operations as the
+    /// scalar checks, lane by lane (`|t_a − t_b| = |t_b − t_a|` bit for bit, so the
+    /// lane's order does not matter for the distance), in loops over the 8 lanes that
+    /// compile to a few vector instructions (a pair at a time, the checks cost ~40
+    /// instructions a pair). Lanes never set hold stale values; their answer is ignored.
+    #[inline(always)]
+    // `x − x` is the finiteness test itself, not a zero (as in `Pose::is_valid`).
+    #[allow(clippy::eq_op)]
+    pub fn answerable(&self) -> [bool; LANES] {
+        let (qa, qb, ta, tb) = (&self.qa, &self.qb, &self.ta, &self.tb);
+        let mut answerable = [false; LANES];
+        // One loop body for all checks: it compiles to one pass of vector compares.
+        for l in 0..LANES {
+            let finite = |t: &[Lanes32; 3]| {
+                (t[0][l] - t[0][l]) + (t[1][l] - t[1][l]) + (t[2][l] - t[2][l]) == 0.0
+            };
+            let unit = |q: &[Lanes32; 4]| {
+                let length_squared = (q[0][l] * q[0][l] + q[1][l] * q[1][l])
+                    + (q[2][l] * q[2][l] + q[3][l] * q[3][l]);
+                (length_squared - 1.0).abs() < 2e-3
+            };
+            let near = |k: usize| (tb[k][l] - ta[k][l]).abs() <= FAR_APART;
+            answerable[l] =
+                finite(ta) & unit(qa) & finite(tb) & unit(qb) & near(0) & near(1) & near(2);
+        }
+        answerable
+    }
 }
 
 /// Fills `out.r` and `out.t` with the frames of all 8 lanes (`R[i][j]`, row `i` of
 /// `Frame::rot`; unused lanes compute values that are never read) at `level` (`Scalar`
 /// runs as `Baseline`: the lanes are the same code). `BoxBundle::frame` gives a lane's
-/// frame back as `Frame::new` builds it.
-pub(crate) fn frames(level: SimdLevel, poses: &PoseLanes, out: &mut BoxBundle) {
+/// frame back as `Frame::new` builds it. Returns [`PoseLanes::answerable`], computed at
+/// the same level.
+pub(crate) fn frames(level: SimdLevel, poses: &PoseLanes, out: &mut BoxBundle) -> [bool; LANES] {
     #[cfg(target_arch = "x86_64")]
     if level == SimdLevel::Avx2 && SimdLevel::Avx2.is_available() {
         // SAFETY: the CPU supports AVX2 (checked just above), the only requirement of
@@ -61,12 +92,14 @@ pub(crate) fn frames(level: SimdLevel, poses: &PoseLanes, out: &mut BoxBundle) {
     }
     let _ = level;
     frames_kernel(poses, out);
+    poses.answerable()
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn frames_avx2(poses: &PoseLanes, out: &mut BoxBundle) {
+fn frames_avx2(poses: &PoseLanes, out: &mut BoxBundle) -> [bool; LANES] {
     frames_kernel(poses, out);
+    poses.answerable()
 }
 
 /// `Frame::new` per lane; each line names the glam function whose order it keeps.
@@ -179,5 +212,74 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `answerable` gives, lane by lane and at every level, the verdict of the scalar
+    /// checks `collide` makes (`Pose::is_valid` of both poses, then `far_apart`), on
+    /// poses at the edges of each: rotations within a few ulps of the unit tolerance,
+    /// translations NaN, infinite, or near the far distance apart (where the f32
+    /// difference overflows or rounds to it), in both orders of the pair.
+    #[test]
+    fn answerable_matches_the_scalar_checks() {
+        use crate::query::{FAR_APART, far_apart};
+        let mut rng = Rng::new(0xA5_5E55);
+        let coordinate = |rng: &mut Rng| -> f32 {
+            match rng.below(12) {
+                0 => f32::NAN,
+                1 => f32::INFINITY * if rng.unit() < 0.5 { 1.0 } else { -1.0 },
+                2 => f32::MAX * rng.range(-1.0, 1.0),
+                3 => FAR_APART * rng.range(0.4, 0.6) * if rng.unit() < 0.5 { 1.0 } else { -1.0 },
+                4 => FAR_APART * rng.range(0.99, 1.01),
+                _ => rng.range(-1e4, 1e4),
+            }
+        };
+        let (mut answered, mut refused) = (0, 0);
+        for round in 0..20_000 {
+            let mut poses = PoseLanes::default();
+            let mut pairs = Vec::new();
+            for l in 0..LANES {
+                let pose = |rng: &mut Rng| {
+                    // |q|² = 1 ± 2e-3 at a scale of √(1 ± 2e-3) ≈ 1 ± 1e-3.
+                    let scale = match rng.below(3) {
+                        0 => 1.0,
+                        1 => rng.range(0.998_99, 0.999_01),
+                        _ => rng.range(1.000_99, 1.001_01),
+                    };
+                    let q = glam::Vec4::from(rng.rotation()) * scale;
+                    let t = if rng.below(4) == 0 {
+                        Vec3::new(coordinate(rng), coordinate(rng), coordinate(rng))
+                    } else {
+                        rng.vec3(Vec3::splat(-10.0), Vec3::splat(10.0))
+                    };
+                    Pose::new(t, Quat::from_vec4(q))
+                };
+                let (a, b) = (pose(&mut rng), pose(&mut rng));
+                let (a, b) = if round % 2 == 0 { (a, b) } else { (b, a) };
+                poses.set_lane(l, &a, &b);
+                pairs.push((a, b));
+            }
+            for level in SimdLevel::available() {
+                let got = frames(level, &poses, &mut BoxBundle::default());
+                for (l, (a, b)) in pairs.iter().enumerate() {
+                    let want = a.is_valid() && b.is_valid() && !far_apart(a, b);
+                    assert_eq!(
+                        got[l], want,
+                        "round {round}, lane {l}, {level:?}: {a:?} {b:?}"
+                    );
+                }
+            }
+            for (a, b) in &pairs {
+                if a.is_valid() && b.is_valid() && !far_apart(a, b) {
+                    answered += 1;
+                } else {
+                    refused += 1;
+                }
+            }
+        }
+        // Both verdicts are common, so each comparison above could have failed.
+        assert!(
+            answered > 20_000 && refused > 20_000,
+            "{answered} / {refused}"
+        );
     }
 }
