@@ -178,21 +178,39 @@ fn incident_quad(frame: &Frame, incident_h: Vec3, face: ReferenceFace) -> (Polyg
 
 /// Clips `polygon` to the side planes `±u ≤ h1`, `±v ≤ h2` of the reference face
 /// (u, v, w = x, y, z of the clip points).
+///
+/// A polygon wholly inside a plane would come out of that plane's clip as it went in
+/// (every vertex kept, in order: the same bits), so the plane is passed without a
+/// copy, as in [`super::clip::clip_by_sides`]: a quad that overhangs the reference face
+/// on one side clips once, not four times.
 #[inline(always)]
 fn clip_to_sides(polygon: &mut Polygon8, face: ReferenceFace, h1: f32, h2: f32) {
-    // A quad inside all four planes (equal boxes stacked flush, a small box on a large
-    // one) would come out of the four clips as it went in: skip them.
-    let inside = polygon.vertices[..4].iter().all(|v| {
-        let p = v.point;
-        p.x - h1 <= 0.0 && -p.x - h1 <= 0.0 && p.y - h2 <= 0.0 && -p.y - h2 <= 0.0
-    });
-    if inside {
-        return;
-    }
     let (k1, k2) = (face.k1 as u16, face.k2 as u16);
     let mut scratch = Polygon8::default();
-    polygon.clip_into(&mut scratch, |p| p.x - h1, SIDE | (2 * k1 + 1));
-    scratch.clip_into(polygon, |p| -p.x - h1, SIDE | (2 * k1));
-    polygon.clip_into(&mut scratch, |p| p.y - h2, SIDE | (2 * k2 + 1));
-    scratch.clip_into(polygon, |p| -p.y - h2, SIDE | (2 * k2));
+    let mut buffers = (&mut *polygon, &mut scratch, false);
+    // The side planes in the clipper's order: `+u`, `−u`, `+v`, `−v`.
+    clip_side(&mut buffers, |p| p.x - h1, SIDE | (2 * k1 + 1));
+    clip_side(&mut buffers, |p| -p.x - h1, SIDE | (2 * k1));
+    clip_side(&mut buffers, |p| p.y - h2, SIDE | (2 * k2 + 1));
+    clip_side(&mut buffers, |p| -p.y - h2, SIDE | (2 * k2));
+    if buffers.2 {
+        *polygon = scratch;
+    }
+}
+
+/// One side plane's clip on the ping-pong `(from, to, swapped)`: skipped when every
+/// vertex is inside, else clipped into `to` and the buffers swapped.
+#[inline(always)]
+fn clip_side<'p>(
+    (from, to, swapped): &mut (&'p mut Polygon8, &'p mut Polygon8, bool),
+    distance: impl Fn(Vec3) -> f32,
+    label: u16,
+) {
+    let vertices = &from.vertices[..from.len.min(8)];
+    if vertices.iter().all(|v| distance(v.point) <= 0.0) {
+        return;
+    }
+    from.clip_into(to, distance, label);
+    std::mem::swap(from, to);
+    *swapped = !*swapped;
 }
