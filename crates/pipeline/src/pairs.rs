@@ -10,7 +10,7 @@
 use crate::BodyHandle;
 use glam::Vec3;
 use sepax_broadphase::ProxyId;
-use sepax_narrowphase::{Manifold, PairCache};
+use sepax_narrowphase::{Manifold, ManifoldPoint, PairCache};
 
 /// One candidate pair across steps.
 #[derive(Clone, Copy, Debug)]
@@ -68,11 +68,35 @@ impl PairState {
     /// within `tolerance` (points keep their place on the body while their id changes,
     /// e.g. when the reference face switches). Deterministic: points in manifold order,
     /// ties to the lower index.
+    ///
+    /// The common case, a contact that goes on with point `i` carrying last step's id
+    /// `i` for every point, is answered without the passes: they would match each point
+    /// to its own place (the points before `i` took the places before `i`), and leave
+    /// nothing for the second pass. `matches_twin` below is the two passes alone; a
+    /// test compares the two.
     pub(crate) fn match_points(&mut self, manifold: &Manifold, tolerance: f32) -> [Option<u8>; 4] {
+        let points = &manifold.points[..manifold.points.len().min(4)];
+        let same_ids = points.len() <= self.prev_len as usize
+            && points.iter().zip(&self.prev_ids).all(|(p, &id)| p.id == id);
+        let matches = if same_ids {
+            std::array::from_fn(|i| (i < points.len()).then_some(i as u8))
+        } else {
+            self.matches_twin(points, tolerance)
+        };
+        for (i, p) in points.iter().enumerate() {
+            self.prev_ids[i] = p.id;
+            self.prev_anchors[i] = p.anchor_a;
+        }
+        self.prev_len = points.len() as u8;
+        matches
+    }
+
+    /// The two passes of [`match_points`](Self::match_points) over `points` (at most
+    /// 4), against the remembered ones; remembers nothing.
+    fn matches_twin(&self, points: &[ManifoldPoint], tolerance: f32) -> [Option<u8>; 4] {
         let prev_len = self.prev_len as usize;
         let mut matches = [None; 4];
         let mut used = [false; 4];
-        let points = &manifold.points[..manifold.points.len().min(4)];
         for (i, p) in points.iter().enumerate() {
             if let Some(j) = (0..prev_len).find(|&j| !used[j] && self.prev_ids[j] == p.id) {
                 used[j] = true;
@@ -96,15 +120,75 @@ impl PairState {
                 matches[i] = Some(j as u8);
             }
         }
-        for (i, p) in points.iter().enumerate() {
-            self.prev_ids[i] = p.id;
-            self.prev_anchors[i] = p.anchor_a;
-        }
-        self.prev_len = points.len() as u8;
         matches
     }
 
     pub(crate) fn forget_points(&mut self) {
         self.prev_len = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sepax_narrowphase::Feature;
+
+    /// `match_points` (with its same-ids shortcut) against the two passes alone, on
+    /// manifolds of 0–4 points whose ids repeat last step's in place, in another order,
+    /// in part, or with duplicates, and anchors near and far from last step's.
+    #[test]
+    fn match_points_equals_its_two_passes() {
+        let mut seed = 0x2545_f491_u32;
+        let mut next = |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed % n
+        };
+        let mut state = PairState::new(BodyHandle::new(0, 0, 0), BodyHandle::new(1, 0, 0));
+        let (mut shortcut, mut general) = (0, 0);
+        for round in 0..100_000 {
+            let len = next(5) as usize;
+            let keep_ids = next(3) == 0;
+            let points = (0..len)
+                .map(|i| ManifoldPoint {
+                    position: Vec3::ZERO,
+                    depth: 0.0,
+                    id: if keep_ids && i < state.prev_len as usize {
+                        state.prev_ids[i]
+                    } else {
+                        next(6) as u64
+                    },
+                    anchor_a: Vec3::new(next(4) as f32 * 0.01, next(3) as f32 * 0.01, 0.0),
+                    anchor_b: Vec3::ZERO,
+                })
+                .collect();
+            let manifold = Manifold {
+                normal: Vec3::Z,
+                points,
+                feature: Feature::FaceA(0),
+            };
+            let want = state.matches_twin(&manifold.points, 0.015);
+            let same = manifold.points.len() <= state.prev_len as usize
+                && manifold
+                    .points
+                    .iter()
+                    .zip(&state.prev_ids)
+                    .all(|(p, &id)| p.id == id);
+            if same {
+                shortcut += 1;
+            } else {
+                general += 1;
+            }
+            let got = state.match_points(&manifold, 0.015);
+            assert_eq!(got, want, "round {round}");
+            let remembered: Vec<u64> = state.prev_ids[..state.prev_len as usize].to_vec();
+            let ids: Vec<u64> = manifold.points.iter().map(|p| p.id).collect();
+            assert_eq!(remembered, ids, "round {round}");
+        }
+        assert!(
+            shortcut > 20_000 && general > 20_000,
+            "{shortcut} / {general}"
+        );
     }
 }
