@@ -43,8 +43,8 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use parry3d::query::ContactManifold;
 use sepax_benches::{
-    box_batch, nudged, parry_manifolds_pass, parry_pairs, parry_triangle_manifolds,
-    parry_triangle_pairs,
+    box_batch, nudged, parry_manifolds_pass, parry_manifolds_pass_world, parry_pairs,
+    parry_triangle_manifolds, parry_triangle_pairs,
 };
 use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles};
@@ -102,6 +102,19 @@ fn bench_manifold(
     cases: &[(&str, Vec<Pair>)],
     walk_too: bool,
 ) {
+    bench_manifold_peers(c, group_name, cases, walk_too, false);
+}
+
+/// [`bench_manifold`], and with `world_poses_too` parry3d also from the two world poses
+/// (`parry3d-world`: b's pose in a's frame computed in the timed pass, as sepax does):
+/// for the cheap pairs, where that step is a large part of a query.
+fn bench_manifold_peers(
+    c: &mut Criterion,
+    group_name: &str,
+    cases: &[(&str, Vec<Pair>)],
+    walk_too: bool,
+    world_poses_too: bool,
+) {
     let mut group = c.benchmark_group(group_name);
     group.throughput(Throughput::Elements(BATCH as u64));
     for (name, pairs) in cases {
@@ -141,6 +154,11 @@ fn bench_manifold(
         group.bench_function(BenchmarkId::new("parry3d", name), |bench| {
             bench.iter(|| parry_manifolds_pass(&peers, &mut manifolds))
         });
+        if world_poses_too {
+            group.bench_function(BenchmarkId::new("parry3d-world", name), |bench| {
+                bench.iter(|| parry_manifolds_pass_world(&peers, &mut manifolds))
+            });
+        }
     }
     group.finish();
 }
@@ -153,7 +171,7 @@ fn narrowphase(c: &mut Criterion) {
         ("separated", box_pairs(3, BATCH, PairKind::Separated)),
     ];
     bench_contact(c, "box_box_contact", &boxes);
-    bench_manifold(c, "box_box_manifold", &boxes, false);
+    bench_manifold_peers(c, "box_box_manifold", &boxes, false, true);
     let hulls = [
         ("8", hull_pairs(8, BATCH, 8)),
         ("24", hull_pairs(24, BATCH, 24)),
@@ -161,11 +179,11 @@ fn narrowphase(c: &mut Criterion) {
     ];
     bench_manifold(c, "hull_hull_manifold", &hulls, true);
     let spheres = [("24", sphere_hull_pairs(5, BATCH, 24))];
-    bench_manifold(c, "sphere_hull_manifold", &spheres, false);
+    bench_manifold_peers(c, "sphere_hull_manifold", &spheres, false, true);
     let sphere_boxes = [("box", sphere_box_pairs(16, BATCH))];
-    bench_manifold(c, "sphere_box_manifold", &sphere_boxes, false);
+    bench_manifold_peers(c, "sphere_box_manifold", &sphere_boxes, false, true);
     let sphere_spheres = [("sphere", sphere_sphere_pairs(17, BATCH))];
-    bench_manifold(c, "sphere_sphere_manifold", &sphere_spheres, false);
+    bench_manifold_peers(c, "sphere_sphere_manifold", &sphere_spheres, false, true);
     let box_hull = [("24", box_hull_pairs(13, BATCH, 24))];
     bench_manifold(c, "box_hull_manifold", &box_hull, false);
     // Issue 10's target: ≥ 3× parry3d per touching pair.

@@ -196,3 +196,23 @@ pub fn parry_manifolds_pass(
         std::hint::black_box(&*manifolds);
     }
 }
+
+/// [`parry_manifolds_pass`] from the two world poses, as a caller holding bodies calls
+/// it: b's pose in a's frame (`inv_mul`) computed in the pass, not before it. sepax's
+/// queries take the two world poses, so this is the like-for-like call; the targets
+/// are quoted against the pass without it (parry3d's best figure).
+pub fn parry_manifolds_pass_world(
+    peers: &[ParryPair],
+    manifolds: &mut Vec<parry3d::query::ContactManifold<(), ()>>,
+) {
+    use parry3d::query::{DefaultQueryDispatcher, PersistentQueryDispatcher};
+    for p in peers {
+        manifolds.clear();
+        let mut workspace = None;
+        let pose_ab = p.pose_a.inv_mul(&p.pose_b);
+        DefaultQueryDispatcher
+            .contact_manifolds(&pose_ab, &*p.a, &*p.b, 0.0, manifolds, &mut workspace)
+            .expect("parry3d supports every convex pair of the benches");
+        std::hint::black_box(&*manifolds);
+    }
+}
