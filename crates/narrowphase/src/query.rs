@@ -31,7 +31,9 @@ use crate::solid::{Solid, with_polytopes};
 use crate::speculative::{
     Cores, apart_within_margin, is_polytope_pair, speculative_contact, speculative_manifold,
 };
-use crate::sphere_pair::{collide_sphere, contact_sphere, sphere_and_target, sphere_intersect};
+use crate::sphere_pair::{
+    TwoSpheres, both_spheres, collide_sphere, contact_sphere, sphere_and_target, sphere_intersect,
+};
 use glam::Vec3;
 use sepax_geometry::{OrientedBox, Pose, Shape, TriMesh};
 use smallvec::SmallVec;
@@ -229,6 +231,9 @@ pub fn contact(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: f32) 
     if !(pose_a.is_valid() && pose_b.is_valid()) || far_apart(pose_a, pose_b) {
         return None;
     }
+    if both_spheres(a, b) {
+        return TwoSpheres::new(a, pose_a, b, pose_b).contact(sanitize_margin(margin));
+    }
     if let Some(pair) = sphere_and_target(a, pose_a, b, pose_b) {
         return contact_sphere(pair, sanitize_margin(margin));
     }
@@ -259,6 +264,7 @@ pub fn contact_with(
     if !(pose_a.is_valid() && pose_b.is_valid())
         || far_apart(pose_a, pose_b)
         || mesh_pair(a, b, |_, _| ()).is_some()
+        || both_spheres(a, b)
         || sphere_and_target(a, pose_a, b, pose_b).is_some()
     {
         return contact(a, pose_a, b, pose_b, margin);
@@ -388,6 +394,9 @@ pub fn minimum_translation(a: &OrientedBox, b: &OrientedBox) -> Vec3 {
 pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
     if !(pose_a.is_valid() && pose_b.is_valid()) || far_apart(pose_a, pose_b) {
         return false;
+    }
+    if both_spheres(a, b) {
+        return TwoSpheres::new(a, pose_a, b, pose_b).intersects();
     }
     if let Some(pair) = sphere_and_target(a, pose_a, b, pose_b) {
         return sphere_intersect(pair);
@@ -619,6 +628,9 @@ fn collide_on(
 ) -> Option<Manifold> {
     if !(pose_a.is_valid() && pose_b.is_valid()) || far_apart(pose_a, pose_b) {
         return None;
+    }
+    if both_spheres(a, b) {
+        return TwoSpheres::new(a, pose_a, b, pose_b).manifold(sanitize_margin(margin), cache);
     }
     if let Some(pair) = sphere_and_target(a, pose_a, b, pose_b) {
         return collide_sphere(pair, sanitize_margin(margin), cache);

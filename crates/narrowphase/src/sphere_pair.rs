@@ -125,14 +125,12 @@ impl SphereQuery {
 
 /// A sphere and a hull or a box in either order: the sphere, its pose, the other shape,
 /// its pose, and whether the caller gave the other shape first (the answer is then
-/// mirrored); or two spheres as the caller gave them.
-pub(crate) enum SphereAnd<'s> {
-    Target(&'s Sphere, &'s Pose, Target<'s>, &'s Pose, bool),
-    Sphere(TwoSpheres),
-}
+/// mirrored).
+pub(crate) type SphereAnd<'s> = (&'s Sphere, &'s Pose, Target<'s>, &'s Pose, bool);
 
-/// The pair as a sphere and a hull, a box or a sphere, if it is one (the sphere first:
-/// the canonical order puts spheres before boxes and hulls).
+/// The pair as a sphere and a hull or a box, if it is one (the sphere first: the
+/// canonical order puts spheres before boxes and hulls). Two spheres are
+/// [`TwoSpheres`]' (see [`both_spheres`]).
 #[inline]
 pub(crate) fn sphere_and_target<'s>(
     a: &'s Shape,
@@ -146,17 +144,16 @@ pub(crate) fn sphere_and_target<'s>(
         _ => None,
     };
     match (a, b) {
-        (Shape::Sphere(_), Shape::Sphere(_)) => {
-            Some(SphereAnd::Sphere(TwoSpheres::new(a, pose_a, b, pose_b)))
-        }
-        (Shape::Sphere(s), other) => {
-            Some(SphereAnd::Target(s, pose_a, target(other)?, pose_b, false))
-        }
-        (other, Shape::Sphere(s)) => {
-            Some(SphereAnd::Target(s, pose_b, target(other)?, pose_a, true))
-        }
+        (Shape::Sphere(s), other) => Some((s, pose_a, target(other)?, pose_b, false)),
+        (other, Shape::Sphere(s)) => Some((s, pose_b, target(other)?, pose_a, true)),
         _ => None,
     }
+}
+
+/// True for two spheres: the queries answer them with [`TwoSpheres`].
+#[inline]
+pub(crate) fn both_spheres(a: &Shape, b: &Shape) -> bool {
+    matches!((a, b), (Shape::Sphere(_), Shape::Sphere(_)))
 }
 
 /// Two spheres, measured in the world with formulas that are symmetric in the pair, so
@@ -178,7 +175,7 @@ pub(crate) struct TwoSpheres {
 impl TwoSpheres {
     /// `a` and `b` are spheres (poses checked).
     #[inline]
-    fn new(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> TwoSpheres {
+    pub(crate) fn new(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> TwoSpheres {
         let radius = |shape: &Shape| match shape {
             Shape::Sphere(sphere) => sphere.radius(),
             _ => unreachable!("two spheres"),
@@ -203,6 +200,39 @@ impl TwoSpheres {
         }
     }
 
+    /// `collide`'s answer (margin sanitised; the cache keeps [`Feature::Sphere`]).
+    #[inline]
+    pub(crate) fn manifold(&self, margin: f32, cache: &mut PairCache) -> Option<Manifold> {
+        let apart = self.separation > margin || self.separation.is_nan();
+        cache.remember(Feature::Sphere, apart);
+        if apart {
+            return None;
+        }
+        let mut points = SmallVec::new();
+        points.push(self.point());
+        Some(Manifold {
+            normal: self.normal,
+            points,
+            feature: Feature::Sphere,
+        })
+    }
+
+    /// `contact`'s answer (margin sanitised).
+    #[inline]
+    pub(crate) fn contact(&self, margin: f32) -> Option<Contact> {
+        (self.separation <= margin).then_some(Contact {
+            normal: self.normal,
+            depth: -self.separation,
+            feature: Feature::Sphere,
+        })
+    }
+
+    /// `intersects`' answer.
+    #[inline]
+    pub(crate) fn intersects(&self) -> bool {
+        self.separation <= 0.0
+    }
+
     /// The one manifold point: halfway between the surface points `t_a + n r_a` and
     /// `t_b − n r_b` (their sum is the same either way round), depth `−s`, id 0, each
     /// anchor its sphere's surface point toward the other in its own frame.
@@ -223,34 +253,15 @@ impl TwoSpheres {
     }
 }
 
-/// [`collide`](crate::collide) for a sphere and a hull, a box or a sphere (poses checked, margin
+/// [`collide`](crate::collide) for a sphere and a hull or a box (poses checked, margin
 /// sanitised): the manifold when they are within `margin`, [`Manifold::flip`]ped when
 /// `mirrored` (built so in place). The cache only keeps [`Feature::Sphere`], the same
 /// in both orders.
 pub(crate) fn collide_sphere(
-    pair: SphereAnd,
+    (sphere, pose_a, target, pose_b, mirrored): SphereAnd,
     margin: f32,
     cache: &mut PairCache,
 ) -> Option<Manifold> {
-    let (sphere, pose_a, target, pose_b, mirrored) = match pair {
-        SphereAnd::Target(sphere, pose_a, target, pose_b, mirrored) => {
-            (sphere, pose_a, target, pose_b, mirrored)
-        }
-        SphereAnd::Sphere(two) => {
-            let apart = two.separation > margin || two.separation.is_nan();
-            cache.remember(Feature::Sphere, apart);
-            if apart {
-                return None;
-            }
-            let mut points = SmallVec::new();
-            points.push(two.point());
-            return Some(Manifold {
-                normal: two.normal,
-                points,
-                feature: Feature::Sphere,
-            });
-        }
-    };
     let query = SphereQuery::new(sphere, pose_a, target, pose_b);
     let s = query.separation;
     if s > margin || s.is_nan() {
@@ -281,21 +292,12 @@ pub(crate) fn collide_sphere(
     })
 }
 
-/// [`contact`](crate::contact) for a sphere and a hull, a box or a sphere (poses checked, margin
+/// [`contact`](crate::contact) for a sphere and a hull or a box (poses checked, margin
 /// sanitised), mirrored when `mirrored`.
-pub(crate) fn contact_sphere(pair: SphereAnd, margin: f32) -> Option<Contact> {
-    let (sphere, pose_a, target, pose_b, mirrored) = match pair {
-        SphereAnd::Target(sphere, pose_a, target, pose_b, mirrored) => {
-            (sphere, pose_a, target, pose_b, mirrored)
-        }
-        SphereAnd::Sphere(two) => {
-            return (two.separation <= margin).then_some(Contact {
-                normal: two.normal,
-                depth: -two.separation,
-                feature: Feature::Sphere,
-            });
-        }
-    };
+pub(crate) fn contact_sphere(
+    (sphere, pose_a, target, pose_b, mirrored): SphereAnd,
+    margin: f32,
+) -> Option<Contact> {
     let query = SphereQuery::new(sphere, pose_a, target, pose_b);
     (query.separation <= margin).then(|| {
         let normal = query.world_normal();
@@ -307,13 +309,7 @@ pub(crate) fn contact_sphere(pair: SphereAnd, margin: f32) -> Option<Contact> {
     })
 }
 
-/// [`intersects`](crate::intersects) for a sphere and a hull, a box or a sphere, poses
-/// checked.
-pub(crate) fn sphere_intersect(pair: SphereAnd) -> bool {
-    match pair {
-        SphereAnd::Target(sphere, pose_a, target, pose_b, _) => {
-            SphereQuery::new(sphere, pose_a, target, pose_b).separation <= 0.0
-        }
-        SphereAnd::Sphere(two) => two.separation <= 0.0,
-    }
+/// [`intersects`](crate::intersects) for a sphere and a hull or a box, poses checked.
+pub(crate) fn sphere_intersect((sphere, pose_a, target, pose_b, _): SphereAnd) -> bool {
+    SphereQuery::new(sphere, pose_a, target, pose_b).separation <= 0.0
 }

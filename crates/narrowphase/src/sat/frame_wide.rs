@@ -66,8 +66,9 @@ impl PoseLanes {
                 (t[0][l] - t[0][l]) + (t[1][l] - t[1][l]) + (t[2][l] - t[2][l]) == 0.0
             };
             let unit = |q: &[Lanes32; 4]| {
-                let length_squared = (q[0][l] * q[0][l] + q[1][l] * q[1][l])
-                    + (q[2][l] * q[2][l] + q[3][l] * q[3][l]);
+                // `Pose::is_valid`'s order: `(x² + z²) + (y² + w²)`.
+                let length_squared = (q[0][l] * q[0][l] + q[2][l] * q[2][l])
+                    + (q[1][l] * q[1][l] + q[3][l] * q[3][l]);
                 (length_squared - 1.0).abs() < 2e-3
             };
             let near = |k: usize| (tb[k][l] - ta[k][l]).abs() <= FAR_APART;
