@@ -32,7 +32,7 @@ use crate::speculative::{
     Cores, apart_within_margin, is_polytope_pair, speculative_contact, speculative_manifold,
 };
 use crate::sphere_pair::{
-    TwoSpheres, both_spheres, collide_sphere, contact_sphere, sphere_and_target, sphere_intersect,
+    collide_sphere, contact_sphere, sphere_and_target, sphere_intersect, two_spheres,
 };
 use glam::Vec3;
 use sepax_geometry::{OrientedBox, Pose, Shape, TriMesh};
@@ -231,8 +231,8 @@ pub fn contact(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: f32) 
     if !(pose_a.is_valid() && pose_b.is_valid()) || far_apart(pose_a, pose_b) {
         return None;
     }
-    if both_spheres(a, b) {
-        return TwoSpheres::new(a, pose_a, b, pose_b).contact(sanitize_margin(margin));
+    if let Some(two) = two_spheres(a, pose_a, b, pose_b) {
+        return two.contact(sanitize_margin(margin));
     }
     if let Some(pair) = sphere_and_target(a, pose_a, b, pose_b) {
         return contact_sphere(pair, sanitize_margin(margin));
@@ -264,7 +264,7 @@ pub fn contact_with(
     if !(pose_a.is_valid() && pose_b.is_valid())
         || far_apart(pose_a, pose_b)
         || mesh_pair(a, b, |_, _| ()).is_some()
-        || both_spheres(a, b)
+        || matches!((a, b), (Shape::Sphere(_), Shape::Sphere(_)))
         || sphere_and_target(a, pose_a, b, pose_b).is_some()
     {
         return contact(a, pose_a, b, pose_b, margin);
@@ -395,8 +395,8 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
     if !(pose_a.is_valid() && pose_b.is_valid()) || far_apart(pose_a, pose_b) {
         return false;
     }
-    if both_spheres(a, b) {
-        return TwoSpheres::new(a, pose_a, b, pose_b).intersects();
+    if let Some(two) = two_spheres(a, pose_a, b, pose_b) {
+        return two.intersects();
     }
     if let Some(pair) = sphere_and_target(a, pose_a, b, pose_b) {
         return sphere_intersect(pair);
@@ -629,8 +629,8 @@ fn collide_on(
     if !(pose_a.is_valid() && pose_b.is_valid()) || far_apart(pose_a, pose_b) {
         return None;
     }
-    if both_spheres(a, b) {
-        return TwoSpheres::new(a, pose_a, b, pose_b).manifold(sanitize_margin(margin), cache);
+    if let Some(two) = two_spheres(a, pose_a, b, pose_b) {
+        return two.manifold(sanitize_margin(margin), cache);
     }
     if let Some(pair) = sphere_and_target(a, pose_a, b, pose_b) {
         return collide_sphere(pair, sanitize_margin(margin), cache);

@@ -131,7 +131,7 @@ pub(crate) type SphereAnd<'s> = (&'s Sphere, &'s Pose, Target<'s>, &'s Pose, boo
 
 /// The pair as a sphere and a hull or a box, if it is one (the sphere first: the
 /// canonical order puts spheres before boxes and hulls). Two spheres are
-/// [`TwoSpheres`]' (see [`both_spheres`]).
+/// [`TwoSpheres`]' (see [`two_spheres`]).
 #[inline]
 pub(crate) fn sphere_and_target<'s>(
     a: &'s Shape,
@@ -151,10 +151,21 @@ pub(crate) fn sphere_and_target<'s>(
     }
 }
 
-/// True for two spheres: the queries answer them with [`TwoSpheres`].
+/// The pair as [`TwoSpheres`] when both shapes are spheres (poses checked).
 #[inline]
-pub(crate) fn both_spheres(a: &Shape, b: &Shape) -> bool {
-    matches!((a, b), (Shape::Sphere(_), Shape::Sphere(_)))
+pub(crate) fn two_spheres(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+) -> Option<TwoSpheres> {
+    match (a, b) {
+        (Shape::Sphere(sa), Shape::Sphere(sb)) => Some(TwoSpheres::new(
+            (a, sa.radius(), pose_a),
+            (b, sb.radius(), pose_b),
+        )),
+        _ => None,
+    }
 }
 
 /// Two spheres, measured in the world with formulas that are symmetric in the pair, so
@@ -174,14 +185,12 @@ pub(crate) struct TwoSpheres {
 }
 
 impl TwoSpheres {
-    /// `a` and `b` are spheres (poses checked).
+    /// Two spheres as (shape, radius, pose); the shapes only order coincident centres.
     #[inline]
-    pub(crate) fn new(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> TwoSpheres {
-        let radius = |shape: &Shape| match shape {
-            Shape::Sphere(sphere) => sphere.radius(),
-            _ => unreachable!("two spheres"),
-        };
-        let (ra, rb) = (radius(a), radius(b));
+    fn new(
+        (a, ra, pose_a): (&Shape, f32, &Pose),
+        (b, rb, pose_b): (&Shape, f32, &Pose),
+    ) -> TwoSpheres {
         let offset = (pose_b.translation - pose_a.translation).as_dvec3();
         let length = offset.length();
         let normal = if length > 0.0 {
