@@ -181,20 +181,12 @@ pub fn parry_pairs(pairs: &[Pair]) -> Vec<ParryPair> {
 
 /// One cold pass of parry3d's `contact_manifolds` over `peers` (an empty manifold list
 /// and no workspace per pair, as sepax's cold queries), the result kept from the
-/// optimiser.
+/// optimiser. b's pose in a's frame is computed before the pass (parry3d's best figure).
 pub fn parry_manifolds_pass(
     peers: &[ParryPair],
     manifolds: &mut Vec<parry3d::query::ContactManifold<(), ()>>,
 ) {
-    use parry3d::query::{DefaultQueryDispatcher, PersistentQueryDispatcher};
-    for p in peers {
-        manifolds.clear();
-        let mut workspace = None;
-        DefaultQueryDispatcher
-            .contact_manifolds(&p.pose_ab, &*p.a, &*p.b, 0.0, manifolds, &mut workspace)
-            .expect("parry3d supports every convex pair of the benches");
-        std::hint::black_box(&*manifolds);
-    }
+    parry_manifolds_from(peers, manifolds, |p| p.pose_ab);
 }
 
 /// [`parry_manifolds_pass`] from the two world poses, as a caller holding bodies calls
@@ -205,13 +197,22 @@ pub fn parry_manifolds_pass_world(
     peers: &[ParryPair],
     manifolds: &mut Vec<parry3d::query::ContactManifold<(), ()>>,
 ) {
+    parry_manifolds_from(peers, manifolds, |p| p.pose_a.inv_mul(&p.pose_b));
+}
+
+/// The pass, with b's pose in a's frame given by `pose_ab`.
+#[inline(always)]
+fn parry_manifolds_from(
+    peers: &[ParryPair],
+    manifolds: &mut Vec<parry3d::query::ContactManifold<(), ()>>,
+    pose_ab: impl Fn(&ParryPair) -> parry3d::math::Pose,
+) {
     use parry3d::query::{DefaultQueryDispatcher, PersistentQueryDispatcher};
     for p in peers {
         manifolds.clear();
         let mut workspace = None;
-        let pose_ab = p.pose_a.inv_mul(&p.pose_b);
         DefaultQueryDispatcher
-            .contact_manifolds(&pose_ab, &*p.a, &*p.b, 0.0, manifolds, &mut workspace)
+            .contact_manifolds(&pose_ab(p), &*p.a, &*p.b, 0.0, manifolds, &mut workspace)
             .expect("parry3d supports every convex pair of the benches");
         std::hint::black_box(&*manifolds);
     }
