@@ -97,7 +97,8 @@
 //! [`PARALLEL_MIN_PROXIES`] (16,384) dynamic proxies on, the box read, the entry
 //! gather, the cell sweeps, the candidate test and the static pairs run on the rayon
 //! pool; the candidate test does from [`PARALLEL_MIN_CANDIDATES`] (8,192) candidates
-//! on. Tasks are cut
+//! on, the static pairs from [`PARALLEL_MIN_STATIC_MOVERS`] (512) dynamic proxies on.
+//! Tasks are cut
 //! by data size, never by thread count, and the final list is sorted, so the output is
 //! bit-identical on 1, 2 or 4 threads (tested).
 //!
@@ -203,6 +204,6 @@ pub use proxy::{ProxyId, ProxyKind};
 pub use sap::{
     DEFAULT_PAIR_BUDGET, DYNAMIC_FAT_MARGIN, FAT_MARGIN, FrameStats, GRID_MIN_CANDIDATES,
     GRID_MIN_PROXIES, MAX_PATCHED_ESCAPES, PARALLEL_MIN_CANDIDATES, PARALLEL_MIN_PROXIES,
-    SweepAndPrune,
+    PARALLEL_MIN_STATIC_MOVERS, SweepAndPrune,
 };
 pub use static_bvh::{RayEntry, StaticBvh};

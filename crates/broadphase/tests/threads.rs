@@ -1,7 +1,9 @@
 //! The same pairs and diffs, bit for bit, on 1, 2 and 4 rayon threads.
 
 use glam::Vec3;
-use sepax_broadphase::{PARALLEL_MIN_PROXIES, ProxyId, ProxyKind, SweepAndPrune};
+use sepax_broadphase::{
+    PARALLEL_MIN_PROXIES, PARALLEL_MIN_STATIC_MOVERS, ProxyId, ProxyKind, SweepAndPrune,
+};
 use sepax_geometry::{Aabb, rng::Rng};
 use sepax_testkit::clouds::random_boxes;
 
@@ -11,17 +13,17 @@ type Frames = Vec<(
     Vec<(ProxyId, ProxyId)>,
 )>;
 
-/// A scene above the parallel threshold, with statics, run for a few frames.
-fn frames() -> Frames {
+/// `n` boxes in a cube of half side `half`, one in `static_every` static, the others
+/// moving, run for a few frames.
+fn frames(n: usize, static_every: usize, half: f32) -> Frames {
     let mut rng = Rng::new(2024);
-    let n = PARALLEL_MIN_PROXIES * 3;
     let mut sap = SweepAndPrune::new();
     let mut ids = Vec::new();
-    for (i, b) in random_boxes(&mut rng, n, 22.0, 0.3, 1.5)
+    for (i, b) in random_boxes(&mut rng, n, half, 0.3, 1.5)
         .into_iter()
         .enumerate()
     {
-        let kind = if i.is_multiple_of(3) {
+        let kind = if i.is_multiple_of(static_every) {
             ProxyKind::Static
         } else {
             ProxyKind::Dynamic
@@ -50,16 +52,31 @@ fn frames() -> Frames {
     out
 }
 
-#[test]
-fn identical_for_1_2_4_threads() {
+/// Runs `frames` on pools of 1, 2 and 4 threads: the same answers.
+fn identical_on_1_2_4_threads(frames: impl Fn() -> Frames + Sync) {
     let run = |threads: usize| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap()
-            .install(frames)
+            .install(&frames)
     };
     let one = run(1);
     assert_eq!(one, run(2));
     assert_eq!(one, run(4));
+}
+
+/// Above the parallel threshold, with statics.
+#[test]
+fn identical_for_1_2_4_threads() {
+    identical_on_1_2_4_threads(|| frames(PARALLEL_MIN_PROXIES * 3, 3, 22.0));
+}
+
+/// Below it, but with enough movers among many statics that the static pairs run on
+/// the pool (the static-heavy scene's case).
+#[test]
+fn static_pairs_identical_for_1_2_4_threads() {
+    let movers = 3 * PARALLEL_MIN_STATIC_MOVERS;
+    assert!(movers < PARALLEL_MIN_PROXIES);
+    identical_on_1_2_4_threads(|| frames(movers * 10 / 9, 10, 7.0));
 }
