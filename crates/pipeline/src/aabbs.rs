@@ -19,11 +19,17 @@
 //! Validation stays per body and scalar: [`Pose::is_valid`] before, [`Aabb::is_valid`]
 //! after, with the same verdicts as before.
 
+use crate::prefetch::prefetch_range;
 use crate::store::{Body, BodyStore};
 use crate::sweep::swept_aabb;
 use crate::{BodyKind, QuarantineReason};
 use glam::{Vec3, Vec4};
-use sepax_geometry::{Aabb, Pose, Shape};
+use sepax_geometry::{Aabb, ConvexHull, Pose, Shape};
+
+/// How many bodies ahead the stage asks for a hull's header, and then for its vertex
+/// blocks.
+const HULL_HEADER_BODIES: usize = 6;
+const HULL_BLOCK_BODIES: usize = 3;
 
 /// What the AABB stage found for one changed slot.
 #[derive(Clone, Copy, Debug)]
@@ -44,7 +50,11 @@ pub(crate) fn aabb_outcomes(
     out: &mut [AabbOutcome],
 ) {
     let mut lanes = BoxLanes::default();
+    let hulls = bodies.any_hulls();
     for (k, &index) in slots.iter().enumerate() {
+        if hulls {
+            prefetch_hull_blocks(bodies, slots, k);
+        }
         let (Some(kind), Some(body)) = (bodies.kind(index), bodies.live(index)) else {
             out[k] = AabbOutcome::Vacant;
             continue;
@@ -76,6 +86,34 @@ pub(crate) fn aabb_outcomes(
                 out[k] = sweep(bodies, index, end, kind, margin);
             }
         }
+    }
+}
+
+/// Asks for the hull data of the slots ahead of `slots[k]`: a hull's vertex blocks sit
+/// behind two pointers (the body's shape, the hull's arrays), so its header a few
+/// bodies ahead, its blocks once the header is in (see `prefetch`). Measured on
+/// `stress --scene hulls --bodies 2000 --frames 300`, eight runs alternated with the
+/// build without it: the stage's median 0.83 → 0.36 ms on one thread, 0.40 → 0.21 ms
+/// on two (six more runs on two: 0.42 → 0.24 ms).
+#[inline(always)]
+fn prefetch_hull_blocks(bodies: &BodyStore, slots: &[u32], k: usize) {
+    let hull_at = |ahead: usize| match slots.get(k + ahead).and_then(|&i| bodies.live(i)) {
+        Some(Body {
+            shape: Shape::ConvexHull(hull),
+            ..
+        }) => Some(hull),
+        _ => None,
+    };
+    if let Some(hull) = hull_at(HULL_HEADER_BODIES) {
+        prefetch_range(
+            (&**hull as *const ConvexHull).cast(),
+            size_of::<ConvexHull>(),
+            8,
+        );
+    }
+    if let Some(hull) = hull_at(HULL_BLOCK_BODIES) {
+        let blocks = hull.vertex_blocks();
+        prefetch_range(blocks.as_ptr().cast(), size_of_val(blocks), 8);
     }
 }
 

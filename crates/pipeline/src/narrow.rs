@@ -39,7 +39,13 @@
 //! by `narrow_chunk` alone, neither does the thread count.
 
 use crate::pairs::PairState;
-use crate::prefetch::{PREFETCH_PAIRS, prefetch};
+use crate::prefetch::{PREFETCH_PAIRS, prefetch, prefetch_range};
+use sepax_geometry::ConvexHull;
+
+/// How many pairs ahead the narrow stage asks for a hull's header, and then for the
+/// start of its arrays.
+const HULL_HEADER_PAIRS: usize = 5;
+const HULL_ARRAY_PAIRS: usize = 2;
 use crate::store::Body;
 use crate::{ContactPair, MATCH_DISTANCE};
 use sepax_geometry::Shape;
@@ -57,6 +63,8 @@ pub(crate) struct NarrowContext<'w> {
     pub prev: &'w [ContactPair],
     /// Box–box pairs go through the batch ([`Config::batch_box_pairs`](crate::Config)).
     pub batch_boxes: bool,
+    /// Some body is a convex hull: ask for hull data ahead ([`prefetch_hull_data`]).
+    pub hulls: bool,
 }
 
 /// The box–box pairs of one chunk that need the SAT, gathered for
@@ -121,6 +129,9 @@ pub(crate) fn narrow_chunk(
             prefetch(&bodies[ahead.a.index() as usize]);
             prefetch(&bodies[ahead.b.index() as usize]);
         }
+        if context.hulls {
+            prefetch_hull_data(states, bodies, i);
+        }
         let st = &mut states[i];
         let (a, b) = (
             &bodies[st.a.index() as usize],
@@ -159,6 +170,39 @@ pub(crate) fn narrow_chunk(
     ChunkCounts {
         manifolds: out.iter().filter(|m| m.is_some()).count(),
         kept,
+    }
+}
+
+/// Asks for the hull data of the pairs ahead of pair `i`: a hull's arrays sit behind
+/// two pointers (the body's shape, the hull's arrays), so its header a few pairs
+/// ahead, the start of the arrays the query scans first once the header is in (see
+/// `prefetch`). Measured on `stress --scene hulls --bodies 2000 --frames 300`, eight
+/// runs alternated with the build without it: the narrow stage's median 8.18 → 7.05
+/// ms on one thread; on two, 3.98 → 3.87 ms in eight runs and 4.27 → 4.27 in six
+/// more (within the noise). Box scenes skip it (no hull in the world).
+#[inline(always)]
+fn prefetch_hull_data(states: &[PairState], bodies: &[Body], i: usize) {
+    let hulls_at = |ahead: usize| {
+        states.get(i + ahead).into_iter().flat_map(|st| {
+            [st.a, st.b]
+                .into_iter()
+                .filter_map(|h| match &bodies[h.index() as usize].shape {
+                    Shape::ConvexHull(hull) => Some(hull),
+                    _ => None,
+                })
+        })
+    };
+    for hull in hulls_at(HULL_HEADER_PAIRS) {
+        prefetch_range(
+            (&**hull as *const ConvexHull).cast(),
+            size_of::<ConvexHull>(),
+            8,
+        );
+    }
+    for hull in hulls_at(HULL_ARRAY_PAIRS) {
+        for (start, bytes) in hull.query_arrays() {
+            prefetch_range(start, bytes, 8);
+        }
     }
 }
 

@@ -33,3 +33,22 @@ pub(crate) fn prefetch<T>(value: &T) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = value;
 }
+
+/// Starts loading the cache lines of `bytes` bytes from `start`, at most `max_lines`
+/// of them (x86-64; elsewhere a no-op).
+#[inline(always)]
+pub(crate) fn prefetch_range(start: *const u8, bytes: usize, max_lines: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let lines = bytes.div_ceil(64).min(max_lines);
+        for line in 0..lines {
+            // SAFETY: a prefetch is only a hint: it reads nothing the program sees and
+            // never faults, whatever the address (`wrapping_add` keeps the pointer
+            // arithmetic defined even past the end).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(64 * line).cast::<i8>()) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (start, bytes, max_lines);
+}

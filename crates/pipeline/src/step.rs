@@ -340,6 +340,7 @@ impl StepFrame<'_> {
             now,
             prev: &self.pairs.prev_contacts,
             batch_boxes: self.config.batch_box_pairs,
+            hulls: self.bodies.any_hulls(),
         };
         // The batch buffers are scratch, cleared per chunk: which task's buffers a chunk
         // uses changes nothing.

@@ -79,6 +79,8 @@ pub(crate) struct BodyStore {
     ccd: Vec<bool>,
     /// Live bodies with the CCD flag.
     ccd_live: usize,
+    /// Live bodies whose shape is a convex hull.
+    hulls_live: usize,
     /// Per slot, once any body asked for CCD (empty before): the pose the body had at
     /// the last step it took part in with a valid pose, `None` when it has not taken
     /// part since it was inserted or teleported, or was quarantined.
@@ -114,6 +116,7 @@ impl BodyStore {
             }
         };
         let i = index as usize;
+        self.hulls_live += usize::from(is_hull(&desc.shape));
         let body = &mut self.bodies[i];
         body.radius = desc.shape.bounding_radius();
         body.pose = desc.pose;
@@ -137,6 +140,7 @@ impl BodyStore {
         let kind = self.kinds.get_mut(i)?.take()?;
         let body = &mut self.bodies[i];
         body.generation = body.generation.wrapping_add(1);
+        self.hulls_live -= usize::from(is_hull(&body.shape));
         self.ccd_live -= usize::from(std::mem::take(&mut self.ccd[i]));
         self.pending_free.push(index);
         self.live -= 1;
@@ -249,6 +253,12 @@ impl BodyStore {
         self.ccd_live > 0
     }
 
+    /// True when a live body is a convex hull (the stages then ask for hull data
+    /// ahead, see `prefetch`).
+    pub fn any_hulls(&self) -> bool {
+        self.hulls_live > 0
+    }
+
     /// The pose slot `index` had at the last step it took part in, if the world keeps
     /// such poses and the body has one (see the field's docs).
     pub fn from(&self, index: u32) -> Option<Pose> {
@@ -277,6 +287,8 @@ impl BodyStore {
     /// Sets the shape of a live slot and marks it changed.
     pub fn set_shape(&mut self, index: u32, shape: Shape) {
         let body = &mut self.bodies[index as usize];
+        self.hulls_live =
+            self.hulls_live + usize::from(is_hull(&shape)) - usize::from(is_hull(&body.shape));
         body.radius = shape.bounding_radius();
         body.shape = shape;
         self.mark_changed(index);
@@ -339,6 +351,11 @@ impl BodyStore {
     }
 }
 
+/// Whether `shape` is a convex hull.
+fn is_hull(shape: &Shape) -> bool {
+    matches!(shape, Shape::ConvexHull(_))
+}
+
 #[cfg(test)]
 mod tests {
     /// `CollisionWorld::set_ccd` documents up to 48 bytes a slot for the last-step
@@ -346,5 +363,46 @@ mod tests {
     #[test]
     fn a_kept_pose_is_at_most_48_bytes() {
         assert!(std::mem::size_of::<Option<sepax_geometry::Pose>>() <= 48);
+    }
+
+    /// The live hull count follows inserts, removals, slot reuse and shape changes.
+    #[test]
+    fn any_hulls_follows_the_live_bodies() {
+        use super::BodyStore;
+        use crate::BodyDesc;
+        use glam::Vec3;
+        use sepax_geometry::{ConvexHull, Pose, Shape, Sphere};
+        let cube: Vec<Vec3> = (0..8)
+            .map(|i| Vec3::new((i & 1) as f32, (i >> 1 & 1) as f32, (i >> 2) as f32))
+            .collect();
+        let hull = Shape::from(ConvexHull::try_from_points(&cube).unwrap());
+        let ball = Shape::from(Sphere::try_new(0.5).unwrap());
+        let mut store = BodyStore::default();
+        let (s, _) = store
+            .insert(BodyDesc::dynamic(ball.clone(), Pose::IDENTITY))
+            .unwrap();
+        assert!(!store.any_hulls());
+        let (h, _) = store
+            .insert(BodyDesc::dynamic(hull.clone(), Pose::IDENTITY))
+            .unwrap();
+        assert!(store.any_hulls());
+        store.set_shape(h, ball.clone());
+        assert!(!store.any_hulls());
+        store.set_shape(s, hull.clone());
+        assert!(store.any_hulls());
+        store.remove(s);
+        assert!(!store.any_hulls());
+        // A removed hull's slot, reused by a sphere after a step, counts nothing.
+        store.begin_step();
+        store.end_step();
+        let (reused, _) = store
+            .insert(BodyDesc::dynamic(ball, Pose::IDENTITY))
+            .unwrap();
+        assert_eq!(reused, s);
+        assert!(!store.any_hulls());
+        store
+            .insert(BodyDesc::dynamic(hull, Pose::IDENTITY))
+            .unwrap();
+        assert!(store.any_hulls());
     }
 }

@@ -624,6 +624,23 @@ impl ConvexHull {
         &self.blocks
     }
 
+    /// Where the arrays a pair query scans first lie in memory, as (start, length in
+    /// bytes): the face planes, the vertex blocks and the edge blocks. For a caller
+    /// that asks the CPU to load them ahead of the query (the pipeline's narrow stage);
+    /// no answer depends on it.
+    #[doc(hidden)]
+    #[inline]
+    pub fn query_arrays(&self) -> [(*const u8, usize); 3] {
+        fn range<T>(items: &[T]) -> (*const u8, usize) {
+            (items.as_ptr().cast(), std::mem::size_of_val(items))
+        }
+        [
+            range(&self.planes),
+            range(&self.blocks),
+            range(&self.edge_blocks),
+        ]
+    }
+
     /// The largest `dir · v` over the vertices.
     #[inline]
     pub fn support_distance(&self, dir: Vec3) -> f32 {
