@@ -6,6 +6,12 @@
 //! loads overlap the work on the pairs in between. A hint changes no answer: it never
 //! faults, and the value is read normally when it is used.
 //!
+//! A hull's data sit behind two more pointers (the body's shape to the hull, the hull
+//! to its arrays), so the AABB and narrow stages of a world that holds hulls also ask
+//! for a hull's header some bodies or pairs ahead and, once it is in, for the start of
+//! the arrays the stage reads ([`prefetch_range`]; the measurements are at
+//! `aabbs::prefetch_hull_blocks` and `narrow::prefetch_hull_data`).
+//!
 //! Measured on the 10,000-box soup, one thread, this machine (2-core AMD EPYC, 1 MiB L2
 //! per core): `cargo bench -p sepax-benches --bench step -- narrow_10k/sepax_threads/1`
 //! 4.20 and 4.59 ms without the hint, 4.00 and 3.97 ms with it, runs alternated; the
