@@ -40,18 +40,17 @@
 
 use crate::pairs::PairState;
 use crate::prefetch::{PREFETCH_PAIRS, prefetch, prefetch_range};
-use sepax_geometry::ConvexHull;
+use crate::store::Body;
+use crate::{ContactPair, MATCH_DISTANCE};
+use sepax_geometry::{ConvexHull, Shape};
+use sepax_narrowphase::{
+    BoxBoxPair, Manifold, PairCache, QueryPath, collide_box_pairs_scattered, collide_into,
+};
 
 /// How many pairs ahead the narrow stage asks for a hull's header, and then for the
 /// start of its arrays.
 const HULL_HEADER_PAIRS: usize = 5;
 const HULL_ARRAY_PAIRS: usize = 2;
-use crate::store::Body;
-use crate::{ContactPair, MATCH_DISTANCE};
-use sepax_geometry::Shape;
-use sepax_narrowphase::{
-    BoxBoxPair, Manifold, PairCache, QueryPath, collide_box_pairs_scattered, collide_into,
-};
 
 /// What every pair of the narrow pass reads besides its own state.
 pub(crate) struct NarrowContext<'w> {
