@@ -79,7 +79,8 @@ pub(crate) struct Remeasured {
     /// (`None` otherwise, and for anything else).
     pub kept: Option<Axis>,
     /// The best `r` found so far: for a face, at the other shape's support vertex under
-    /// it; for an edge pair, at the edges' closest points (NaN when there is none).
+    /// it; for an edge pair, at the edges' closest points (NaN when there is none, and
+    /// when the feature separates the pair beyond the margin: nothing reads it then).
     pub depth: f32,
     slop: f32,
     /// The round-off allowance `W` of the module docs.
@@ -135,16 +136,23 @@ pub(crate) fn remeasure(
     let remembered = query.remembered(feature, &mut support_a, &mut support_b)?;
     let round_off = ROUND_OFF * (length(frame.trans) + a.radius + b.radius);
     let slop = FEATURE_SLOP * a.inradius.min(b.inradius);
+    // Beyond the margin the caller answers "separated" from `remembered` alone: no
+    // point's depth is measured for it.
+    let separated = remembered.axis.separation > margin;
+    let face_depth = |poly: &Polytope, q: Vec3| match separated {
+        true => f32::NAN,
+        false => depth_inside(poly, q),
+    };
     let (kept, depth) = match feature {
         Feature::FaceA(_) => {
             hints.b_under_face_a = hint_of(remembered.vertex);
             let q = frame.point_to_a(b.vertices[remembered.vertex]);
-            (Some(remembered.axis), depth_inside(a, q))
+            (Some(remembered.axis), face_depth(a, q))
         }
         Feature::FaceB(_) => {
             hints.a_under_face_b = hint_of(remembered.vertex);
             let q = frame.point_to_b(a.vertices[remembered.vertex]);
-            (Some(remembered.axis), depth_inside(b, q))
+            (Some(remembered.axis), face_depth(b, q))
         }
         // A separating edge axis ends the test before any of this (the caller's); a
         // deep one cannot be proven (see `EDGE_PENETRATION`).
