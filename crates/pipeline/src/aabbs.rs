@@ -19,12 +19,12 @@
 //! Validation stays per body and scalar: [`Pose::is_valid`] before, [`Aabb::is_valid`]
 //! after, with the same verdicts as before.
 
-use crate::prefetch::prefetch_range;
+use crate::prefetch::{prefetch_hull_header, prefetch_range};
 use crate::store::{Body, BodyStore};
 use crate::sweep::swept_aabb;
 use crate::{BodyKind, QuarantineReason};
 use glam::{Vec3, Vec4};
-use sepax_geometry::{Aabb, ConvexHull, Pose, Shape};
+use sepax_geometry::{Aabb, Pose, Shape};
 
 /// How many bodies ahead the stage asks for a hull's header, and then for its vertex
 /// blocks.
@@ -105,11 +105,7 @@ fn prefetch_hull_blocks(bodies: &BodyStore, slots: &[u32], k: usize) {
         _ => None,
     };
     if let Some(hull) = hull_at(HULL_HEADER_BODIES) {
-        prefetch_range(
-            (&**hull as *const ConvexHull).cast(),
-            size_of::<ConvexHull>(),
-            8,
-        );
+        prefetch_hull_header(hull);
     }
     if let Some(hull) = hull_at(HULL_BLOCK_BODIES) {
         let blocks = hull.vertex_blocks();

@@ -39,10 +39,10 @@
 //! by `narrow_chunk` alone, neither does the thread count.
 
 use crate::pairs::PairState;
-use crate::prefetch::{PREFETCH_PAIRS, prefetch, prefetch_range};
+use crate::prefetch::{PREFETCH_PAIRS, prefetch, prefetch_hull_header, prefetch_range};
 use crate::store::Body;
 use crate::{ContactPair, MATCH_DISTANCE};
-use sepax_geometry::{ConvexHull, Shape};
+use sepax_geometry::Shape;
 use sepax_narrowphase::{
     BoxBoxPair, Manifold, PairCache, QueryPath, collide_box_pairs_scattered, collide_into,
 };
@@ -192,11 +192,7 @@ fn prefetch_hull_data(states: &[PairState], bodies: &[Body], i: usize) {
         })
     };
     for hull in hulls_at(HULL_HEADER_PAIRS) {
-        prefetch_range(
-            (&**hull as *const ConvexHull).cast(),
-            size_of::<ConvexHull>(),
-            8,
-        );
+        prefetch_hull_header(hull);
     }
     for hull in hulls_at(HULL_ARRAY_PAIRS) {
         for (start, bytes) in hull.query_arrays() {

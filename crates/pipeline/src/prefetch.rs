@@ -20,6 +20,8 @@
 //! sampling profile put about half of the triage loop's own time on the first read of
 //! the second body.
 
+use sepax_geometry::ConvexHull;
+
 /// How many pairs ahead of the one in hand the narrow and event stages ask for the
 /// bodies (or user data) of a pair.
 pub(crate) const PREFETCH_PAIRS: usize = 8;
@@ -28,16 +30,17 @@ pub(crate) const PREFETCH_PAIRS: usize = 8;
 /// no-op).
 #[inline(always)]
 pub(crate) fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // SAFETY: SSE is part of the x86-64 baseline, and a prefetch is only a hint: it
-        // reads nothing the program sees and never faults, whatever the address (here
-        // a valid reference anyway).
-        unsafe { _mm_prefetch::<_MM_HINT_T0>((value as *const T).cast::<i8>()) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
+    prefetch_range((value as *const T).cast(), 1, 1);
+}
+
+/// Starts loading a hull's header, where its arrays' addresses are.
+#[inline(always)]
+pub(crate) fn prefetch_hull_header(hull: &ConvexHull) {
+    prefetch_range(
+        (hull as *const ConvexHull).cast(),
+        size_of::<ConvexHull>(),
+        8,
+    );
 }
 
 /// Starts loading the cache lines of `bytes` bytes from `start`, at most `max_lines`
