@@ -2,7 +2,8 @@
 
 use glam::Vec3;
 use sepax_broadphase::{
-    PARALLEL_MIN_PROXIES, PARALLEL_MIN_STATIC_MOVERS, ProxyId, ProxyKind, SweepAndPrune,
+    BruteForce, PARALLEL_MIN_PROXIES, PARALLEL_MIN_STATIC_MOVERS, PARALLEL_MIN_SWEEP, ProxyId,
+    ProxyKind, SweepAndPrune,
 };
 use sepax_geometry::{Aabb, rng::Rng};
 use sepax_testkit::clouds::random_boxes;
@@ -79,4 +80,58 @@ fn static_pairs_identical_for_1_2_4_threads() {
     let movers = 3 * PARALLEL_MIN_STATIC_MOVERS;
     assert!(movers < PARALLEL_MIN_PROXIES);
     identical_on_1_2_4_threads(|| frames(movers * 10 / 9, 10, 7.0));
+}
+
+/// Between the sweep's threshold and the proxies' (the 10,000-box soup's case): the
+/// full sweep and the patch of the escaped movers run on the pool, the rest on the
+/// calling thread. Small steps, so that most frames patch a few dozen escapes and
+/// some sweep again; every frame equal to the brute force, and the same on 1, 2 and 4
+/// threads.
+#[test]
+fn sweeps_and_patches_identical_for_1_2_4_threads() {
+    let movers = PARALLEL_MIN_SWEEP + PARALLEL_MIN_SWEEP / 2;
+    assert!(movers < PARALLEL_MIN_PROXIES);
+    let run = || {
+        let mut rng = Rng::new(77);
+        let (mut sap, mut oracle) = (SweepAndPrune::new(), BruteForce::new());
+        let boxes = random_boxes(&mut rng, movers, 14.0, 0.3, 1.5);
+        for (i, &b) in boxes.iter().enumerate() {
+            sap.insert(ProxyId(i as u32), b, ProxyKind::Dynamic)
+                .unwrap();
+            oracle
+                .insert(ProxyId(i as u32), b, ProxyKind::Dynamic)
+                .unwrap();
+        }
+        // Each box drifts along its own direction, a little a frame.
+        let drift: Vec<Vec3> = (0..movers)
+            .map(|_| rng.unit_vec3() * rng.range(0.0, 0.03))
+            .collect();
+        let (mut frames, mut patched, mut swept) = (Frames::new(), 0, 0);
+        for frame in 0..24 {
+            sap.update_pairs();
+            oracle.update_pairs();
+            assert_eq!(sap.pairs(), oracle.pairs(), "frame {frame}");
+            let stats = sap.stats();
+            patched += usize::from(!stats.full_sweep && stats.escaped > 0);
+            swept += usize::from(stats.full_sweep && frame > 0);
+            frames.push((
+                sap.pairs().to_vec(),
+                sap.pairs_added().to_vec(),
+                sap.pairs_removed().to_vec(),
+            ));
+            for (i, d) in drift.iter().enumerate() {
+                let id = ProxyId(i as u32);
+                let a = sap.aabb(id).unwrap();
+                let moved = Aabb::new(a.min + *d, a.max + *d);
+                sap.update(id, moved).unwrap();
+                oracle.update(id, moved).unwrap();
+            }
+        }
+        assert!(
+            patched >= 4 && swept >= 1,
+            "{patched} patched, {swept} swept"
+        );
+        frames
+    };
+    identical_on_1_2_4_threads(run);
 }

@@ -15,7 +15,7 @@
 
 use super::movers::dynamic_fat;
 use super::tasks::{TASK_ENTRIES, cell_tasks, split_evenly};
-use super::{GRID_MIN_CANDIDATES, GRID_MIN_PROXIES, PARALLEL_MIN_PROXIES, SweepAndPrune};
+use super::{GRID_MIN_CANDIDATES, GRID_MIN_PROXIES, PARALLEL_MIN_SWEEP, SweepAndPrune};
 use crate::budget;
 use crate::grid::{AxisStats, Buckets, GridSpec};
 use crate::moments::Moments;
@@ -81,7 +81,7 @@ impl SweepAndPrune {
         let force_full = self.refresh_keys();
         let order = &mut self.order;
         let n = order.keys.len();
-        let parallel = n >= PARALLEL_MIN_PROXIES;
+        let parallel = n >= PARALLEL_MIN_SWEEP;
         self.stats.full_sort = repair_or_sort(&mut order.keys, &mut order.key_scratch, force_full);
         self.stats.axis = order.axis;
         let (b_stats, c_stats) = self.gather();
@@ -141,7 +141,7 @@ impl SweepAndPrune {
             let aabb = dynamic_fat(&slots[id as usize].aabb());
             (aabb, ((order_bits(aabb.min[axis]) as u64) << 32) | i as u64)
         };
-        if order.ids.len() >= PARALLEL_MIN_PROXIES {
+        if order.ids.len() >= PARALLEL_MIN_SWEEP {
             let (boxes, keys): (Vec<Aabb>, Vec<u64>) =
                 order.ids.par_iter().enumerate().map(read).unzip();
             order.boxes = boxes;
@@ -175,7 +175,7 @@ impl SweepAndPrune {
                 id: ids[i],
             }
         };
-        if n >= PARALLEL_MIN_PROXIES {
+        if n >= PARALLEL_MIN_SWEEP {
             order
                 .keys
                 .par_iter()

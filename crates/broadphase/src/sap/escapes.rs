@@ -12,10 +12,11 @@
 //! Too many escapes (in one frame, or since the last full sweep) make a full sweep
 //! cheaper; `update_pairs` decides (see [`super::MAX_PATCHED_ESCAPES`]).
 
-use super::SweepAndPrune;
 use super::movers::dynamic_fat;
+use super::{PARALLEL_MIN_SWEEP, SweepAndPrune, keep_candidates};
 use crate::pairs::pack;
 use crate::sweep::{pack_bc, probe};
+use rayon::prelude::*;
 
 /// Movers out of their fat box this frame, and those re-fattened since the last full
 /// sweep.
@@ -70,16 +71,27 @@ impl SweepAndPrune {
     /// rebuild, when the candidates would pass `limit`.
     pub(super) fn patch_candidates(&mut self, limit: usize) -> bool {
         self.stats.escaped = self.escapes.escaped.len();
+        // The same list either way; on one thread the in-place filter is cheaper.
+        let parallel = self.movers.len() >= PARALLEL_MIN_SWEEP && rayon::current_num_threads() > 1;
         let ids = self.refatten_escaped();
         let escaping = &mut self.escapes.escaping;
         for &id in &ids {
             escaping[id as usize] = true;
         }
+        let escaping = &self.escapes.escaping;
         // Both flags read and or-ed: no branch to mispredict per candidate.
-        let touches = |k: u64| escaping[(k >> 32) as usize] | escaping[k as u32 as usize];
-        self.candidates.keys.retain(|&k| !touches(k));
-        let room = limit.saturating_sub(self.candidates.keys.len());
-        let fresh = self.escaped_pairs(&ids, room);
+        let stays = |&k: &u64| !(escaping[(k >> 32) as usize] | escaping[k as u32 as usize]);
+        // The candidates that stay, into `pair_keys` (free until the exact test).
+        if parallel {
+            let (scratch, kept) = (&mut self.pair_scratch, &mut self.pair_keys);
+            kept.clear();
+            keep_candidates(&self.candidates.keys, stays, true, scratch, kept);
+        } else {
+            self.candidates.keys.retain(stays);
+            std::mem::swap(&mut self.candidates.keys, &mut self.pair_keys);
+        }
+        let room = limit.saturating_sub(self.pair_keys.len());
+        let fresh = self.escaped_pairs(&ids, room, parallel);
         for &id in &ids {
             self.escapes.escaping[id as usize] = false;
         }
@@ -87,8 +99,9 @@ impl SweepAndPrune {
             return false;
         };
         fresh.sort_unstable();
-        let old = std::mem::take(&mut self.candidates.keys);
-        self.candidates.keys = merge_sorted(&old, &fresh);
+        // The kept candidates and the fresh ones, merged into the candidate list's
+        // own buffer (no allocation once it has grown).
+        merge_sorted(&self.pair_keys, &fresh, &mut self.candidates.keys);
         true
     }
 
@@ -115,8 +128,39 @@ impl SweepAndPrune {
     }
 
     /// The candidate pairs of the re-fattened movers `ids` (sorted), unsorted; `None`
-    /// when there are more than `room`.
-    fn escaped_pairs(&self, ids: &[u32], room: usize) -> Option<Vec<u64>> {
+    /// when there are more than `room`. With `parallel`, in tasks of a few movers on
+    /// the rayon pool (each mover's search reads memory the narrow phase has evicted:
+    /// two threads wait for it side by side), joined in task order: the same list.
+    fn escaped_pairs(&self, ids: &[u32], room: usize, parallel: bool) -> Option<Vec<u64>> {
+        const TASK_MOVERS: usize = 4;
+        if !parallel || ids.len() <= TASK_MOVERS {
+            let mut fresh = Vec::new();
+            return self
+                .pairs_of_escaped(ids, room, &mut fresh)
+                .then_some(fresh);
+        }
+        let parts: Vec<Option<Vec<u64>>> = ids
+            .par_chunks(TASK_MOVERS)
+            .map(|chunk| {
+                let mut fresh = Vec::new();
+                self.pairs_of_escaped(chunk, room, &mut fresh)
+                    .then_some(fresh)
+            })
+            .collect();
+        let mut fresh = Vec::new();
+        for part in parts {
+            fresh.extend(part?);
+            if fresh.len() > room {
+                return None;
+            }
+        }
+        Some(fresh)
+    }
+
+    /// Appends to `fresh` the candidate pairs of the re-fattened movers `ids` (see
+    /// [`escaped_pairs`](Self::escaped_pairs)); false as soon as `fresh` holds more
+    /// than `room`.
+    fn pairs_of_escaped(&self, ids: &[u32], room: usize, fresh: &mut Vec<u64>) -> bool {
         let (a, b, c) = (
             self.order.axis,
             (self.order.axis + 1) % 3,
@@ -126,7 +170,6 @@ impl SweepAndPrune {
         let entries = &sorted[..sorted.len() - 1];
         let max_extent_a = self.order.max_extent_a;
         let (stale, escaping) = (&self.escapes.stale, &self.escapes.escaping);
-        let mut fresh = Vec::new();
         for &id in ids {
             let keep = |other: u32| other != id && (other > id || !escaping[other as usize]);
             let fat = *self.movers.fat_of(id);
@@ -145,7 +188,7 @@ impl SweepAndPrune {
                 {
                     fresh.push(pack(id, e.id));
                     if fresh.len() > room {
-                        return None;
+                        return false;
                     }
                 }
             }
@@ -153,18 +196,19 @@ impl SweepAndPrune {
                 if keep(other) && fat.overlaps(self.movers.fat_of(other)) {
                     fresh.push(pack(id, other));
                     if fresh.len() > room {
-                        return None;
+                        return false;
                     }
                 }
             }
         }
-        Some(fresh)
+        true
     }
 }
 
-/// Merge of two sorted, disjoint key lists.
-fn merge_sorted(a: &[u64], b: &[u64]) -> Vec<u64> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
+/// Merge of two sorted, disjoint key lists into `out` (cleared first).
+fn merge_sorted(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
+    out.clear();
+    out.reserve(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
         if a[i] < b[j] {
@@ -177,5 +221,4 @@ fn merge_sorted(a: &[u64], b: &[u64]) -> Vec<u64> {
     }
     out.extend_from_slice(&a[i..]);
     out.extend_from_slice(&b[j..]);
-    out
 }

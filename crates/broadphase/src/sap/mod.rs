@@ -41,6 +41,13 @@ pub const PARALLEL_MIN_PROXIES: usize = 16_384;
 /// on the rayon pool whatever the proxy count: it reads two random boxes per
 /// candidate, the largest sequential cost of a coherent frame at 10,000 boxes.
 pub const PARALLEL_MIN_CANDIDATES: usize = 8_192;
+/// From this many dynamic proxies on, the full sweep (the movers' keys, the gather,
+/// the bucketed sweep) and the patch of the movers that left their fat boxes run on
+/// the rayon pool whatever [`PARALLEL_MIN_PROXIES`] says. Both run on one frame's
+/// movers alone, one frame in a few (the sweep) or with a few dozen escapes (the
+/// patch), so they were the sequential part of a 10,000-box frame that the second
+/// thread never helped: see the crate docs for the figures.
+pub const PARALLEL_MIN_SWEEP: usize = 4_096;
 /// From this many dynamic proxies on, the static pairs (each mover against its cached
 /// static candidates, and the BVH queries of the movers that left theirs) run on the
 /// rayon pool whatever [`PARALLEL_MIN_PROXIES`] says: in tasks of 512 movers, so from
@@ -455,7 +462,7 @@ impl SweepAndPrune {
 /// candidates (on the rayon pool when `parallel`): each task packs its kept ones at
 /// the start of its own part of `scratch` and counts them; the parts are then joined
 /// in task order (one copy each). The same list on any thread count.
-fn keep_candidates(
+pub(super) fn keep_candidates(
     candidates: &[u64],
     keep: impl Fn(&u64) -> bool + Sync + Send,
     parallel: bool,
