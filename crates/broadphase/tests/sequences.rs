@@ -233,10 +233,20 @@ fn fat_candidate_paths(offset: Vec3) {
     for b in random_boxes(&mut rng, 100, 10.0, 0.5, 2.0) {
         pair.insert(shift(b), ProxyKind::Static);
     }
-    for b in random_boxes(&mut rng, 700, 10.0, 0.2, 1.5) {
+    // Two boxes too big for the grid's cells among the first movers (which jump), so
+    // that patches and sweeps meet big boxes as well as gridded ones.
+    for big in [Vec3::splat(3.0), Vec3::new(4.0, 0.5, 4.0)] {
+        pair.insert(shift(Aabb::new(-big, big)), ProxyKind::Dynamic);
+    }
+    for b in random_boxes(&mut rng, 2000, 10.0, 0.1, 0.6) {
         pair.insert(shift(b), ProxyKind::Dynamic);
     }
     pair.check("start");
+    let stats = pair.sap.stats();
+    assert!(
+        stats.grid.0 * stats.grid.1 > 1 && stats.big == 2,
+        "{stats:?}"
+    );
     let dynamic: Vec<_> = pair.ids[100..].to_vec();
     let (mut still, mut patched, mut full) = (0, 0, 0);
     for frame in 0..60 {
