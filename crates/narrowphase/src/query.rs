@@ -35,7 +35,7 @@ use crate::sphere_pair::{
     collide_sphere, contact_sphere, sphere_and_target, sphere_intersect, two_spheres,
 };
 use glam::Vec3;
-use sepax_geometry::{OrientedBox, Pose, Shape, TriMesh};
+use sepax_geometry::{Capsule, OrientedBox, Pose, Shape, TriMesh};
 use smallvec::SmallVec;
 
 /// The support evaluation used by default in hull queries: the plain scan.
@@ -629,6 +629,9 @@ fn collide_on(
     if !(pose_a.is_valid() && pose_b.is_valid()) || far_apart(pose_a, pose_b) {
         return None;
     }
+    if let (Shape::Capsule(ca), Shape::Capsule(cb)) = (a, b) {
+        return two_capsules((a, ca, pose_a), (b, cb, pose_b), margin, cache);
+    }
     if let Some(two) = two_spheres(a, pose_a, b, pose_b) {
         return two.manifold(sanitize_margin(margin), cache);
     }
@@ -672,6 +675,33 @@ fn collide_on(
     answer
 }
 
+/// Two capsules (poses checked): [`collide_capsules`] in the canonical order, first of
+/// the convex pairs. The other order needs no flipped cache: the capsule query reads
+/// nothing of the cache and remembers only `EdgeEdge(0, 0)`, which is its own mirror,
+/// so the cache comes out as the flip, the query and the flip back would leave it.
+fn two_capsules(
+    (a, ca, pose_a): (&Shape, &Capsule, &Pose),
+    (b, cb, pose_b): (&Shape, &Capsule, &Pose),
+    margin: f32,
+    cache: &mut PairCache,
+) -> Option<Manifold> {
+    let margin = sanitize_margin(margin);
+    // Built in place, as in `collide_on`.
+    let mut answer = Some(empty_manifold());
+    let Some(manifold) = &mut answer else {
+        unreachable!("just made")
+    };
+    let found = if canonical_swap(a, pose_a, b, pose_b) {
+        collide_capsules(cb, pose_b, ca, pose_a, margin, cache, true, manifold)
+    } else {
+        collide_capsules(ca, pose_a, cb, pose_b, margin, cache, false, manifold)
+    };
+    if !found {
+        answer = None;
+    }
+    answer
+}
+
 /// A placeholder for a manifold the query writes.
 #[inline(always)]
 fn empty_manifold() -> Manifold {
@@ -699,9 +729,6 @@ fn collide_in_order(
     out: &mut Manifold,
 ) -> bool {
     let margin = sanitize_margin(margin);
-    if let (Shape::Capsule(ca), Shape::Capsule(cb)) = (a, b) {
-        return collide_capsules(ca, pose_a, cb, pose_b, margin, cache, mirrored, out);
-    }
     let frame = Frame::new(pose_a, pose_b);
     let (solid_a, solid_b) = (Solid::new(a), Solid::new(b));
     let sphere = |s: &Solid| matches!(s, Solid::Sphere(_));
