@@ -17,9 +17,11 @@
 //! before the sphere and mesh dispatch, and runs the other order without flipping the
 //! pair cache (this query reads nothing of it and remembers `EdgeEdge(0, 0)`, its own
 //! mirror). `prof capsule-capsule`: 1,168 → 1,096 instructions a pair (parry3d's
-//! `contact_manifolds` 958); `capsule_capsule_manifold`, one run: 49.1 µs per 256 pairs
-//! against parry3d's 48.5 (0.99×; 0.86× before, 45.6 / 39.3 at the session's start).
-//! Same answers (the capsule fingerprint).
+//! `contact_manifolds` 958). `capsule_capsule_manifold` (µs per 256 pairs, sepax /
+//! parry3d, same runs): 45.6 / 39.3 (0.86×) before; after, 49.1 / 48.5 (0.99×), 44.8 /
+//! 42.4 (0.95×) and 47.6 / 43.7 (0.92×): still slower than parry3d, whose f32 segment
+//! query is cheaper than the f64 closest points kept here for exact depths. Same
+//! answers (the capsule fingerprint).
 
 use crate::PairCache;
 use crate::contact::{Feature, Manifold, ManifoldPoint};
