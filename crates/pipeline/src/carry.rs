@@ -1,4 +1,5 @@
-//! Pair carry-over: last step's pair states moved to this step's pairs, in parallel.
+//! Pair carry-over: last step's pair states moved to this step's pairs, chunk by chunk
+//! inside the narrow pass.
 //!
 //! The broad phase gives this frame's pairs sorted, and the pairs added and removed
 //! since the last frame (both sorted, usually few). Last step's states are in last
@@ -14,18 +15,16 @@
 //! before it, so it is fresh if `j` is in `added_at`, else the carried state number
 //! `c = j - A(j)`; that is old index `i = c + #{k : removed_at[k] - k <= c}`
 //! (`removed_at[k] - k` counts the kept states before removed state `k`; they are
-//! before kept state `c` exactly when that count is at most `c`). So the new list is
-//! cut into fixed chunks, each chunk finds its first old index with two binary
-//! searches and then walks in step with the two lists, and the chunks run in
-//! parallel. The chunking depends on the pair count only: the result is the same
-//! list on any thread count. `PairState` is `Copy`, so a carried state is one copy.
+//! before kept state `c` exactly when that count is at most `c`). So any chunk of the
+//! new list finds its first old index with two binary searches and then walks in step
+//! with the two lists. The narrow pass cuts the new list into its fixed chunks and
+//! each chunk carries its states in right before it tests them (`step::narrow_phase`):
+//! the states are then in cache for the test, and no pass of its own reads and
+//! writes every state. The result is the same list for any chunking, so on any thread
+//! count. `PairState` is `Copy`, so a carried state is one copy.
 
 use crate::pairs::PairState;
-use rayon::prelude::*;
 use sepax_broadphase::ProxyId;
-
-/// New pairs per parallel task of the carry-over.
-const CARRY_CHUNK: usize = 2048;
 
 type Key = (ProxyId, ProxyId);
 
@@ -63,41 +62,10 @@ impl CarryPlan {
         &self.removed_at
     }
 
-    /// Fills `next` with one state per pair of `pairs`: a carried state from `old`, or
-    /// `fresh(a, b)` for an added pair. In parallel over fixed chunks.
-    pub fn carry(
-        &self,
-        old: &[PairState],
-        pairs: &[Key],
-        next: &mut Vec<PairState>,
-        fresh: impl Fn(Key) -> PairState + Sync,
-    ) {
-        self.carry_in_chunks(CARRY_CHUNK, old, pairs, next, fresh);
-    }
-
-    /// [`carry`](Self::carry) with chunks of `chunk` new pairs.
-    fn carry_in_chunks(
-        &self,
-        chunk: usize,
-        old: &[PairState],
-        pairs: &[Key],
-        next: &mut Vec<PairState>,
-        fresh: impl Fn(Key) -> PairState + Sync,
-    ) {
-        let Some(&first) = pairs.first() else {
-            next.clear();
-            return;
-        };
-        // Only the length matters: every slot is written below.
-        next.truncate(pairs.len());
-        next.resize(pairs.len(), fresh(first));
-        next.par_chunks_mut(chunk)
-            .enumerate()
-            .for_each(|(c, slots)| self.carry_chunk(old, pairs, c * chunk, slots, &fresh));
-    }
-
-    /// One chunk of the new list, from new index `start` (see the module docs).
-    fn carry_chunk(
+    /// Fills `chunk`, the slots of the new list from index `start` on, with one state
+    /// per pair of `pairs`: a carried state from `old`, or `fresh(a, b)` for an added
+    /// pair (see the module docs). Any chunking gives the same list.
+    pub fn carry_chunk(
         &self,
         old: &[PairState],
         pairs: &[Key],
@@ -179,8 +147,10 @@ mod tests {
                 })
                 .collect();
             for chunk in [1, 2, 3, 7, 64, 1000] {
-                let mut next = vec![state(key(0), 7); 5];
-                plan.carry_in_chunks(chunk, &old, &pairs, &mut next, fresh);
+                let mut next = vec![state(key(0), 7); pairs.len()];
+                for (c, slots) in next.chunks_mut(chunk).enumerate() {
+                    plan.carry_chunk(&old, &pairs, c * chunk, slots, &fresh);
+                }
                 let got: Vec<u32> = next.iter().map(|s| s.contact).collect();
                 assert_eq!(got, expected, "chunk {chunk}");
                 assert!(next.iter().zip(&pairs).all(|(s, k)| s.key() == *k));

@@ -26,7 +26,7 @@
 //!    ([`SweepAndPrune`](broadphase::SweepAndPrune)) keyed by the bodies' slot
 //!    indices, so its pairs and their added/removed lists against the last step come
 //!    back in body keys, sorted, and the world carries its per-pair state over beside
-//!    them, in parallel over fixed chunks (no id map, no second diff). A pair needs a dynamic body
+//!    them, chunk by chunk in the narrow pass (no id map, no second diff). A pair needs a dynamic body
 //!    ([`BodyKind`]): the broad phase never pairs two statics, and kinematic bodies
 //!    (moved by the user, like platforms) sweep with the dynamic ones but never pair
 //!    with static or other kinematic bodies. Candidate pairs are filtered by

@@ -153,11 +153,12 @@ pub struct Quarantined {
 pub struct StepTimings {
     /// World AABBs of the moved bodies (parallel) and their hand-over to the broad phase.
     pub aabb: Duration,
-    /// Sweep-and-prune (pairs and their diff against the last step), and carrying the
-    /// pair states over to this step's pairs (parallel).
+    /// Sweep-and-prune (pairs and their diff against the last step), and planning the
+    /// carry-over of the pair states (where the added and removed pairs are).
     pub broad: Duration,
-    /// Per candidate pair (parallel): the group filter, then SAT and manifold (box–box
-    /// pairs batched), and the match of the points to last step's.
+    /// Per candidate pair (parallel): its state carried over from last step's list,
+    /// the group filter, then SAT and manifold (box–box pairs batched), and the match
+    /// of the points to last step's.
     pub narrow: Duration,
     /// Contacts and events in their final order (parallel), written over the contact
     /// buffer of two steps ago.

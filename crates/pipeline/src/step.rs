@@ -9,9 +9,9 @@
 //!                   order; else one by one, in the order the bodies were marked)
 //!                ─► sweep-and-prune: this frame's pairs in slot keys, sorted, with the
 //!                   pairs added and removed since the last frame (kind rule applied)
-//!                ─► pair states carried over by those lists (parallel, fixed chunks:
-//!                   crate::carry)
-//!                ─► per pair, in parallel over fixed chunks: group filter, last step's
+//!                ─► the carry-over planned from those lists (crate::carry)
+//!                ─► per pair, in parallel over fixed chunks: its state carried over
+//!                   from last step's list (crate::carry), group filter, last step's
 //!                   answer if both bodies rest, bounding-sphere test; then the SAT and
 //!                   manifold one pair at a time, or box–box pairs batched through the
 //!                   SIMD box test with Config::batch_box_pairs (each pair owns its
@@ -258,33 +258,20 @@ impl StepFrame<'_> {
         }
     }
 
-    /// Carries last step's pair states over to this step's pairs (in parallel, see
-    /// [`crate::carry`]): an added pair gets a fresh state, any other pair keeps its
-    /// own. Lists the touching pairs that are gone (`over_budget`: the pairs were cut
-    /// at the pair budget, so a missing pair may have been dropped), in key order, each
+    /// Plans the carry-over of last step's pair states to this step's pairs (see
+    /// [`crate::carry`]; the states are moved by the narrow pass, chunk by chunk) and
+    /// lists the touching pairs that are gone (`over_budget`: the pairs were cut at
+    /// the pair budget, so a missing pair may have been dropped), in key order, each
     /// with its place among the new pairs.
     #[inline(never)] // a stage of its own in profiles
     fn carry_pairs(&mut self, ended: &mut Vec<Ended>, over_budget: bool) {
-        let old = std::mem::take(&mut self.pairs.states);
-        let mut next = std::mem::take(&mut self.pairs.spare);
+        let old = &self.pairs.states;
         let pairs = self.broad.pairs();
         let (added, removed) = (self.broad.pairs_added(), self.broad.pairs_removed());
-        self.pairs.plan.locate(&old, pairs, added, removed);
+        self.pairs.plan.locate(old, pairs, added, removed);
         for &i in self.pairs.plan.removed_at() {
-            self.end_gone(&old[i], pairs, ended, over_budget);
+            self.end_gone(&self.pairs.states[i], pairs, ended, over_budget);
         }
-        // Pairs come from live proxies only: both slots hold live bodies.
-        let (bodies, world) = (&*self.bodies, self.world);
-        let handle = |p: ProxyId| {
-            let generation = bodies.live(p.0).map_or(0, |b| b.generation);
-            BodyHandle::new(p.0, generation, world)
-        };
-        let plan = &self.pairs.plan;
-        plan.carry(&old, pairs, &mut next, |(a, b)| {
-            PairState::new(handle(a), handle(b))
-        });
-        self.pairs.states = next;
-        self.pairs.spare = old;
     }
 
     /// A pair that is no longer a candidate: an `Ended` event if it was touching, placed
@@ -317,21 +304,38 @@ impl StepFrame<'_> {
     }
 
     /// The exact test of every candidate pair, in parallel over fixed chunks (box–box
-    /// pairs batched within each chunk, see [`crate::narrow`]). Fills `manifolds[i]`
-    /// with the manifold of pair `i`.
+    /// pairs batched within each chunk, see [`crate::narrow`]). Each chunk first
+    /// takes its pairs' states over from last step's list (an added pair gets a fresh
+    /// state, any other pair its own: [`CarryPlan::carry_chunk`]), then runs the pass
+    /// on them while they are in cache. Fills `manifolds[i]` with the manifold of
+    /// pair `i`; returns what each chunk counted: its manifolds, for the event stage,
+    /// and its warm pairs.
+    ///
+    /// Carrying the states inside the pass rather than in a pass of its own saves a
+    /// read and a write of every state (160 bytes a pair) per step.
     #[inline(never)] // a stage of its own in profiles
-    /// Returns what each chunk counted: its manifolds, for the event stage, and its
-    /// warm pairs.
     fn narrow_phase(
         &mut self,
         manifolds: &mut Vec<Option<Manifold>>,
         chunk: usize,
     ) -> Vec<ChunkCounts> {
-        let states = &mut self.pairs.states;
-        // Every slot is written below, so only the length changes here (no sequential
+        let old = std::mem::take(&mut self.pairs.states);
+        let mut states = std::mem::take(&mut self.pairs.spare);
+        let pairs = self.broad.pairs();
+        // Every slot is written below, so only the lengths change here (no sequential
         // pass over last step's slots).
-        manifolds.truncate(states.len());
-        manifolds.resize(states.len(), None);
+        let fill = PairState::new(BodyHandle::new(0, 0, 0), BodyHandle::new(0, 0, 0));
+        states.truncate(pairs.len());
+        states.resize(pairs.len(), fill);
+        manifolds.truncate(pairs.len());
+        manifolds.resize(pairs.len(), None);
+        // Pairs come from live proxies only: both slots hold live bodies.
+        let (store, world) = (&*self.bodies, self.world);
+        let handle = |p: ProxyId| {
+            let generation = store.live(p.0).map_or(0, |b| b.generation);
+            BodyHandle::new(p.0, generation, world)
+        };
+        let fresh = |(a, b): (ProxyId, ProxyId)| PairState::new(handle(a), handle(b));
         let (bodies, changed_at, now) = self.bodies.narrow_view();
         let context = NarrowContext {
             bodies,
@@ -342,17 +346,24 @@ impl StepFrame<'_> {
             batch_boxes: self.config.batch_box_pairs,
             hulls: self.bodies.any_hulls(),
         };
+        let plan = &self.pairs.plan;
         // The batch buffers are scratch, cleared per chunk: which task's buffers a chunk
         // uses changes nothing.
         let mut counts = Vec::new();
         states
             .par_chunks_mut(chunk)
             .zip(manifolds.par_chunks_mut(chunk))
+            .enumerate()
             .map_init(
                 || BoxBatch::for_chunk(chunk),
-                |batch, (states, out)| narrow_chunk(states, out, batch, &context),
+                |batch, (c, (states, out))| {
+                    plan.carry_chunk(&old, pairs, c * chunk, states, &fresh);
+                    narrow_chunk(states, out, batch, &context)
+                },
             )
             .collect_into_vec(&mut counts);
+        self.pairs.states = states;
+        self.pairs.spare = old;
         counts
     }
 }
