@@ -1,28 +1,33 @@
-//! The event stage of the step: contacts and touch events in key order, in parallel.
+//! Contacts and touch events in key order: settled per chunk inside the narrow pass,
+//! joined by the event stage.
 //!
-//! Input: this step's pair states and manifolds (one per pair, in key order) and the
-//! pairs that ended by leaving the candidate list (each with its place among the
-//! pairs). Output: `contacts` (one per pair with a manifold, in key order) and
-//! `events` (in key order, an ended pair's event before the pair of its place).
+//! Input: this step's pair states and, per chunk of the narrow pass, the chunk's
+//! manifolds (one slot per pair, in key order), and the pairs that ended by leaving
+//! the candidate list (each with its place among the pairs). Output: `contacts` (one
+//! per pair with a manifold, in key order) and `events` (in key order, an ended pair's
+//! event before the pair of its place).
 //!
-//! In parallel over the narrow pass's chunks (fixed by
-//! [`Config::narrow_chunk`](crate::Config::narrow_chunk) and the pair count, see
-//! `narrow::chunk_pairs`):
+//! 1. **Settling, in the narrow pass** ([`settle_chunk`]): right after a chunk's
+//!    pairs are tested, while their states are in cache, each pair with a manifold
+//!    becomes a [`ContactPair`] at the front of the chunk's own range of a staging
+//!    list (the range of its pairs' indices, so no chunk waits for another), its
+//!    touch state is updated and its touch event listed.
+//! 2. **Joining, in the event stage** ([`build_events`]): a prefix sum over the
+//!    chunks' counts gives each chunk the index of its first contact; each chunk's
+//!    staged contacts are moved into their place (in parallel), and the chunks' event
+//!    lists (short: events come on changes only) are joined sequentially with the
+//!    ended pairs' events merged in at their places.
 //!
-//! 1. the narrow pass has counted each chunk's manifolds while they were in cache; a
-//!    prefix sum gives each chunk the index of its first contact, and the contact
-//!    list is cut into one slice per chunk;
-//! 2. each chunk moves its manifolds into its slice of contacts (the pair state keeps
-//!    the contact's index for the next step) and lists its touch events.
+//! A pair state names its contact before the final index is known, by its place in
+//! the staging list ([`ContactIndex`]); the next step reads last step's contact
+//! through it. The chunking depends on the pair count only and each result goes to a
+//! place fixed by the prefix sums, so the report is the same on any thread count.
 //!
-//! Then, sequentially, the chunks' event lists (short: events come on changes only)
-//! are joined, with the ended pairs' events merged in at their places. The chunking
-//! depends on the pair count only, and each result goes to a place fixed by the
-//! prefix sums, so the report is the same on any thread count.
+//! Settling in the narrow pass rather than in a pass of its own over every pair saves
+//! a second read and write of every pair state (160 bytes), and the manifolds stay in
+//! a chunk's scratch (in cache) instead of a slot of 224 bytes per candidate pair.
 
-use crate::narrow::ChunkCounts;
 use crate::pairs::PairState;
-use crate::store::BodyStore;
 use crate::{BodyHandle, ContactEvent, ContactPair, EndCause, EventKind, StepReport};
 use glam::Vec3;
 use rayon::prelude::*;
@@ -42,73 +47,60 @@ pub(crate) fn ended_event(st: &PairState, cause: EndCause) -> ContactEvent {
     }
 }
 
-/// Fills `report.contacts` and `report.events` (see the [module docs](self)), with
-/// `chunks`: the chunk size and the number of manifolds in each chunk. A pair's
-/// touch state follows [`Manifold::is_touching`]: speculative contacts are reported
-/// but start no event. `contacts` is a spare buffer whose old entries are overwritten
-/// in place (no fresh pages every frame); it becomes `report.contacts`.
-#[inline(never)] // a stage of its own in profiles
-pub(crate) fn build_events(
-    states: &mut [PairState],
-    manifolds: &mut [Option<Manifold>],
-    (chunk, counts): (usize, &[ChunkCounts]),
-    ended: &[Ended],
-    bodies: &BodyStore,
-    mut contacts: Vec<ContactPair>,
-    report: &mut StepReport,
-) {
-    // Pass 1: each chunk's slice of the contact list.
-    let total = counts.iter().map(|c| c.manifolds).sum();
-    contacts.truncate(total);
-    if contacts.len() < total {
-        contacts.resize(total, placeholder());
-    }
-    let mut slices = Vec::with_capacity(counts.len());
-    let (mut rest, mut first) = (&mut contacts[..], 0);
-    for count in counts.iter().map(|c| c.manifolds) {
-        let (head, tail) = std::mem::take(&mut rest).split_at_mut(count);
-        slices.push((first, head));
-        (rest, first) = (tail, first + count);
-    }
-
-    // Pass 2: contacts in place, events per chunk.
-    let chunk_events: Vec<Vec<(usize, ContactEvent)>> = states
-        .par_chunks_mut(chunk)
-        .zip(manifolds.par_chunks_mut(chunk))
-        .zip(slices)
-        .enumerate()
-        .map(|(c, ((states, manifolds), (first, out)))| {
-            let start = c * chunk;
-            settle_chunk(states, manifolds, start, first, out, bodies)
-        })
-        .collect();
-
-    // Events in key order: each ended pair's before the pair of its place.
-    report.contacts = contacts;
-    let mut gone = ended.iter().peekable();
-    for (i, event) in chunk_events.into_iter().flatten() {
-        while let Some((_, e)) = gone.next_if(|(place, _)| *place <= i) {
-            report.events.push(*e);
-        }
-        report.events.push(event);
-    }
-    report.events.extend(gone.map(|(_, e)| *e));
+/// Where each contact of the last step is, for the pair states that name it.
+///
+/// A chunk of pairs starting at pair index `start` stages its `k`-th contact at index
+/// `start + k` of the staging list, and the pair state keeps that number (its
+/// *code*); the event stage then moves the chunk's contacts to the chunk's first
+/// contact index `first[c]`. So code `x` is the contact `first[x / chunk] + x % chunk`.
+#[derive(Debug, Default)]
+pub(crate) struct ContactIndex {
+    /// The chunk size of the step that made the contacts.
+    chunk: usize,
+    /// Index of each chunk's first contact.
+    first: Vec<u32>,
 }
 
-/// One chunk of pass 2: pairs from index `start`, their contacts from index `first`
-/// into `out`. Returns the chunk's touch events with their pairs' indices.
-fn settle_chunk(
+impl ContactIndex {
+    /// The contact a pair state's code names (`None` for `u32::MAX`: no contact).
+    #[inline]
+    pub fn contact(&self, code: u32) -> Option<usize> {
+        if code == u32::MAX {
+            return None;
+        }
+        let code = code as usize;
+        let first = *self.first.get(code / self.chunk.max(1))?;
+        Some(first as usize + code % self.chunk.max(1))
+    }
+}
+
+/// What one chunk of the narrow pass hands to the event stage.
+#[derive(Debug, Default)]
+pub(crate) struct ChunkOutcome {
+    /// Contacts staged at the front of the chunk's range.
+    pub contacts: usize,
+    /// Pairs the narrow phase's warm path answered ([`QueryPath::Kept`](sepax_narrowphase::QueryPath)).
+    pub kept: usize,
+    /// The chunk's touch events, each with its pair's index.
+    pub events: Vec<(usize, ContactEvent)>,
+}
+
+/// Settles one chunk of pairs from pair index `start` (see the [module docs](self)):
+/// each manifold of `manifolds` (the chunk's scratch, emptied) becomes a contact at
+/// the front of `staged` (the chunk's range of the staging list); each state's touch
+/// flag and contact code are updated, reading its last contact through `prev`.
+/// Returns the number of contacts staged and the chunk's touch events.
+pub(crate) fn settle_chunk(
     states: &mut [PairState],
     manifolds: &mut [Option<Manifold>],
     start: usize,
-    first: usize,
-    out: &mut [ContactPair],
-    bodies: &BodyStore,
-) -> Vec<(usize, ContactEvent)> {
-    let user_data = |h: BodyHandle| bodies.user_data(h.index());
+    staged: &mut [ContactPair],
+    user_data: &[u64],
+    prev: &ContactIndex,
+) -> (usize, Vec<(usize, ContactEvent)>) {
+    let user_data = |h: BodyHandle| user_data[h.index() as usize];
     let mut events = Vec::new();
-    let mut out = out.iter_mut();
-    let mut next_contact = first as u32;
+    let mut count = 0;
     for (i, (st, manifold)) in (start..).zip(states.iter_mut().zip(manifolds)) {
         let touching = manifold.as_ref().is_some_and(|m| m.is_touching());
         if touching != st.was_touching {
@@ -121,14 +113,15 @@ fn settle_chunk(
             events.push((i, ContactEvent { a, b, kind }));
         }
         st.was_touching = touching;
-        let previous = (st.contact != u32::MAX).then_some(st.contact);
+        let previous = prev.contact(st.contact).map(|c| c as u32);
         match manifold {
             Some(m) => {
-                st.contact = next_contact;
-                next_contact += 1;
+                // Codes are pair indices, which fit a u32 (see `ContactIndex`).
+                st.contact = (start + count) as u32;
                 // Field by field, the manifold swapped in: one pass over its bytes
                 // where building a whole `ContactPair` and moving it took three.
-                let slot = out.next().expect("counted in pass 1");
+                let slot = &mut staged[count];
+                count += 1;
                 slot.a = st.a;
                 slot.b = st.b;
                 slot.user_data = [user_data(st.a), user_data(st.b)];
@@ -142,11 +135,63 @@ fn settle_chunk(
             None => st.contact = u32::MAX,
         }
     }
-    events
+    (count, events)
 }
 
-/// A contact slot's filler until pass 2 writes it (never seen by the user).
-fn placeholder() -> ContactPair {
+/// Fills `report.contacts` and `report.events` from the chunks' staged contacts and
+/// events (see the [module docs](self)), chunks of `chunk` pairs, and records where
+/// the contacts went in `index`. `contacts` is a spare buffer whose old entries are
+/// overwritten in place (no fresh pages every frame); it becomes `report.contacts`.
+#[inline(never)] // a stage of its own in profiles
+pub(crate) fn build_events(
+    staged: &mut [ContactPair],
+    (chunk, outcomes): (usize, Vec<ChunkOutcome>),
+    ended: &[Ended],
+    mut contacts: Vec<ContactPair>,
+    index: &mut ContactIndex,
+    report: &mut StepReport,
+) {
+    // Each chunk's first contact, and its slice of the contact list.
+    index.chunk = chunk;
+    index.first.clear();
+    let mut total = 0;
+    for outcome in &outcomes {
+        // Contacts are at most the pairs, whose indices fit a u32.
+        index.first.push(total as u32);
+        total += outcome.contacts;
+    }
+    contacts.truncate(total);
+    if contacts.len() < total {
+        contacts.resize(total, placeholder());
+    }
+    let mut slices = Vec::with_capacity(outcomes.len());
+    let mut rest = &mut contacts[..];
+    for outcome in &outcomes {
+        let (head, tail) = std::mem::take(&mut rest).split_at_mut(outcome.contacts);
+        slices.push(head);
+        rest = tail;
+    }
+    // The staged contacts to their places (the older contacts swapped out go to the
+    // staging list, to be overwritten).
+    staged
+        .par_chunks_mut(chunk.max(1))
+        .zip(slices)
+        .for_each(|(staged, out)| out.swap_with_slice(&mut staged[..out.len()]));
+
+    // Events in key order: each ended pair's before the pair of its place.
+    report.contacts = contacts;
+    let mut gone = ended.iter().peekable();
+    for (i, event) in outcomes.into_iter().flat_map(|o| o.events) {
+        while let Some((_, e)) = gone.next_if(|(place, _)| *place <= i) {
+            report.events.push(*e);
+        }
+        report.events.push(event);
+    }
+    report.events.extend(gone.map(|(_, e)| *e));
+}
+
+/// A contact slot's filler until a chunk writes it (never seen by the user).
+pub(crate) fn placeholder() -> ContactPair {
     let nobody = BodyHandle::new(u32::MAX, 0, 0);
     ContactPair {
         a: nobody,

@@ -21,6 +21,11 @@
 //!    step's (for warm starting) — a batched pair's as soon as the batch hands it
 //!    back, the others' right after their `collide`.
 //!
+//! (Before these sweeps the chunk's states are carried over from last step's list,
+//! `crate::carry`; after them its manifolds are settled into staged contacts and touch
+//! events, `crate::events::settle_chunk`. The manifolds live in a scratch of the
+//! chunk's task meanwhile.)
+//!
 //! **Why batch, and why per chunk.** The SAT of a box pair spends most of its
 //! arithmetic on b's frame relative to a and on 15 axis separations; the wide kernel
 //! does both for 8 pairs at once. Gathering within the chunk keeps the batch small
@@ -38,6 +43,7 @@
 //! SIMD level the CPU takes. So the batch changes no bit, and as the chunks are cut
 //! by `narrow_chunk` alone, neither does the thread count.
 
+use crate::events::ContactIndex;
 use crate::pairs::PairState;
 use crate::prefetch::{PREFETCH_PAIRS, prefetch, prefetch_hull_header, prefetch_range};
 use crate::store::Body;
@@ -60,6 +66,8 @@ pub(crate) struct NarrowContext<'w> {
     pub changed_at: &'w [u64],
     pub now: u64,
     pub prev: &'w [ContactPair],
+    /// Where each pair state's last contact is in `prev`.
+    pub prev_index: &'w ContactIndex,
     /// Box–box pairs go through the batch ([`Config::batch_box_pairs`](crate::Config)).
     pub batch_boxes: bool,
     /// Some body is a convex hull: ask for hull data ahead ([`prefetch_hull_data`]).
@@ -103,23 +111,15 @@ pub(crate) fn chunk_pairs(pairs: usize, configured: usize) -> usize {
     configured.min(finer).max(1)
 }
 
-/// What one chunk of the narrow pass counted.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct ChunkCounts {
-    /// Manifolds written (the event stage cuts the contact list by it).
-    pub manifolds: usize,
-    /// Pairs the narrow phase's warm path answered ([`QueryPath::Kept`]).
-    pub kept: usize,
-}
-
 /// Fills `out[i]` with the manifold of `states[i]` and updates the pair's cache and
-/// point matches: one chunk of the narrow pass (see the [module docs](self)).
+/// point matches: one chunk of the narrow pass (see the [module docs](self)). Returns
+/// the number of pairs the narrow phase's warm path answered ([`QueryPath::Kept`]).
 pub(crate) fn narrow_chunk(
     states: &mut [PairState],
     out: &mut [Option<Manifold>],
     batch: &mut BoxBatch,
     context: &NarrowContext,
-) -> ChunkCounts {
+) -> usize {
     batch.clear();
     let mut kept = 0;
     let bodies = context.bodies;
@@ -166,10 +166,7 @@ pub(crate) fn narrow_chunk(
         match_points(st, manifold, bodies);
     }
     batch.run(states, out, context);
-    ChunkCounts {
-        manifolds: out.iter().filter(|m| m.is_some()).count(),
-        kept,
-    }
+    kept
 }
 
 /// Asks for the hull data of the pairs ahead of pair `i`: a hull's arrays sit behind
@@ -296,7 +293,8 @@ fn triage(
     let (ia, ib) = (st.a.index() as usize, st.b.index() as usize);
     let resting = changed_at[ia] < now && changed_at[ib] < now;
     if resting && st.has_result && !was_filtered {
-        if let Some(c) = context.prev.get(st.contact as usize) {
+        let prev = context.prev_index.contact(st.contact);
+        if let Some(c) = prev.and_then(|i| context.prev.get(i)) {
             *out = Some(c.manifold.clone());
         }
         return false;

@@ -157,11 +157,11 @@ pub struct StepTimings {
     /// carry-over of the pair states (where the added and removed pairs are).
     pub broad: Duration,
     /// Per candidate pair (parallel): its state carried over from last step's list,
-    /// the group filter, then SAT and manifold (box–box pairs batched), and the match
-    /// of the points to last step's.
+    /// the group filter, then SAT and manifold (box–box pairs batched), the match of
+    /// the points to last step's, and its contact staged with its touch event.
     pub narrow: Duration,
-    /// Contacts and events in their final order (parallel), written over the contact
-    /// buffer of two steps ago.
+    /// The staged contacts moved to their final places (parallel), over the contact
+    /// buffer of two steps ago, and the events joined in key order.
     pub events: Duration,
     /// The CCD pass (parallel): a walk over the pairs and a cast per pair of a CCD
     /// body not touching at the end of the step; zero while no body has the CCD flag.

@@ -15,9 +15,11 @@
 //!                   answer if both bodies rest, bounding-sphere test; then the SAT and
 //!                   manifold one pair at a time, or box–box pairs batched through the
 //!                   SIMD box test with Config::batch_box_pairs (each pair owns its
-//!                   cache: crate::narrow)
-//!                ─► contacts and events in key order (parallel, the same chunks:
-//!                   crate::events)
+//!                   cache: crate::narrow); then the chunk's contacts staged in its
+//!                   own range and its touch events listed (crate::events)
+//!                ─► contacts and events in key order: the staged contacts moved to
+//!                   their places (parallel, the same chunks), the events joined
+//!                   (crate::events)
 //!                ─► with CCD bodies: a cast per pair of a CCD body that does not
 //!                   touch at the end (parallel, the same chunks: crate::ccd), and
 //!                   each changed body's pose kept as the start of its next motion
@@ -41,15 +43,16 @@
 use crate::aabbs::{AabbOutcome, aabb_outcomes};
 use crate::carry::CarryPlan;
 use crate::ccd::{CcdContext, ccd_hits};
-use crate::events::{Ended, build_events, ended_event};
-use crate::narrow::{BoxBatch, ChunkCounts, NarrowContext, chunk_pairs, narrow_chunk};
+use crate::events::{
+    ChunkOutcome, ContactIndex, Ended, build_events, ended_event, placeholder, settle_chunk,
+};
+use crate::narrow::{BoxBatch, NarrowContext, chunk_pairs, narrow_chunk};
 use crate::pairs::PairState;
 use crate::store::BodyStore;
 use crate::{BodyHandle, BodyKind, Config, ContactPair, EndCause, Quarantined, StepReport};
 use rayon::prelude::*;
 use sepax_broadphase::{ProxyId, SweepAndPrune};
 use sepax_geometry::Aabb;
-use sepax_narrowphase::Manifold;
 use std::time::Instant;
 
 /// What the step keeps from one frame to the next besides the bodies and the broad
@@ -59,15 +62,17 @@ pub(crate) struct PairTracker {
     /// One per pair of the broad phase's last frame, in its order.
     states: Vec<PairState>,
     /// Buffers reused across steps (no fresh pages every frame): the pair states being
-    /// built, the carry-over's plan, the AABB stage's outcomes and this step's manifold
-    /// per pair.
+    /// built, the carry-over's plan, the AABB stage's outcomes and the contacts staged
+    /// by the narrow pass's chunks (one slot per pair, see [`crate::events`]).
     spare: Vec<PairState>,
     plan: CarryPlan,
     aabb_outcomes: Vec<AabbOutcome>,
-    manifolds: Vec<Option<Manifold>>,
+    staged: Vec<ContactPair>,
     /// Last step's contacts (the report's buffers are swapped each step): pairs of two
     /// resting bodies copy their manifold from here.
     prev_contacts: Vec<ContactPair>,
+    /// Where the pair states' contact codes point in `prev_contacts`.
+    contact_index: ContactIndex,
     /// This step's changed slots (the AABB stage's work list), kept for the end of the
     /// step.
     changed: Vec<u32>,
@@ -107,22 +112,19 @@ impl StepFrame<'_> {
         self.carry_pairs(&mut ended, report.pair_budget_exceeded);
         let t_broad = Instant::now();
 
-        let mut manifolds = std::mem::take(&mut self.pairs.manifolds);
-        let chunk = chunk_pairs(self.pairs.states.len(), self.config.narrow_chunk);
-        let counts = self.narrow_phase(&mut manifolds, chunk);
-        report.kept_pairs = counts.iter().map(|t| t.kept).sum();
+        let chunk = chunk_pairs(self.broad.pairs().len(), self.config.narrow_chunk);
+        let outcomes = self.narrow_phase(chunk);
+        report.kept_pairs = outcomes.iter().map(|o| o.kept).sum();
         let t_narrow = Instant::now();
 
         build_events(
-            &mut self.pairs.states,
-            &mut manifolds,
-            (chunk, &counts),
+            &mut self.pairs.staged,
+            (chunk, outcomes),
             &ended,
-            self.bodies,
             contacts,
+            &mut self.pairs.contact_index,
             report,
         );
-        self.pairs.manifolds = manifolds;
         let t_events = Instant::now();
 
         if self.bodies.any_ccd() {
@@ -303,32 +305,32 @@ impl StepFrame<'_> {
         ended.push((place, ended_event(st, cause)));
     }
 
-    /// The exact test of every candidate pair, in parallel over fixed chunks (box–box
-    /// pairs batched within each chunk, see [`crate::narrow`]). Each chunk first
-    /// takes its pairs' states over from last step's list (an added pair gets a fresh
-    /// state, any other pair its own: [`CarryPlan::carry_chunk`]), then runs the pass
-    /// on them while they are in cache. Fills `manifolds[i]` with the manifold of
-    /// pair `i`; returns what each chunk counted: its manifolds, for the event stage,
-    /// and its warm pairs.
+    /// The exact test of every candidate pair, in parallel over fixed chunks of
+    /// `chunk` pairs (box–box pairs batched within each chunk, see [`crate::narrow`]).
+    /// Each chunk takes its pairs' states over from last step's list (an added pair
+    /// gets a fresh state, any other pair its own: [`CarryPlan::carry_chunk`]), tests
+    /// them into a manifold scratch of its own, then settles them (their contacts
+    /// staged in the chunk's range of the staging list, touch flags and events:
+    /// [`settle_chunk`]), all while the chunk's states are in cache. Returns what each
+    /// chunk staged, counted and listed.
     ///
-    /// Carrying the states inside the pass rather than in a pass of its own saves a
-    /// read and a write of every state (160 bytes a pair) per step.
+    /// Carrying and settling inside the pass rather than in passes of their own saves
+    /// two reads and writes of every state (160 bytes a pair) per step.
     #[inline(never)] // a stage of its own in profiles
-    fn narrow_phase(
-        &mut self,
-        manifolds: &mut Vec<Option<Manifold>>,
-        chunk: usize,
-    ) -> Vec<ChunkCounts> {
+    fn narrow_phase(&mut self, chunk: usize) -> Vec<ChunkOutcome> {
         let old = std::mem::take(&mut self.pairs.states);
         let mut states = std::mem::take(&mut self.pairs.spare);
+        let mut staged = std::mem::take(&mut self.pairs.staged);
         let pairs = self.broad.pairs();
-        // Every slot is written below, so only the lengths change here (no sequential
-        // pass over last step's slots).
+        // Every state is written below, so only the lengths change here (no sequential
+        // pass over last step's slots); a staged slot is written before it is read.
         let fill = PairState::new(BodyHandle::new(0, 0, 0), BodyHandle::new(0, 0, 0));
         states.truncate(pairs.len());
         states.resize(pairs.len(), fill);
-        manifolds.truncate(pairs.len());
-        manifolds.resize(pairs.len(), None);
+        staged.truncate(pairs.len());
+        if staged.len() < pairs.len() {
+            staged.resize(pairs.len(), placeholder());
+        }
         // Pairs come from live proxies only: both slots hold live bodies.
         let (store, world) = (&*self.bodies, self.world);
         let handle = |p: ProxyId| {
@@ -337,34 +339,48 @@ impl StepFrame<'_> {
         };
         let fresh = |(a, b): (ProxyId, ProxyId)| PairState::new(handle(a), handle(b));
         let (bodies, changed_at, now) = self.bodies.narrow_view();
+        let user_data = self.bodies.user_data_slice();
+        let prev_index = &self.pairs.contact_index;
         let context = NarrowContext {
             bodies,
             margin: self.config.margin,
             changed_at,
             now,
             prev: &self.pairs.prev_contacts,
+            prev_index,
             batch_boxes: self.config.batch_box_pairs,
             hulls: self.bodies.any_hulls(),
         };
         let plan = &self.pairs.plan;
-        // The batch buffers are scratch, cleared per chunk: which task's buffers a chunk
-        // uses changes nothing.
-        let mut counts = Vec::new();
+        // The batch buffers and the manifold scratch are cleared per chunk: which
+        // task's buffers a chunk uses changes nothing.
+        let mut outcomes = Vec::new();
         states
             .par_chunks_mut(chunk)
-            .zip(manifolds.par_chunks_mut(chunk))
+            .zip(staged.par_chunks_mut(chunk))
             .enumerate()
             .map_init(
-                || BoxBatch::for_chunk(chunk),
-                |batch, (c, (states, out))| {
-                    plan.carry_chunk(&old, pairs, c * chunk, states, &fresh);
-                    narrow_chunk(states, out, batch, &context)
+                || (BoxBatch::for_chunk(chunk), Vec::with_capacity(chunk)),
+                |(batch, scratch), (c, (states, staged))| {
+                    let start = c * chunk;
+                    plan.carry_chunk(&old, pairs, start, states, &fresh);
+                    scratch.clear();
+                    scratch.resize(states.len(), None);
+                    let kept = narrow_chunk(states, scratch, batch, &context);
+                    let (contacts, events) =
+                        settle_chunk(states, scratch, start, staged, user_data, prev_index);
+                    ChunkOutcome {
+                        contacts,
+                        kept,
+                        events,
+                    }
                 },
             )
-            .collect_into_vec(&mut counts);
+            .collect_into_vec(&mut outcomes);
         self.pairs.states = states;
         self.pairs.spare = old;
-        counts
+        self.pairs.staged = staged;
+        outcomes
     }
 }
 

@@ -178,3 +178,60 @@ fn speculative_contacts_are_reported_but_start_no_event() {
     assert!(r.events.is_empty(), "no second end");
     assert!(r.contacts.is_empty());
 }
+
+/// Each contact's `previous` names the same pair in the previous step's contacts (or
+/// `None` when the pair was not there), checked against a map of last step's list:
+/// on a moving soup with bodies removed and inserted on the way and resting frames
+/// between, for chunk sizes that cut the pairs into many or few chunks. (A pair state
+/// names its contact by its place in the narrow pass's staging list; this is the
+/// plain twin of that bookkeeping.)
+#[test]
+fn previous_names_the_same_pair_in_last_steps_contacts() {
+    use sepax_testkit::scenes;
+    use std::collections::HashMap;
+    let scene = scenes::soup(600, 7);
+    for narrow_chunk in [1, 5, 16, 128, 4096] {
+        let mut world = CollisionWorld::new(Config {
+            threads: 2,
+            narrow_chunk,
+            ..Config::default()
+        })
+        .unwrap();
+        let mut handles = scene.populate(&mut world).unwrap();
+        let mut last: HashMap<(u32, u32), u32> = HashMap::new();
+        let (mut continued, mut fresh) = (0, 0);
+        for frame in 0..30u32 {
+            // Frames 10–11 and 20 rest (no pose set): the step repeats its report.
+            if !(10..12).contains(&frame) && frame != 20 {
+                scene.apply(&mut world, &handles, frame).unwrap();
+            }
+            if frame == 15 {
+                // Remove a few bodies and put one back: pair lists shift.
+                for h in handles.drain(100..110) {
+                    world.remove(h).unwrap();
+                }
+                let cube = Cuboid::try_from_half_extents(Vec3::splat(0.4)).unwrap();
+                world
+                    .insert(BodyDesc::dynamic(cube, Pose::IDENTITY))
+                    .unwrap();
+            }
+            let report = world.step();
+            for c in &report.contacts {
+                let want = last.get(&(c.a.index(), c.b.index())).copied();
+                assert_eq!(c.previous, want, "chunk {narrow_chunk}, frame {frame}");
+                if want.is_some() {
+                    continued += 1;
+                } else {
+                    fresh += 1;
+                }
+            }
+            last = report
+                .contacts
+                .iter()
+                .enumerate()
+                .map(|(i, c)| ((c.a.index(), c.b.index()), i as u32))
+                .collect();
+        }
+        assert!(continued > 1000 && fresh > 50, "{continued} / {fresh}");
+    }
+}
