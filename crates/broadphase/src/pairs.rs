@@ -22,15 +22,16 @@ pub(crate) fn unpack(key: u64) -> (ProxyId, ProxyId) {
     (ProxyId((key >> 32) as u32), ProxyId(key as u32))
 }
 
-/// Hands each element of `new − old` to `added` and each of `old − new` to `removed`,
-/// in order, for two sorted, duplicate-free lists. Most elements are in both (a
-/// coherent frame keeps most pairs), so the equal case comes first.
+/// Hands each element of `new − old` to `added` with its index in `new`, and each of
+/// `old − new` to `removed` with its index in `old`, in order, for two sorted,
+/// duplicate-free lists. Most elements are in both (a coherent frame keeps most
+/// pairs), so the equal case comes first.
 #[inline]
 pub(crate) fn sorted_diff<T: Ord + Copy>(
     old: &[T],
     new: &[T],
-    mut added: impl FnMut(T),
-    mut removed: impl FnMut(T),
+    mut added: impl FnMut(T, usize),
+    mut removed: impl FnMut(T, usize),
 ) {
     let (mut i, mut j) = (0, 0);
     while i < old.len() && j < new.len() {
@@ -39,15 +40,15 @@ pub(crate) fn sorted_diff<T: Ord + Copy>(
             i += 1;
             j += 1;
         } else if o < n {
-            removed(o);
+            removed(o, i);
             i += 1;
         } else {
-            added(n);
+            added(n, j);
             j += 1;
         }
     }
-    old[i..].iter().for_each(|&o| removed(o));
-    new[j..].iter().for_each(|&n| added(n));
+    (i..old.len()).for_each(|i| removed(old[i], i));
+    (j..new.len()).for_each(|j| added(new[j], j));
 }
 
 /// The current pairs and the diffs against the previous frame, shared by the
@@ -57,6 +58,10 @@ pub(crate) struct PairFrame {
     pub pairs: Vec<(ProxyId, ProxyId)>,
     pub added: Vec<(ProxyId, ProxyId)>,
     pub removed: Vec<(ProxyId, ProxyId)>,
+    /// Index in `pairs` of each added pair.
+    pub added_at: Vec<u32>,
+    /// Index in the previous frame's `pairs` of each removed pair.
+    pub removed_at: Vec<u32>,
     /// This frame's and the last frame's packed keys: the diff compares one `u64`
     /// per step instead of a pair of ids.
     keys: Vec<u64>,
@@ -68,6 +73,8 @@ impl PairFrame {
     pub fn keep(&mut self) {
         self.added.clear();
         self.removed.clear();
+        self.added_at.clear();
+        self.removed_at.clear();
     }
 
     /// Replaces the pairs by the sorted `keys` and computes the diffs. The keys are
@@ -78,14 +85,22 @@ impl PairFrame {
         let keys = &self.keys;
         self.pairs.clear();
         self.pairs.extend(keys.iter().map(|&k| unpack(k)));
-        self.added.clear();
-        self.removed.clear();
-        let (added, removed) = (&mut self.added, &mut self.removed);
+        self.keep();
+        let (added, added_at) = (&mut self.added, &mut self.added_at);
+        let (removed, removed_at) = (&mut self.removed, &mut self.removed_at);
+        // Indices fit a u32: pair lists are capped by the pair budget (a `usize` of
+        // pairs beyond u32::MAX would not fit in memory as keys anyway).
         sorted_diff(
             &self.previous_keys,
             &self.keys,
-            |k| added.push(unpack(k)),
-            |k| removed.push(unpack(k)),
+            |k, j| {
+                added.push(unpack(k));
+                added_at.push(j as u32);
+            },
+            |k, i| {
+                removed.push(unpack(k));
+                removed_at.push(i as u32);
+            },
         );
     }
 }
@@ -100,11 +115,11 @@ mod tests {
         sorted_diff(
             &[1, 3, 5, 7],
             &[2, 3, 7, 8, 9],
-            |k| added.push(k),
-            |k| removed.push(k),
+            |k, j| added.push((k, j)),
+            |k, i| removed.push((k, i)),
         );
-        assert_eq!(added, vec![2, 8, 9]);
-        assert_eq!(removed, vec![1, 5]);
+        assert_eq!(added, vec![(2, 0), (8, 3), (9, 4)]);
+        assert_eq!(removed, vec![(1, 0), (5, 2)]);
     }
 
     #[test]

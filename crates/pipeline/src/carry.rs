@@ -40,18 +40,17 @@ pub(crate) struct CarryPlan {
 }
 
 impl CarryPlan {
-    /// Locates the added pairs among `pairs` and the removed ones among `old` (binary
-    /// searches: both lists are sorted by key and the diffs are short).
-    pub fn locate(&mut self, old: &[PairState], pairs: &[Key], added: &[Key], removed: &[Key]) {
+    /// Takes the broad phase's diff indices: `added_at`, the index in the new pair list
+    /// of each added pair, and `removed_at`, the index in the old list (so in `old`)
+    /// of each removed pair, both in key order
+    /// ([`SweepAndPrune::pairs_added_at`](sepax_broadphase::SweepAndPrune::pairs_added_at)
+    /// and `pairs_removed_at`: the diff finds them, no search here).
+    pub fn locate(&mut self, added_at: &[u32], removed_at: &[u32]) {
         self.added_at.clear();
-        self.added_at
-            .extend(added.iter().map(|k| pairs.partition_point(|p| p < k)));
+        self.added_at.extend(added_at.iter().map(|&j| j as usize));
         self.removed_at.clear();
-        self.removed_at.extend(
-            removed
-                .iter()
-                .map(|k| old.partition_point(|s| s.key() < *k)),
-        );
+        self.removed_at
+            .extend(removed_at.iter().map(|&i| i as usize));
         self.kept_before.clear();
         let kept = self.removed_at.iter().enumerate().map(|(k, &i)| i - k);
         self.kept_before.extend(kept);
@@ -135,8 +134,17 @@ mod tests {
                     _ => {}
                 }
             }
+            // The indices as the broad phase's diff gives them.
+            let added_at: Vec<u32> = added
+                .iter()
+                .map(|k| pairs.iter().position(|p| p == k).unwrap() as u32)
+                .collect();
+            let removed_at: Vec<u32> = removed
+                .iter()
+                .map(|k| old.iter().position(|s| s.key() == *k).unwrap() as u32)
+                .collect();
             let mut plan = CarryPlan::default();
-            plan.locate(&old, &pairs, &added, &removed);
+            plan.locate(&added_at, &removed_at);
             let fresh = |k: Key| state(k, u32::MAX);
             let expected: Vec<u32> = pairs
                 .iter()

@@ -260,34 +260,34 @@ impl StepFrame<'_> {
         }
     }
 
-    /// Plans the carry-over of last step's pair states to this step's pairs (see
-    /// [`crate::carry`]; the states are moved by the narrow pass, chunk by chunk) and
-    /// lists the touching pairs that are gone (`over_budget`: the pairs were cut at
+    /// Plans the carry-over of last step's pair states to this step's pairs from the
+    /// broad phase's diff indices (see [`crate::carry`]; the states are moved by the
+    /// narrow pass, chunk by chunk) and lists the touching pairs that are gone (`over_budget`: the pairs were cut at
     /// the pair budget, so a missing pair may have been dropped), in key order, each
     /// with its place among the new pairs.
     #[inline(never)] // a stage of its own in profiles
     fn carry_pairs(&mut self, ended: &mut Vec<Ended>, over_budget: bool) {
-        let old = &self.pairs.states;
-        let pairs = self.broad.pairs();
-        let (added, removed) = (self.broad.pairs_added(), self.broad.pairs_removed());
-        self.pairs.plan.locate(old, pairs, added, removed);
-        for &i in self.pairs.plan.removed_at() {
-            self.end_gone(&self.pairs.states[i], pairs, ended, over_budget);
+        let broad = &*self.broad;
+        let (added_at, removed_at) = (broad.pairs_added_at(), broad.pairs_removed_at());
+        self.pairs.plan.locate(added_at, removed_at);
+        let added = broad.pairs_added();
+        for (k, &i) in self.pairs.plan.removed_at().iter().enumerate() {
+            let st = &self.pairs.states[i];
+            if !st.was_touching {
+                continue;
+            }
+            // Its place among the new pairs: the kept pairs before it (`i − k`, the
+            // old pairs before it less the removed ones) and the added pairs below it
+            // (a short list).
+            let key = st.key();
+            let place = i - k + added.partition_point(|p| *p < key);
+            self.end_gone(st, place, ended, over_budget);
         }
     }
 
-    /// A pair that is no longer a candidate: an `Ended` event if it was touching, placed
-    /// before the first of this step's `pairs` with a larger key.
-    fn end_gone(
-        &self,
-        st: &PairState,
-        pairs: &[(ProxyId, ProxyId)],
-        ended: &mut Vec<Ended>,
-        over_budget: bool,
-    ) {
-        if !st.was_touching {
-            return;
-        }
+    /// The `Ended` event of a touching pair that is no longer a candidate, placed
+    /// before pair `place` of this step's pairs (the first with a larger key).
+    fn end_gone(&self, st: &PairState, place: usize, ended: &mut Vec<Ended>, over_budget: bool) {
         let live = |h: BodyHandle| self.bodies.get(h.index(), h.generation()).is_some();
         let in_broad = |h: BodyHandle| self.broad.contains(ProxyId(h.index()));
         let cause = if !(live(st.a) && live(st.b)) {
@@ -299,9 +299,6 @@ impl StepFrame<'_> {
         } else {
             EndCause::Separated
         };
-        // `pairs` is sorted by key: a binary search (ended pairs are few).
-        let key = st.key();
-        let place = pairs.partition_point(|p| *p < key);
         ended.push((place, ended_event(st, cause)));
     }
 

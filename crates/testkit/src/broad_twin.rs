@@ -73,6 +73,7 @@ impl BroadPhaseTwin {
 
     /// Runs a frame on both and asserts equal pair lists and diffs. Returns the pair count.
     pub fn check(&mut self, what: &str) -> usize {
+        let previous = self.sap.pairs().to_vec();
         self.sap.update_pairs();
         self.oracle.update_pairs();
         assert_sorted_unique(self.sap.pairs(), what);
@@ -90,6 +91,27 @@ impl BroadPhaseTwin {
             self.sap.pairs_removed(),
             self.oracle.pairs_removed(),
             "removed differ: {what}"
+        );
+        // The diff's indices: each added pair where it is now, each removed one where
+        // it was; the oracle's the same.
+        let (added_at, removed_at) = (self.sap.pairs_added_at(), self.sap.pairs_removed_at());
+        assert_eq!(added_at.len(), self.sap.pairs_added().len(), "{what}");
+        assert_eq!(removed_at.len(), self.sap.pairs_removed().len(), "{what}");
+        for (&j, pair) in added_at.iter().zip(self.sap.pairs_added()) {
+            assert_eq!(
+                self.sap.pairs().get(j as usize),
+                Some(pair),
+                "added at: {what}"
+            );
+        }
+        for (&i, pair) in removed_at.iter().zip(self.sap.pairs_removed()) {
+            assert_eq!(previous.get(i as usize), Some(pair), "removed at: {what}");
+        }
+        assert_eq!(added_at, self.oracle.pairs_added_at(), "added at: {what}");
+        assert_eq!(
+            removed_at,
+            self.oracle.pairs_removed_at(),
+            "removed at: {what}"
         );
         self.sap.pairs().len()
     }

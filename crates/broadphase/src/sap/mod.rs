@@ -366,6 +366,19 @@ impl SweepAndPrune {
         &self.frame.removed
     }
 
+    /// The index in [`pairs`](Self::pairs) of each pair of
+    /// [`pairs_added`](Self::pairs_added), in the same order: found by the diff itself,
+    /// so a caller keeping state per pair needs no search.
+    pub fn pairs_added_at(&self) -> &[u32] {
+        &self.frame.added_at
+    }
+
+    /// The index in the previous frame's [`pairs`](Self::pairs) of each pair of
+    /// [`pairs_removed`](Self::pairs_removed), in the same order.
+    pub fn pairs_removed_at(&self) -> &[u32] {
+        &self.frame.removed_at
+    }
+
     /// Finds every overlapping pair that [`ProxyKind::pairs_with`] allows, and the
     /// diffs against the previous call.
     ///
