@@ -262,9 +262,9 @@ impl StepFrame<'_> {
 
     /// Plans the carry-over of last step's pair states to this step's pairs from the
     /// broad phase's diff indices (see [`crate::carry`]; the states are moved by the
-    /// narrow pass, chunk by chunk) and lists the touching pairs that are gone (`over_budget`: the pairs were cut at
-    /// the pair budget, so a missing pair may have been dropped), in key order, each
-    /// with its place among the new pairs.
+    /// narrow pass, chunk by chunk) and lists the touching pairs that are gone
+    /// (`over_budget`: the pairs were cut at the pair budget, so a missing pair may
+    /// have been dropped), in key order, each with its place among the new pairs.
     #[inline(never)] // a stage of its own in profiles
     fn carry_pairs(&mut self, ended: &mut Vec<Ended>, over_budget: bool) {
         let broad = &*self.broad;
@@ -272,7 +272,11 @@ impl StepFrame<'_> {
         self.pairs.plan.locate(added_at, removed_at);
         let added = broad.pairs_added();
         for (k, &i) in self.pairs.plan.removed_at().iter().enumerate() {
-            let st = &self.pairs.states[i];
+            // The states are last frame's pairs, in its order, so every removed index
+            // is in range (`get` only so that a broken invariant cannot panic here).
+            let Some(st) = self.pairs.states.get(i) else {
+                continue;
+            };
             if !st.was_touching {
                 continue;
             }
