@@ -235,3 +235,93 @@ fn previous_names_the_same_pair_in_last_steps_contacts() {
         assert!(continued > 1000 && fresh > 50, "{continued} / {fresh}");
     }
 }
+
+/// The touch events of every step are exactly the changes of the touching set (a pair
+/// touching now and not at the last step started, one touching then and not now
+/// ended), in key order, whatever the way a pair ends: separated while still a
+/// candidate, gone from the candidates (bodies teleported away), or a body removed.
+/// The twin is the touching sets of consecutive reports.
+#[test]
+fn events_are_the_touching_set_changes_in_key_order() {
+    use sepax_testkit::scenes;
+    use std::collections::BTreeSet;
+    let scene = scenes::soup(800, 11);
+    for narrow_chunk in [3, 128] {
+        let mut world = CollisionWorld::new(Config {
+            threads: 2,
+            narrow_chunk,
+            ..Config::default()
+        })
+        .unwrap();
+        let mut handles = scene.populate(&mut world).unwrap();
+        let touching = |world: &CollisionWorld| -> BTreeSet<(u32, u32)> {
+            let contacts = &world.report().contacts;
+            contacts
+                .iter()
+                .filter(|c| c.touching)
+                .map(|c| (c.a.index(), c.b.index()))
+                .collect()
+        };
+        world.step();
+        let mut before = touching(&world);
+        let (mut started, mut ended, mut removed) = (0, 0, 0);
+        for frame in 1..40u32 {
+            scene.apply(&mut world, &handles, frame).unwrap();
+            if frame % 6 == 0 {
+                // Teleport a run of bodies far away (their pairs leave the
+                // candidates), and bring the previous run back.
+                let far = Pose::from_translation(Vec3::new(1e4, 0.0, 0.0));
+                for (k, &h) in handles.iter().enumerate().skip(frame as usize * 7).take(20) {
+                    world
+                        .set_pose(
+                            h,
+                            Pose::new(
+                                far.translation + Vec3::X * (3.0 * k as f32),
+                                Default::default(),
+                            ),
+                        )
+                        .unwrap();
+                }
+            }
+            if frame == 20 {
+                for h in handles.drain(300..330) {
+                    world.remove(h).unwrap();
+                }
+            }
+            let report = world.step();
+            let keys: Vec<(u32, u32)> = report
+                .events
+                .iter()
+                .map(|e| (e.a.index(), e.b.index()))
+                .collect();
+            assert!(
+                keys.windows(2).all(|w| w[0] < w[1]),
+                "events in key order, each pair once (chunk {narrow_chunk}, frame {frame})"
+            );
+            let now = touching(&world);
+            let want: Vec<((u32, u32), bool)> = now
+                .symmetric_difference(&before)
+                .map(|&k| (k, now.contains(&k)))
+                .collect();
+            let got: Vec<((u32, u32), bool)> = world
+                .report()
+                .events
+                .iter()
+                .map(|e| ((e.a.index(), e.b.index()), e.kind == EventKind::Started))
+                .collect();
+            assert_eq!(got, want, "chunk {narrow_chunk}, frame {frame}");
+            for e in &world.report().events {
+                match e.kind {
+                    EventKind::Started => started += 1,
+                    EventKind::Ended(EndCause::Removed) => removed += 1,
+                    EventKind::Ended(_) => ended += 1,
+                }
+            }
+            before = now;
+        }
+        assert!(
+            started > 50 && ended > 50 && removed > 0,
+            "{started} / {ended} / {removed}"
+        );
+    }
+}
