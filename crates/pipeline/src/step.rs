@@ -365,11 +365,16 @@ impl StepFrame<'_> {
                 |(batch, scratch), (c, (states, staged))| {
                     let start = c * chunk;
                     plan.carry_chunk(&old, pairs, start, states, &fresh);
-                    scratch.clear();
-                    scratch.resize(states.len(), None);
+                    // Every slot is `None` between chunks (the settling empties it) and
+                    // written by the pass: only grow it (a clear and refill wrote the
+                    // 224-byte slots of every chunk again).
+                    if scratch.len() < states.len() {
+                        scratch.resize(states.len(), None);
+                    }
+                    let scratch = &mut scratch[..states.len()];
                     let kept = narrow_chunk(states, scratch, batch, &context);
                     let (contacts, events) =
-                        settle_chunk(states, scratch, start, staged, user_data, prev_index);
+                        settle_chunk(states, scratch, (c, chunk), staged, user_data, prev_index);
                     ChunkOutcome {
                         contacts,
                         kept,
