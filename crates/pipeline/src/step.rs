@@ -374,7 +374,7 @@ impl StepFrame<'_> {
                     let scratch = &mut scratch[..states.len()];
                     let kept = narrow_chunk(states, scratch, batch, &context);
                     let (contacts, events) =
-                        settle_chunk(states, scratch, (c, chunk), staged, user_data, prev_index);
+                        settle_chunk(states, scratch, start, staged, user_data, prev_index);
                     ChunkOutcome {
                         contacts,
                         kept,
