@@ -93,7 +93,8 @@
 //! sorted (radix sort from 1,024 pairs, comparison sort below; the dynamic pairs come
 //! sorted from the sorted candidates, so the sort runs only when static pairs were
 //! added), and diffed against the previous frame for [`SweepAndPrune::pairs_added`] /
-//! [`SweepAndPrune::pairs_removed`]. From
+//! [`SweepAndPrune::pairs_removed`], with each one's index in its list
+//! ([`SweepAndPrune::pairs_added_at`] / [`SweepAndPrune::pairs_removed_at`]). From
 //! [`PARALLEL_MIN_PROXIES`] (16,384) dynamic proxies on, the box read, the entry
 //! gather, the cell sweeps, the candidate test and the static pairs run on the rayon
 //! pool; the candidate test does from [`PARALLEL_MIN_CANDIDATES`] (8,192) candidates

@@ -4,7 +4,9 @@
 //! sorting keys sorts pairs lexicographically by `(a, b)` with `a < b`; sorting is
 //! done by [`crate::radix`]. Each frame's sorted pairs are diffed against the last
 //! frame's in one linear pass ([`PairFrame::publish`]): the added and removed pairs
-//! are what a caller keeping per-pair state walks in step with the new pairs.
+//! are what a caller keeping per-pair state walks in step with the new pairs, and the
+//! pass also records where each one is (an added pair's index in the new list, a
+//! removed pair's in the old one), so that caller needs no search either.
 
 use crate::ProxyId;
 
