@@ -179,6 +179,16 @@ fn speculative_contacts_are_reported_but_start_no_event() {
     assert!(r.contacts.is_empty());
 }
 
+/// A world on 2 threads whose narrow pass cuts the pairs into chunks of `narrow_chunk`.
+fn two_threads_in_chunks_of(narrow_chunk: usize) -> CollisionWorld {
+    let config = Config {
+        threads: 2,
+        narrow_chunk,
+        ..Config::default()
+    };
+    CollisionWorld::new(config).unwrap()
+}
+
 /// Each contact's `previous` names the same pair in the previous step's contacts (or
 /// `None` when the pair was not there), checked against a map of last step's list:
 /// on a moving soup with bodies removed and inserted on the way and resting frames
@@ -191,12 +201,7 @@ fn previous_names_the_same_pair_in_last_steps_contacts() {
     use std::collections::HashMap;
     let scene = scenes::soup(600, 7);
     for narrow_chunk in [1, 5, 16, 128, 4096] {
-        let mut world = CollisionWorld::new(Config {
-            threads: 2,
-            narrow_chunk,
-            ..Config::default()
-        })
-        .unwrap();
+        let mut world = two_threads_in_chunks_of(narrow_chunk);
         let mut handles = scene.populate(&mut world).unwrap();
         let mut last: HashMap<(u32, u32), u32> = HashMap::new();
         let (mut continued, mut fresh) = (0, 0);
@@ -247,12 +252,7 @@ fn events_are_the_touching_set_changes_in_key_order() {
     use std::collections::BTreeSet;
     let scene = scenes::soup(800, 11);
     for narrow_chunk in [3, 128] {
-        let mut world = CollisionWorld::new(Config {
-            threads: 2,
-            narrow_chunk,
-            ..Config::default()
-        })
-        .unwrap();
+        let mut world = two_threads_in_chunks_of(narrow_chunk);
         let mut handles = scene.populate(&mut world).unwrap();
         let touching = |world: &CollisionWorld| -> BTreeSet<(u32, u32)> {
             let contacts = &world.report().contacts;
