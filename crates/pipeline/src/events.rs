@@ -79,7 +79,8 @@ impl ContactIndex {
 pub(crate) struct ChunkOutcome {
     /// Contacts staged at the front of the chunk's range.
     pub contacts: usize,
-    /// Pairs the narrow phase's warm path answered ([`QueryPath::Kept`](sepax_narrowphase::QueryPath)).
+    /// Pairs the narrow phase's warm path answered
+    /// ([`QueryPath::Kept`](sepax_narrowphase::QueryPath)).
     pub kept: usize,
     /// The chunk's touch events, each with its pair's index.
     pub events: Vec<(usize, ContactEvent)>,
@@ -89,7 +90,9 @@ pub(crate) struct ChunkOutcome {
 /// each manifold of `manifolds` (the chunk's scratch, emptied) becomes a contact at
 /// the front of `staged` (the chunk's range of the staging list); each state's touch
 /// flag and contact code are updated, reading its last contact through `prev`.
-/// Returns the number of contacts staged and the chunk's touch events.
+/// Returns the number of contacts staged and the chunk's touch events. A pair's touch
+/// state follows [`Manifold::is_touching`]: speculative contacts are reported but
+/// start no event.
 pub(crate) fn settle_chunk(
     states: &mut [PairState],
     manifolds: &mut [Option<Manifold>],
