@@ -46,7 +46,7 @@ pub struct Config {
     /// Most candidate pairs a step keeps, and so a bound on the memory of the pair
     /// lists: at most about [`Config::BYTES_PER_PAIR`] bytes per kept pair (the broad
     /// phase's key lists and diffs, the pair states carried between steps, this and
-    /// last step's contacts), about 5.5 GB at the default, half that in practice.
+    /// last step's contacts), about 5.9 GB at the default, half that in practice.
     ///
     /// The budget counts the broad phase's candidates: pairs whose *fat* boxes overlap
     /// (each AABB grown by a tenth of its size, see
@@ -97,10 +97,12 @@ impl Config {
     pub const DEFAULT_PAIR_BUDGET: usize = sepax_broadphase::DEFAULT_PAIR_BUDGET;
     /// An upper estimate of the memory one kept candidate pair costs, in bytes, over
     /// the world's buffers, from the sizes of the types involved: 8-byte keys in about
-    /// ten lists, two pair states (136 B), a manifold slot (224 B), this and last
+    /// ten lists, two pair states (160 B each), a staged contact slot, this and last
     /// step's contact (288 B each), events. Most of it is only spent on pairs whose
-    /// AABBs overlap and touch; 12.5M pairs at one point measured about 650 B each.
-    pub const BYTES_PER_PAIR: usize = 1_300;
+    /// AABBs overlap and touch; 12.5M pairs at one point measured about 650 B each
+    /// (before 28 November 2026, when the 224-byte manifold slot per pair became a
+    /// 288-byte staged contact).
+    pub const BYTES_PER_PAIR: usize = 1_400;
 }
 
 impl Default for Config {
@@ -125,12 +127,13 @@ mod tests {
     #[test]
     fn issue_9_bytes_per_pair_covers_the_buffers() {
         // Broad phase: candidates, pair keys, sort scratch, the task output copied
-        // into the kept list, this and last frame's pairs, added, removed.
-        let broad = 9 * size_of::<u64>();
-        // World: pair states (and their spare buffer), one manifold slot, this and
-        // last step's contacts, and up to two events.
+        // into the kept list, this and last frame's pairs, added, removed, and the
+        // added and removed pairs' indices.
+        let broad = 9 * size_of::<u64>() + 2 * size_of::<u32>();
+        // World: pair states (and their spare buffer), one staged contact slot, this
+        // and last step's contacts, and up to two events.
         let world = 2 * size_of::<crate::pairs::PairState>()
-            + size_of::<Option<sepax_narrowphase::Manifold>>()
+            + size_of::<crate::ContactPair>()
             + 2 * size_of::<crate::ContactPair>()
             + 2 * size_of::<crate::ContactEvent>();
         assert!(broad + world <= Config::BYTES_PER_PAIR, "{}", broad + world);
