@@ -28,6 +28,7 @@
 //! a chunk's scratch (in cache) instead of a slot of 224 bytes per candidate pair.
 
 use crate::pairs::PairState;
+use crate::store::BodyStore;
 use crate::{BodyHandle, ContactEvent, ContactPair, EndCause, EventKind, StepReport};
 use glam::Vec3;
 use rayon::prelude::*;
@@ -98,10 +99,10 @@ pub(crate) fn settle_chunk(
     manifolds: &mut [Option<Manifold>],
     start: usize,
     staged: &mut [ContactPair],
-    user_data: &[u64],
+    bodies: &BodyStore,
     prev: &ContactIndex,
 ) -> (usize, Vec<(usize, ContactEvent)>) {
-    let user_data = |h: BodyHandle| user_data[h.index() as usize];
+    let user_data = |h: BodyHandle| bodies.user_data(h.index());
     let mut events = Vec::new();
     let mut count = 0;
     for (i, (st, manifold)) in (start..).zip(states.iter_mut().zip(manifolds)) {

@@ -340,7 +340,6 @@ impl StepFrame<'_> {
         };
         let fresh = |(a, b): (ProxyId, ProxyId)| PairState::new(handle(a), handle(b));
         let (bodies, changed_at, now) = self.bodies.narrow_view();
-        let user_data = self.bodies.user_data_slice();
         let prev_index = &self.pairs.contact_index;
         let context = NarrowContext {
             bodies,
@@ -374,7 +373,7 @@ impl StepFrame<'_> {
                     let scratch = &mut scratch[..states.len()];
                     let kept = narrow_chunk(states, scratch, batch, &context);
                     let (contacts, events) =
-                        settle_chunk(states, scratch, start, staged, user_data, prev_index);
+                        settle_chunk(states, scratch, start, staged, store, prev_index);
                     ChunkOutcome {
                         contacts,
                         kept,

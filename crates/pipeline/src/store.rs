@@ -180,11 +180,6 @@ impl BodyStore {
         self.user_data[index as usize]
     }
 
-    /// Every slot's user data (a vacant slot's is stale).
-    pub fn user_data_slice(&self) -> &[u64] {
-        &self.user_data
-    }
-
     /// Sets the user data of a live slot.
     pub fn set_user_data(&mut self, index: u32, user_data: u64) {
         self.user_data[index as usize] = user_data;
