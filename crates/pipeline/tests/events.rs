@@ -325,3 +325,40 @@ fn events_are_the_touching_set_changes_in_key_order() {
         );
     }
 }
+
+/// A world whose pairs all go (every body removed) and come back: the steps between
+/// have no pairs, no contacts and the `Ended` events once; the new pairs start fresh
+/// (`previous` is `None`, no stale contact is read).
+#[test]
+fn all_pairs_gone_and_back() {
+    let mut world = two_threads_in_chunks_of(4);
+    let bodies: Vec<_> = (0..12)
+        .map(|i| {
+            let pose = at(0.9 * i as f32);
+            world.insert(BodyDesc::dynamic(cube(), pose)).unwrap()
+        })
+        .collect();
+    assert_eq!(world.step().contacts.len(), 11);
+    for h in bodies {
+        world.remove(h).unwrap();
+    }
+    let report = world.step();
+    assert!(report.contacts.is_empty());
+    assert_eq!(report.events.len(), 11);
+    assert!(
+        report
+            .events
+            .iter()
+            .all(|e| e.kind == EventKind::Ended(EndCause::Removed))
+    );
+    assert!(world.step().events.is_empty() && world.report().contacts.is_empty());
+    for i in 0..6 {
+        world
+            .insert(BodyDesc::dynamic(cube(), at(0.9 * i as f32)))
+            .unwrap();
+    }
+    let report = world.step();
+    assert_eq!(report.contacts.len(), 5);
+    assert!(report.contacts.iter().all(|c| c.previous.is_none()));
+    assert_eq!(report.events.len(), 5);
+}
