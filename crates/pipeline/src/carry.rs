@@ -77,19 +77,30 @@ impl CarryPlan {
         let carried = start - a;
         let mut r = self.kept_before.partition_point(|&k| k <= carried);
         let mut i = carried + r;
-        for (j, slot) in (start..).zip(chunk.iter_mut()) {
+        let end = start + chunk.len();
+        let mut j = start;
+        while j < end {
             if added_at.get(a) == Some(&j) {
-                *slot = fresh(pairs[j]);
+                chunk[j - start] = fresh(pairs[j]);
                 a += 1;
+                j += 1;
                 continue;
             }
             while removed_at.get(r) == Some(&i) {
                 i += 1;
                 r += 1;
             }
-            *slot = old[i];
-            debug_assert!(slot.key() == pairs[j]);
-            i += 1;
+            // Up to the next added slot, the next removed state or the chunk's end, new
+            // slots and old states go in step: one block copy (a state is 160 bytes; a
+            // copy call per state cost more than the copying).
+            let next_added = added_at.get(a).map_or(end, |&k| k.min(end));
+            let next_removed = removed_at.get(r).map_or(usize::MAX, |&k| k);
+            let run = (next_added - j).min(next_removed.saturating_sub(i)).max(1);
+            let (to, from) = (j - start, i);
+            chunk[to..to + run].copy_from_slice(&old[from..from + run]);
+            debug_assert!((0..run).all(|k| chunk[to + k].key() == pairs[j + k]));
+            i += run;
+            j += run;
         }
     }
 }
