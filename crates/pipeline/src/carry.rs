@@ -95,9 +95,22 @@ impl CarryPlan {
             // copy call per state cost more than the copying).
             let next_added = added_at.get(a).map_or(end, |&k| k.min(end));
             let next_removed = removed_at.get(r).map_or(usize::MAX, |&k| k);
-            let run = (next_added - j).min(next_removed.saturating_sub(i)).max(1);
+            let run = next_added
+                .saturating_sub(j)
+                .min(next_removed.saturating_sub(i))
+                .clamp(1, end - j);
             let (to, from) = (j - start, i);
-            chunk[to..to + run].copy_from_slice(&old[from..from + run]);
+            // All `run` states are there unless the diff contradicts the lists (the
+            // broad-phase tests check it against both): then the pairs past the end
+            // of last step's list start fresh, with no panic.
+            let carried = old
+                .get(from..)
+                .map_or(&[][..], |rest| &rest[..run.min(rest.len())]);
+            let (copied, missing) = chunk[to..to + run].split_at_mut(carried.len());
+            copied.copy_from_slice(carried);
+            for (k, slot) in missing.iter_mut().enumerate() {
+                *slot = fresh(pairs[j + carried.len() + k]);
+            }
             debug_assert!((0..run).all(|k| chunk[to + k].key() == pairs[j + k]));
             i += run;
             j += run;
@@ -174,6 +187,27 @@ mod tests {
                 assert_eq!(got, expected, "chunk {chunk}");
                 assert!(next.iter().zip(&pairs).all(|(s, k)| s.key() == *k));
             }
+        }
+    }
+
+    /// A diff that leaves more carried pairs than last step's list holds (it cannot
+    /// come from the broad phase, whose diffs are checked against its lists) starts
+    /// the pairs beyond the list fresh instead of panicking.
+    #[test]
+    fn a_diff_short_of_states_starts_the_rest_fresh() {
+        let key = |i: u32| (ProxyId(i), ProxyId(i + 1));
+        let old: Vec<PairState> = (0..3).map(|i| state(key(i), i)).collect();
+        let pairs: Vec<Key> = (0..5).map(key).collect();
+        let mut plan = CarryPlan::default();
+        plan.locate(&[], &[]);
+        let fresh = |k: Key| state(k, u32::MAX);
+        for chunk in [1, 2, 5] {
+            let mut next = vec![state(key(9), 7); pairs.len()];
+            for (c, slots) in next.chunks_mut(chunk).enumerate() {
+                plan.carry_chunk(&old, &pairs, c * chunk, slots, &fresh);
+            }
+            let got: Vec<u32> = next.iter().map(|s| s.contact).collect();
+            assert_eq!(got, [0, 1, 2, u32::MAX, u32::MAX], "chunk {chunk}");
         }
     }
 }
