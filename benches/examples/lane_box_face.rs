@@ -31,18 +31,18 @@
 //! ```
 //!
 //! Measured on 1 December 2026 (2-core VM; instructions by callgrind, `N=30` minus
-//! `N=10` passes; time over `N=20000` passes, two runs each):
+//! `N=10` passes; time over `N=20000` passes, median of five runs):
 //!
 //! | pairs | lanes | instructions a face pair | ns a face pair |
 //! |---|---|---|---|
-//! | resting (256 of 256 on a face) | SSE2 (default build) | 802 | 69–75 |
-//! | resting | AVX2 (`x86-64-v3`) | 294 | 34 |
-//! | touching (138 of 256 on a face) | SSE2 | 835 | 76–98 |
-//! | touching | AVX2 | 304 | 30–36 |
+//! | resting (256 of 256 on a face) | SSE2 (default build) | 813 | 59.8 |
+//! | resting | AVX2 (`x86-64-v3`) | 304 | 32.9 |
+//! | touching (138 of 256 on a face) | SSE2 | 846 | 64.8 |
+//! | touching | AVX2 | 315 | 29.3 |
 //!
 //! The scalar path's share of the same work (incident quad, clipping, candidates,
 //! reduction) is about 1,700 instructions a resting pair (`prof boxbatch resting`):
-//! lanes take 2.1× fewer on SSE2 and 5.8× fewer on AVX2, including the transposition
+//! lanes take 2.1× fewer on SSE2 and 5.6× fewer on AVX2, including the transposition
 //! into lanes. The check: on resting and touching pairs every pair's deepest kept depth
 //! is within 4e-7 of sepax's manifold depth and the point counts are equal; on deep
 //! pairs the depth is off by up to 7e-4 and 18 of 174 counts differ (sepax's deepest-
@@ -56,18 +56,25 @@ use std::hint::black_box;
 use std::time::Instant;
 use wide::f32x8;
 
-/// 8 incident quads in their reference faces' coordinates `(u, v, w)`, with the
-/// rectangles' half sizes, the reference half extent along the normal, the face's side
-/// and the margin.
+/// A face contact's input: incident quad `(u, v, w)` in the reference face's
+/// coordinates, the rectangle's half sizes (tolerance included), the reference half
+/// extent along the normal and the face's side. `T` is `f32` for one pair, `f32x8` for
+/// 8 pairs in lanes.
+#[derive(Clone, Copy)]
+struct Face<T> {
+    u: [T; 4],
+    v: [T; 4],
+    w: [T; 4],
+    h1: T,
+    h2: T,
+    hk: T,
+    sigma: T,
+}
+
+/// 8 pairs in lanes, and the margin.
 #[derive(Clone, Copy)]
 struct Bundle {
-    u: [f32x8; 4],
-    v: [f32x8; 4],
-    w: [f32x8; 4],
-    h1: f32x8,
-    h2: f32x8,
-    hk: f32x8,
-    sigma: f32x8,
+    face: Face<f32x8>,
     margin: f32x8,
 }
 
@@ -88,7 +95,8 @@ fn all_ones() -> f32x8 {
 
 /// Steps 1 and 2: the candidate slots, with depths and the margin filter.
 #[inline(always)]
-fn clip(b: &Bundle) -> Slots {
+fn clip(bundle: &Bundle) -> Slots {
+    let b = &bundle.face;
     let (zero, one) = (f32x8::ZERO, f32x8::ONE);
     let mut s = Slots {
         u: [zero; SLOTS],
@@ -151,7 +159,7 @@ fn clip(b: &Bundle) -> Slots {
         s.depth[slot] = b.hk - b.sigma * (b.w[0] + alpha * e0w + beta * e1w);
         s.valid[slot] = inside;
     }
-    let floor = -b.margin;
+    let floor = -bundle.margin;
     for k in 0..SLOTS {
         s.valid[k] &= s.depth[k].simd_ge(floor);
     }
@@ -205,18 +213,11 @@ fn reduce(s: &Slots) -> [f32x8; 4] {
     ]
 }
 
-/// One pair's face contact as the lanes take it: incident quad `(u, v, w)`, the
-/// rectangle's half sizes, the reference half extent and side, and sepax's answer
-/// (deepest depth, point count) for the check.
+/// One pair as the lanes take it, and sepax's answer (deepest depth, point count) for
+/// the check.
 #[derive(Clone, Copy)]
 struct FacePair {
-    u: [f32; 4],
-    v: [f32; 4],
-    w: [f32; 4],
-    h1: f32,
-    h2: f32,
-    hk: f32,
-    sigma: f32,
+    face: Face<f32>,
     sepax_depth: f32,
     sepax_points: usize,
 }
@@ -224,7 +225,7 @@ struct FacePair {
 /// The incident quad of `incident` (half extents `hi`, axes `rot` and centre `trans` in
 /// the reference box's frame) against reference face `2k` / `2k + 1`, as sepax's box
 /// face contact builds it.
-fn face_pair(hr: Vec3, hi: Vec3, rot: Mat3, trans: Vec3, face: usize, tolerance: f32) -> FacePair {
+fn face_pair(hr: Vec3, hi: Vec3, rot: Mat3, trans: Vec3, face: usize, tolerance: f32) -> Face<f32> {
     let k = face / 2;
     let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
     let sigma = if face % 2 == 1 { 1.0 } else { -1.0 };
@@ -236,7 +237,7 @@ fn face_pair(hr: Vec3, hi: Vec3, rot: Mat3, trans: Vec3, face: usize, tolerance:
     let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
     let centre = trans + axes[m] * (side * hi[m]);
     let (a, b) = (axes[m1] * hi[m1], axes[m2] * hi[m2]);
-    let mut pair = FacePair {
+    let mut face = Face {
         u: [0.0; 4],
         v: [0.0; 4],
         w: [0.0; 4],
@@ -244,17 +245,15 @@ fn face_pair(hr: Vec3, hi: Vec3, rot: Mat3, trans: Vec3, face: usize, tolerance:
         h2: hr[k2] + tolerance,
         hk: hr[k],
         sigma,
-        sepax_depth: 0.0,
-        sepax_points: 0,
     };
     for (c, (sa, sb)) in [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)]
         .into_iter()
         .enumerate()
     {
         let corner = centre + a * sa + b * sb;
-        (pair.u[c], pair.v[c], pair.w[c]) = (corner[k1], corner[k2], corner[k]);
+        (face.u[c], face.v[c], face.w[c]) = (corner[k1], corner[k2], corner[k]);
     }
-    pair
+    face
 }
 
 /// The bench's box pairs of `kind` whose sepax manifold stands on a face, as lane input.
@@ -285,17 +284,18 @@ fn face_pairs(kind: PairKind) -> Vec<FacePair> {
         let r = Mat3::from_quat(reference.1.rotation.normalize());
         let rot = r.transpose() * Mat3::from_quat(incident.1.rotation.normalize());
         let trans = r.transpose() * (incident.1.translation - reference.1.translation);
-        let mut pair = face_pair(
-            reference.0,
-            incident.0,
-            rot,
-            trans,
-            face as usize,
-            tolerance,
-        );
-        pair.sepax_depth = m.depth();
-        pair.sepax_points = m.points.len();
-        out.push(pair);
+        out.push(FacePair {
+            face: face_pair(
+                reference.0,
+                incident.0,
+                rot,
+                trans,
+                face as usize,
+                tolerance,
+            ),
+            sepax_depth: m.depth(),
+            sepax_points: m.points.len(),
+        });
     }
     out
 }
@@ -304,7 +304,7 @@ fn bundle(chunk: &[FacePair]) -> Bundle {
     // Columns filled lane by lane; padding lanes repeat the first pair.
     let mut columns = [[0.0f32; 8]; 16];
     for l in 0..8 {
-        let p = &chunk[if l < chunk.len() { l } else { 0 }];
+        let p = &chunk[if l < chunk.len() { l } else { 0 }].face;
         for c in 0..4 {
             columns[c][l] = p.u[c];
             columns[4 + c][l] = p.v[c];
@@ -317,13 +317,15 @@ fn bundle(chunk: &[FacePair]) -> Bundle {
     }
     let lanes = columns.map(f32x8::new);
     Bundle {
-        u: [lanes[0], lanes[1], lanes[2], lanes[3]],
-        v: [lanes[4], lanes[5], lanes[6], lanes[7]],
-        w: [lanes[8], lanes[9], lanes[10], lanes[11]],
-        h1: lanes[12],
-        h2: lanes[13],
-        hk: lanes[14],
-        sigma: lanes[15],
+        face: Face {
+            u: [lanes[0], lanes[1], lanes[2], lanes[3]],
+            v: [lanes[4], lanes[5], lanes[6], lanes[7]],
+            w: [lanes[8], lanes[9], lanes[10], lanes[11]],
+            h1: lanes[12],
+            h2: lanes[13],
+            hk: lanes[14],
+            sigma: lanes[15],
+        },
         margin: f32x8::ZERO,
     }
 }
