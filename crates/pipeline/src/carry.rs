@@ -21,7 +21,8 @@
 //! each chunk carries its states in right before it tests them (`step::narrow_phase`):
 //! the states are then in cache for the test, and no pass of its own reads and
 //! writes every state. The result is the same list for any chunking, so on any thread
-//! count. `PairState` is `Copy`, so a carried state is one copy.
+//! count. `PairState` is `Copy`: the states between two entries of the diff are copied as
+//! one block.
 
 use crate::pairs::PairState;
 use sepax_broadphase::ProxyId;
@@ -93,8 +94,8 @@ impl CarryPlan {
             // Up to the next added slot, the next removed state or the chunk's end, new
             // slots and old states go in step: one block copy (a state is 160 bytes; a
             // copy call per state cost more than the copying).
-            let next_added = added_at.get(a).map_or(end, |&k| k.min(end));
-            let next_removed = removed_at.get(r).map_or(usize::MAX, |&k| k);
+            let next_added = added_at.get(a).copied().unwrap_or(end);
+            let next_removed = removed_at.get(r).copied().unwrap_or(usize::MAX);
             let run = next_added
                 .saturating_sub(j)
                 .min(next_removed.saturating_sub(i))
