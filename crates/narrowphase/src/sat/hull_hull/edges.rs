@@ -208,6 +208,9 @@ impl Query<'_> {
     /// ([`Query::verify`]), and so is the winner: the `CONTENDERS` best values (ties in
     /// scan order) are verified best first until one supports its axis. One that fails
     /// gives its true value to the exact axis only (a valid SAT direction all the same).
+    /// A true value past the margin ends the test whatever the raw one said (round-off
+    /// on shapes that touch exactly), as it does when the warm test measures that pair
+    /// first: cold and warm give the same verdict.
     ///
     /// b's edges are paired with each edge of a 8 at a time ([`EdgeLanesOfB`]); pairs
     /// are visited in the order of a's edges, then b's, as a scalar double loop would.
@@ -341,6 +344,14 @@ impl Query<'_> {
             let (k, l) = (pair.b as usize / BLOCK, pair.b as usize % BLOCK);
             let scale = self.pair_scale(&edges_a[pair.a as usize], &edges_b.edge(k, l));
             let (true_axis, supports) = self.verify(&pair.axis, scale, support_a, support_b);
+            // The raw value bounds the true one from above, but round-off can put the
+            // measured true value past the margin when the raw one is not (shapes that
+            // touch exactly): the measured axis separates, as it does when the warm test
+            // measures this pair first from the cache, so the verdict is the same cold
+            // and warm.
+            if true_axis.separation > margin {
+                return Err(Separating(true_axis));
+            }
             pair.axis.separation = f32::NAN;
             found.any = better_of(found.any, true_axis);
             if supports {
