@@ -15,8 +15,8 @@
 //!   nothing tolerated by the ignored test `open_findings_are_fixed`.
 //!
 //! Most variants below are fixed by now (see `fuzz/artifacts-found/README.md`); their
-//! tolerances stay for fuzzing runs that want to look past a regression. The one still
-//! open is the `try_from_faces` part of [`OpenBug::HugeHull`].
+//! tolerances stay for fuzzing runs that want to look past a regression. Still open:
+//! [`OpenBug::NearParallelBoxEdges`].
 
 use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::Contact;
@@ -87,7 +87,20 @@ pub enum OpenBug {
     /// with `|q|² − 1` above 1e-6; tolerated, normals must be unit within 3e-3
     /// instead of 1e-3.
     NearUnitRotation,
+    /// Found here (2 December 2026), open: the box–box SAT skips edge axes of edges
+    /// within `PARALLEL_EDGES` (0.005) of parallel, where an f32 axis is mostly
+    /// round-off, leaving those configurations to the face axes. For long thin boxes
+    /// that costs depth: a 56-long plate and a 44-long rod less than 0.005 rad off parallel get a
+    /// depth of 0.0195 where the f64 oracle says 0.0032 (the face axes' best). The fix
+    /// needs such axes measured in f64 from the poses. Condition
+    /// ([`near_parallel_box_edges`]): two boxes with an edge pair between
+    /// [`PARALLEL_FLOOR`] and 0.005 of parallel. Skips: symmetry, oracle.
+    NearParallelBoxEdges,
 }
+
+/// Box edges closer to parallel than this (`|a_i × b_j|`) count as parallel (the face
+/// axes are exact there) for [`OpenBug::NearParallelBoxEdges`].
+pub const PARALLEL_FLOOR: f32 = 1e-6;
 
 /// A hull is thin when its inradius is below this fraction of its radius.
 pub const THIN: f32 = 0.05;
@@ -111,7 +124,7 @@ pub const SHORT: f32 = 1e-3;
 
 impl OpenBug {
     /// Every open bug.
-    pub const ALL: [OpenBug; 8] = [
+    pub const ALL: [OpenBug; 9] = [
         OpenBug::NearDegenerateHull,
         OpenBug::GaussArcKnifeEdge,
         OpenBug::HugeWorld,
@@ -120,6 +133,7 @@ impl OpenBug {
         OpenBug::TinyShape,
         OpenBug::SphereCentreOnSurface,
         OpenBug::NearUnitRotation,
+        OpenBug::NearParallelBoxEdges,
     ];
 
     /// The name `SEPAX_FUZZ_TOLERATE` uses.
@@ -133,6 +147,7 @@ impl OpenBug {
             OpenBug::TinyShape => "tiny-shape",
             OpenBug::SphereCentreOnSurface => "sphere-centre-on-surface",
             OpenBug::NearUnitRotation => "near-unit-rotation",
+            OpenBug::NearParallelBoxEdges => "near-parallel-box-edges",
         }
     }
 
@@ -199,6 +214,25 @@ pub fn near_degenerate(shape: &Shape) -> bool {
         !(KNIFE - 1.0..=1.0 - FOLD).contains(&c) || v0.distance(v1) < SHORT * radius
     });
     sharp || h.inradius() < THIN * radius
+}
+
+/// Two boxes with an edge of each between [`PARALLEL_FLOOR`] and 0.005 of parallel
+/// (`|a_i × b_j|`, the condition of [`OpenBug::NearParallelBoxEdges`]).
+pub fn near_parallel_box_edges(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> bool {
+    if !(matches!(a, Shape::Cuboid(_)) && matches!(b, Shape::Cuboid(_))) {
+        return false;
+    }
+    let axes = |p: &Pose| {
+        let q = p.rotation.normalize();
+        [q * glam::Vec3::X, q * glam::Vec3::Y, q * glam::Vec3::Z]
+    };
+    let (ea, eb) = (axes(pa), axes(pb));
+    ea.iter().any(|u| {
+        eb.iter().any(|v| {
+            let sine = u.cross(*v).length();
+            (PARALLEL_FLOOR..0.005).contains(&sine)
+        })
+    })
 }
 
 /// The thickness [`OpenBug::TinyShape`] looks at.
@@ -268,9 +302,13 @@ impl Skips {
                 .flatten()
                 .any(|c| ((c.depth - r) as f64).abs() <= band)
         });
+        let parallel = on(
+            OpenBug::NearParallelBoxEdges,
+            near_parallel_box_edges(a, pa, b, pb),
+        );
         Skips {
             finite: long || tiny,
-            symmetry: long || tiny || degenerate,
+            symmetry: long || tiny || degenerate || parallel,
             normals: on(OpenBug::SphereCentreOnSurface, on_surface),
             warm: tiny,
             unit: if on(OpenBug::NearUnitRotation, skewed(pa) || skewed(pb)) {
