@@ -90,9 +90,9 @@ pub enum OpenBug {
     /// Found here (2 December 2026), open: the box–box SAT skips edge axes of edges
     /// within `PARALLEL_EDGES` (0.005) of parallel, where an f32 axis is mostly
     /// round-off, leaving those configurations to the face axes. For long thin boxes
-    /// that costs depth: a 56-long plate and a 44-long rod less than 0.005 rad off parallel get a
-    /// depth of 0.0195 where the f64 oracle says 0.0032 (the face axes' best). The fix
-    /// needs such axes measured in f64 from the poses. Condition
+    /// that costs depth: a 56-long plate and a 44-long rod less than 0.005 rad off
+    /// parallel get a depth of 0.0195 where the f64 oracle says 0.0032 (the face axes'
+    /// best). The fix needs such axes measured in f64 from the poses. Condition
     /// ([`near_parallel_box_edges`]): two boxes with an edge pair between
     /// [`PARALLEL_FLOOR`] and 0.005 of parallel. Skips: symmetry, oracle.
     NearParallelBoxEdges,

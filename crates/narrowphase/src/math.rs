@@ -25,6 +25,20 @@ pub(crate) fn length_and_direction(v: Vec3) -> Option<(f32, Vec3)> {
     Some((l * scale, w / l))
 }
 
+/// [`length_and_direction`], straight from the squared length when that is far from
+/// underflow and overflow (the same answer to round-off, fewer steps). A square below
+/// 1e-30 may be subnormal (a vector of 1e-23 squares to 1e-46, with three significant
+/// bits left): the scaled path keeps such a direction unit.
+#[inline]
+pub(crate) fn length_and_unit(v: Vec3) -> Option<(f32, Vec3)> {
+    let squared = v.length_squared();
+    if squared > 1e-30 && squared < 1e30 {
+        let length = squared.sqrt();
+        return Some((length, v / length));
+    }
+    length_and_direction(v)
+}
+
 /// Closest points of segments `p1 + s d1` and `p2 + t d2`, `s, t ∈ [0, 1]`
 /// (Ericson, *Real-Time Collision Detection* §5.1.9): minimise
 /// `|p1 + s d1 − p2 − t d2|²`, first over the infinite lines, then clamp `s`, recompute

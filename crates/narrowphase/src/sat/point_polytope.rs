@@ -41,7 +41,7 @@
 //! every face in front of `p` and every edge of those (with the start face's normal
 //! when the distance it finds is round-off).
 
-use crate::math::{closest_points_on_segments, length_and_direction};
+use crate::math::{closest_points_on_segments, length_and_unit};
 use crate::polytope::Polytope;
 use glam::Vec3;
 use sepax_geometry::ConvexHull;
@@ -150,18 +150,6 @@ fn sees(hull: &ConvexHull, p: Vec3, f: u32) -> bool {
 fn found(offset: Vec3) -> Option<Step> {
     let (distance, normal) = length_and_unit(offset)?;
     Some(Step::Found(normal, distance))
-}
-
-/// [`length_and_direction`], straight from the squared length when that is far from
-/// underflow and overflow (the same answer to round-off, fewer steps).
-#[inline]
-fn length_and_unit(v: Vec3) -> Option<(f32, Vec3)> {
-    let squared = v.length_squared();
-    if squared > 1e-30 && squared < 1e30 {
-        let length = squared.sqrt();
-        return Some((length, v / length));
-    }
-    length_and_direction(v)
 }
 
 /// A face `p` is in front of: the answer when `p` projects into its polygon, else the

@@ -12,6 +12,7 @@
 
 use super::{Axis, Frame, SatOutcome, length_and_direction};
 use crate::Feature;
+use crate::math::length_and_unit;
 use glam::Vec3;
 
 /// Outward unit normal at the closest feature and the signed distance of `p`
@@ -19,10 +20,8 @@ use glam::Vec3;
 pub(crate) fn point_box(h: Vec3, p: Vec3) -> (Vec3, f32) {
     let q = p.clamp(-h, h);
     let outside = p - q;
-    let distance_squared = outside.length_squared();
-    if distance_squared > 0.0 {
-        let distance = distance_squared.sqrt();
-        return (outside / distance, distance);
+    if let Some((distance, normal)) = length_and_unit(outside) {
+        return (normal, distance);
     }
     let gaps = h - p.abs();
     let axis = if gaps.x <= gaps.y && gaps.x <= gaps.z {
