@@ -47,6 +47,10 @@
 //! is within 4e-7 of sepax's manifold depth and the point counts are equal; on deep
 //! pairs the depth is off by up to 7e-4 and 18 of 174 counts differ (sepax's deepest-
 //! point rule adds a vertex there, which this prototype does not have).
+//!
+//! The full path was built on 2 December 2026 (ids, clip tolerance, reduction in lanes,
+//! runtime AVX2, bitwise twin) and measured slower on a moving scene: see the README's
+//! twelfth-session notes and the branch `lane-box-face`.
 
 use glam::{Mat3, Vec3};
 use sepax_geometry::Shape;
