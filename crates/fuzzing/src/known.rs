@@ -15,8 +15,9 @@
 //!   nothing tolerated by the ignored test `open_findings_are_fixed`.
 //!
 //! Most variants below are fixed by now (see `fuzz/artifacts-found/README.md`); their
-//! tolerances stay for fuzzing runs that want to look past a regression. Still open:
-//! [`OpenBug::NearParallelBoxEdges`].
+//! tolerances stay for fuzzing runs that want to look past a regression. None is open
+//! on the inputs in `fuzz/artifacts-open/` (it is empty); the conditions of the older
+//! families stay as wide as when they were found.
 
 use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::Contact;
@@ -38,7 +39,11 @@ pub enum OpenBug {
     /// knife edge) gets a Gauss arc computed in f32 from `n0 + n1`, which is mostly
     /// round-off there; the arc misses its own face normals by up to ~1e-3, a hundred
     /// times the narrow phase's `ARC_SLACK`. Condition: any hull (the check is
-    /// skipped for edges whose faces are within [`KNIFE`] of opposite).
+    /// skipped for edges whose faces are within [`KNIFE`] of opposite). Fixed: the arc
+    /// is built in f64 (23 November 2026), and an obtuse edge takes the arc's middle
+    /// from the edge, `d × (n0 − n1)`, where `n0 + n1` is short (2 December 2026); the
+    /// narrow phase's Minkowski-face test takes the arc's plane from the edge direction
+    /// too, not from `n1 × n0` (a slab's knife edge once hid a 0.0128 gap).
     GaussArcKnifeEdge,
     /// Issue 9, item 1, and more of it: a body whose coordinates or extent come near
     /// `f32::MAX` panics in the sweep (`sweep.rs:71`) or in the static BVH
@@ -87,12 +92,16 @@ pub enum OpenBug {
     /// with `|q|² − 1` above 1e-6; tolerated, normals must be unit within 3e-3
     /// instead of 1e-3.
     NearUnitRotation,
-    /// Found here (2 December 2026), open: the box–box SAT skips edge axes of edges
-    /// within `PARALLEL_EDGES` (0.005) of parallel, where an f32 axis is mostly
-    /// round-off, leaving those configurations to the face axes. For long thin boxes
-    /// that costs depth: a 56-long plate and a 44-long rod less than 0.005 rad off
-    /// parallel get a depth of 0.0195 where the f64 oracle says 0.0032 (the face axes'
-    /// best). The fix needs such axes measured in f64 from the poses. Condition
+    /// Found here (2 December 2026): the box–box SAT skipped edge axes of edges within
+    /// `PARALLEL_EDGES` (0.005) of parallel, where its f32 axis was mostly round-off,
+    /// leaving those configurations to the face axes. For long thin boxes that cost
+    /// depth: a 56-long plate and a 44-long rod less than 0.005 rad off parallel got a
+    /// depth of 0.0195 where the f64 oracle says 0.0032 (the face axes' best). Fixed
+    /// (2 December 2026): the edge axis' `r_b` is measured as `|c_k · L|` from the
+    /// rotation's entries instead of read off as another entry (which assumed the
+    /// rounded rotation orthonormal, an error of 3e-8 / `|L|`), so every edge axis is
+    /// exact to the frame's round-off and only parallel ones (`|L|² < 1e-30`) are
+    /// skipped; the hull test takes such axes in f64. Condition
     /// ([`near_parallel_box_edges`]): two boxes with an edge pair between
     /// [`PARALLEL_FLOOR`] and 0.005 of parallel. Skips: symmetry, oracle.
     NearParallelBoxEdges,

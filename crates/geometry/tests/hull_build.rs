@@ -74,6 +74,22 @@ fn check_hull(points: &[Vec3], hull: &ConvexHull) -> (f64, f64) {
             assert!(loop_.contains(&e.vertices[0]) && loop_.contains(&e.vertices[1]));
         }
     }
+    // Gauss arcs reach their own face normals, knife edges (nearly opposite faces)
+    // included; the middle lies between them.
+    for (e, arc) in hull.edges().iter().zip(hull.gauss_arcs()) {
+        let [n0, n1] = e.faces.map(|f| hull.planes()[f as usize].normal);
+        for n in [n0, n1] {
+            assert!(
+                n.dot(arc.mid) >= arc.cos_half - 1e-6,
+                "the arc {arc:?} misses {n} (n0 · n1 = {})",
+                n0.dot(n1)
+            );
+        }
+        assert!(
+            arc.mid.dot(n0) >= -1e-6 && arc.mid.dot(n1) >= -1e-6,
+            "{arc:?}"
+        );
+    }
     // Faces: planar within eps and strictly convex.
     let mut min_turn = f64::INFINITY;
     for f in 0..hull.face_count() {
@@ -408,6 +424,28 @@ fn cylinder_with_coplanar_caps() {
         .count();
     assert_eq!(caps, 2);
     check_hull(&pts, &hull);
+}
+
+/// Slabs a few 1e-5 thick: every rim edge joins two faces within about 1e-7 of
+/// opposite (knife edges), where `n0 + n1` is round-off; their arcs must still reach
+/// both faces.
+#[test]
+fn slabs_with_knife_edges() {
+    let mut rng = Rng::new(0x51AB);
+    for _ in 0..2_000 {
+        let thickness = 10f32.powf(rng.range(-6.0, -3.0));
+        let points: Vec<Vec3> = (0..rng.below(12) + 4)
+            .map(|_| {
+                rng.vec3(
+                    Vec3::new(-1.0, -thickness, -1.0),
+                    Vec3::new(1.0, thickness, 1.0),
+                )
+            })
+            .collect();
+        if let Ok(hull) = ConvexHull::try_from_points(&points) {
+            check_hull(&points, &hull);
+        }
+    }
 }
 
 #[test]

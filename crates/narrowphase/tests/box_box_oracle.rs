@@ -1,6 +1,6 @@
 //! Box–box SAT against the seeds' vertex-projection oracle (issue 2, part 3), on
 //! 100,000 seeded pairs cycling through general, coincident-centre, parallel-face,
-//! edge-on-edge and near-touching placements. The same pairs run through the polytope
+//! edge-on-edge, near-touching and near-parallel-edge placements. The same pairs run through the polytope
 //! path (boxes as hulls), which must agree too.
 
 use sepax_geometry::rng::Rng;

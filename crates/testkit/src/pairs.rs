@@ -443,15 +443,23 @@ pub enum Placement {
     EdgeOnEdge,
     /// Moved along the oracle's axis until the gap is within ±1e-3 of the size.
     NearTouching,
+    /// Rotations equal up to quarter turns and a small turn (1e-7 to 0.03 rad, its
+    /// logarithm uniform) about a random axis: edges within a hair of parallel, the
+    /// configuration where an edge axis `a_i × b_j` is short and its f32 direction
+    /// mostly round-off unless taken with care. Two boxes are placed with such a pair
+    /// of edges crossing, from 5 % of the size sunk to 1 % apart; other shapes at a
+    /// random offset.
+    NearParallelEdges,
 }
 
 /// Every [`Placement`], in the order the tests cycle through them.
-pub const PLACEMENTS: [Placement; 5] = [
+pub const PLACEMENTS: [Placement; 6] = [
     Placement::General,
     Placement::CoincidentCentres,
     Placement::ParallelFaces,
     Placement::EdgeOnEdge,
     Placement::NearTouching,
+    Placement::NearParallelEdges,
 ];
 
 /// Up to three random quarter turns about the coordinate axes.
@@ -463,6 +471,49 @@ fn quarter_turns(rng: &mut Rng) -> Quat {
         q = Quat::from_axis_angle(axis, std::f32::consts::FRAC_PI_2 * rng.below(4) as f32) * q;
     }
     q
+}
+
+/// A random sign.
+fn sign(rng: &mut Rng) -> f32 {
+    if rng.below(2) == 0 { -1.0 } else { 1.0 }
+}
+
+/// b's centre in a's frame (boxes of half extents `ha`, `hb`; b turned by `relative`)
+/// such that an edge of a and the edge of b most nearly parallel to it cross at a
+/// random place along both, `gap` apart along a's corner diagonal (negative: b's edge
+/// sunk into a). Used by [`Placement::NearParallelEdges`], where it makes the short
+/// edge axis `a_i × b_j` the one that decides.
+fn edges_meeting(rng: &mut Rng, ha: Vec3, hb: Vec3, relative: Quat, gap: f32) -> Vec3 {
+    let i = rng.below(3);
+    let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+    let (s1, s2) = (sign(rng), sign(rng));
+    // a's edge along axis i at the corner (s1 ha_i1, s2 ha_i2), and its outward diagonal.
+    let mut corner_a = Vec3::ZERO;
+    corner_a[i] = rng.range(-1.0, 1.0) * ha[i];
+    corner_a[i1] = s1 * ha[i1];
+    corner_a[i2] = s2 * ha[i2];
+    let mut outward = Vec3::ZERO;
+    outward[i1] = s1;
+    outward[i2] = s2;
+    let outward = outward.normalize();
+    // b's axis closest to a_i, and b's edge along it whose corner faces a.
+    let axes_b = [relative * Vec3::X, relative * Vec3::Y, relative * Vec3::Z];
+    let j = (0..3)
+        .max_by(|&p, &q| axes_b[p][i].abs().total_cmp(&axes_b[q][i].abs()))
+        .unwrap_or(0);
+    let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+    let facing = |k: usize| {
+        if axes_b[k].dot(outward) > 0.0 {
+            -1.0
+        } else {
+            1.0
+        }
+    };
+    let mut corner_b = Vec3::ZERO;
+    corner_b[j] = rng.range(-1.0, 1.0) * hb[j];
+    corner_b[j1] = facing(j1) * hb[j1];
+    corner_b[j2] = facing(j2) * hb[j2];
+    corner_a + outward * gap - relative * corner_b
 }
 
 /// Poses for a pair of shapes under a placement, a within ±10 of the origin.
@@ -494,6 +545,24 @@ pub fn place(rng: &mut Rng, a: &Shape, b: &Shape, placement: Placement) -> (Pose
             let rb = base * Quat::from_rotation_y(std::f32::consts::FRAC_PI_4 - jitter);
             let offset = base * Vec3::new(0.0, 0.0, rng.range(0.2, 1.0) * reach);
             (Pose::new(origin, ra), Pose::new(origin + offset, rb))
+        }
+        Placement::NearParallelEdges => {
+            let base = rng.rotation();
+            let angle = 10f32.powf(rng.range(-7.0, -1.5));
+            let turn = Quat::from_axis_angle(rng.unit_vec3(), angle);
+            // b's rotation in a's frame.
+            let relative = quarter_turns(rng) * turn;
+            let centre_b = match (a, b) {
+                (Shape::Cuboid(ca), Shape::Cuboid(cb)) => {
+                    let gap = rng.range(-0.05, 0.01) * reach;
+                    edges_meeting(rng, ca.half_extents(), cb.half_extents(), relative, gap)
+                }
+                _ => rng.unit_vec3() * rng.range(0.0, reach),
+            };
+            (
+                Pose::new(origin, base),
+                Pose::new(origin + base * centre_b, base * relative),
+            )
         }
         Placement::NearTouching => {
             let (pa, mut pb) = place(rng, a, b, Placement::General);

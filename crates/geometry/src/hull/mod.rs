@@ -328,14 +328,24 @@ impl ConvexHull {
             fill[b as usize] += 1;
         }
 
-        // In f64: on a knife edge (nearly opposite faces) `n0 + n1` is short, and in f32
-        // its direction would be mostly round-off, so the arc would miss its own ends.
+        // The arc's middle, in f64. Both normals are perpendicular to the edge `d`, and
+        // with the faces' winding (`faces[0]` runs `vertices[0] → vertices[1]`)
+        // `d × (n0 − n1)` points along `n0 + n1`. On a knife edge (nearly opposite
+        // faces) `n0 + n1` is short, and its direction would be the normals' round-off
+        // (the arc missed its own ends by up to 1e-3); `n0 − n1` is long there. So an
+        // obtuse edge takes its middle from the edge, an acute one from `n0 + n1`.
         let arcs: Vec<GaussArc> = edges
             .iter()
             .map(|e| {
                 let n0 = planes[e.faces[0] as usize].normal.as_dvec3();
                 let n1 = planes[e.faces[1] as usize].normal.as_dvec3();
-                let mid = (n0 + n1).try_normalize().unwrap_or(n0);
+                let [v0, v1] = e.vertices.map(|v| vertices[v as usize].as_dvec3());
+                let middle = if n0.dot(n1) < 0.0 {
+                    (v1 - v0).normalize_or_zero().cross(n0 - n1)
+                } else {
+                    n0 + n1
+                };
+                let mid = middle.try_normalize().unwrap_or(n0);
                 let cos_half = n0.dot(mid).min(n1.dot(mid)).clamp(-1.0, 1.0);
                 GaussArc {
                     mid: mid.as_vec3(),

@@ -6,23 +6,37 @@
 //! `Σ h_k |e_k · L|`, so for
 //! * a face axis `a_i`: `s = |t_i| − (ha_i + Σ_j hb_j |R[i][j]|)`;
 //! * a face axis `b_j`: `s = |t · b_j| − (Σ_i ha_i |R[i][j]| + hb_j)`;
-//! * an edge axis `L = a_i × b_j` (`|L|² = 1 − R[i][j]²`), with `i1, i2` (and `j1, j2`)
-//!   the two other indices in cyclic order:
+//! * an edge axis `L = a_i × b_j`, with `i1, i2` (and `j1, j2`) the two other indices in
+//!   cyclic order: in a's frame `L = e_i × c_j` (`c_j` column `j` of `R`, b's axis), so
+//!   `L_{i1} = −R[i2][j]`, `L_{i2} = R[i1][j]`, `|L|² = R[i1][j]² + R[i2][j]²` and
 //!   `t·L = t_{i2} R[i1][j] − t_{i1} R[i2][j]`,
 //!   `r_a = ha_{i1} |R[i2][j]| + ha_{i2} |R[i1][j]|`,
-//!   `r_b = hb_{j1} |R[i][j2]| + hb_{j2} |R[i][j1]|`,
+//!   `r_b = hb_{j1} |c_{j1}·L| + hb_{j2} |c_{j2}·L|` with
+//!   `c_k·L = R[i2][k] R[i1][j] − R[i1][k] R[i2][j]` (and `c_j·L = 0`),
 //!   `s = (|t·L| − r_a − r_b) / |L|`.
+//!
+//! ## Why `r_b` takes the long road
+//! For an orthonormal `R`, `c_{j1}·L = ±R[i][j2]`, and Ericson reads it off so. But `R`
+//! is rounded to f32: its columns are orthonormal to about 3e-8 only, and that entry
+//! misses `c_{j1}·L` by as much, which the division by `|L|` turns into an error of
+//! `3e-8 / |L|` of b's size on the axis' separation. Near-parallel edges have a small
+//! `|L|` (0.005 gave errors of 1e-5 of the size; below it the axis had to be skipped,
+//! leaving long thin boxes several times too deep). Every quantity above is instead
+//! exact for the rounded `R` up to a few f32 roundings *of terms as small as `|L|`*: the
+//! components of `L` are entries of `R`, `c_k·L` is a difference of two products of an
+//! entry and a component of `L`. So `s` is within a few `ε · (|t| + ha + hb)` of the
+//! exact separation of the rounded frame, for every `|L|`, and the rounded frame is
+//! within 3e-8 × size of the poses. Only axes whose `|L|²` is below
+//! `DEGENERATE_EDGE_AXIS` (1e-30, where squares start to underflow) are skipped:
+//! the edges are parallel, and the face axes cover that configuration exactly.
 //!
 //! No epsilon is added to `|R|` (Ericson adds one to every entry against near-parallel
 //! edges; on the face axes it only biases the depth, by about 1e-6 of the size). The
-//! near-parallel case is handled where it arises instead: edge axes with `|L| < 0.005`
-//! are skipped, since their direction is mostly round-off and the face axes already
-//! cover that configuration. The first axis whose separation exceeds the margin ends
-//! the test.
+//! first axis whose separation exceeds the margin ends the test.
 
 use super::{Axis, Frame, Pick, SatOutcome, fold_separations};
 use crate::Feature;
-use crate::sat::{FEATURE_SLOP, PARALLEL_EDGES};
+use crate::sat::FEATURE_SLOP;
 use glam::Vec3;
 
 /// The box-box axis numbering: 0..3 faces of a, 3..6 faces of b, 6 + 3i + j edges.
@@ -60,9 +74,13 @@ pub(crate) fn face_b_separation(
     tb.abs() - (ha[0] * abs_r_col[0] + ha[1] * abs_r_col[1] + ha[2] * abs_r_col[2] + hb_j)
 }
 
+/// Below this `|L|² = |a_i × b_j|²` the edges are parallel for the box test: the squares
+/// and products of `edge_separation` would start to underflow (see the module docs).
+pub(crate) const DEGENERATE_EDGE_AXIS: f32 = 1e-30;
+
 /// The entries one edge axis `a_i × b_j` reads (see the module docs for the indices).
 pub(crate) struct EdgeTerms {
-    /// `R[i1][j]`, `R[i2][j]`.
+    /// `R[i1][j]`, `R[i2][j]`: the components of `L`, up to sign.
     pub r_i1: f32,
     pub r_i2: f32,
     pub t_i1: f32,
@@ -71,22 +89,27 @@ pub(crate) struct EdgeTerms {
     pub ha_i2: f32,
     pub hb_j1: f32,
     pub hb_j2: f32,
-    /// `|R[i][j1]|`, `|R[i][j2]|`.
-    pub abs_r_j1: f32,
-    pub abs_r_j2: f32,
+    /// `R[i1][j1]`, `R[i2][j1]`: b's axis `c_{j1}` across the edge.
+    pub r_i1_j1: f32,
+    pub r_i2_j1: f32,
+    /// `R[i1][j2]`, `R[i2][j2]`: b's axis `c_{j2}` across the edge.
+    pub r_i1_j2: f32,
+    pub r_i2_j2: f32,
 }
 
 /// Edge axis `a_i × b_j`: `(|t·L| − r_a − r_b) / |L|`, or `−∞` when the edges are
-/// near-parallel (`|L| < PARALLEL_EDGES`). Written as a select of two computed values,
-/// so that lanes vectorise it without a branch.
+/// parallel (`|L|² < DEGENERATE_EDGE_AXIS`). Written as a select of two computed
+/// values, so that lanes vectorise it without a branch.
 #[inline(always)]
 pub(crate) fn edge_separation(e: EdgeTerms) -> f32 {
     let length_squared = e.r_i1 * e.r_i1 + e.r_i2 * e.r_i2;
     let tl = e.t_i2 * e.r_i1 - e.t_i1 * e.r_i2;
     let ra = e.ha_i1 * e.r_i2.abs() + e.ha_i2 * e.r_i1.abs();
-    let rb = e.hb_j1 * e.abs_r_j2 + e.hb_j2 * e.abs_r_j1;
+    let across_j1 = e.r_i2_j1 * e.r_i1 - e.r_i1_j1 * e.r_i2;
+    let across_j2 = e.r_i2_j2 * e.r_i1 - e.r_i1_j2 * e.r_i2;
+    let rb = e.hb_j1 * across_j1.abs() + e.hb_j2 * across_j2.abs();
     let separation = (tl.abs() - ra - rb) / length_squared.sqrt();
-    if length_squared < PARALLEL_EDGES * PARALLEL_EDGES {
+    if length_squared < DEGENERATE_EDGE_AXIS {
         f32::NEG_INFINITY
     } else {
         separation
@@ -147,10 +170,10 @@ impl BoxPair {
         )
     }
 
-    /// Edge axis `a_I × b_J` (see the module docs); `−∞` when the edges are near-parallel.
+    /// Edge axis `a_I × b_J` (see the module docs); `−∞` when the edges are parallel.
     #[inline(always)]
     fn edge<const I: usize, const J: usize>(&self) -> f32 {
-        let (ha, hb, r, ar, t) = (&self.ha, &self.hb, &self.r, &self.abs_r, &self.t);
+        let (ha, hb, r, t) = (&self.ha, &self.hb, &self.r, &self.t);
         let (i1, i2) = ((I + 1) % 3, (I + 2) % 3);
         let (j1, j2) = ((J + 1) % 3, (J + 2) % 3);
         edge_separation(EdgeTerms {
@@ -162,8 +185,10 @@ impl BoxPair {
             ha_i2: ha[i2],
             hb_j1: hb[j1],
             hb_j2: hb[j2],
-            abs_r_j1: ar[I][j1],
-            abs_r_j2: ar[I][j2],
+            r_i1_j1: r[i1][j1],
+            r_i2_j1: r[i2][j1],
+            r_i1_j2: r[i1][j2],
+            r_i2_j2: r[i2][j2],
         })
     }
 

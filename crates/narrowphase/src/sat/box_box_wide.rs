@@ -278,8 +278,10 @@ fn separations_kernel(
                     ha_i2: b.ha[i2][l],
                     hb_j1: b.hb[j1][l],
                     hb_j2: b.hb[j2][l],
-                    abs_r_j1: ar[i][j1][l],
-                    abs_r_j2: ar[i][j2][l],
+                    r_i1_j1: b.r[i1][j1][l],
+                    r_i2_j1: b.r[i2][j1][l],
+                    r_i1_j2: b.r[i1][j2][l],
+                    r_i2_j2: b.r[i2][j2][l],
                 });
             }
         }

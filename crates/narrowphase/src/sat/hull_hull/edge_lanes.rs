@@ -73,16 +73,6 @@ fn rotate(frame: &Frame, v: Wide3) -> Wide3 {
     })
 }
 
-/// `u × v` per lane in `Vec3::cross`' order.
-#[inline(always)]
-fn cross(u: Wide3, v: Wide3) -> Wide3 {
-    [
-        u[1] * v[2] - v[1] * u[2],
-        u[2] * v[0] - v[2] * u[0],
-        u[0] * v[1] - v[0] * u[1],
-    ]
-}
-
 /// `u · v` per lane with `u` the same in every lane: `(x x' + y y') + z z'`.
 #[inline(always)]
 fn dot_splat(u: Vec3, v: &Wide3) -> f32x8 {
@@ -118,9 +108,9 @@ impl EdgeLanesOfB {
     }
 
     /// Moves every gathered edge into a's frame, as [`Query::edge_b`](super::Query)
-    /// does one at a time: `n = −R m`, `p = R p_b + t`, `d = R d_b`, the arc's cross
-    /// product `n₁ × n₀`, and `|d|` on the scaled vector (0 for a zero or non-finite
-    /// one, like `scaled_length`).
+    /// does one at a time: `n = −R m`, `p = R p_b + t`, `d = R d_b`, the arc plane's
+    /// normal `−d / max|d_k|` (`arc_plane_normal`), and `|d|` on the scaled vector (0
+    /// for a zero or non-finite one, like `scaled_length`).
     pub fn move_to_a(&mut self, frame: &Frame) {
         let zero = f32x8::splat(0.0);
         for block in &mut self.blocks {
@@ -139,7 +129,8 @@ impl EdgeLanesOfB {
             let w = [d[0] / scale, d[1] / scale, d[2] / scale];
             let l = (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]).sqrt();
             block.length = valid.select(l * scale, zero).to_array();
-            block.cross = store(cross(n1, n0));
+            // `arc_plane_normal`: `−d / max|d_k|`, zero where the direction is not valid.
+            block.cross = store(w.map(|c| valid.select(-c, zero)));
             block.n0 = store(n0);
             block.n1 = store(n1);
             block.point = store(point);

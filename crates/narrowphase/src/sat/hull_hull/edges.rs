@@ -7,6 +7,7 @@ use super::arc_reach::{ReachMasks, for_each_reaching, reach_masks};
 use super::edge_lanes::EdgeLanesOfB;
 use super::{Query, Separating, Support};
 use crate::Feature;
+use crate::polytope::Polytope;
 use crate::sat::{Axis, PARALLEL_EDGES, length_and_direction};
 use glam::Vec3;
 use sepax_geometry::hull::blocks::BLOCK;
@@ -47,7 +48,8 @@ pub(super) struct EdgeData {
     /// Face normals at both ends of its Gauss arc (for b: negated).
     pub n0: Vec3,
     pub n1: Vec3,
-    /// `n1 × n0`.
+    /// The normal of the arc's plane, along `n1 × n0`: `−d / max|d_k|` (see
+    /// [`arc_plane_normal`]).
     pub cross: Vec3,
     pub point: Vec3,
     pub direction: Vec3,
@@ -64,11 +66,44 @@ impl EdgeData {
             index: index as u32,
             n0,
             n1,
-            cross: n1.cross(n0),
+            cross: arc_plane_normal(direction),
             point,
             direction,
             length: scaled_length(direction),
         }
+    }
+}
+
+/// A direction along the middle of an edge's Gauss arc (not unit): `n0 + n1` for an
+/// acute edge, and for an obtuse one `(n0 − n1) × cross`, which is `d × (n0 − n1)` up
+/// to a positive factor and points the same way (see [`arc_plane_normal`]) but stays
+/// long on a knife edge, where `n0 + n1` is short and mostly round-off.
+#[inline]
+fn arc_middle(e: &EdgeData) -> Vec3 {
+    if e.n0.dot(e.n1) >= 0.0 {
+        e.n0 + e.n1
+    } else {
+        (e.n0 - e.n1).cross(e.cross)
+    }
+}
+
+/// The normal of an edge's Gauss-arc plane, on the side of `n1 × n0`, from the edge's
+/// direction `d` (`vertices[1] − vertices[0]`): both face normals are perpendicular to
+/// the edge, and with the faces' winding (`faces[0]` runs `vertices[0] → vertices[1]`)
+/// `n1 × n0 = −sin θ · d/|d|`. The Minkowski-face test reads only the signs of dot
+/// products with it, so its length does not matter; scaled by the largest component
+/// (as `length_and_direction` scales), it neither underflows nor overflows. Taken from
+/// `n1 × n0` itself it would be mostly round-off on a knife edge (`θ` near π) and on a
+/// fold (`θ` near 0), where `sin θ` is tiny: the test then paired edges at random, and
+/// a slab 2e-4 thick was reported 0.0017 deep against a sliver 0.0128 away. Zero for
+/// a zero or non-finite direction (an arc that crosses nothing).
+#[inline(always)]
+pub(super) fn arc_plane_normal(direction: Vec3) -> Vec3 {
+    let scale = direction.abs().max_element();
+    if scale > 0.0 && scale < f32::INFINITY {
+        -(direction / scale)
+    } else {
+        Vec3::ZERO
     }
 }
 
@@ -112,13 +147,21 @@ impl Query<'_> {
     }
 
     /// The axis of an edge pair, oriented into a's Gauss arc of the edge; `None` when
-    /// the edges are near-parallel.
+    /// the edges are parallel.
+    ///
+    /// Within `PARALLEL_EDGES` of parallel the f32 cross product of the two edge
+    /// directions is mostly round-off (b's direction is rounded once more by the
+    /// rotation into a's frame: a direction error of ε becomes ε / sin φ in the axis,
+    /// and the depth along it is off by that times the size). There the axis is taken
+    /// in f64 ([`Query::parallel_edge_normal`]) instead of being skipped: long thin
+    /// shapes lying nearly parallel touch along such an axis, and the face axes alone
+    /// made them several times too deep.
     ///
     /// The edge pair passed the Minkowski-face test, so the axis direction lies on a's
-    /// arc `n0 → n1` (shorter than a half circle), where `n · (n0 + n1) > 0`. Only on an
-    /// arc close to a half circle (a knife edge) is that product too small to trust;
-    /// there the edge is far from a's centroid along the arc's middle and the sign of
-    /// `n · (p_a − c_a)` decides. (Orienting by the centroid alone fails on thin shapes:
+    /// arc `n0 → n1` (shorter than a half circle), where `n` points along the arc's
+    /// middle ([`arc_middle`]). Only near an end of an arc close to a half circle (a
+    /// knife edge) is that product too small to trust; there the edge is far from a's
+    /// centroid along the arc's middle and the sign of `n · (p_a − c_a)` decides. (Orienting by the centroid alone fails on thin shapes:
     /// on a 0.002 × 0.002 × 2 needle an end edge lies 0.0014 off the long axis, and an
     /// axis tilted by 0.0016 towards that axis flipped, turning a 0.6 deep contact into
     /// a 2.5 gap.)
@@ -126,11 +169,12 @@ impl Query<'_> {
     pub(super) fn edge_axis(&self, ea: &EdgeData, eb: &EdgeData) -> Option<Axis> {
         // Lengths on scaled vectors: the squares of a 1e16-long box edge's cross
         // products overflow f32 (and gave a zero normal).
-        let (length_axis, mut n) = length_and_direction(ea.direction.cross(eb.direction))?;
-        if length_axis <= PARALLEL_EDGES * ea.length * eb.length {
-            return None;
-        }
-        let toward_arc = n.dot(ea.n0 + ea.n1);
+        let cross = ea.direction.cross(eb.direction);
+        let mut n = match length_and_direction(cross) {
+            Some((length_axis, n)) if length_axis > PARALLEL_EDGES * ea.length * eb.length => n,
+            _ => self.parallel_edge_normal(ea.index, eb.index)?,
+        };
+        let toward_arc = n.dot(arc_middle(ea));
         let flip = if toward_arc.abs() > KNIFE_EDGE {
             toward_arc < 0.0
         } else {
@@ -144,6 +188,25 @@ impl Query<'_> {
             normal: n,
             feature: Feature::EdgeEdge(ea.index, eb.index),
         })
+    }
+
+    /// The unit axis `e_a × e_b` of edges `i` of a and `j` of b, in a's frame, computed
+    /// in f64 from the hulls' vertices and the frame's rotation: a product of two f32
+    /// values is exact in f64, so the direction is exact for the frame to about 1e-16
+    /// of the edges' lengths, whatever the angle between them. `None` when the edges
+    /// are parallel to that precision (the face axes cover that configuration).
+    #[cold]
+    pub(super) fn parallel_edge_normal(&self, i: u32, j: u32) -> Option<Vec3> {
+        let direction = |p: &Polytope, e: u32| {
+            let [v0, v1] = p.edges[e as usize].vertices;
+            p.vertices[v1 as usize].as_dvec3() - p.vertices[v0 as usize].as_dvec3()
+        };
+        let on_a = direction(self.a, i);
+        let on_b = self.frame.rot.as_dmat3() * direction(self.b, j);
+        let axis = on_a.cross(on_b);
+        let length = axis.length();
+        // sin φ below 1e-12: parallel to the f32 inputs' last bits and beyond.
+        (length > 1e-12 * on_a.length() * on_b.length()).then(|| (axis / length).as_vec3())
     }
 
     /// The true separation of an edge axis, and whether the pair's edges support it:
