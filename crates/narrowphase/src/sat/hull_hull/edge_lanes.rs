@@ -109,8 +109,8 @@ impl EdgeLanesOfB {
 
     /// Moves every gathered edge into a's frame, as [`Query::edge_b`](super::Query)
     /// does one at a time: `n = −R m`, `p = R p_b + t`, `d = R d_b`, the arc plane's
-    /// normal `−d / max|d_k|` (`arc_plane_normal`), and `|d|` on the scaled vector (0
-    /// for a zero or non-finite one, like `scaled_length`).
+    /// normal `−d / max|d_k|` (`EdgeData::cross`), and `|d|` on the scaled vector (0
+    /// for a zero or non-finite one, like `scaled_direction`).
     pub fn move_to_a(&mut self, frame: &Frame) {
         let zero = f32x8::splat(0.0);
         for block in &mut self.blocks {
@@ -129,7 +129,7 @@ impl EdgeLanesOfB {
             let w = [d[0] / scale, d[1] / scale, d[2] / scale];
             let l = (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]).sqrt();
             block.length = valid.select(l * scale, zero).to_array();
-            // `arc_plane_normal`: `−d / max|d_k|`, zero where the direction is not valid.
+            // `EdgeData::cross`: `−d / max|d_k|`, zero where the direction is not valid.
             block.cross = store(w.map(|c| valid.select(-c, zero)));
             block.n0 = store(n0);
             block.n1 = store(n1);

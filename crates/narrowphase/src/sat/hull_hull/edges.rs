@@ -49,7 +49,7 @@ pub(super) struct EdgeData {
     pub n0: Vec3,
     pub n1: Vec3,
     /// The normal of the arc's plane, along `n1 × n0`: `−d / max|d_k|` (see
-    /// [`arc_plane_normal`]).
+    /// [`scaled_direction`]).
     pub cross: Vec3,
     pub point: Vec3,
     pub direction: Vec3,
@@ -62,21 +62,22 @@ impl EdgeData {
     /// and `n1` (a's frame).
     #[inline(always)]
     fn new(index: usize, n0: Vec3, n1: Vec3, point: Vec3, direction: Vec3) -> EdgeData {
+        let (scaled, length) = scaled_direction(direction);
         EdgeData {
             index: index as u32,
             n0,
             n1,
-            cross: arc_plane_normal(direction),
+            cross: -scaled,
             point,
             direction,
-            length: scaled_length(direction),
+            length,
         }
     }
 }
 
 /// A direction along the middle of an edge's Gauss arc (not unit): `n0 + n1` for an
 /// acute edge, and for an obtuse one `(n0 − n1) × cross`, which is `d × (n0 − n1)` up
-/// to a positive factor and points the same way (see [`arc_plane_normal`]) but stays
+/// to a positive factor and points the same way (see [`scaled_direction`]) but stays
 /// long on a knife edge, where `n0 + n1` is short and mostly round-off.
 #[inline]
 fn arc_middle(e: &EdgeData) -> Vec3 {
@@ -87,24 +88,26 @@ fn arc_middle(e: &EdgeData) -> Vec3 {
     }
 }
 
-/// The normal of an edge's Gauss-arc plane, on the side of `n1 × n0`, from the edge's
-/// direction `d` (`vertices[1] − vertices[0]`): both face normals are perpendicular to
-/// the edge, and with the faces' winding (`faces[0]` runs `vertices[0] → vertices[1]`)
+/// `(d / max|d_k|, |d|)` for an edge direction `d`, the length taken on the scaled
+/// vector (as `length_and_direction` takes it); zeros for a zero or non-finite `d`.
+///
+/// The first is the edge's [`EdgeData::cross`], negated: the normal of its Gauss-arc
+/// plane on the side of `n1 × n0`. Both face normals are perpendicular to the edge, and
+/// with the faces' winding (`faces[0]` runs `vertices[0] → vertices[1]`)
 /// `n1 × n0 = −sin θ · d/|d|`. The Minkowski-face test reads only the signs of dot
-/// products with it, so its length does not matter; scaled by the largest component
-/// (as `length_and_direction` scales), it neither underflows nor overflows. Taken from
-/// `n1 × n0` itself it would be mostly round-off on a knife edge (`θ` near π) and on a
-/// fold (`θ` near 0), where `sin θ` is tiny: the test then paired edges at random, and
-/// a slab 2e-4 thick was reported 0.0017 deep against a sliver 0.0128 away. Zero for
-/// a zero or non-finite direction (an arc that crosses nothing).
+/// products with it, so its length does not matter, and scaled so it neither
+/// underflows nor overflows. Taken from `n1 × n0` itself it would be mostly round-off
+/// on a knife edge (`θ` near π) and on a fold (`θ` near 0), where `sin θ` is tiny: the
+/// test then paired edges at random, and a slab 2e-4 thick was reported 0.0017 deep
+/// against a sliver 0.0128 away.
 #[inline(always)]
-pub(super) fn arc_plane_normal(direction: Vec3) -> Vec3 {
-    let scale = direction.abs().max_element();
-    if scale > 0.0 && scale < f32::INFINITY {
-        -(direction / scale)
-    } else {
-        Vec3::ZERO
+fn scaled_direction(d: Vec3) -> (Vec3, f32) {
+    let scale = d.abs().max_element();
+    if !(scale > 0.0 && scale.is_finite()) {
+        return (Vec3::ZERO, 0.0);
     }
+    let scaled = d / scale;
+    (scaled, scaled.length() * scale)
 }
 
 /// What the edge query found when no edge pair separates.
