@@ -10,6 +10,24 @@ pub(crate) fn sanitize_margin(margin: f32) -> f32 {
     if margin > 0.0 { margin } else { 0.0 }
 }
 
+/// The unit cross product `u × v` of two nearly parallel directions, in f64, as an f32
+/// direction; `None` when they are parallel to 1e-12 (or not finite).
+///
+/// The near-parallel edge axes of the SAT tests come through here. In f32 the cross
+/// product of directions `φ` apart keeps only about `ε / φ` of relative precision in
+/// its direction (the two products nearly cancel), and the separation along a
+/// misdirected axis falls short of the true one by that angle times the size: the
+/// tests used to skip such axes instead, leaving long shapes lying nearly parallel to
+/// the face axes, several times too deep. A product of two f32 values is exact in
+/// f64, so from f32 inputs (converted without rounding) the direction here is good to
+/// about 1e-16 / φ.
+#[cold]
+pub(crate) fn unit_cross_f64(u: DVec3, v: DVec3) -> Option<Vec3> {
+    let axis = u.cross(v);
+    let length = axis.length();
+    (length > 1e-12 * u.length() * v.length()).then(|| (axis / length).as_vec3())
+}
+
 /// The length and direction of `v`, computed on `v` scaled by its largest component so
 /// that neither the squares of tiny vectors (below ~1e-19, whose squares are denormal
 /// or zero) nor of huge ones (above ~1e19) lose the unit length: `None` for a zero or

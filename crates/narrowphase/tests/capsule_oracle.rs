@@ -1,8 +1,10 @@
 //! Capsule queries against the f64 oracle (`sepax_narrowphase::oracle::
 //! capsule_separation`: segment–point, segment–segment and segment–polytope distance,
 //! vertex-projection SAT of the core when it penetrates), 100,000 random pairs for each
-//! of capsule–sphere, capsule–capsule, capsule–box and capsule–hull, under every
-//! placement of `sepax_testkit::pairs` plus a near-touching one of their own.
+//! of capsule–sphere, capsule–capsule, capsule–box and capsule–hull, under the first five
+//! placements of `sepax_testkit::pairs`, a near-touching one of their own and, against
+//! a box or hull, the core within a hair of parallel to an edge and crossing it
+//! (`capsule_along_edge`).
 //!
 //! Each pair is queried in both orders with a margin of a quarter of its size, so the
 //! exact distance of separated pairs within the margin is checked as well as the
@@ -23,7 +25,7 @@ use sepax_geometry::rng::Rng;
 use sepax_geometry::{Capsule, Pose, Shape, Sphere};
 use sepax_narrowphase::oracle::{capsule_separation, gap_along};
 use sepax_narrowphase::{FEATURE_SLOP, PairCache, collide, contact};
-use sepax_testkit::pairs::{PLACEMENTS, place, scale};
+use sepax_testkit::pairs::{PLACEMENTS, capsule_along_edge, place, scale};
 use sepax_testkit::shapes::{ellipsoid_hull, random_capsule, random_cuboid};
 
 fn capsule_of(shape: &Shape) -> Capsule {
@@ -67,16 +69,21 @@ fn run(name: &str, seed: u64, count: usize, make: impl Fn(&mut Rng) -> Shape) {
     for i in 0..count {
         let capsule = random_capsule(&mut rng);
         let other = make(&mut rng);
-        let (pc, mut po) = if i % 6 == 5 {
-            let (pc, mut po) = place(&mut rng, &capsule, &other, PLACEMENTS[0]);
-            let size = scale(&capsule, &other);
-            let target = rng.range(-1e-3, 1e-3) as f64 * size;
-            near_touching(&capsule, &pc, &other, &mut po, target);
-            (pc, po)
-        } else {
-            place(&mut rng, &capsule, &other, PLACEMENTS[i % 5])
+        let (pc, mut po) = match i % 7 {
+            5 => {
+                let (pc, mut po) = place(&mut rng, &capsule, &other, PLACEMENTS[0]);
+                let size = scale(&capsule, &other);
+                let target = rng.range(-1e-3, 1e-3) as f64 * size;
+                near_touching(&capsule, &pc, &other, &mut po, target);
+                (pc, po)
+            }
+            6 => match capsule_along_edge(&mut rng, &capsule_of(&capsule), &other) {
+                Some(poses) => poses,
+                None => place(&mut rng, &capsule, &other, PLACEMENTS[0]),
+            },
+            k => place(&mut rng, &capsule, &other, PLACEMENTS[k % 5]),
         };
-        if i % 7 == 0 {
+        if i % 11 == 0 {
             po.translation = pc.translation + (po.translation - pc.translation) * 0.5;
         }
         let truth = capsule_separation(&capsule_of(&capsule), &pc, &other, &po);

@@ -17,7 +17,7 @@
 use crate::shapes::{ball_hull, half_unit_sphere, pair_cuboid};
 use glam::{Quat, Vec3};
 use sepax_geometry::rng::Rng;
-use sepax_geometry::{Pose, Shape, Sphere};
+use sepax_geometry::{Capsule, ConvexHull, Pose, Shape, Sphere};
 use sepax_narrowphase::oracle::{
     OracleContact, capsule_separation, sphere_separation, vertex_projection_sat,
 };
@@ -514,6 +514,42 @@ fn edges_meeting(rng: &mut Rng, ha: Vec3, hb: Vec3, relative: Quat, gap: f32) ->
     corner_b[j1] = facing(j1) * hb[j1];
     corner_b[j2] = facing(j2) * hb[j2];
     corner_a + outward * gap - relative * corner_b
+}
+
+/// Poses for a capsule and a box or hull with the capsule's core within a hair of
+/// parallel to an edge of the other shape (a small turn of 1e-7 to 0.03 rad, its
+/// logarithm uniform) and crossing it, from 5 % of the size sunk to 1 % apart: the
+/// configuration where the axis `core × edge` is short and decides. `None` for other
+/// shapes.
+pub fn capsule_along_edge(rng: &mut Rng, capsule: &Capsule, other: &Shape) -> Option<(Pose, Pose)> {
+    let cube;
+    let hull = match other {
+        Shape::Cuboid(c) => {
+            cube = ConvexHull::cuboid(c.half_extents()).ok()?;
+            &cube
+        }
+        Shape::ConvexHull(h) => h,
+        _ => return None,
+    };
+    let edge = hull.edges()[rng.below(hull.edges().len())];
+    let [v0, v1] = edge.vertices.map(|v| hull.vertices()[v as usize]);
+    let [n0, n1] = edge.faces.map(|f| hull.planes()[f as usize].normal);
+    let outward = (n0 + n1).try_normalize()?;
+    let on_edge = v0 + (v1 - v0) * rng.unit();
+    let angle = 10f32.powf(rng.range(-7.0, -1.5));
+    let turn = Quat::from_axis_angle(rng.unit_vec3(), angle);
+    // The core runs along the capsule's y axis.
+    let rotation = turn * Quat::from_rotation_arc(Vec3::Y, (v1 - v0).try_normalize()?);
+    let along = rng.range(-1.0, 1.0) * capsule.half_height();
+    let reach = capsule.radius() + capsule.half_height() + other.bounding_radius();
+    let gap = rng.range(-0.05, 0.01) * reach;
+    let centre =
+        on_edge + outward * (capsule.radius() + gap) - rotation * Vec3::new(0.0, along, 0.0);
+    let pose_other = Pose::new(
+        rng.vec3(Vec3::splat(-10.0), Vec3::splat(10.0)),
+        rng.rotation(),
+    );
+    Some((pose_other * Pose::new(centre, rotation), pose_other))
 }
 
 /// Poses for a pair of shapes under a placement, a within ±10 of the origin.

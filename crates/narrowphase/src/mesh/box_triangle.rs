@@ -9,16 +9,17 @@
 //!   face `−k`, resp. `+k`, turned to the triangle);
 //! * edge axis `L = (t_{i+1} − t_i) × e_k / |…|`: the edge's corners project to one
 //!   value `p`, the third corner to `q`: `up = −r(L) − max(p, q)`,
-//!   `down = min(p, q) − r(L)`; skipped when the edge is within `PARALLEL_EDGES` of
-//!   parallel to `e_k` (the face axes cover that configuration).
+//!   `down = min(p, q) − r(L)`. `L`'s components are the edge's own, so the line is
+//!   exact at every angle; only an edge parallel to `e_k` (`|L|²` below
+//!   `DEGENERATE_EDGE_AXIS`) is skipped (the face axes cover that configuration).
 //!
 //! Each line follows `sat`'s one-sided rule (verdict both ways, contact only for
 //! orientations with `L · n ≥ 0`); the first separating line ends the test.
 
 use super::local::LocalTriangle;
 use crate::Feature;
-use crate::sat::box_box::box_edge_along;
-use crate::sat::{Axis, FEATURE_SLOP, PARALLEL_EDGES, SatOutcome, fold_candidates};
+use crate::sat::box_box::{DEGENERATE_EDGE_AXIS, box_edge_along};
+use crate::sat::{Axis, FEATURE_SLOP, SatOutcome, fold_candidates};
 use glam::Vec3;
 
 /// The 13-axis test of the box with half extents `h` (centred at the origin) against
@@ -66,7 +67,8 @@ pub(crate) fn box_triangle(h: Vec3, tri: &LocalTriangle, margin: f32) -> SatOutc
     for i in 0..3 {
         let e = (t[(i + 1) % 3] - t[i]).to_array();
         let (on, off) = (t[i].to_array(), t[(i + 2) % 3].to_array());
-        let floor = PARALLEL_EDGES * PARALLEL_EDGES * (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+        let floor = DEGENERATE_EDGE_AXIS
+            .max(DEGENERATE_EDGE_AXIS * (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]));
         let lines = [
             edge_line::<0>(e, on, off, ha, na, floor),
             edge_line::<1>(e, on, off, ha, na, floor),

@@ -40,6 +40,7 @@ use super::sphere_triangle::{TriangleFeature, closest_point};
 use crate::Feature;
 use crate::manifold::reduce::Candidate;
 use crate::math::closest_points_on_segments_f64;
+use crate::math::unit_cross_f64;
 use crate::sat::capsule::{Core, ROUND_OFF};
 use crate::sat::{Axis, FEATURE_SLOP, PARALLEL_EDGES};
 use glam::{DVec3, Vec3};
@@ -119,10 +120,15 @@ pub(crate) fn capsule_triangle(
         // (Written so that a NaN length skips the line.)
         let spans = length_squared
             > PARALLEL_EDGES * PARALLEL_EDGES * d.length_squared() * e.length_squared();
-        if !spans {
-            continue;
-        }
-        let l = l / length_squared.sqrt();
+        let l = if spans {
+            l / length_squared.sqrt()
+        } else {
+            // Near-parallel: the f32 cross product is mostly round-off.
+            match unit_cross_f64(d.as_dvec3(), e.as_dvec3()) {
+                Some(l) => l,
+                None => continue,
+            }
+        };
         let (c, p, q) = (l.dot(p0), l.dot(t[i]), l.dot(t[(i + 2) % 3]));
         let l_dot_n = l.dot(n);
         if l_dot_n >= 0.0 && c - p.max(q) - radius > exact.separation {

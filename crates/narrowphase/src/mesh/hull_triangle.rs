@@ -19,6 +19,7 @@
 use super::local::LocalTriangle;
 use super::sat::{Eligible, offer_line};
 use crate::Feature;
+use crate::math::unit_cross_f64;
 use crate::polytope::Polytope;
 use crate::sat::{Axis, FEATURE_SLOP, PARALLEL_EDGES, SatOutcome};
 use glam::Vec3;
@@ -71,12 +72,17 @@ fn hull_axes(
             let e = t[(i + 1) % 3] - t[i];
             let l = e.cross(g);
             let length_squared = l.length_squared();
-            if length_squared
-                < PARALLEL_EDGES * PARALLEL_EDGES * e.length_squared() * g.length_squared()
+            let l = if length_squared
+                >= PARALLEL_EDGES * PARALLEL_EDGES * e.length_squared() * g.length_squared()
             {
-                continue;
-            }
-            let l = l / length_squared.sqrt();
+                l / length_squared.sqrt()
+            } else {
+                // Near-parallel: the f32 cross product is mostly round-off.
+                match unit_cross_f64(e.as_dvec3(), g.as_dvec3()) {
+                    Some(l) => l,
+                    None => continue,
+                }
+            };
             let (p, q) = (l.dot(t[i]), l.dot(t[(i + 2) % 3]));
             // The inner ball bounds both gaps from above: skip the scan when neither
             // orientation could separate or beat the best eligible axis so far.

@@ -39,13 +39,14 @@ use super::capsule_box::box_capsule;
 use super::{Axis, FEATURE_SLOP, Frame, SatOutcome, length_and_direction};
 use crate::Feature;
 use crate::math::closest_points_on_segments_f64;
+use crate::math::unit_cross_f64;
 use crate::polytope::Polytope;
 use crate::solid::Solid;
 use glam::{DVec3, Vec3};
 
-/// Edges whose direction is closer to the core's than this (`|d × e| ≤ k|d||e|`) give
-/// no axis: the Minkowski face they span is a sliver whose neighbours carry its
-/// separation (the same rule, and value, as the polytope test's parallel edges).
+/// Edges whose direction is closer to the core's than this (`|d × e| ≤ k|d||e|`) get
+/// their axis in f64 ([`unit_cross_f64`]), as the polytope test's near-parallel edges
+/// do.
 const PARALLEL: f32 = crate::sat::PARALLEL_EDGES;
 
 /// Distances below this fraction of the sizes and offsets involved are round-off of
@@ -250,14 +251,30 @@ pub(crate) fn polytope_capsule(
         // (Written so that a NaN length skips the edge.)
         let spans =
             m_length_squared > (PARALLEL * PARALLEL) * d_length_squared * along.length_squared();
-        if !spans {
+        let Some(mut m) = (if spans {
+            Some(m / m_length_squared.sqrt())
+        } else {
+            unit_cross_f64(d.as_dvec3(), along.as_dvec3())
+        }) else {
             continue;
-        }
-        let mut m = m / m_length_squared.sqrt();
-        if m.dot(n1 + n2) < 0.0 {
+        };
+        // Out of the polytope: along the middle of the edge's Gauss arc (from the edge
+        // on an obtuse one, where `n1 + n2` is short and mostly round-off).
+        let middle = if n1.dot(n2) >= 0.0 {
+            n1 + n2
+        } else {
+            along.cross(n1 - n2)
+        };
+        if m.dot(middle) < 0.0 {
             m = -m;
         }
-        let s = m.dot(p0 - v0);
+        // The arc test's signs are round-off for a core nearly parallel to the edge,
+        // so there the edge need not support `m`: the polytope's own support does.
+        let s = if spans {
+            m.dot(p0 - v0)
+        } else {
+            m.dot(p0).min(m.dot(p1)) - poly.support(m).1
+        };
         if edge.is_none_or(|best| s > best.separation) {
             edge = Some(Axis {
                 separation: s,

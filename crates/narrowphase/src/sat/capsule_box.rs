@@ -6,7 +6,8 @@
 //! * **Edges**: every direction `m = d × eₖ / |d × eₖ|` is orthogonal to the box edges
 //!   along `k`, so its support is one of them (`Σ hᵢ|mᵢ|` away) and both `±m` are
 //!   Minkowski faces of box and core: `s = |m·p₀| − Σ hᵢ|mᵢ|`, oriented by the sign of
-//!   `m·p₀`. Near-parallel `d` and `eₖ` give no axis (as in the general query).
+//!   `m·p₀`. `m`'s components are `d`'s, so the axis is exact for every angle; only a
+//!   `d` parallel to `eₖ` (`|m|²` below `DEGENERATE_EDGE_AXIS`) gives none.
 //! * **Distance** when the largest `s` is positive (the core is outside): `f(t) =
 //!   |p(t) − clamp(p(t))|²` is convex and piecewise quadratic, so `f'(t) = 2 Σₖ dₖ
 //!   φₖ(pₖ(t))` with `φ(x) = sign(x) max(|x| − hₖ, 0)` is nondecreasing and piecewise
@@ -22,9 +23,10 @@
 //! Edge axes and the distance always come with their closest points (the witness the
 //! manifold reuses); a face is clipped by the manifold.
 
+use super::Axis;
+use super::box_box::DEGENERATE_EDGE_AXIS;
 use super::box_box::{box_edge_along, box_edge_segment};
 use super::capsule::{CapsuleOutcome, Core, ROUND_OFF, finish};
-use super::{Axis, PARALLEL_EDGES};
 use crate::Feature;
 use crate::math::closest_points_on_segments_f64;
 use glam::{DVec3, Vec3};
@@ -63,7 +65,11 @@ pub(crate) fn box_capsule(h: Vec3, core: Core, margin: f32, slop: f32) -> Capsul
         Vec3::new(-d.z, 0.0, d.x),
         Vec3::new(d.y, -d.x, 0.0),
     ];
-    let floor = (PARALLEL_EDGES * PARALLEL_EDGES) * d.length_squared();
+    // The components of each `m` are the core's own (f32) coordinates, so `m` is exact
+    // and `s` is within a few ε of the size at any angle: no near-parallel bound is
+    // needed (one cost a capsule lying nearly along a box edge 1e-3 of depth), only
+    // one against squares that underflow.
+    let floor = DEGENERATE_EDGE_AXIS.max(DEGENERATE_EDGE_AXIS * d.length_squared());
     let (mut edge_s, mut edge_k, mut edge_m) = (f32::NEG_INFINITY, usize::MAX, Vec3::ZERO);
     for (k, m) in crosses.into_iter().enumerate() {
         let m_squared = m.length_squared();

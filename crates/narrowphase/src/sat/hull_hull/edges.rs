@@ -7,6 +7,7 @@ use super::arc_reach::{ReachMasks, for_each_reaching, reach_masks};
 use super::edge_lanes::EdgeLanesOfB;
 use super::{Query, Separating, Support};
 use crate::Feature;
+use crate::math::unit_cross_f64;
 use crate::polytope::Polytope;
 use crate::sat::{Axis, PARALLEL_EDGES, length_and_direction};
 use glam::Vec3;
@@ -204,12 +205,8 @@ impl Query<'_> {
             let [v0, v1] = p.edges[e as usize].vertices;
             p.vertices[v1 as usize].as_dvec3() - p.vertices[v0 as usize].as_dvec3()
         };
-        let on_a = direction(self.a, i);
         let on_b = self.frame.rot.as_dmat3() * direction(self.b, j);
-        let axis = on_a.cross(on_b);
-        let length = axis.length();
-        // sin φ below 1e-12: parallel to the f32 inputs' last bits and beyond.
-        (length > 1e-12 * on_a.length() * on_b.length()).then(|| (axis / length).as_vec3())
+        unit_cross_f64(direction(self.a, i), on_b)
     }
 
     /// The true separation of an edge axis, and whether the pair's edges support it:
