@@ -15,9 +15,9 @@
 //!   nothing tolerated by the ignored test `open_findings_are_fixed`.
 //!
 //! Most variants below are fixed by now (see `fuzz/artifacts-found/README.md`); their
-//! tolerances stay for fuzzing runs that want to look past a regression. None is open
-//! on the inputs in `fuzz/artifacts-open/` (it is empty); the conditions of the older
-//! families stay as wide as when they were found.
+//! tolerances stay for fuzzing runs that want to look past a regression. Still open:
+//! [`OpenBug::TinyShape`] on the warm repeat of speculative pairs (its two inputs in
+//! `fuzz/artifacts-open/`).
 
 use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::Contact;
