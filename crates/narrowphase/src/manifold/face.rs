@@ -48,7 +48,7 @@ pub(crate) fn face_contact(
         &mut polygon,
     );
     let sides = face_sides(reference, reference_face, n);
-    let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, clip_tolerance);
+    let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, clip_tolerance, true);
     let mut candidates = SmallVec::new();
     let id = |lines| {
         pack_id(

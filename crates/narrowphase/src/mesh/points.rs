@@ -92,7 +92,7 @@ pub(crate) fn triangle_face_points(
         let (v0, v1) = tri.edge(i);
         ((v1 - v0).cross(n), v0)
     });
-    let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, clip_tolerance);
+    let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, clip_tolerance, false);
     let mut candidates = SmallVec::new();
     let id = |lines| pack_id(false, 0, incident_face as u32, lines);
     points_below(clipped, n, tri.offset, margin, id, &mut candidates);
@@ -113,7 +113,7 @@ fn convex_face_points(
     let (mut polygon, mut scratch) = (ClipPolygon::new(), ClipPolygon::new());
     write_incident_polygon(tri.vertices.into_iter(), &mut polygon);
     let sides = face_sides(poly, j, m);
-    let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, clip_tolerance);
+    let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, clip_tolerance, true);
     let mut candidates = SmallVec::new();
     let id = |lines| pack_id(true, j as u32, 0, lines);
     points_below(clipped, m, plane.offset, margin, id, &mut candidates);
