@@ -93,8 +93,8 @@ pub(crate) fn clip_by_plane(
 /// [`clip_by_sides`]): `SIDE | BEVEL | k` is the bevel at the face's vertex `k`.
 pub(crate) const BEVEL: u16 = 0x4000;
 
-/// Below this cosine between consecutive side normals (a corner sharper than about
-/// 84°) the corner is bevelled.
+/// Below this cosine between consecutive side normals (a corner sharper than 60°, where
+/// the pushed-out side planes meet more than `2 t` out) the corner is bevelled.
 const SHARP_CORNER: f32 = -0.5;
 
 /// Clips `polygon` by the side planes `(outward, through)` (outward normals need not be
@@ -102,13 +102,13 @@ const SHARP_CORNER: f32 = -0.5;
 /// `SIDE | k`; `scratch` is the second buffer of the ping-pong, and the result is
 /// whichever of the two holds it (no polygon is moved by value).
 ///
-/// The sides come in loop order (side `k` runs from vertex `k`, its `through` point), and
-/// with `bevel_corners` a sharp corner gets one more plane: two side planes pushed out by `t` meet
-/// `t / sin(α/2)` from a corner of angle `α` (0.018 off a sliver's 21° corner for a
-/// tolerance of 0.0034), and a crossing point made there lay that far outside the
-/// reference face. The bevel, normal to the corner's bisector `ŝ_{k−1} + ŝ_k` and
-/// pushed out by `t` from the vertex, keeps every point within about `1.5 t` of the
-/// face. It is labelled `SIDE | BEVEL | k`. A polytope's face asks for it; a mesh
+/// The sides come in loop order (side `k` runs from vertex `k`, its `through` point).
+/// With `bevel_corners` a sharp corner gets one more plane: two side planes pushed out
+/// by `t` meet `t / sin(α/2)` from a corner of angle `α` (0.018 off a sliver's 21°
+/// corner for a tolerance of 0.0034), and a crossing point made there lay that far
+/// outside the reference face. The bevel, normal to the corner's bisector
+/// `ŝ_{k−1} + ŝ_k` and pushed out by `t` from the vertex, keeps every point within
+/// `2 t` of the face. It is labelled `SIDE | BEVEL | k`. A polytope's face asks for it; a mesh
 /// triangle does not: a point past its corner lies on the surface the mesh continues
 /// with, and a regular grid's 45° corners would be cut on most contacts (6 % more
 /// instructions on the terrain scene).

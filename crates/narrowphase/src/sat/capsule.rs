@@ -38,8 +38,7 @@
 use super::capsule_box::box_capsule;
 use super::{Axis, FEATURE_SLOP, Frame, SatOutcome, length_and_direction};
 use crate::Feature;
-use crate::math::closest_points_on_segments_f64;
-use crate::math::unit_cross_f64;
+use crate::math::{closest_points_on_segments_f64, unit_cross_f64};
 use crate::polytope::Polytope;
 use crate::solid::Solid;
 use glam::{DVec3, Vec3};
