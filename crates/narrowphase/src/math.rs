@@ -123,6 +123,23 @@ pub(crate) fn closest_points_on_segments_f64(
 mod tests {
     use super::*;
 
+    /// Near-parallel f32 directions get an accurate axis; parallel, zero and non-finite
+    /// ones none.
+    #[test]
+    fn unit_cross_of_nearly_parallel_directions() {
+        let (u, v) = (Vec3::new(1.0, 0.0, 0.0), Vec3::new(1.0, 1e-6, 1e-6));
+        let axis = unit_cross_f64(u.as_dvec3(), v.as_dvec3()).expect("1.4e-6 rad apart");
+        let expected = Vec3::new(0.0, -1.0, 1.0).normalize();
+        assert!((axis - expected).length() < 1e-6, "{axis}");
+        assert!((axis.length() - 1.0).abs() < 1e-6);
+        let none = |u: Vec3, v: Vec3| unit_cross_f64(u.as_dvec3(), v.as_dvec3()).is_none();
+        assert!(none(u, u));
+        assert!(none(u, -u * 3.0));
+        assert!(none(Vec3::ZERO, u));
+        assert!(none(Vec3::new(f32::NAN, 0.0, 0.0), Vec3::Y));
+        assert!(none(Vec3::new(f32::INFINITY, 0.0, 0.0), Vec3::Y));
+    }
+
     #[test]
     fn crossing_segments() {
         let (a, b) = closest_points_on_segments(
