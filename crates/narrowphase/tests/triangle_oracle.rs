@@ -2,7 +2,10 @@
 //! `sepax_narrowphase::oracle::triangle`: the one-sided vertex-projection test for boxes
 //! and hulls, the closest point for spheres. Lone triangles (every edge and corner
 //! active), random shapes, random poses of both; the verdict, the depth and the normal
-//! (the gap along our normal, in f64, must be our depth) agree on every pair.
+//! (the gap along our normal, in f64, must be our depth) agree on every pair. A second
+//! set places the shape with an edge (a capsule: its core) within 1e-7 to 0.03 rad of
+//! parallel to a triangle edge and crossing it, where the axis of the two edges and the
+//! direction of a short offset are mostly round-off unless taken with care.
 
 use glam::Vec3;
 use sepax_geometry::rng::Rng;
@@ -11,6 +14,7 @@ use sepax_narrowphase::mesh::{collide_triangle, contact_triangle};
 use sepax_narrowphase::oracle::triangle::{
     triangle_capsule, triangle_gap_along, triangle_sphere, triangle_vertex_projection_sat,
 };
+use sepax_testkit::pairs::convex_along_triangle_edge;
 use sepax_testkit::shapes::{ellipsoid_hull, random_cuboid};
 
 /// A random triangle of size ~1–4, not too thin (its smallest height at least a tenth
@@ -63,7 +67,26 @@ struct Tally {
     ties: usize,
 }
 
+/// How the shape is placed near the triangle.
+#[derive(Clone, Copy, PartialEq)]
+enum Placing {
+    /// [`place_near`]: random.
+    Near,
+    /// `convex_along_triangle_edge`: one edge of the shape (a capsule's core) within a
+    /// hair of parallel to a triangle edge and crossing it.
+    AlongEdge,
+}
+
 fn run(seed: u64, count: usize, make: impl Fn(&mut Rng) -> Shape) -> Tally {
+    run_placed(seed, count, make, Placing::Near)
+}
+
+fn run_placed(
+    seed: u64,
+    count: usize,
+    make: impl Fn(&mut Rng) -> Shape,
+    placing: Placing,
+) -> Tally {
     let mut rng = Rng::new(seed);
     let mut tally = Tally {
         hits: 0,
@@ -80,7 +103,14 @@ fn run(seed: u64, count: usize, make: impl Fn(&mut Rng) -> Shape) -> Tally {
             rng.rotation(),
         );
         let shape = make(&mut rng);
-        let pose = place_near(&mut rng, &t, &mesh_pose, &shape);
+        let pose = match placing {
+            Placing::Near => place_near(&mut rng, &t, &mesh_pose, &shape),
+            Placing::AlongEdge => {
+                let edge = rng.below(3);
+                convex_along_triangle_edge(&mut rng, &t, edge, &mesh_pose, &shape)
+                    .expect("a box, hull or capsule and a non-degenerate triangle")
+            }
+        };
         let size = (shape.bounding_radius() as f64).max(2.0);
         let tolerance = 2e-5 * size;
         let truth = match &shape {
@@ -121,9 +151,10 @@ fn run(seed: u64, count: usize, make: impl Fn(&mut Rng) -> Shape) -> Tally {
             tally.worst_depth = tally.worst_depth.max(error / size);
             assert!(
                 error <= tolerance,
-                "case {i}: depth {} vs oracle {}",
+                "case {i}: depth {} vs oracle {} (ours {c:?}, the oracle's normal {})",
                 c.depth,
-                -truth.separation
+                -truth.separation,
+                truth.normal
             );
             let normal = c.normal.as_dvec3();
             assert!(
@@ -135,7 +166,7 @@ fn run(seed: u64, count: usize, make: impl Fn(&mut Rng) -> Shape) -> Tally {
             tally.worst_witness = tally.worst_witness.max(witness / size);
             assert!(
                 witness <= tolerance,
-                "case {i}: normal {normal} gives gap {gap}, depth {}",
+                "case {i}: normal {normal} gives gap {gap}, depth {} (ours {c:?}, the oracle's {truth:?})",
                 c.depth
             );
             // Equal gaps along different axes (a tie) may pick either: count the
@@ -197,4 +228,36 @@ fn capsule_triangle_agrees_with_the_core_distance_on_100k_pairs() {
         let half_height = rng.range(0.0, 2.0);
         Shape::from(Capsule::try_new(half_height, radius).unwrap())
     });
+}
+
+#[test]
+fn box_triangle_agrees_with_edges_nearly_parallel() {
+    run_placed(0x7B4, 100_000, random_cuboid, Placing::AlongEdge);
+}
+
+#[test]
+fn hull_triangle_agrees_with_edges_nearly_parallel() {
+    run_placed(
+        0x7B5,
+        100_000,
+        |rng| {
+            let n = 8 + rng.below(9);
+            ellipsoid_hull(rng, n)
+        },
+        Placing::AlongEdge,
+    );
+}
+
+#[test]
+fn capsule_triangle_agrees_with_the_core_nearly_parallel() {
+    run_placed(
+        0x7B6,
+        100_000,
+        |rng| {
+            let radius = rng.range(0.05, 1.0);
+            let half_height = rng.range(0.0, 2.0);
+            Shape::from(Capsule::try_new(half_height, radius).unwrap())
+        },
+        Placing::AlongEdge,
+    );
 }

@@ -17,7 +17,7 @@
 use crate::shapes::{ball_hull, half_unit_sphere, pair_cuboid};
 use glam::{Quat, Vec3};
 use sepax_geometry::rng::Rng;
-use sepax_geometry::{Capsule, ConvexHull, Pose, Shape, Sphere};
+use sepax_geometry::{Capsule, ConvexHull, MeshTriangle, Pose, Shape, Sphere};
 use sepax_narrowphase::oracle::{
     OracleContact, capsule_separation, sphere_separation, vertex_projection_sat,
 };
@@ -550,6 +550,76 @@ pub fn capsule_along_edge(rng: &mut Rng, capsule: &Capsule, other: &Shape) -> Op
         rng.rotation(),
     );
     Some((pose_other * Pose::new(centre, rotation), pose_other))
+}
+
+/// A pose of a box, hull or capsule with one of its edges (a capsule: its core) within a
+/// hair of parallel to edge `edge` of triangle `t` (a small turn of 1e-7 to 0.03 rad, its
+/// logarithm uniform), the two crossing from outside the triangle, approached at a
+/// random angle between the triangle's normal and its outward side direction, from 5 %
+/// of the size sunk to 1 % apart: the configuration where the axis `edge × edge` is
+/// short and decides. The triangle is in the mesh frame `mesh_pose`; `None` for other
+/// shapes or a degenerate triangle.
+pub fn convex_along_triangle_edge(
+    rng: &mut Rng,
+    t: &MeshTriangle,
+    edge: usize,
+    mesh_pose: &Pose,
+    shape: &Shape,
+) -> Option<Pose> {
+    // The shape's edge (in its frame), a point on it and its outward direction.
+    let cube;
+    let (edge_direction, on_edge, outward, radius) = match shape {
+        Shape::Capsule(c) => {
+            let along = Vec3::Y * rng.range(-1.0, 1.0) * c.half_height();
+            let around = rng.range(0.0, std::f32::consts::TAU);
+            let outward = Vec3::new(around.cos(), 0.0, around.sin());
+            (Vec3::Y, along, outward, c.radius())
+        }
+        Shape::Cuboid(_) | Shape::ConvexHull(_) => {
+            let hull = match shape {
+                Shape::Cuboid(c) => {
+                    cube = ConvexHull::cuboid(c.half_extents()).ok()?;
+                    &cube
+                }
+                Shape::ConvexHull(h) => h,
+                _ => return None,
+            };
+            let e = hull.edges()[rng.below(hull.edges().len())];
+            let [v0, v1] = e.vertices.map(|v| hull.vertices()[v as usize]);
+            let [n0, n1] = e.faces.map(|f| hull.planes()[f as usize].normal);
+            let on_edge = v0 + (v1 - v0) * rng.unit();
+            (
+                (v1 - v0).try_normalize()?,
+                on_edge,
+                (n0 + n1).try_normalize()?,
+                0.0,
+            )
+        }
+        _ => return None,
+    };
+    let outward = (outward - edge_direction * outward.dot(edge_direction)).try_normalize()?;
+    // The triangle's edge, its outward side direction `u` and the approach `w` between
+    // the normal and `u` (the direction from the triangle's edge to the shape).
+    let (p0, p1) = (t.vertices[edge], t.vertices[(edge + 1) % 3]);
+    let d = (p1 - p0).try_normalize()?;
+    let u = d.cross(t.normal).try_normalize()?;
+    let u = if u.dot(t.vertices[(edge + 2) % 3] - p0) > 0.0 {
+        -u
+    } else {
+        u
+    };
+    let theta = rng.range(0.05, 1.5);
+    let w = t.normal * theta.cos() + u * theta.sin();
+    // The rotation taking (edge, outward) of the shape to (d, −w), then the small turn.
+    let from = glam::Mat3::from_cols(edge_direction, outward, edge_direction.cross(outward));
+    let to = glam::Mat3::from_cols(d, -w, d.cross(-w));
+    let aligned = Quat::from_mat3(&(to * from.transpose())).normalize();
+    let angle = 10f32.powf(rng.range(-7.0, -1.5));
+    let rotation = Quat::from_axis_angle(rng.unit_vec3(), angle) * aligned;
+    let on_triangle = p0 + (p1 - p0) * rng.unit();
+    let gap = rng.range(-0.05, 0.01) * shape.bounding_radius();
+    let centre = on_triangle + w * (radius + gap) - rotation * on_edge;
+    Some(*mesh_pose * Pose::new(centre, rotation))
 }
 
 /// Poses for a pair of shapes under a placement, a within ±10 of the origin.

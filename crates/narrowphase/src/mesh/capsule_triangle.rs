@@ -12,7 +12,9 @@
 //!   the closest pair is an endpoint and its closest point of the triangle
 //!   (`sphere_triangle`), or the core and an edge): apart when `D − r > margin`;
 //! * **exact axis**, apart (`D > 0`): the closest points' direction `u` (triangle →
-//!   core; the front normal on the face), separation `D − r`, when `u · n ≥ 0`;
+//!   core; the front normal on the face), separation `D − r`, when `u · n ≥ 0`; the
+//!   edges' points are found from the triangle's exact corners, in f64, since a short
+//!   offset's direction is otherwise mostly the rounded corners' round-off;
 //! * **exact axis**, the core crossing the triangle, or its closest points pointing
 //!   behind the plane (an endpoint below the plane, beside an edge): the largest gap
 //!   over the eligible axes (`L · n ≥ 0`) of the core–triangle Minkowski difference,
@@ -20,7 +22,8 @@
 //!   make no difference to the capsule's single edge, as for the polytope test). Along
 //!   `l = (d × e_i)/|…|` the core is one value `c = l · p₀` and edge `i` one value
 //!   `l · t_i`, so `up = c − max(l·t_i, l·t_{i+2})`, `down = min(…) − c`; along `n`,
-//!   `min(n·p₀, n·p₁) − o`. Lines within `PARALLEL_EDGES` of the core are skipped;
+//!   `min(n·p₀, n·p₁) − o`. A line within `PARALLEL_EDGES` of the core takes its
+//!   direction in f64 from the triangle's exact edge (`ExactTriangle`);
 //! * **preferred**: the face (`n`) when its separation is within the feature slop of
 //!   the exact one, else the exact axis (the rule of `sat::capsule`).
 //!
@@ -34,7 +37,7 @@
 //! core point nearest the triangle, its depth along `n`, as a sphere keeps its point.
 
 use super::internal_edges::{is_active, support_feature};
-use super::local::LocalTriangle;
+use super::local::{ExactTriangle, LocalTriangle};
 use super::patch::Patch;
 use super::sphere_triangle::{TriangleFeature, closest_point};
 use crate::Feature;
@@ -63,6 +66,7 @@ pub(crate) struct CapsuleTriangle {
 pub(crate) fn capsule_triangle(
     core: &Core,
     tri: &LocalTriangle,
+    tri64: &ExactTriangle,
     margin: f32,
 ) -> Option<CapsuleTriangle> {
     let (n, o) = (tri.normal, tri.offset);
@@ -75,9 +79,8 @@ pub(crate) fn capsule_triangle(
         normal: n,
         feature: Feature::FaceA(0),
     };
-    let (on_core, on_tri, feature) = closest_points(tri, p0, p1);
-    let offset = on_core - on_tri;
-    let distance = offset.length();
+    let (on_core, feature, exact_offset) = closest_points(tri, tri64, p0, p1);
+    let (offset, distance) = (exact_offset.as_vec3(), exact_offset.length() as f32);
     if distance - radius > margin {
         return None;
     }
@@ -98,7 +101,7 @@ pub(crate) fn capsule_triangle(
     if distance > tiny && offset.dot(n) >= 0.0 {
         let exact = Axis {
             separation: distance - radius,
-            normal: offset / distance,
+            normal: (exact_offset / exact_offset.length()).as_vec3(),
             feature: edge_feature(feature),
         };
         return Some(CapsuleTriangle {
@@ -123,7 +126,7 @@ pub(crate) fn capsule_triangle(
             l / length_squared.sqrt()
         } else {
             // Near-parallel: the f32 cross product is mostly round-off.
-            match unit_cross_f64(d.as_dvec3(), e.as_dvec3()) {
+            match unit_cross_f64(d.as_dvec3(), tri64.edge(i)) {
                 Some(l) => l,
                 None => continue,
             }
@@ -227,9 +230,20 @@ fn edge_feature(on: TriangleFeature) -> Feature {
 /// over the face (see `closest_points`).
 const EDGE_TIE: f64 = 1e-6;
 
-/// The closest points of the core `p₀ p₁` (first) and the triangle (second), and the
-/// triangle's feature (see the module docs).
-fn closest_points(tri: &LocalTriangle, p0: Vec3, p1: Vec3) -> (Vec3, Vec3, TriangleFeature) {
+/// An offset from an edge shorter than this fraction of the scale (the core's and the
+/// edge's lengths) is measured again from the exact corners (see `closest_points`).
+const SHORT_OFFSET: f64 = 1e-2;
+
+/// The closest point of the core `p₀ p₁`, the triangle's feature and the offset from
+/// the triangle's closest point to the core's, in f64 (see the module docs). The edges'
+/// points come from the triangle's exact corners: a short offset's direction is the
+/// contact normal.
+fn closest_points(
+    tri: &LocalTriangle,
+    tri64: &ExactTriangle,
+    p0: Vec3,
+    p1: Vec3,
+) -> (Vec3, TriangleFeature, DVec3) {
     let (n, o) = (tri.normal, tri.offset);
     let (h0, h1) = (n.dot(p0) - o, n.dot(p1) - o);
     if (h0 <= 0.0) != (h1 <= 0.0) {
@@ -240,7 +254,7 @@ fn closest_points(tri: &LocalTriangle, p0: Vec3, p1: Vec3) -> (Vec3, Vec3, Trian
             (b - a).cross(n).dot(q - a) <= 0.0
         });
         if inside {
-            return (q, q, TriangleFeature::Face);
+            return (q, TriangleFeature::Face, DVec3::ZERO);
         }
     }
     // An endpoint over the face; an endpoint closest to an edge or corner is also the
@@ -248,25 +262,26 @@ fn closest_points(tri: &LocalTriangle, p0: Vec3, p1: Vec3) -> (Vec3, Vec3, Trian
     // more than round-off to beat an endpoint over the face: near the edge the two
     // distances differ by `δ²/2h` (`δ` the endpoint's distance inside the edge), below
     // the f32 points' rounding, while the directions differ by `δ/h`.
-    let squared = |x: Vec3, y: Vec3| (x.as_dvec3() - y.as_dvec3()).length_squared();
-    let mut best = (p0, p0, TriangleFeature::Face);
+    let mut best = (p0, TriangleFeature::Face, DVec3::ZERO);
     let mut best_squared = f64::INFINITY;
     for p in [p0, p1] {
         let (y, feature) = closest_point(tri, p);
-        if feature == TriangleFeature::Face && squared(p, y) < best_squared {
-            best = (p, y, feature);
-            best_squared = squared(p, y);
+        let offset = p.as_dvec3() - y.as_dvec3();
+        if feature == TriangleFeature::Face && offset.length_squared() < best_squared {
+            best = (p, feature, offset);
+            best_squared = offset.length_squared();
         }
     }
     // (Differences in f64: an edge rounded to f32 moves its points by more than the
     // distances that decide a near tie.)
     let (c0, cd) = (p0.as_dvec3(), p1.as_dvec3() - p0.as_dvec3());
+    let mut best_edge = None;
     for i in 0..3 {
         let (a, b) = tri.edge(i);
         let (a, e) = (a.as_dvec3(), b.as_dvec3() - a.as_dvec3());
         let (x, y) = segment_pair(c0, cd, a, e);
         let distance_squared = (x - y).length_squared();
-        let tie = if best.2 == TriangleFeature::Face {
+        let tie = if best.1 == TriangleFeature::Face {
             EDGE_TIE
         } else {
             0.0
@@ -280,8 +295,20 @@ fn closest_points(tri: &LocalTriangle, p0: Vec3, p1: Vec3) -> (Vec3, Vec3, Trian
             } else {
                 TriangleFeature::Edge(i as u8)
             };
-            best = (x.as_vec3(), y.as_vec3(), feature);
+            best = (x.as_vec3(), feature, x - y);
             best_squared = distance_squared;
+            best_edge = Some(i);
+        }
+    }
+    // The winning edge's points again from the exact corners when the offset is
+    // short: the rounded corners decide which edge (their distances are good to
+    // round-off) but turn a short offset by their round-off over its length (above
+    // a hundredth of the scale, by less than 1e-5 rad).
+    if let Some(i) = best_edge {
+        let scale = cd.length_squared() + tri.edge_length_squared(i);
+        if best_squared < SHORT_OFFSET * SHORT_OFFSET * scale {
+            let (x, y) = segment_pair(c0, cd, tri64.corner(i), tri64.edge(i));
+            best = (x.as_vec3(), best.1, x - y);
         }
     }
     best
@@ -294,6 +321,7 @@ fn closest_points(tri: &LocalTriangle, p0: Vec3, p1: Vec3) -> (Vec3, Vec3, Trian
 /// core nearly tangent to the circle an edge sweeps about it, the pair is a flat
 /// minimum whose distances differ by less than an f32 edge's rounding while their
 /// directions (which the contact normal takes) do not.
+#[inline(always)]
 fn segment_pair(p: DVec3, d: DVec3, q: DVec3, e: DVec3) -> (DVec3, DVec3) {
     let r = p - q;
     let (dd, ee, de) = (d.dot(d), e.dot(e), d.dot(e));
@@ -334,13 +362,14 @@ fn segment_pair(p: DVec3, d: DVec3, q: DVec3, e: DVec3) -> (DVec3, DVec3) {
 pub(crate) fn capsule_patch(
     core: &Core,
     tri: &LocalTriangle,
+    tri64: &ExactTriangle,
     margin: f32,
     clip_tolerance: f32,
 ) -> Option<Patch> {
     if boxes_apart(core, tri, margin) {
         return None;
     }
-    let test = capsule_triangle(core, tri, margin)?;
+    let test = capsule_triangle(core, tri, tri64, margin)?;
     let slop = FEATURE_SLOP * core.radius;
     let (n, exact) = (tri.normal, test.exact);
     if !is_active(tri, test.on) {

@@ -7,7 +7,9 @@
 //!   face is the hull's support along `m`);
 //! * edge axis `L = (t_{i+1} − t_i) × g / |…|` for a hull edge `g`: one scan gives the
 //!   hull's interval `[lo, hi]` along `L`; `up = lo − max_i L·t_i`,
-//!   `down = min_i L·t_i − hi`; near-parallel pairs are skipped.
+//!   `down = min_i L·t_i − hi`; for edges within `PARALLEL_EDGES` of parallel `L` is
+//!   taken in f64 from the triangle's exact edge (`ExactTriangle`), since the rounded
+//!   corners' edge would turn it by their round-off over the angle.
 //!
 //! The edge query keeps every pair, the twin of the f64 oracle's candidate set (see
 //! `sat` for why no Gauss-map pruning), and scans the hull only for the pairs that
@@ -16,7 +18,7 @@
 //! bounds can neither exceed the margin nor beat the best eligible axis so far (an
 //! exact test, like the hull–hull test's) is skipped.
 
-use super::local::LocalTriangle;
+use super::local::{ExactTriangle, LocalTriangle};
 use super::sat::{Eligible, offer_line};
 use crate::Feature;
 use crate::math::unit_cross_f64;
@@ -27,7 +29,12 @@ use glam::Vec3;
 /// The test of hull `poly` against `tri`, whose plane has the hull's centroid in front.
 /// Edge features name the triangle edge and the hull edge whose direction gave the
 /// axis.
-pub(crate) fn hull_triangle(poly: &Polytope, tri: &LocalTriangle, margin: f32) -> SatOutcome {
+pub(crate) fn hull_triangle(
+    poly: &Polytope,
+    tri: &LocalTriangle,
+    tri64: &ExactTriangle,
+    margin: f32,
+) -> SatOutcome {
     let n = tri.normal;
     let face_a = Axis {
         separation: -poly.support(-n).1 - tri.offset,
@@ -37,7 +44,7 @@ pub(crate) fn hull_triangle(poly: &Polytope, tri: &LocalTriangle, margin: f32) -
     if face_a.separation > margin {
         return SatOutcome::Separated(face_a);
     }
-    match hull_axes(poly, tri, face_a.separation, margin) {
+    match hull_axes(poly, tri, tri64, face_a.separation, margin) {
         Ok(eligible) => eligible.fold(face_a, FEATURE_SLOP * poly.inradius),
         Err(axis) => SatOutcome::Separated(axis),
     }
@@ -46,6 +53,7 @@ pub(crate) fn hull_triangle(poly: &Polytope, tri: &LocalTriangle, margin: f32) -
 fn hull_axes(
     poly: &Polytope,
     tri: &LocalTriangle,
+    tri64: &ExactTriangle,
     face_a: f32,
     margin: f32,
 ) -> Result<Eligible, Axis> {
@@ -78,7 +86,7 @@ fn hull_axes(
                 l / length_squared.sqrt()
             } else {
                 // Near-parallel: the f32 cross product is mostly round-off.
-                match unit_cross_f64(e.as_dvec3(), g.as_dvec3()) {
+                match unit_cross_f64(tri64.edge(i), g.as_dvec3()) {
                     Some(l) => l,
                     None => continue,
                 }

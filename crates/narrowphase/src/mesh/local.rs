@@ -8,9 +8,9 @@
 //! of its three corners and normal. Every axis, depth and point below is in this frame;
 //! the normals point from the triangle (the mesh, shape a of the pair) to the convex.
 
-use crate::frame::Frame;
+use crate::frame::{Frame, FrameF64};
 use crate::polytope::Polytope;
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 use sepax_geometry::MeshTriangle;
 
 /// A mesh triangle in the convex's frame, with its plane and flags.
@@ -63,10 +63,60 @@ impl LocalTriangle {
         (self.vertices[i], self.vertices[(i + 1) % 3])
     }
 
+    /// The squared length of edge `i`, in f64.
+    #[inline]
+    pub fn edge_length_squared(&self, i: usize) -> f64 {
+        let (a, b) = self.edge(i);
+        (b.as_dvec3() - a.as_dvec3()).length_squared()
+    }
+
     /// The longest edge's length: the triangle's size, for tolerances.
     pub fn size(&self) -> f32 {
         let [a, b, c] = self.vertices;
         (b - a).length().max((c - b).length()).max((a - c).length())
+    }
+}
+
+/// A triangle in the convex's frame without round-off, in f64, for the few quantities
+/// round-off would swamp: the mesh-frame corners (f32, so exact in f64) under the
+/// relative pose kept in f64.
+///
+/// [`LocalTriangle`]'s corners are rounded once into the convex's frame, each off by
+/// about an ulp of its coordinates, and so is each edge built from them. That is
+/// harmless for a gap, but the axis `e × g` of two edges `φ` apart turns by that error
+/// over `φ` (0.03 rad for edges 1.7e-7 apart, a gap 1e-3 too shallow against the f64
+/// oracle), and the direction of an offset of length `D` turns by it over `D` (5e-5
+/// rad for a capsule's end 1e-3 from an edge). From these corners the first is good to
+/// about 1e-16 / φ, the second to 1e-16 / D. Only such axes and offsets ask, so the
+/// f64 work stays off the common path.
+#[derive(Clone, Copy)]
+pub(crate) struct ExactTriangle<'a> {
+    frame: &'a FrameF64,
+    corners: &'a [Vec3; 3],
+}
+
+impl<'a> ExactTriangle<'a> {
+    /// `triangle` (mesh frame) placed in the convex's frame by `frame` (from
+    /// [`Frame::with_f64`]).
+    #[inline]
+    pub fn new(frame: &'a FrameF64, triangle: &'a MeshTriangle) -> ExactTriangle<'a> {
+        ExactTriangle {
+            frame,
+            corners: &triangle.vertices,
+        }
+    }
+
+    /// Edge `i` (corner `i` to corner `i + 1`), in the convex's frame.
+    #[inline]
+    pub fn edge(&self, i: usize) -> DVec3 {
+        let c = self.corners;
+        self.frame.rot * (c[(i + 1) % 3].as_dvec3() - c[i].as_dvec3())
+    }
+
+    /// Corner `i`, in the convex's frame.
+    #[inline]
+    pub fn corner(&self, i: usize) -> DVec3 {
+        self.frame.rot * self.corners[i].as_dvec3() + self.frame.trans
     }
 }
 

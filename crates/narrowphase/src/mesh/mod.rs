@@ -122,7 +122,7 @@ use crate::sat::capsule::Core;
 use capsule_triangle::capsule_triangle;
 use cone::clamp_to_cones;
 use internal_edges::{axis_feature, is_active};
-use local::{Convex, LocalTriangle};
+use local::{Convex, ExactTriangle, LocalTriangle};
 use merge::{merged_points, reference_patch, with_triangle};
 use patch::{Against, Patch, convex_outcome, triangle_patch};
 use sepax_geometry::{MeshTriangle, Pose, Shape};
@@ -197,7 +197,7 @@ pub fn collide_mesh_triangles(
     let margin = sanitize_margin(margin);
     let clip_tolerance = CLIP_TOLERANCE * inner_radius(shape);
     // The mesh in the convex's frame: `point_to_a` maps mesh points there.
-    let mesh_in_convex = Frame::new(pose, mesh_pose);
+    let (mesh_in_convex, exact_frame) = Frame::with_f64(pose, mesh_pose);
     scratch.patches.clear();
     scratch.triangles.clear();
     with_against(shape, |against| {
@@ -209,7 +209,8 @@ pub fn collide_mesh_triangles(
                 continue;
             }
             scratch.triangles.push((id, tri));
-            if let Some(patch) = triangle_patch(&against, &tri, margin, clip_tolerance) {
+            let tri64 = ExactTriangle::new(&exact_frame, &triangle);
+            if let Some(patch) = triangle_patch(&against, &tri, &tri64, margin, clip_tolerance) {
                 scratch.patches.push((id, patch));
             }
         }
@@ -301,17 +302,18 @@ pub fn contact_triangle(
         return None;
     }
     let margin = sanitize_margin(margin);
-    let mesh_in_convex = Frame::new(pose, mesh_pose);
+    let (mesh_in_convex, exact_frame) = Frame::with_f64(pose, mesh_pose);
     let tri = LocalTriangle::new(triangle, &mesh_in_convex);
+    let tri64 = ExactTriangle::new(&exact_frame, triangle);
     let rotation = pose.rotation.normalize();
     with_against(shape, |against| {
         let (normal, depth, feature) = match against {
             Against::Sphere(_) => {
-                let patch = triangle_patch(&against, &tri, margin, 0.0)?;
+                let patch = triangle_patch(&against, &tri, &tri64, margin, 0.0)?;
                 (patch.normal, patch.depth(), Feature::Sphere)
             }
             Against::Capsule(core) => {
-                let test = capsule_triangle(&core, &tri, margin)?;
+                let test = capsule_triangle(&core, &tri, &tri64, margin)?;
                 if is_active(&tri, test.on) {
                     (
                         test.exact.normal,
@@ -323,7 +325,8 @@ pub fn contact_triangle(
                 }
             }
             Against::Convex(convex) => {
-                let SatOutcome::Overlap { exact, .. } = convex_outcome(&convex, &tri, margin)?
+                let SatOutcome::Overlap { exact, .. } =
+                    convex_outcome(&convex, &tri, &tri64, margin)?
                 else {
                     return None;
                 };

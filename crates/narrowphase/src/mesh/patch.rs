@@ -5,7 +5,7 @@ use super::box_triangle::box_triangle;
 use super::capsule_triangle::capsule_patch;
 use super::hull_triangle::hull_triangle;
 use super::internal_edges::{axis_feature, is_active};
-use super::local::{Convex, LocalTriangle};
+use super::local::{Convex, ExactTriangle, LocalTriangle};
 use super::points::{triangle_face_points, triangle_points};
 use super::sphere_triangle::{TriangleFeature, closest_point};
 use crate::Feature;
@@ -50,19 +50,42 @@ impl Patch {
     }
 }
 
+/// The distance and unit direction from the closest point of a triangle's edge or
+/// corner `on` to the origin (the sphere's centre), from the exact corners: the
+/// direction of a short offset is mostly the rounded corners' round-off otherwise.
+/// `None` at zero distance.
+#[cold]
+fn exact_offset(
+    tri64: &ExactTriangle,
+    on: TriangleFeature,
+) -> Option<(f32, Vec3, TriangleFeature)> {
+    let closest = match on {
+        TriangleFeature::Vertex(j) => tri64.corner(j as usize),
+        TriangleFeature::Edge(i) => {
+            let (a, e) = (tri64.corner(i as usize), tri64.edge(i as usize));
+            a + e * (-a.dot(e) / e.length_squared()).clamp(0.0, 1.0)
+        }
+        TriangleFeature::Face => return None,
+    };
+    let distance = closest.length();
+    (distance > 0.0 && distance.is_finite())
+        .then(|| (distance as f32, (-closest / distance).as_vec3(), on))
+}
+
 /// The contact of one triangle, or `None` when it gives none: apart beyond the margin,
 /// the shape's centre behind the triangle's plane (one-sided), or a corrected contact
 /// with nothing over the triangle.
 pub(crate) fn triangle_patch(
     against: &Against,
     tri: &LocalTriangle,
+    tri64: &ExactTriangle,
     margin: f32,
     clip_tolerance: f32,
 ) -> Option<Patch> {
     match against {
-        Against::Sphere(radius) => sphere_patch(*radius, tri, margin),
-        Against::Capsule(core) => capsule_patch(core, tri, margin, clip_tolerance),
-        Against::Convex(convex) => convex_patch(convex, tri, margin, clip_tolerance),
+        Against::Sphere(radius) => sphere_patch(*radius, tri, tri64, margin),
+        Against::Capsule(core) => capsule_patch(core, tri, tri64, margin, clip_tolerance),
+        Against::Convex(convex) => convex_patch(convex, tri, tri64, margin, clip_tolerance),
     }
 }
 
@@ -71,6 +94,7 @@ pub(crate) fn triangle_patch(
 pub(crate) fn convex_outcome(
     convex: &Convex,
     tri: &LocalTriangle,
+    tri64: &ExactTriangle,
     margin: f32,
 ) -> Option<SatOutcome> {
     if tri.normal.dot(convex.centre()) < tri.offset {
@@ -78,17 +102,19 @@ pub(crate) fn convex_outcome(
     }
     Some(match convex {
         Convex::Box { half, .. } => box_triangle(*half, tri, margin),
-        Convex::Hull(poly) => hull_triangle(poly, tri, margin),
+        Convex::Hull(poly) => hull_triangle(poly, tri, tri64, margin),
     })
 }
 
 fn convex_patch(
     convex: &Convex,
     tri: &LocalTriangle,
+    tri64: &ExactTriangle,
     margin: f32,
     clip_tolerance: f32,
 ) -> Option<Patch> {
-    let SatOutcome::Overlap { exact, preferred } = convex_outcome(convex, tri, margin)? else {
+    let SatOutcome::Overlap { exact, preferred } = convex_outcome(convex, tri, tri64, margin)?
+    else {
         return None;
     };
     // The axis is the preferred one, or the exact one when the preferred gives no
@@ -170,7 +196,12 @@ fn deepest_vertex(convex: &Convex, axis: &Axis) -> Candidate {
 /// face and on an inactive edge or corner. (There the contact does not need the
 /// centre over this triangle: near a flat or slightly convex inactive edge the centre
 /// can lie past the edge of both triangles that share it.)
-fn sphere_patch(radius: f32, tri: &LocalTriangle, margin: f32) -> Option<Patch> {
+fn sphere_patch(
+    radius: f32,
+    tri: &LocalTriangle,
+    tri64: &ExactTriangle,
+    margin: f32,
+) -> Option<Patch> {
     let n = tri.normal;
     // One-sided: the centre (the origin) must be in front; its height is `−offset`.
     let height = -tri.offset;
@@ -185,7 +216,7 @@ fn sphere_patch(radius: f32, tri: &LocalTriangle, margin: f32) -> Option<Patch> 
     let (distance, normal, on) = if feature == TriangleFeature::Face || !is_active(tri, feature) {
         (height, n, TriangleFeature::Face)
     } else {
-        (true_distance, direction, feature)
+        exact_offset(tri64, feature).unwrap_or((true_distance, direction, feature))
     };
     let depth = radius - distance;
     if depth < -margin {

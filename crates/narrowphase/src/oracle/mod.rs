@@ -48,8 +48,12 @@ pub struct OracleContact {
 }
 
 /// Cross products shorter than this fraction of `|e1||e2|` are skipped as degenerate
-/// (parallel edges have no cross-product axis).
-pub const DEGENERATE_CROSS: f64 = 1e-6;
+/// (parallel edges have no cross-product axis). In f64 a cross product of edges `φ`
+/// apart has its direction to about 1e-16 / φ, so edges 1e-9 apart still give an axis
+/// good to 1e-7; skipping more (this was 1e-6) drops real candidates: a hull edge
+/// 1.7e-7 off a triangle edge has the axis that decides, and without it the oracle
+/// said 1.6e-3 too deep.
+pub const DEGENERATE_CROSS: f64 = 1e-9;
 
 struct Solid {
     vertices: Vec<DVec3>,
