@@ -138,8 +138,12 @@ impl BoxPair {
             frame.rot.y_axis.to_array(),
             frame.rot.z_axis.to_array(),
         ];
-        let r: [[f32; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| cols[j][i]));
-        let abs_r = r.map(|row| row.map(f32::abs));
+        // (Written out: `[T; N]::map` was left as a call in the batched path when the
+        // crate's code-generation units were split another way.)
+        let row = |i: usize| [cols[0][i], cols[1][i], cols[2][i]];
+        let r = [row(0), row(1), row(2)];
+        let abs = |v: [f32; 3]| [v[0].abs(), v[1].abs(), v[2].abs()];
+        let abs_r = [abs(r[0]), abs(r[1]), abs(r[2])];
         BoxPair {
             ha: ha.to_array(),
             hb: hb.to_array(),
