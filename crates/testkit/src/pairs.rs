@@ -446,9 +446,10 @@ pub enum Placement {
     /// Rotations equal up to quarter turns and a small turn (1e-7 to 0.03 rad, its
     /// logarithm uniform) about a random axis: edges within a hair of parallel, the
     /// configuration where an edge axis `a_i × b_j` is short and its f32 direction
-    /// mostly round-off unless taken with care. Two boxes are placed with such a pair
-    /// of edges crossing, from 5 % of the size sunk to 1 % apart; other shapes at a
-    /// random offset.
+    /// mostly round-off unless taken with care. Boxes and hulls are placed with such
+    /// a pair of edges crossing, from 5 % of the size sunk to 1 % apart (two boxes by
+    /// the quarter turns above, any other pair with b turned onto a random edge of a);
+    /// other shapes at a random offset.
     NearParallelEdges,
 }
 
@@ -514,6 +515,52 @@ fn edges_meeting(rng: &mut Rng, ha: Vec3, hb: Vec3, relative: Quat, gap: f32) ->
     corner_b[j1] = facing(j1) * hb[j1];
     corner_b[j2] = facing(j2) * hb[j2];
     corner_a + outward * gap - relative * corner_b
+}
+
+/// A box or hull as a hull (a box's eight corners), to pick edges of.
+fn as_hull(shape: &Shape) -> Option<std::borrow::Cow<'_, ConvexHull>> {
+    match shape {
+        Shape::Cuboid(c) => ConvexHull::cuboid(c.half_extents())
+            .ok()
+            .map(std::borrow::Cow::Owned),
+        Shape::ConvexHull(h) => Some(std::borrow::Cow::Borrowed(h)),
+        _ => None,
+    }
+}
+
+/// A random edge of `hull`: a point on it, its unit direction and its outward unit
+/// direction (halfway between its faces' normals, square to the edge).
+fn random_edge(rng: &mut Rng, hull: &ConvexHull) -> Option<(Vec3, Vec3, Vec3)> {
+    let edge = hull.edges()[rng.below(hull.edges().len())];
+    let [v0, v1] = edge.vertices.map(|v| hull.vertices()[v as usize]);
+    let [n0, n1] = edge.faces.map(|f| hull.planes()[f as usize].normal);
+    let direction = (v1 - v0).try_normalize()?;
+    let outward = (n0 + n1)
+        .reject_from_normalized(direction)
+        .try_normalize()?;
+    Some((v0 + (v1 - v0) * rng.unit(), direction, outward))
+}
+
+/// For two boxes or hulls (not two boxes: see `edges_meeting`), b's rotation and centre
+/// in a's frame such that a random edge of b lies within a hair of parallel to a random
+/// edge of a (a small turn of 1e-7 to 0.03 rad, its logarithm uniform) and the two
+/// cross at random places along both, from 5 % of the size sunk to 1 % apart along a
+/// direction in a's edge's wedge of normals. `None` for other shapes.
+fn polytope_edges_crossing(rng: &mut Rng, a: &Shape, b: &Shape) -> Option<(Quat, Vec3)> {
+    let (hull_a, hull_b) = (as_hull(a)?, as_hull(b)?);
+    let (on_a, along_a, out_a) = random_edge(rng, &hull_a)?;
+    let (on_b, along_b, out_b) = random_edge(rng, &hull_b)?;
+    // The approach `w`: out of a's edge, between its faces (within ±40° of the middle).
+    let tilt = rng.range(-0.7, 0.7);
+    let w = Quat::from_axis_angle(along_a, tilt) * out_a;
+    // b's edge along a's, b's outward facing a (−w), then the small turn.
+    let from = glam::Mat3::from_cols(along_b, out_b, along_b.cross(out_b));
+    let to = glam::Mat3::from_cols(along_a, -w, along_a.cross(-w));
+    let aligned = Quat::from_mat3(&(to * from.transpose())).normalize();
+    let angle = 10f32.powf(rng.range(-7.0, -1.5));
+    let relative = Quat::from_axis_angle(rng.unit_vec3(), angle) * aligned;
+    let gap = rng.range(-0.05, 0.01) * (a.bounding_radius() + b.bounding_radius());
+    Some((relative, on_a + w * gap - relative * on_b))
 }
 
 /// Poses for a capsule and a box or hull with the capsule's core within a hair of
@@ -663,7 +710,15 @@ pub fn place(rng: &mut Rng, a: &Shape, b: &Shape, placement: Placement) -> (Pose
                     let gap = rng.range(-0.05, 0.01) * reach;
                     edges_meeting(rng, ca.half_extents(), cb.half_extents(), relative, gap)
                 }
-                _ => rng.unit_vec3() * rng.range(0.0, reach),
+                _ => {
+                    if let Some((relative, centre_b)) = polytope_edges_crossing(rng, a, b) {
+                        return (
+                            Pose::new(origin, base),
+                            Pose::new(origin + base * centre_b, base * relative),
+                        );
+                    }
+                    rng.unit_vec3() * rng.range(0.0, reach)
+                }
             };
             (
                 Pose::new(origin, base),

@@ -7,7 +7,7 @@
 //!   face is the hull's support along `m`);
 //! * edge axis `L = (t_{i+1} − t_i) × g / |…|` for a hull edge `g`: one scan gives the
 //!   hull's interval `[lo, hi]` along `L`; `up = lo − max_i L·t_i`,
-//!   `down = min_i L·t_i − hi`; for edges within `PARALLEL_EDGES` of parallel `L` is
+//!   `down = min_i L·t_i − hi`; for edges within `EXACT_CROSS` of parallel `L` is
 //!   taken in f64 from the triangle's exact edge (`ExactTriangle`), since the rounded
 //!   corners' edge would turn it by their round-off over the angle.
 //!
@@ -23,7 +23,7 @@ use super::sat::{Eligible, offer_line};
 use crate::Feature;
 use crate::math::unit_cross_f64;
 use crate::polytope::Polytope;
-use crate::sat::{Axis, FEATURE_SLOP, PARALLEL_EDGES, SatOutcome};
+use crate::sat::{Axis, EXACT_CROSS, FEATURE_SLOP, SatOutcome};
 use glam::Vec3;
 
 /// The test of hull `poly` against `tri`, whose plane has the hull's centroid in front.
@@ -81,11 +81,11 @@ fn hull_axes(
             let l = e.cross(g);
             let length_squared = l.length_squared();
             let l = if length_squared
-                >= PARALLEL_EDGES * PARALLEL_EDGES * e.length_squared() * g.length_squared()
+                >= EXACT_CROSS * EXACT_CROSS * e.length_squared() * g.length_squared()
             {
                 l / length_squared.sqrt()
             } else {
-                // Near-parallel: the f32 cross product is mostly round-off.
+                // Nearly parallel: the f32 cross product loses its direction.
                 match unit_cross_f64(tri64.edge(i), g.as_dvec3()) {
                     Some(l) => l,
                     None => continue,

@@ -9,7 +9,7 @@ use super::{Query, Separating, Support};
 use crate::Feature;
 use crate::math::unit_cross_f64;
 use crate::polytope::Polytope;
-use crate::sat::{Axis, PARALLEL_EDGES, length_and_direction};
+use crate::sat::{Axis, EXACT_CROSS, length_and_direction};
 use glam::Vec3;
 use sepax_geometry::hull::blocks::BLOCK;
 use sepax_geometry::hull::edge_blocks::ReachTarget;
@@ -153,13 +153,14 @@ impl Query<'_> {
     /// The axis of an edge pair, oriented into a's Gauss arc of the edge; `None` when
     /// the edges are parallel.
     ///
-    /// Within `PARALLEL_EDGES` of parallel the f32 cross product of the two edge
-    /// directions is mostly round-off (b's direction is rounded once more by the
-    /// rotation into a's frame: a direction error of ε becomes ε / sin φ in the axis,
-    /// and the depth along it is off by that times the size). There the axis is taken
-    /// in f64 ([`Query::parallel_edge_normal`]) instead of being skipped: long thin
-    /// shapes lying nearly parallel touch along such an axis, and the face axes alone
-    /// made them several times too deep.
+    /// Within `EXACT_CROSS` of parallel the f32 cross product of the two edge
+    /// directions loses precision (b's direction is rounded once more by the rotation
+    /// into a's frame: a direction error of ε becomes ε / sin φ in the axis, and the
+    /// depth along it is off by that times the size; within `PARALLEL_EDGES` it is
+    /// mostly round-off). There the axis is taken in f64
+    /// ([`Query::parallel_edge_normal`]) instead of being skipped: long thin shapes
+    /// lying nearly parallel touch along such an axis, and the face axes alone made
+    /// them several times too deep.
     ///
     /// The edge pair passed the Minkowski-face test, so the axis direction lies on a's
     /// arc `n0 → n1` (shorter than a half circle), where `n` points along the arc's
@@ -175,7 +176,7 @@ impl Query<'_> {
         // products overflow f32 (and gave a zero normal).
         let cross = ea.direction.cross(eb.direction);
         let mut n = match length_and_direction(cross) {
-            Some((length_axis, n)) if length_axis > PARALLEL_EDGES * ea.length * eb.length => n,
+            Some((length_axis, n)) if length_axis > EXACT_CROSS * ea.length * eb.length => n,
             _ => self.parallel_edge_normal(ea.index, eb.index)?,
         };
         let toward_arc = n.dot(arc_middle(ea));
