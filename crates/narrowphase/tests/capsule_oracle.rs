@@ -11,9 +11,11 @@
 //! depth of penetrating ones:
 //! * verdict: a contact iff the true separation is within the margin (outside a band of
 //!   `1e-5 × size` around it);
-//! * depth: `|depth − true depth| ≤ 1e-4 × size`;
+//! * depth: `|depth − true depth| ≤ 6e-7 × size` (the worst seen is 3e-7; the capsule–hull
+//!   axes of edges between 0.005 and 0.2 rad of the core, taken from an f32 cross product
+//!   until 2 December 2026, were off by up to 9e-7);
 //! * normal: the gap of the two shapes along the reported normal (`oracle::gap_along`)
-//!   is the reported separation within `1e-4 × size` (so the normal is an axis of that
+//!   is the reported separation within `6e-7 × size` (so the normal is an axis of that
 //!   depth);
 //! * manifold: `collide` gives one when `contact` does, with 1 to 4 points, the deepest
 //!   within the feature slop of the exact depth.
@@ -112,7 +114,7 @@ fn run(name: &str, seed: u64, count: usize, make: impl Fn(&mut Rng) -> Shape) {
             let depth_error = (c.depth as f64 + truth).abs() / size;
             worst.depth = worst.depth.max(depth_error);
             assert!(
-                depth_error <= 1e-4,
+                depth_error <= 6e-7,
                 "{name} case {i} ({label}): depth {} vs {} ({a:?} {pa:?} {b:?} {pb:?})",
                 c.depth,
                 -truth
@@ -121,7 +123,7 @@ fn run(name: &str, seed: u64, count: usize, make: impl Fn(&mut Rng) -> Shape) {
             let normal_error = (along + c.depth as f64).abs() / size;
             worst.normal = worst.normal.max(normal_error);
             assert!(
-                normal_error <= 1e-4,
+                normal_error <= 6e-7,
                 "{name} case {i} ({label}): gap {along} along {} for depth {} ({a:?} {pa:?} {b:?} {pb:?})",
                 c.normal,
                 c.depth

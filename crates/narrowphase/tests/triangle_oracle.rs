@@ -112,7 +112,7 @@ fn run_placed(
             }
         };
         let size = (shape.bounding_radius() as f64).max(2.0);
-        let tolerance = 2e-5 * size;
+        let tolerance = 5e-6 * size;
         let truth = match &shape {
             Shape::Sphere(s) => triangle_sphere(&t, &mesh_pose, s.radius(), &pose),
             Shape::Capsule(c) => triangle_capsule(&t, &mesh_pose, c, &pose),

@@ -22,7 +22,7 @@
 //!   make no difference to the capsule's single edge, as for the polytope test). Along
 //!   `l = (d × e_i)/|…|` the core is one value `c = l · p₀` and edge `i` one value
 //!   `l · t_i`, so `up = c − max(l·t_i, l·t_{i+2})`, `down = min(…) − c`; along `n`,
-//!   `min(n·p₀, n·p₁) − o`. A line within `PARALLEL_EDGES` of the core takes its
+//!   `min(n·p₀, n·p₁) − o`. A line within `EXACT_CROSS` of the core takes its
 //!   direction in f64 from the triangle's exact edge (`ExactTriangle`);
 //! * **preferred**: the face (`n`) when its separation is within the feature slop of
 //!   the exact one, else the exact axis (the rule of `sat::capsule`).
@@ -44,7 +44,7 @@ use crate::Feature;
 use crate::manifold::reduce::Candidate;
 use crate::math::{closest_points_on_segments_f64, unit_cross_f64};
 use crate::sat::capsule::{Core, ROUND_OFF};
-use crate::sat::{Axis, FEATURE_SLOP, PARALLEL_EDGES};
+use crate::sat::{Axis, EXACT_CROSS, FEATURE_SLOP};
 use glam::{DVec3, Vec3};
 use smallvec::SmallVec;
 
@@ -120,12 +120,12 @@ pub(crate) fn capsule_triangle(
         let l = d.cross(e);
         let length_squared = l.length_squared();
         // (Written so that a NaN length skips the line.)
-        let spans = length_squared
-            > PARALLEL_EDGES * PARALLEL_EDGES * d.length_squared() * e.length_squared();
+        let spans =
+            length_squared > EXACT_CROSS * EXACT_CROSS * d.length_squared() * e.length_squared();
         let l = if spans {
             l / length_squared.sqrt()
         } else {
-            // Near-parallel: the f32 cross product is mostly round-off.
+            // Nearly parallel: the f32 cross product loses its direction.
             match unit_cross_f64(d.as_dvec3(), tri64.edge(i)) {
                 Some(l) => l,
                 None => continue,

@@ -36,16 +36,17 @@
 //! is not used: a capsule query is the same warm or cold.
 
 use super::capsule_box::box_capsule;
-use super::{Axis, FEATURE_SLOP, Frame, SatOutcome, length_and_direction};
+use super::{Axis, EXACT_CROSS, FEATURE_SLOP, Frame, SatOutcome, length_and_direction};
 use crate::Feature;
 use crate::math::{closest_points_on_segments_f64, unit_cross_f64};
 use crate::polytope::Polytope;
 use crate::solid::Solid;
 use glam::{DVec3, Vec3};
 
-/// Edges whose direction is closer to the core's than this (`|d × e| ≤ k|d||e|`) get
-/// their axis in f64 ([`unit_cross_f64`]), as the polytope test's near-parallel edges
-/// do.
+/// Edges whose direction is closer to the core's than this (`|d × e| ≤ k|d||e|`) are
+/// measured by the polytope's support rather than by the edge (see `polytope_capsule`);
+/// below [`EXACT_CROSS`] their axis is taken in f64 ([`unit_cross_f64`]), as the
+/// polytope test's edges are.
 const PARALLEL: f32 = crate::sat::PARALLEL_EDGES;
 
 /// Distances below this fraction of the sizes and offsets involved are round-off of
@@ -248,9 +249,9 @@ pub(crate) fn polytope_capsule(
         let m = d.cross(along);
         let m_length_squared = m.length_squared();
         // (Written so that a NaN length skips the edge.)
-        let spans =
-            m_length_squared > (PARALLEL * PARALLEL) * d_length_squared * along.length_squared();
-        let Some(mut m) = (if spans {
+        let scale = d_length_squared * along.length_squared();
+        let spans = m_length_squared > (PARALLEL * PARALLEL) * scale;
+        let Some(mut m) = (if m_length_squared > (EXACT_CROSS * EXACT_CROSS) * scale {
             Some(m / m_length_squared.sqrt())
         } else {
             unit_cross_f64(d.as_dvec3(), along.as_dvec3())
