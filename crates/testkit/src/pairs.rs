@@ -569,24 +569,11 @@ fn polytope_edges_crossing(rng: &mut Rng, a: &Shape, b: &Shape) -> Option<(Quat,
 /// configuration where the axis `core × edge` is short and decides. `None` for other
 /// shapes.
 pub fn capsule_along_edge(rng: &mut Rng, capsule: &Capsule, other: &Shape) -> Option<(Pose, Pose)> {
-    let cube;
-    let hull = match other {
-        Shape::Cuboid(c) => {
-            cube = ConvexHull::cuboid(c.half_extents()).ok()?;
-            &cube
-        }
-        Shape::ConvexHull(h) => h,
-        _ => return None,
-    };
-    let edge = hull.edges()[rng.below(hull.edges().len())];
-    let [v0, v1] = edge.vertices.map(|v| hull.vertices()[v as usize]);
-    let [n0, n1] = edge.faces.map(|f| hull.planes()[f as usize].normal);
-    let outward = (n0 + n1).try_normalize()?;
-    let on_edge = v0 + (v1 - v0) * rng.unit();
+    let (on_edge, direction, outward) = random_edge(rng, &*as_hull(other)?)?;
     let angle = 10f32.powf(rng.range(-7.0, -1.5));
     let turn = Quat::from_axis_angle(rng.unit_vec3(), angle);
     // The core runs along the capsule's y axis.
-    let rotation = turn * Quat::from_rotation_arc(Vec3::Y, (v1 - v0).try_normalize()?);
+    let rotation = turn * Quat::from_rotation_arc(Vec3::Y, direction);
     let along = rng.range(-1.0, 1.0) * capsule.half_height();
     let reach = capsule.radius() + capsule.half_height() + other.bounding_radius();
     let gap = rng.range(-0.05, 0.01) * reach;
@@ -613,38 +600,19 @@ pub fn convex_along_triangle_edge(
     mesh_pose: &Pose,
     shape: &Shape,
 ) -> Option<Pose> {
-    // The shape's edge (in its frame), a point on it and its outward direction.
-    let cube;
-    let (edge_direction, on_edge, outward, radius) = match shape {
+    // The shape's edge (in its frame): a point on it, its direction and outward.
+    let (on_edge, edge_direction, outward, radius) = match shape {
         Shape::Capsule(c) => {
             let along = Vec3::Y * rng.range(-1.0, 1.0) * c.half_height();
             let around = rng.range(0.0, std::f32::consts::TAU);
             let outward = Vec3::new(around.cos(), 0.0, around.sin());
-            (Vec3::Y, along, outward, c.radius())
+            (along, Vec3::Y, outward, c.radius())
         }
-        Shape::Cuboid(_) | Shape::ConvexHull(_) => {
-            let hull = match shape {
-                Shape::Cuboid(c) => {
-                    cube = ConvexHull::cuboid(c.half_extents()).ok()?;
-                    &cube
-                }
-                Shape::ConvexHull(h) => h,
-                _ => return None,
-            };
-            let e = hull.edges()[rng.below(hull.edges().len())];
-            let [v0, v1] = e.vertices.map(|v| hull.vertices()[v as usize]);
-            let [n0, n1] = e.faces.map(|f| hull.planes()[f as usize].normal);
-            let on_edge = v0 + (v1 - v0) * rng.unit();
-            (
-                (v1 - v0).try_normalize()?,
-                on_edge,
-                (n0 + n1).try_normalize()?,
-                0.0,
-            )
+        _ => {
+            let (on_edge, direction, outward) = random_edge(rng, &*as_hull(shape)?)?;
+            (on_edge, direction, outward, 0.0)
         }
-        _ => return None,
     };
-    let outward = (outward - edge_direction * outward.dot(edge_direction)).try_normalize()?;
     // The triangle's edge, its outward side direction `u` and the approach `w` between
     // the normal and `u` (the direction from the triangle's edge to the shape).
     let (p0, p1) = (t.vertices[edge], t.vertices[(edge + 1) % 3]);

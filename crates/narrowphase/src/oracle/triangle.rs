@@ -37,6 +37,24 @@ pub fn triangle_vertex_projection_sat(
     shape: &Shape,
     pose: &Pose,
 ) -> Option<OracleContact> {
+    triangle_vertex_projection_sat_eligible_from(triangle, mesh_pose, shape, pose, 0.0)
+}
+
+/// [`triangle_vertex_projection_sat`] with the axes `L · n ≥ eligible_from` competing
+/// for the contact (0 there).
+///
+/// The one-sided depth is discontinuous where a candidate axis lies in the triangle's
+/// plane (`L · n = 0`): a box turned with a face axis along a triangle edge has one
+/// there, and whether it competes, which can halve the depth, is decided by round-off
+/// (the f32 normal, the rounded rotation). Tests take the answers with `±` a small band
+/// as the range the exact one may be read as.
+pub fn triangle_vertex_projection_sat_eligible_from(
+    triangle: &MeshTriangle,
+    mesh_pose: &Pose,
+    shape: &Shape,
+    pose: &Pose,
+    eligible_from: f64,
+) -> Option<OracleContact> {
     if !(mesh_pose.is_valid() && pose.is_valid()) {
         return None;
     }
@@ -59,7 +77,7 @@ pub fn triangle_vertex_projection_sat(
         let (_, hi) = interval(&t, l);
         let gap = lo - hi;
         apart = apart.max(gap);
-        if l.dot(n) >= 0.0 && gap > best.separation {
+        if l.dot(n) >= eligible_from && gap > best.separation {
             best = OracleContact {
                 separation: gap,
                 normal: l,
