@@ -270,8 +270,14 @@ impl Query<'_> {
     /// without supporting its axis, and then the value means nothing. So every value
     /// that would end the test is checked against the true separation
     /// ([`Query::verify`]), and so is the winner: the `CONTENDERS` best values (ties in
-    /// scan order) are verified best first until one supports its axis. One that fails
-    /// gives its true value to the exact axis only (a valid SAT direction all the same).
+    /// scan order) are verified best first until the next raw value is no better than
+    /// the best true value of a pair that supports its axis (a raw value bounds its true
+    /// one, so no later pair can win). "Supports" allows `SUPPORT_SLACK` of the pair's
+    /// size between the two, which on a large hull with a short edge let a pair whose
+    /// true value was 0.0125 below its raw one stop the search before a pair better by
+    /// 0.008 (`fuzz/artifacts-found/narrow_phase/short-hull-edge-contender-depth`).
+    /// One that fails gives its true value to the exact axis only (a valid SAT
+    /// direction all the same).
     /// A true value past the margin ends the test whatever the raw one said (round-off
     /// on shapes that touch exactly), as it does when the warm test measures that pair
     /// first: cold and warm give the same verdict.
@@ -404,6 +410,14 @@ impl Query<'_> {
             if top == usize::MAX {
                 break;
             }
+            // A raw value bounds its true one from above: once the best supported true
+            // value reaches the next raw one, no later pair can beat it.
+            if found
+                .best
+                .is_some_and(|best| pairs[top].axis.separation <= best.separation)
+            {
+                break;
+            }
             let pair = &mut pairs[top];
             let (k, l) = (pair.b as usize / BLOCK, pair.b as usize % BLOCK);
             let scale = self.pair_scale(&edges_a[pair.a as usize], &edges_b.edge(k, l));
@@ -419,8 +433,7 @@ impl Query<'_> {
             pair.axis.separation = f32::NAN;
             found.any = better_of(found.any, true_axis);
             if supports {
-                found.best = Some(true_axis);
-                break;
+                found.best = better_of(found.best, true_axis);
             }
         }
         Ok(found)
