@@ -12,9 +12,10 @@
 //!   the closest pair is an endpoint and its closest point of the triangle
 //!   (`sphere_triangle`), or the core and an edge): apart when `D − r > margin`;
 //! * **exact axis**, apart (`D > 0`): the closest points' direction `u` (triangle →
-//!   core; the front normal on the face), separation `D − r`, when `u · n ≥ 0`; the
-//!   edges' points are found from the triangle's exact corners, in f64, since a short
-//!   offset's direction is otherwise mostly the rounded corners' round-off;
+//!   core; the front normal on the face), separation `D − r`, when `u · n ≥ 0`; an
+//!   edge's points closer than 1 % of the scale are measured again from the triangle's
+//!   exact corners, in f64, since a short offset's direction is otherwise mostly the
+//!   rounded corners' round-off;
 //! * **exact axis**, the core crossing the triangle, or its closest points pointing
 //!   behind the plane (an endpoint below the plane, beside an edge): the largest gap
 //!   over the eligible axes (`L · n ≥ 0`) of the core–triangle Minkowski difference,
@@ -80,7 +81,8 @@ pub(crate) fn capsule_triangle(
         feature: Feature::FaceA(0),
     };
     let (on_core, feature, exact_offset) = closest_points(tri, tri64, p0, p1);
-    let (offset, distance) = (exact_offset.as_vec3(), exact_offset.length() as f32);
+    let exact_distance = exact_offset.length();
+    let (offset, distance) = (exact_offset.as_vec3(), exact_distance as f32);
     if distance - radius > margin {
         return None;
     }
@@ -101,7 +103,7 @@ pub(crate) fn capsule_triangle(
     if distance > tiny && offset.dot(n) >= 0.0 {
         let exact = Axis {
             separation: distance - radius,
-            normal: (exact_offset / exact_offset.length()).as_vec3(),
+            normal: (exact_offset / exact_distance).as_vec3(),
             feature: edge_feature(feature),
         };
         return Some(CapsuleTriangle {
@@ -235,9 +237,9 @@ const EDGE_TIE: f64 = 1e-6;
 const SHORT_OFFSET: f64 = 1e-2;
 
 /// The closest point of the core `p₀ p₁`, the triangle's feature and the offset from
-/// the triangle's closest point to the core's, in f64 (see the module docs). The edges'
-/// points come from the triangle's exact corners: a short offset's direction is the
-/// contact normal.
+/// the triangle's closest point to the core's, in f64 (see the module docs). A short
+/// offset from an edge is measured from the triangle's exact corners: its direction is
+/// the contact normal.
 fn closest_points(
     tri: &LocalTriangle,
     tri64: &ExactTriangle,
