@@ -265,6 +265,7 @@ fn box_face_points(
 /// `axis_a` (`Vec3::Y` in a's own frame), b's `core` in the same frame, for the exact
 /// axis and its closest points `(on_a, on_b)`.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub(crate) fn capsule_points_on_axis(
     axis_a: Vec3,
     ha: f32,

@@ -161,6 +161,7 @@ pub(crate) fn finish(
 }
 
 /// Capsule a against capsule b, both cores in one frame centred on a's centre.
+#[inline]
 pub(crate) fn capsule_capsule(a: Core, b: Core, margin: f32) -> CapsuleOutcome {
     let (on_a, on_b) = closest_points_on_segments_f64(
         a.p0.as_dvec3(),
@@ -175,9 +176,12 @@ pub(crate) fn capsule_capsule(a: Core, b: Core, margin: f32) -> CapsuleOutcome {
     // (Sizes by their largest component: no square roots.)
     let size = |v: Vec3| v.abs().max_element() as f64;
     let tiny = ROUND_OFF * 2.0 * (size(a.p1 - a.p0) + size(b.p1 - b.p0) + size(b.p0));
-    let normal = match (offset / distance).as_vec3().try_normalize() {
-        Some(n) if distance > tiny => n,
-        _ => crossing_normal(a.p1 - a.p0, b.p1 - b.p0, (b.p0 + b.p1) * 0.5),
+    // An f64 unit vector rounded to f32 is unit to f32 precision: no second
+    // normalisation. (`tiny ≥ 0`, so the division is by a positive length.)
+    let normal = if distance > tiny {
+        (offset * distance.recip()).as_vec3()
+    } else {
+        crossing_normal(a.p1 - a.p0, b.p1 - b.p0, (b.p0 + b.p1) * 0.5)
     };
     let axis = Axis {
         separation: (distance - radii) as f32,
