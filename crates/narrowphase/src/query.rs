@@ -1022,7 +1022,7 @@ mod tests {
         let sizes = [(0.5, 0.25), (0.5, 0.3), (1.0, 0.25), (0.0, 0.4)];
         let translations = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, -2.0, 0.5)];
         let rotations = [glam::Quat::IDENTITY, rng.rotation(), rng.rotation()];
-        let mut pick = |rng: &mut Rng| {
+        let pick = |rng: &mut Rng| {
             let (h, r) = sizes[rng.below(sizes.len())];
             let capsule = Capsule::try_new(h, r).expect("valid sizes");
             let pose = Pose::new(
