@@ -10,8 +10,13 @@
 //! already a world vector, positions are a's translation plus the point, and the anchors
 //! are rotated back into each body's frame.
 //!
-//! `contact` and `intersects` still run in a's frame: the two agree to round-off
-//! (`tests/capsule_oracle.rs` holds both to the f64 oracle).
+//! `contact` and `intersects` take the same query ([`contact_capsules`], the exact axis
+//! alone), so on a capsule pair the three agree bit for bit: `collide` has a manifold
+//! exactly when `contact` has a contact, with the same normal (its deepest point has
+//! the contact's depth to round-off, or within the clip tolerance when the cores lie
+//! along each other), and `intersects` is `contact` with margin 0. (Until 2 December 2026 those two ran in
+//! a's frame through the relative pose, agreeing with `collide` to round-off only, so
+//! a pair touching within round-off could get a manifold and no contact.)
 //!
 //! `collide` takes two capsules right after the pose checks (`query::two_capsules`),
 //! before the sphere and mesh dispatch, and runs the other order without flipping the
@@ -38,13 +43,77 @@
 //! and the compiler made branches of the selects anyway).
 
 use crate::PairCache;
-use crate::contact::{Feature, Manifold, ManifoldPoint};
+use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
 use crate::manifold::CLIP_TOLERANCE;
 use crate::manifold::capsule::capsule_points_on_axis;
 use crate::sat::SatOutcome;
 use crate::sat::capsule::{Core, capsule_capsule};
 use glam::{Mat3, Vec3};
 use sepax_geometry::{Capsule, Pose};
+
+/// Two capsules in the frame at a's centre with the world's axes: the rotations as
+/// matrices, b's centre and both cores.
+struct CorePair {
+    rot_a: Mat3,
+    rot_b: Mat3,
+    centre_b: Vec3,
+    core_a: Core,
+    core_b: Core,
+}
+
+impl CorePair {
+    /// The pair's cores (poses checked): b's centre from the translations' difference
+    /// in `f64`, rounded once; each core along its rotated y axis.
+    #[inline(always)]
+    fn new(a: &Capsule, pose_a: &Pose, b: &Capsule, pose_b: &Pose) -> CorePair {
+        let (qa, qb) = (pose_a.rotation.normalize(), pose_b.rotation.normalize());
+        let (rot_a, rot_b) = (Mat3::from_quat(qa), Mat3::from_quat(qb));
+        let (axis_a, axis_b) = (rot_a.y_axis, rot_b.y_axis);
+        let centre_b = (pose_b.translation.as_dvec3() - pose_a.translation.as_dvec3()).as_vec3();
+        CorePair {
+            rot_a,
+            rot_b,
+            centre_b,
+            core_a: Core {
+                p0: axis_a * -a.half_height(),
+                p1: axis_a * a.half_height(),
+                radius: a.radius(),
+            },
+            core_b: Core {
+                p0: centre_b - axis_b * b.half_height(),
+                p1: centre_b + axis_b * b.half_height(),
+                radius: b.radius(),
+            },
+        }
+    }
+}
+
+/// [`contact`](crate::contact) (and, with margin 0, [`intersects`](crate::intersects))
+/// for two capsules (poses checked, pair in canonical order): the exact axis of the
+/// same query as [`collide_capsules`], so the three agree bit for bit on the verdict
+/// and the normal; [`Contact::flipped`] when `mirrored`.
+#[inline]
+pub(crate) fn contact_capsules(
+    a: &Capsule,
+    pose_a: &Pose,
+    b: &Capsule,
+    pose_b: &Pose,
+    margin: f32,
+    mirrored: bool,
+) -> Option<Contact> {
+    let pair = CorePair::new(a, pose_a, b, pose_b);
+    match capsule_capsule(pair.core_a, pair.core_b, margin).outcome {
+        SatOutcome::Separated(_) => None,
+        SatOutcome::Overlap { exact, .. } => {
+            let contact = Contact {
+                normal: exact.normal,
+                depth: -exact.separation,
+                feature: exact.feature,
+            };
+            Some(if mirrored { contact.flipped() } else { contact })
+        }
+    }
+}
 
 /// [`collide`](crate::collide) for two capsules (poses checked, pair in canonical order):
 /// true when they touch, the manifold written to `out`, [`Manifold::flip`]ped when
@@ -60,20 +129,13 @@ pub(crate) fn collide_capsules(
     mirrored: bool,
     out: &mut Manifold,
 ) -> bool {
-    let (qa, qb) = (pose_a.rotation.normalize(), pose_b.rotation.normalize());
-    let (rot_a, rot_b) = (Mat3::from_quat(qa), Mat3::from_quat(qb));
-    let (axis_a, axis_b) = (rot_a.y_axis, rot_b.y_axis);
-    let centre_b = (pose_b.translation.as_dvec3() - pose_a.translation.as_dvec3()).as_vec3();
-    let core_a = Core {
-        p0: axis_a * -a.half_height(),
-        p1: axis_a * a.half_height(),
-        radius: a.radius(),
-    };
-    let core_b = Core {
-        p0: centre_b - axis_b * b.half_height(),
-        p1: centre_b + axis_b * b.half_height(),
-        radius: b.radius(),
-    };
+    let CorePair {
+        rot_a,
+        rot_b,
+        centre_b,
+        core_a,
+        core_b,
+    } = CorePair::new(a, pose_a, b, pose_b);
     let query = capsule_capsule(core_a, core_b, margin);
     let axis = match query.outcome {
         SatOutcome::Separated(axis) => {
@@ -86,7 +148,7 @@ pub(crate) fn collide_capsules(
     let clip_tolerance = CLIP_TOLERANCE * a.radius().min(b.radius());
     let witness = query.witness.unwrap_or((Vec3::ZERO, centre_b));
     let candidates = capsule_points_on_axis(
-        axis_a,
+        rot_a.y_axis,
         a.half_height(),
         a.radius(),
         core_b,

@@ -10,7 +10,7 @@
 
 use crate::PairCache;
 use crate::cache::SupportHints;
-use crate::capsule_pair::collide_capsules;
+use crate::capsule_pair::{collide_capsules, contact_capsules};
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
 use crate::distance::Core;
 use crate::frame::Frame;
@@ -259,6 +259,9 @@ pub fn contact(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: f32) 
     if !(pose_a.is_valid() && pose_b.is_valid()) || far_apart(pose_a, pose_b) {
         return None;
     }
+    if let (Shape::Capsule(ca), Shape::Capsule(cb)) = (a, b) {
+        return two_capsules_contact((ca, pose_a), (cb, pose_b), sanitize_margin(margin));
+    }
     if let Some(two) = two_spheres(a, pose_a, b, pose_b) {
         return two.contact(sanitize_margin(margin));
     }
@@ -293,6 +296,7 @@ pub fn contact_with(
         || far_apart(pose_a, pose_b)
         || mesh_pair(a, b, |_, _| ()).is_some()
         || matches!((a, b), (Shape::Sphere(_), Shape::Sphere(_)))
+        || matches!((a, b), (Shape::Capsule(_), Shape::Capsule(_)))
         || sphere_and_target(a, pose_a, b, pose_b).is_some()
     {
         return contact(a, pose_a, b, pose_b, margin);
@@ -422,6 +426,9 @@ pub fn minimum_translation(a: &OrientedBox, b: &OrientedBox) -> Vec3 {
 pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
     if !(pose_a.is_valid() && pose_b.is_valid()) || far_apart(pose_a, pose_b) {
         return false;
+    }
+    if let (Shape::Capsule(ca), Shape::Capsule(cb)) = (a, b) {
+        return two_capsules_contact((ca, pose_a), (cb, pose_b), 0.0).is_some();
     }
     if let Some(two) = two_spheres(a, pose_a, b, pose_b) {
         return two.intersects();
@@ -728,6 +735,21 @@ fn two_capsules(
         answer = None;
     }
     answer
+}
+
+/// [`contact`] of two capsules (poses checked, margin sanitised): [`contact_capsules`]
+/// in the canonical order, the query [`two_capsules`] runs, so `collide`, `contact` and
+/// `intersects` agree bit for bit on a capsule pair.
+fn two_capsules_contact(
+    (ca, pose_a): (&Capsule, &Pose),
+    (cb, pose_b): (&Capsule, &Pose),
+    margin: f32,
+) -> Option<Contact> {
+    if canonical_swap_capsules(ca, pose_a, cb, pose_b) {
+        contact_capsules(cb, pose_b, ca, pose_a, margin, true)
+    } else {
+        contact_capsules(ca, pose_a, cb, pose_b, margin, false)
+    }
 }
 
 /// A placeholder for a manifold the query writes.

@@ -303,3 +303,67 @@ fn bad_input_never_panics_and_margins_behave_as_documented() {
         }
     }
 }
+
+/// `collide`, `contact` and `intersects` on two capsules take one query, so they agree
+/// bit for bit: a manifold exactly when a contact, the same normal, the manifold's
+/// deepest point within the clip tolerance of the contact's depth (deeper by round-off
+/// at most), `intersects` exactly when `contact` with margin 0 — also right at
+/// touching, where two computations would split on round-off. Random pairs, then each pair moved along
+/// its normal until the surfaces touch, give or take a few ulps, in both orders.
+#[test]
+fn collide_contact_and_intersects_agree_on_capsule_pairs() {
+    use sepax_narrowphase::{contact, intersects};
+    use sepax_testkit::shapes::random_capsule;
+    let mut rng = Rng::new(0xca95);
+    let (mut touching, mut borderline) = (0, 0);
+    for i in 0..20_000 {
+        let (a, b) = (random_capsule(&mut rng), random_capsule(&mut rng));
+        let pa = Pose::new(
+            rng.vec3(Vec3::splat(-2.0), Vec3::splat(2.0)),
+            rng.rotation(),
+        );
+        let mut pb = Pose::new(
+            pa.translation + rng.unit_vec3() * rng.range(0.0, 4.0),
+            rng.rotation(),
+        );
+        // Every other pair is moved to touch: along the contact normal by its depth,
+        // then off by a few ulps of the coordinates either way.
+        if i % 2 == 1
+            && let Some(c) = contact(&a, &pa, &b, &pb, 10.0)
+        {
+            let ulps = rng.range(-4.0, 4.0) * f32::EPSILON * pb.translation.abs().max_element();
+            pb.translation += c.normal * (c.depth + ulps);
+            borderline += 1;
+        }
+        for (x, px, y, py) in [(&a, &pa, &b, &pb), (&b, &pb, &a, &pa)] {
+            for margin in [0.0, 0.05] {
+                let c = contact(x, px, y, py, margin);
+                let m = collide(x, px, y, py, margin, &mut PairCache::default());
+                assert_eq!(m.is_some(), c.is_some(), "pair {i}, margin {margin}");
+                if let (Some(m), Some(c)) = (&m, &c) {
+                    assert_eq!(m.normal, c.normal, "pair {i}");
+                    let deepest = m.points.iter().map(|p| p.depth).fold(f32::MIN, f32::max);
+                    // Each point's depth is measured at the point (f32, a few ulps of
+                    // the sizes here); the parallel case's ends may lie up to the clip
+                    // tolerance above the closest points.
+                    let (round, clip) = (1e-5, 2e-3 * 1.0f32.max(c.depth.abs()));
+                    assert!(
+                        deepest <= c.depth + round && deepest >= c.depth - clip,
+                        "pair {i}: {deepest} vs {c:?}, {m:?}"
+                    );
+                    touching += 1;
+                }
+            }
+            assert_eq!(
+                intersects(x, px, y, py),
+                contact(x, px, y, py, 0.0).is_some(),
+                "pair {i}"
+            );
+        }
+    }
+    // The test compares something: many contacts, many pairs at the boundary.
+    assert!(
+        touching > 20_000 && borderline > 5_000,
+        "{touching} / {borderline}"
+    );
+}
