@@ -161,7 +161,7 @@ pub(crate) fn finish(
 }
 
 /// Capsule a against capsule b, both cores in one frame centred on a's centre.
-#[inline]
+#[inline(always)]
 pub(crate) fn capsule_capsule(a: Core, b: Core, margin: f32) -> CapsuleOutcome {
     let (on_a, on_b) = closest_points_on_segments_f64(
         a.p0.as_dvec3(),
