@@ -3,9 +3,11 @@
 //! triangle, the merge into at most four points with the deepest kept, and a moved
 //! mesh giving the moved answer.
 
-use glam::{Quat, Vec3};
-use sepax_geometry::{Capsule, Cuboid, MeshTriangle, Pose, Shape, Sphere};
+use glam::{Quat, Vec2, Vec3};
+use sepax_geometry::{Capsule, ConvexHull, Cuboid, MeshTriangle, Pose, Shape, Sphere, TriMesh};
 use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles, collide_triangle};
+use sepax_narrowphase::oracle::mesh::mesh_separation;
+use sepax_narrowphase::{PairCache, collide, contact, intersects};
 use sepax_testkit::terrain::{flat_floor, triangles_with_flags};
 
 fn cube(half: f32) -> Shape {
@@ -80,6 +82,50 @@ fn a_sliver_over_an_inactive_corner_gives_the_face_normal() {
             .is_some_and(|m| m.normal.y < 0.5)
     });
     assert!(ghost, "the case must have a ghost contact to remove");
+}
+
+/// A tall box or hull pushed down through the peak of a small pyramid of terrain, its
+/// centre above the peak: the prism over each face is tilted along the face's normal
+/// and misses the shape's bottom, so every triangle's corrected contact had nothing
+/// over it and was dropped, and the pair, overlapping by up to 16, got no contact at
+/// all (found by the `capsule_mesh` fuzz target). The deepest face contact now
+/// answers: a normal on the mesh's front side, the shape's deepest point's depth along
+/// it, and `contact` / `intersects` agree.
+#[test]
+fn a_tall_shape_sunk_through_a_peak_keeps_a_contact() {
+    let heights = [0.0, 0.0, 0.0, 0.0, 0.25, 0.0, 0.0, 0.0, 0.0];
+    let mesh = TriMesh::try_from_heights(3, 3, Vec2::ONE, &heights).unwrap();
+    let shape_mesh = Shape::from(mesh.clone());
+    for half_height in [1.0f32, 3.0, 5.0, 16.5] {
+        let half = Vec3::new(0.5, half_height, 0.1);
+        let shapes = [
+            Shape::from(Cuboid::try_from_half_extents(half).unwrap()),
+            Shape::from(ConvexHull::cuboid(half).unwrap()),
+        ];
+        for shape in &shapes {
+            for turn in 0..8 {
+                let rotation = Quat::from_rotation_y(turn as f32 * 0.2);
+                let pose = Pose::new(Vec3::new(1.0, 0.5, 1.0), rotation);
+                let twin = mesh_separation(&mesh, &Pose::IDENTITY, shape, &pose).unwrap();
+                assert!(twin < -0.5, "the case must overlap deeply: {twin}");
+                let m = collide(
+                    &shape_mesh,
+                    &Pose::IDENTITY,
+                    shape,
+                    &pose,
+                    0.0,
+                    &mut PairCache::default(),
+                )
+                .unwrap_or_else(|| panic!("no contact, half height {half_height}, turn {turn}"));
+                assert!(m.normal.y > 0.9, "{}", m.normal);
+                // The shape's bottom lies `half_height - 0.5` below the terrain's base.
+                assert!(m.depth() >= 0.9 * (half_height - 0.5), "{}", m.depth());
+                let c = contact(&shape_mesh, &Pose::IDENTITY, shape, &pose, 0.0).unwrap();
+                assert_eq!((c.normal, c.depth), (m.normal, m.depth()));
+                assert!(intersects(shape, &pose, &shape_mesh, &Pose::IDENTITY));
+            }
+        }
+    }
 }
 
 #[test]

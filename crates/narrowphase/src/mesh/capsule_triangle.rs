@@ -411,6 +411,7 @@ pub(crate) fn capsule_patch(
         ),
         on: test.on,
         tri: *tri,
+        buried: false,
     })
 }
 
@@ -421,6 +422,7 @@ fn face_patch(tri: &LocalTriangle, points: SmallVec<[Candidate; 4]>) -> Patch {
         points,
         on: TriangleFeature::Face,
         tri: *tri,
+        buried: false,
     }
 }
 

@@ -27,15 +27,18 @@
 //! to its centre, which is inside the cone of the closest feature by construction.
 
 use super::local::{Convex, LocalTriangle};
-use super::patch::Patch;
+use super::patch::{Patch, buried_patch};
 use super::points::triangle_face_points;
 use super::sphere_triangle::TriangleFeature;
 use crate::Feature;
 
 /// Moves the normals of active-edge and active-corner patches into their cones (see the
-/// module docs); `triangles` are every triangle of the call, in the convex's frame.
+/// module docs); `triangles` are every triangle of the call, in the convex's frame. A
+/// patch whose face has nothing of the convex over it leaves `patches` for `buried`
+/// (see `patch::buried_patch`).
 pub(crate) fn clamp_to_cones(
     patches: &mut Vec<(u32, Patch)>,
+    buried: &mut Vec<(u32, Patch)>,
     triangles: &[(u32, LocalTriangle)],
     convex: &Convex,
     margin: f32,
@@ -55,6 +58,7 @@ pub(crate) fn clamp_to_cones(
         };
         let points = triangle_face_points(convex, &tri, margin, clip_tolerance);
         if points.is_empty() {
+            buried.extend(buried_patch(convex, &tri, margin).map(|p| (id, p)));
             patches.swap_remove(k);
             continue;
         }
@@ -66,6 +70,7 @@ pub(crate) fn clamp_to_cones(
                 points,
                 on: TriangleFeature::Face,
                 tri,
+                buried: false,
             },
         );
         k += 1;

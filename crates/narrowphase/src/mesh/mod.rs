@@ -133,6 +133,8 @@ use smallvec::SmallVec;
 #[derive(Clone, Debug, Default)]
 pub struct MeshScratch {
     patches: Vec<(u32, Patch)>,
+    /// Contacts with nothing over their triangle (see `patch::buried_patch`).
+    buried: Vec<(u32, Patch)>,
     triangles: Vec<(u32, LocalTriangle)>,
     gathered: Vec<Candidate>,
 }
@@ -199,6 +201,7 @@ pub fn collide_mesh_triangles(
     // The mesh in the convex's frame: `point_to_a` maps mesh points there.
     let (mesh_in_convex, exact_frame) = Frame::with_f64(pose, mesh_pose);
     scratch.patches.clear();
+    scratch.buried.clear();
     scratch.triangles.clear();
     with_against(shape, |against| {
         for (id, triangle) in triangles {
@@ -211,12 +214,16 @@ pub fn collide_mesh_triangles(
             scratch.triangles.push((id, tri));
             let tri64 = ExactTriangle::new(&exact_frame, &triangle);
             if let Some(patch) = triangle_patch(&against, &tri, &tri64, margin, clip_tolerance) {
-                scratch.patches.push((id, patch));
+                match patch.buried {
+                    false => scratch.patches.push((id, patch)),
+                    true => scratch.buried.push((id, patch)),
+                }
             }
         }
         if let Against::Convex(convex) = against {
             clamp_to_cones(
                 &mut scratch.patches,
+                &mut scratch.buried,
                 &scratch.triangles,
                 &convex,
                 margin,
@@ -224,6 +231,13 @@ pub fn collide_mesh_triangles(
             );
         }
     });
+    // No triangle gives a contact: the deepest of those kept aside, if any.
+    if scratch.patches.is_empty()
+        && let Some(k) = reference_patch(&scratch.buried)
+    {
+        let deepest = scratch.buried.swap_remove(k);
+        scratch.patches.push(deepest);
+    }
     let reference = reference_patch(&scratch.patches)?;
     let (id, patch) = &scratch.patches[reference];
     let normal = patch.normal;

@@ -38,6 +38,10 @@ pub(crate) struct Patch {
     pub on: TriangleFeature,
     /// The triangle (convex frame).
     pub tri: LocalTriangle,
+    /// A corrected contact with nothing of the convex over the triangle: kept aside,
+    /// and used only when no triangle of the call gives a contact (see
+    /// [`buried_patch`]).
+    pub buried: bool,
 }
 
 impl Patch {
@@ -155,12 +159,13 @@ fn convex_patch(
         points,
         on,
         tri: *tri,
+        buried: false,
     })
 }
 
 /// The patch of a contact on an internal edge or corner: the front normal, depths along
-/// it, only the part over this triangle (see `internal_edges`); `None` when nothing of
-/// the convex lies over it.
+/// it, only the part over this triangle (see `internal_edges`); when nothing of the
+/// convex lies over it, the [`buried_patch`] (`None` when it has no depth either).
 fn internal_patch(
     convex: &Convex,
     tri: &LocalTriangle,
@@ -168,12 +173,50 @@ fn internal_patch(
     clip_tolerance: f32,
 ) -> Option<Patch> {
     let points = triangle_face_points(convex, tri, margin, clip_tolerance);
-    (!points.is_empty()).then_some(Patch {
+    if points.is_empty() {
+        return buried_patch(convex, tri, margin);
+    }
+    Some(Patch {
         normal: tri.normal,
         feature: Feature::FaceA(0),
         points,
         on: TriangleFeature::Face,
         tri: *tri,
+        buried: false,
+    })
+}
+
+/// The face contact of a triangle that the convex overlaps with nothing over its face:
+/// the front normal `n`, one point at the convex's deepest vertex `p` along `−n`, depth
+/// `offset − n·p`; `None` when that is below `−margin`.
+///
+/// The internal-edge and cone corrections drop such a contact (a sliver of the convex
+/// past a seam: the neighbour gives the contact). But the prism over a face is tilted
+/// along its normal, and a convex sunk deep enough into a bump (a tall box through the
+/// peak of a terrain) can lie outside every face's prism: each triangle dropped its
+/// contact and the pair, overlapping by far, got none. So these patches are kept aside
+/// (`buried`) and the deepest of them answers when no triangle of the call gives a
+/// contact; otherwise they change nothing.
+pub(crate) fn buried_patch(convex: &Convex, tri: &LocalTriangle, margin: f32) -> Option<Patch> {
+    let poly = convex.polytope();
+    let n = tri.normal;
+    let k = poly.support_index(-n);
+    let p = poly.vertices[k];
+    let depth = tri.offset - n.dot(p);
+    (depth >= -margin).then(|| Patch {
+        normal: n,
+        feature: Feature::FaceA(0),
+        points: SmallVec::from_elem(
+            Candidate {
+                point: p + n * (0.5 * depth),
+                depth,
+                id: crate::manifold::pack_id(false, u32::MAX, u32::MAX, [u16::MAX - 2, k as u16]),
+            },
+            1,
+        ),
+        on: TriangleFeature::Face,
+        tri: *tri,
+        buried: true,
     })
 }
 
@@ -228,6 +271,7 @@ fn sphere_patch(
         TriangleFeature::Vertex(j) => 4 + j as u64,
     };
     Some(Patch {
+        buried: false,
         normal,
         feature: Feature::Sphere,
         points: SmallVec::from_elem(
