@@ -106,6 +106,41 @@ impl Enc {
     fn hull(self) -> Enc {
         self.byte(2)
     }
+    // `capsule_mesh`: shape a has no tag (flags bit 1 picks it); shape b takes
+    // `ShapeSpec::decode_any`'s tags (0 sphere, 1 box, 2 hull as above, 3 capsule,
+    // 4 mesh).
+    fn cap(self, half_height: f32, radius: f32) -> Enc {
+        self.q(half_height).q(radius)
+    }
+    fn capsule(self, half_height: f32, radius: f32) -> Enc {
+        self.byte(3).cap(half_height, radius)
+    }
+    fn mesh(self) -> Enc {
+        self.byte(4)
+    }
+    /// A height field (mesh kind 0): `columns × rows` samples (2 to 5 a side), row by
+    /// row.
+    fn heights(self, columns: u8, rows: u8, cell: [f32; 2], heights: &[f32]) -> Enc {
+        assert_eq!(heights.len(), (columns * rows) as usize);
+        let mut e = self
+            .byte(0)
+            .byte(columns - 2)
+            .byte(rows - 2)
+            .q(cell[0])
+            .q(cell[1]);
+        for h in heights {
+            e = e.q(*h);
+        }
+        e
+    }
+    /// Free triangles (mesh kind 1): a cloud of free points, then the triangles.
+    fn triangles(self, points: &[[f32; 3]], triangles: &[[u8; 3]]) -> Enc {
+        let mut e = self.byte(1).cloud(points).byte(triangles.len() as u8);
+        for t in triangles {
+            e = e.byte(t[0]).byte(t[1]).byte(t[2]);
+        }
+        e
+    }
 }
 
 /// The 8 corners of the cube [-1, 1]³ as lattice points.
@@ -196,6 +231,40 @@ fn narrow_seeds() -> Vec<(&'static str, Enc)> {
         ("hand-huge-boxes", n(1).byte(1).raw3(1e17, 1e17, 1e17).q3(0.0, 0.0, 0.0).id().byte(1).raw3(1e17, 1.0, 1.0).raw3(1e17, 0.0, 0.0).id()),
         ("hand-tiny-boxes", n(1).byte(1).dec(1024, -12).dec(1024, -12).dec(1024, -12).q3(0.0, 0.0, 0.0).id().byte(1).dec(1024, -12).dec(1024, -12).dec(1024, -12).dec(1536, -12).q3(0.0, 0.0, 0.0).id()),
         ("hand-far-from-origin", n(1).cuboid(0.5, 0.5, 0.5).raw3(1e6, 1e6, 1e6).id().cuboid(0.5, 0.5, 0.5).raw3(1e6, 1e6 + 0.875, 1e6).turn(1, 0, 1, 3)),
+    ]
+}
+
+/// `flags`: bit 0 wild, bit 1 a is a mesh (else a capsule), bits 2–3 both set: a
+/// margin follows.
+#[rustfmt::skip]
+fn capsule_mesh_seeds() -> Vec<(&'static str, Enc)> {
+    let n = |flags: u8| Enc::default().byte(flags);
+    let flat = |e: Enc| e.heights(3, 3, [1.0, 1.0], &[0.0; 9]);
+    let bumpy = |e: Enc| e.heights(4, 3, [0.5, 0.75], &[0.0, 0.25, -0.25, 0.0, 0.5, 0.0, 0.25, -0.5, 0.0, 0.0, 1.0, 0.0]);
+    let fold = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.5, 1.0]];
+    let tetra = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    vec![
+        ("hand-capsules-crossing", n(0).cap(0.5, 0.25).q3(0.0, 0.0, 0.0).id().capsule(0.5, 0.25).q3(0.0, 0.0, 0.25).turn(1, 0, 0, 64)),
+        ("hand-capsules-parallel", n(0).cap(1.0, 0.25).q3(0.0, 0.0, 0.0).quarter(2, 1).capsule(0.5, 0.25).q3(0.5, 0.5, 0.0).quarter(2, 1)),
+        ("hand-capsules-coaxial", n(0).cap(1.0, 0.5).q3(0.0, 0.0, 0.0).id().capsule(1.0, 0.5).q3(0.0, 0.0, 0.0).id()),
+        ("hand-capsule-lying-on-box", n(0).cap(0.5, 0.25).q3(0.0, 0.75, 0.0).quarter(2, 1).cuboid(1.0, 0.5, 1.0).q3(0.0, 0.0, 0.0).id()),
+        ("hand-capsule-standing-on-box", n(0).cap(0.5, 0.25).q3(0.25, 1.25, 0.0).id().cuboid(1.0, 0.5, 1.0).q3(0.0, 0.0, 0.0).turn(0, 1, 0, 20)),
+        ("hand-capsule-box-edge", n(0).cap(0.75, 0.25).q3(0.75, 0.75, 0.0).turn(1, 0, 0, 64).cuboid(0.5, 0.5, 0.5).q3(0.0, 0.0, 0.0).id()),
+        ("hand-capsule-sphere", n(0).cap(0.5, 0.25).q3(0.0, 0.0, 0.0).id().sphere(0.5).q3(0.5, 0.25, 0.0).id()),
+        ("hand-capsule-hull", n(0).cap(0.5, 0.25).q3(0.25, 1.0, 0.25).turn(1, 1, 0, 30).hull().cloud(&tetra).q3(0.0, 0.0, 0.0).id()),
+        ("hand-capsule-zero-height", n(0).cap(0.0, 0.5).q3(0.0, 0.75, 0.0).id().cuboid(0.5, 0.5, 0.5).q3(0.0, 0.0, 0.0).id()),
+        ("hand-capsule-margin", n(12).cap(0.5, 0.25).q3(0.0, 0.0, 0.0).id().capsule(0.5, 0.25).q3(0.75, 0.0, 0.0).id().q(0.5)),
+        ("hand-capsule-on-flat-mesh", n(0).cap(0.5, 0.25).q3(1.0, 0.25, 1.0).quarter(2, 1).mesh().heights(3, 3, [1.0, 1.0], &[0.0; 9]).q3(0.0, 0.0, 0.0).id()),
+        ("hand-capsule-on-bumpy-mesh", bumpy(n(0).cap(0.5, 0.25).q3(0.75, 0.5, 0.75).turn(1, 0, 1, 60).mesh()).q3(0.0, 0.0, 0.0).id()),
+        ("hand-mesh-under-box", flat(n(2)).q3(0.0, 0.0, 0.0).id().cuboid(0.5, 0.5, 0.5).q3(1.0, 0.5, 1.0).turn(0, 1, 0, 10)),
+        ("hand-mesh-under-sphere-on-seam", flat(n(2)).q3(0.0, 0.0, 0.0).id().sphere(0.5).q3(1.0, 0.25, 1.0).id()),
+        ("hand-fold-under-hull", n(2).triangles(&fold, &[[0, 2, 1], [1, 2, 3]]).q3(0.0, 0.0, 0.0).id().hull().cloud(&tetra).q3(0.25, 0.25, 0.25).turn(1, 2, 0, 40)),
+        ("hand-fold-under-capsule", n(2).triangles(&fold, &[[0, 2, 1], [1, 2, 3]]).q3(0.0, 0.0, 0.0).id().capsule(0.5, 0.25).q3(0.5, 0.5, 0.5).turn(1, 0, -1, 50)),
+        ("hand-mesh-back-side", n(2).triangles(&fold, &[[0, 1, 2]]).q3(0.0, 0.0, 0.0).id().sphere(0.5).q3(0.25, -0.25, 0.25).id()),
+        ("hand-mesh-degenerate-triangles", n(2).triangles(&fold, &[[0, 0, 1], [0, 1, 2], [1, 2, 1]]).q3(0.0, 0.0, 0.0).id().cuboid(0.25, 0.25, 0.25).q3(0.25, 0.25, 0.25).id()),
+        ("hand-meshes", flat(n(2)).q3(0.0, 0.0, 0.0).id().mesh().heights(3, 3, [1.0, 1.0], &[0.0; 9]).q3(0.0, 0.0, 0.0).id()),
+        ("hand-capsule-nan-pose", n(1).cap(0.5, 0.25).raw3(f32::NAN, 0.0, 0.0).id().capsule(0.5, 0.25).q3(0.0, 0.0, 0.0).id()),
+        ("hand-capsule-far-from-origin", n(1).cap(0.5, 0.25).raw3(1e6, 1e6, 1e6).quarter(0, 1).cuboid(0.5, 0.5, 0.5).raw3(1e6, 1e6 + 0.625, 1e6).id()),
     ]
 }
 
@@ -364,6 +433,7 @@ fn main() {
     let sets = [
         ("hull_builder", hull_seeds()),
         ("narrow_phase", narrow_seeds()),
+        ("capsule_mesh", capsule_mesh_seeds()),
         ("world_script", world_seeds()),
     ];
     let found = Path::new(&root).join("../artifacts-found");

@@ -7,11 +7,14 @@
 //! [`rust_pose`]).
 
 use crate::bytes::{Bytes, Mode};
-use glam::{Quat, Vec3};
-use sepax_geometry::{ConvexHull, Cuboid, Pose, Shape, Sphere};
+use glam::{Quat, Vec2, Vec3};
+use sepax_geometry::{Capsule, ConvexHull, Cuboid, Pose, Shape, Sphere, TriMesh};
 
 /// Most points a decoded cloud has.
 pub const MAX_POINTS: usize = 40;
+
+/// Most triangles a decoded list of triangles has.
+pub const MAX_TRIANGLES: usize = 16;
 
 /// A point cloud. One byte picks its kind:
 /// * free points, each coordinate a [`Bytes::value`];
@@ -58,6 +61,12 @@ pub enum ShapeSpec {
     Cuboid(Vec3),
     /// `ConvexHull::try_from_points(points)`.
     Hull(Vec<Vec3>),
+    /// `Capsule::try_new(half_height, radius)`.
+    Capsule(f32, f32),
+    /// `TriMesh::try_new(vertices, triangles)`.
+    Mesh(Vec<Vec3>, Vec<[u32; 3]>),
+    /// `TriMesh::try_from_heights(columns, rows, cell, heights)`.
+    Heights(usize, usize, Vec2, Vec<f32>),
 }
 
 impl ShapeSpec {
@@ -86,6 +95,50 @@ impl ShapeSpec {
         }
     }
 
+    /// A capsule: half height, then radius.
+    pub fn decode_capsule(b: &mut Bytes, mode: Mode) -> ShapeSpec {
+        ShapeSpec::Capsule(b.magnitude(mode), b.magnitude(mode))
+    }
+
+    /// A small triangle mesh, by one byte:
+    /// * a height field of 2 to 5 samples a side (cell sizes and heights are values, so
+    ///   flat, folded, vertical and zero-sized cells come up);
+    /// * free triangles: a point cloud ([`points`]: lattice clouds share and repeat
+    ///   vertices, so neighbours, folds, slivers and repeated triangles come up), then
+    ///   up to [`MAX_TRIANGLES`] triangles of vertex indices (any order: both windings).
+    pub fn decode_mesh(b: &mut Bytes, mode: Mode) -> ShapeSpec {
+        if b.below(2) == 0 {
+            let (columns, rows) = (2 + b.below(4), 2 + b.below(4));
+            let cell = Vec2::new(b.magnitude(mode), b.magnitude(mode));
+            let heights = (0..columns * rows).map(|_| b.value(mode)).collect();
+            ShapeSpec::Heights(columns, rows, cell, heights)
+        } else {
+            let vertices = points(b, mode);
+            let n = vertices.len();
+            let count = b.below(MAX_TRIANGLES + 1);
+            let triangles = (0..count)
+                .map(|_| [b.below(n), b.below(n), b.below(n)].map(|i| i as u32))
+                .collect();
+            ShapeSpec::Mesh(vertices, triangles)
+        }
+    }
+
+    /// Any shape, by one byte: a sphere, a box or a hull as [`ShapeSpec::decode`]
+    /// reads them (same tags), a capsule or a mesh.
+    pub fn decode_any(b: &mut Bytes, mode: Mode) -> ShapeSpec {
+        match b.below(5) {
+            0 => ShapeSpec::Sphere(b.magnitude(mode)),
+            1 => ShapeSpec::Cuboid(Vec3::new(
+                b.magnitude(mode),
+                b.magnitude(mode),
+                b.magnitude(mode),
+            )),
+            2 => ShapeSpec::Hull(points(b, mode)),
+            3 => ShapeSpec::decode_capsule(b, mode),
+            _ => ShapeSpec::decode_mesh(b, mode),
+        }
+    }
+
     /// The shape, or `None` when its constructor refuses the values (with a named
     /// error: that is all a constructor owes bad input).
     pub fn build(&self) -> Option<Shape> {
@@ -93,6 +146,11 @@ impl ShapeSpec {
             ShapeSpec::Sphere(r) => Sphere::try_new(*r).ok().map(Shape::from),
             ShapeSpec::Cuboid(h) => Cuboid::try_from_half_extents(*h).ok().map(Shape::from),
             ShapeSpec::Hull(p) => ConvexHull::try_from_points(p).ok().map(Shape::from),
+            ShapeSpec::Capsule(h, r) => Capsule::try_new(*h, *r).ok().map(Shape::from),
+            ShapeSpec::Mesh(v, t) => TriMesh::try_new(v.clone(), t.clone()).ok().map(Shape::from),
+            ShapeSpec::Heights(c, r, cell, h) => TriMesh::try_from_heights(*c, *r, *cell, h)
+                .ok()
+                .map(Shape::from),
         }
     }
 
@@ -110,6 +168,24 @@ impl ShapeSpec {
             ShapeSpec::Hull(p) => format!(
                 "let {name}: Shape = ConvexHull::try_from_points(&{}).unwrap().into();",
                 rust_points(p)
+            ),
+            ShapeSpec::Capsule(h, r) => format!(
+                "let {name}: Shape = Capsule::try_new({}, {}).unwrap().into();",
+                rust_f32(*h),
+                rust_f32(*r)
+            ),
+            ShapeSpec::Mesh(v, t) => format!(
+                "let {name}: Shape = TriMesh::try_new(\n{}.to_vec(),\nvec!{t:?},\n).unwrap().into();",
+                rust_points(v)
+            ),
+            ShapeSpec::Heights(c, r, cell, h) => format!(
+                "let {name}: Shape = TriMesh::try_from_heights({c}, {r}, Vec2::new({}, {}), &[{}]).unwrap().into();",
+                rust_f32(cell.x),
+                rust_f32(cell.y),
+                h.iter()
+                    .map(|v| rust_f32(*v))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         }
     }

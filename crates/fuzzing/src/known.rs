@@ -251,8 +251,8 @@ fn thickness(shape: &Shape) -> f32 {
         Shape::Cuboid(c) => c.half_extents().min_element(),
         Shape::ConvexHull(h) => h.inradius(),
         Shape::Capsule(c) => c.radius(),
-        // Not produced by the fuzzing decoder; a surface has no thickness.
-        Shape::TriMesh(_) => 0.0,
+        // A surface has no thickness: its size says whether it is tiny.
+        Shape::TriMesh(m) => m.bounding_radius(),
     }
 }
 

@@ -9,6 +9,7 @@
 //! |---|---|---|
 //! | [`hull_builder`] | a point cloud, then face edits | a hull or a named error; Euler, planes, every input point inside ([`hull`]) |
 //! | [`narrow_phase`] | two shapes, two poses, a margin | finite answers, ≤ 4 points, `intersects` = `contact`, order symmetry, the f64 oracle ([`narrow`]) |
+//! | [`capsule_mesh`] | a capsule or a mesh, any shape, two poses, a margin | as `narrow_phase`, with the capsule oracle and the mesh twin ([`capsule_mesh`](mod@capsule_mesh)) |
 //! | [`world_script`] | a config and a list of world calls | no panic, stale handles refused, sorted reports with live handles, consistent events ([`world`]) |
 //!
 //! Each function **panics only when an invariant is broken** (or when sepax itself
@@ -22,10 +23,12 @@
 //! // Any bytes at all: the empty input, and one of each target's.
 //! sepax_fuzzing::hull_builder(&[]);
 //! sepax_fuzzing::narrow_phase(&[2, 1, 4, 0, 4, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0]);
+//! sepax_fuzzing::capsule_mesh(&[0, 0, 4, 0, 4, 0, 3, 0, 4, 0, 4, 0, 4, 0, 0]);
 //! sepax_fuzzing::world_script(&[0, 1, 1, 0, 0, 9]);
 //! ```
 
 pub mod bytes;
+pub mod capsule_mesh;
 pub mod decode;
 pub mod hull;
 pub mod known;
@@ -50,6 +53,12 @@ pub fn narrow_phase(data: &[u8]) {
     narrow::run(data, Tolerance::from_env());
 }
 
+/// Target `capsule_mesh` (see [`capsule_mesh`](mod@capsule_mesh)), tolerating the open
+/// bugs named in `SEPAX_FUZZ_TOLERATE` (see [`known`]; none when unset).
+pub fn capsule_mesh(data: &[u8]) {
+    capsule_mesh::run(data, Tolerance::from_env());
+}
+
 /// Target `world_script` (see [`world`]), tolerating the open bugs named in
 /// `SEPAX_FUZZ_TOLERATE` (see [`known`]; none when unset).
 pub fn world_script(data: &[u8]) {
@@ -61,9 +70,10 @@ pub fn world_script(data: &[u8]) {
 pub type Target = (&'static str, fn(&[u8], Tolerance));
 
 /// The targets.
-pub const TARGETS: [Target; 3] = [
+pub const TARGETS: [Target; 4] = [
     ("hull_builder", hull::run),
     ("narrow_phase", narrow::run),
+    ("capsule_mesh", capsule_mesh::run),
     ("world_script", world::run),
 ];
 
@@ -85,6 +95,7 @@ pub fn describe(target: &str, data: &[u8]) -> Option<String> {
             ))
         }
         "narrow_phase" => Some(narrow::NarrowCase::decode(data).rust()),
+        "capsule_mesh" => Some(capsule_mesh::CapsuleMeshCase::decode(data).rust()),
         "world_script" => Some(script::Script::decode(data).rust()),
         _ => None,
     }

@@ -30,9 +30,9 @@
 use crate::bytes::{Bytes, Mode};
 use crate::decode::{self, ShapeSpec, rust_f32, rust_pose};
 use crate::known::{Skips, Tolerance};
-use crate::pair::{Tolerances, check_contact_finite, check_oracle, check_symmetry};
+use crate::pair::{Tolerances, check_contact_finite, check_manifold, check_oracle, check_symmetry};
 use sepax_geometry::{Pose, Shape};
-use sepax_narrowphase::{Contact, Manifold, PairCache, collide, collide_full, contact, intersects};
+use sepax_narrowphase::{PairCache, collide, contact, intersects};
 
 pub use crate::pair::REPRESENTABLE;
 
@@ -137,7 +137,8 @@ impl NarrowCase {
                 check_contact_finite(c, &t);
             }
         }
-        self.check_manifold(a, b, &manifold, ab, &mut cache, &t, &skip);
+        let posed = ((a, pa), (b, pb));
+        check_manifold(posed, margin, &manifold, ab, &mut cache, &t, &skip);
         if skip.symmetry {
             return;
         }
@@ -145,74 +146,5 @@ impl NarrowCase {
         check_symmetry(a, pa, b, pb, ab, ba, m, &t, skip.normals);
         check_symmetry(a, pa, b, pb, ab0, ba0, 0.0, &t, skip.normals);
         check_oracle(a, pa, b, pb, ab0, &t);
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn check_manifold(
-        &self,
-        a: &Shape,
-        b: &Shape,
-        manifold: &Option<Manifold>,
-        exact: Option<Contact>,
-        cache: &mut PairCache,
-        t: &Tolerances,
-        skip: &Skips,
-    ) {
-        let (pa, pb) = (&self.pose_a, &self.pose_b);
-        assert!(
-            manifold.is_none() || exact.is_some(),
-            "a manifold without a contact: {manifold:?}"
-        );
-        assert!(
-            exact.is_none_or(|c| c.depth < 0.0) || manifold.is_some(),
-            "a touching contact without a manifold: {exact:?}"
-        );
-        if let Some(m) = manifold {
-            assert!(
-                (1..=4).contains(&m.points.len()),
-                "{} points",
-                m.points.len()
-            );
-            if t.representable && !skip.finite {
-                assert!(
-                    m.normal.is_finite() && (m.normal.length() - 1.0).abs() < t.unit,
-                    "manifold normal {} is not unit",
-                    m.normal
-                );
-            }
-            if t.representable && !skip.finite {
-                for p in &m.points {
-                    let finite = p.position.is_finite()
-                        && p.depth.is_finite()
-                        && p.anchor_a.is_finite()
-                        && p.anchor_b.is_finite();
-                    assert!(finite, "non-finite manifold point {p:?}");
-                }
-            }
-        }
-        // Compared as printed, so that NaN equals NaN (out of the representable range).
-        let mut full_cache = *cache;
-        let again = collide(a, pa, b, pb, self.margin, cache);
-        // The warm path (a kept feature) gives the full test's answer bit for bit, with
-        // the same remembered feature, whatever the input.
-        let full = collide_full(a, pa, b, pb, self.margin, &mut full_cache);
-        assert_eq!(
-            format!("{again:?}"),
-            format!("{full:?}"),
-            "the kept-feature path differs from the full test"
-        );
-        assert_eq!(
-            cache.last(),
-            full_cache.last(),
-            "the kept-feature path's cache"
-        );
-        if skip.warm {
-            return;
-        }
-        assert_eq!(
-            format!("{again:?}"),
-            format!("{manifold:?}"),
-            "the warm query differs from the one before"
-        );
     }
 }

@@ -1,10 +1,11 @@
 //! The pair checks of the `narrow_phase` target: tolerances, order symmetry and the
 //! f64 oracle (see [`narrow`](crate::narrow) for what each one states).
 
+use crate::known::Skips;
 use glam::Vec3;
 use sepax_geometry::{Pose, Shape};
-use sepax_narrowphase::Contact;
 use sepax_narrowphase::oracle::{gap_along, vertex_projection_sat};
+use sepax_narrowphase::{Contact, Manifold, PairCache, collide, collide_full};
 
 /// Below this, squared lengths fit in f32 (`1e36 < f32::MAX`), so every answer is
 /// expected finite; above it the queries' f32 arithmetic may overflow, and only
@@ -52,6 +53,79 @@ pub(crate) fn check_contact_finite(c: &Contact, t: &Tolerances) {
     assert!(
         c.normal.is_finite() && (c.normal.length() - 1.0).abs() < t.unit && c.depth.is_finite(),
         "non-finite or non-unit contact {c:?}"
+    );
+}
+
+/// A posed shape.
+pub(crate) type Posed<'a> = (&'a Shape, &'a Pose);
+
+/// `collide`'s manifold against `contact`'s answer `exact` (a manifold needs a contact,
+/// a touching contact gives one), 1 to 4 finite points, and a second `collide` with the
+/// cache the first left: the same as `collide_full` with that cache (answer and
+/// remembered feature) and, unless skipped, the same as the first.
+pub(crate) fn check_manifold(
+    ((a, pa), (b, pb)): (Posed, Posed),
+    margin: f32,
+    manifold: &Option<Manifold>,
+    exact: Option<Contact>,
+    cache: &mut PairCache,
+    t: &Tolerances,
+    skip: &Skips,
+) {
+    assert!(
+        manifold.is_none() || exact.is_some(),
+        "a manifold without a contact: {manifold:?}"
+    );
+    assert!(
+        exact.is_none_or(|c| c.depth < 0.0) || manifold.is_some(),
+        "a touching contact without a manifold: {exact:?}"
+    );
+    if let Some(m) = manifold {
+        assert!(
+            (1..=4).contains(&m.points.len()),
+            "{} points",
+            m.points.len()
+        );
+        if t.representable && !skip.finite {
+            assert!(
+                m.normal.is_finite() && (m.normal.length() - 1.0).abs() < t.unit,
+                "manifold normal {} is not unit",
+                m.normal
+            );
+        }
+        if t.representable && !skip.finite {
+            for p in &m.points {
+                let finite = p.position.is_finite()
+                    && p.depth.is_finite()
+                    && p.anchor_a.is_finite()
+                    && p.anchor_b.is_finite();
+                assert!(finite, "non-finite manifold point {p:?}");
+            }
+        }
+    }
+    // Compared as printed, so that NaN equals NaN (out of the representable range).
+    let mut full_cache = *cache;
+    let again = collide(a, pa, b, pb, margin, cache);
+    // The warm path (a kept feature) gives the full test's answer bit for bit, with
+    // the same remembered feature, whatever the input.
+    let full = collide_full(a, pa, b, pb, margin, &mut full_cache);
+    assert_eq!(
+        format!("{again:?}"),
+        format!("{full:?}"),
+        "the kept-feature path differs from the full test"
+    );
+    assert_eq!(
+        cache.last(),
+        full_cache.last(),
+        "the kept-feature path's cache"
+    );
+    if skip.warm {
+        return;
+    }
+    assert_eq!(
+        format!("{again:?}"),
+        format!("{manifold:?}"),
+        "the warm query differs from the one before"
     );
 }
 

@@ -142,7 +142,11 @@ impl Script {
         let shape = |s: &ShapeSpec| match s {
             ShapeSpec::Sphere(r) => huge(*r),
             ShapeSpec::Cuboid(h) => vec(h),
-            ShapeSpec::Hull(points) => points.iter().any(vec),
+            ShapeSpec::Hull(points) | ShapeSpec::Mesh(points, _) => points.iter().any(vec),
+            ShapeSpec::Capsule(h, r) => huge(*h) || huge(*r),
+            ShapeSpec::Heights(_, _, cell, heights) => {
+                huge(cell.x) || huge(cell.y) || heights.iter().any(|v| huge(*v))
+            }
         };
         huge(self.config.margin)
             || self.ops.iter().any(|op| match op {

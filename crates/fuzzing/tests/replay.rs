@@ -135,6 +135,11 @@ fn narrow_phase_random_inputs() {
 }
 
 #[test]
+fn capsule_mesh_random_inputs() {
+    random_batch("capsule_mesh", 0x9_0004);
+}
+
+#[test]
 fn world_script_random_inputs() {
     random_batch("world_script", 0x9_0003);
 }

@@ -121,9 +121,13 @@ pub(crate) fn capsule_triangle(
         let e = t[(i + 1) % 3] - t[i];
         let l = d.cross(e);
         let length_squared = l.length_squared();
-        // (Written so that a NaN length skips the line.)
-        let spans =
-            length_squared > EXACT_CROSS * EXACT_CROSS * d.length_squared() * e.length_squared();
+        // (Written so that a NaN length skips the line.) Below `f32::MIN_POSITIVE` the
+        // square is subnormal and its root too coarse to normalise by (a core 4e-23
+        // long gave a normal 1.001 long), and an infinite one (a core 1e13 long across
+        // an edge 1e6 long) gave a zero normal: f64 takes both, as near-parallel lines.
+        let spans = length_squared
+            > EXACT_CROSS * EXACT_CROSS * d.length_squared() * e.length_squared()
+            && (f32::MIN_POSITIVE..f32::INFINITY).contains(&length_squared);
         let l = if spans {
             l / length_squared.sqrt()
         } else {

@@ -175,8 +175,9 @@ fn inner_radius(shape: &Shape) -> f32 {
 ///
 /// One manifold, at most four points, its normal from the mesh to the shape: see the
 /// [module docs](self) for the one-sided rule, the internal edges and the merging.
-/// `None` when no triangle gives a contact within `margin`, or a pose is not
-/// [`Pose::is_valid`]. The manifold's `feature` is the reference triangle's:
+/// `None` when no triangle gives a contact within `margin` (or its deepest point, whose
+/// depth is computed apart from the test's verdict, lies more than `margin` apart by
+/// round-off), or a pose is not [`Pose::is_valid`]. The manifold's `feature` is the reference triangle's:
 /// `FaceA(triangle)`, `EdgeEdge(3 · triangle + edge, edge of the shape)` (wrapping), or
 /// `FaceB(face of the shape)`; `Sphere` for a sphere; for a capsule `FaceA(triangle)`
 /// or `EdgeEdge(3 · triangle + edge, 0)` (a corner names the edge leaving it). A negative or NaN margin counts
@@ -240,6 +241,13 @@ pub fn collide_mesh_triangles(
     }
     let reference = reference_patch(&scratch.patches)?;
     let (id, patch) = &scratch.patches[reference];
+    // The verdict of a triangle's test and the depths of its points are computed
+    // apart; where they disagree by round-off (or the input is beyond f32), the deepest
+    // point can lie below the margin. The pair is then apart, for `contact` and
+    // `intersects` as for this manifold.
+    if patch.depth() < -margin {
+        return None;
+    }
     let normal = patch.normal;
     let feature = mesh_feature(*id, patch.feature);
     let points = if feature == Feature::Sphere {
@@ -254,6 +262,12 @@ pub fn collide_mesh_triangles(
             &mut scratch.gathered,
         )
     };
+    // The reference patch joins its own merge unless its normal is not unit: only with
+    // coordinates whose squares overflow f32 (a hull 1e29 wide), where no answer is
+    // representable. No manifold then, rather than one without points.
+    if points.is_empty() {
+        return None;
+    }
     let rotation = pose.rotation.normalize();
     let world = Pose::new(pose.translation, rotation);
     // (A push loop: `collect` into the small vector cost twice as much in the profile.)

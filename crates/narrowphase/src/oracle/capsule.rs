@@ -107,9 +107,15 @@ pub fn capsule_separation(capsule: &Capsule, pose: &Pose, other: &Shape, other_p
         }
         Shape::Cuboid(c) => {
             let hull = ConvexHull::cuboid(c.half_extents()).expect("a valid box is a valid hull");
-            segment_polytope(c0, c1, &hull, other, other_pose, origin)
+            // A box's face normals are its axes, exactly; its hull's planes are computed
+            // from its corners, which a box 1e-22 thin leaves mostly round-off.
+            let axes = [DVec3::X, DVec3::Y, DVec3::Z];
+            segment_polytope(c0, c1, (&hull, &axes), other, other_pose, origin)
         }
-        Shape::ConvexHull(h) => segment_polytope(c0, c1, h, other, other_pose, origin),
+        Shape::ConvexHull(h) => {
+            let normals: Vec<DVec3> = h.planes().iter().map(|p| p.normal.as_dvec3()).collect();
+            segment_polytope(c0, c1, (h, &normals), other, other_pose, origin)
+        }
         // Not a solid: see `oracle::mesh::mesh_separation`.
         Shape::TriMesh(_) => return f64::NAN,
     };
@@ -117,11 +123,12 @@ pub fn capsule_separation(capsule: &Capsule, pose: &Pose, other: &Shape, other_p
 }
 
 /// The signed distance of the segment `c0 c1` (relative to `origin`) and the posed
-/// polytope `shape` (`hull` is its polyhedron).
+/// polytope `shape` (`hull` is its polyhedron, `normals` its face normals in its frame,
+/// either sense).
 fn segment_polytope(
     c0: DVec3,
     c1: DVec3,
-    hull: &ConvexHull,
+    (hull, normals): (&ConvexHull, &[DVec3]),
     shape: &Shape,
     pose: &Pose,
     origin: DVec3,
@@ -155,11 +162,15 @@ fn segment_polytope(
         let (s0, s1) = (c0.dot(axis), c1.dot(axis));
         gap = gap.max(s0.min(s1) - hi).max(lo - s0.max(s1));
     };
-    for plane in hull.planes() {
-        consider((q * plane.normal.as_dvec3()).normalize());
+    for normal in normals {
+        consider((q * *normal).normalize());
     }
-    for (e0, e1) in &edges {
-        let e = *e1 - *e0;
+    // Edge directions from the polytope's own vertices: moved first, an edge 1e-22 long
+    // 7e-6 from the origin is lost to the sum's round-off (and with it the axis that
+    // separates a thin box).
+    for e in hull.edges() {
+        let [v0, v1] = e.vertices.map(|v| hull.vertices()[v as usize].as_dvec3());
+        let e = q * (v1 - v0);
         let c = d.cross(e);
         if c.length() > DEGENERATE_CROSS * d.length() * e.length() {
             consider(c.normalize());

@@ -5,7 +5,9 @@
 //! It judges verdicts (touching or apart), not normals: the mesh path's normals are
 //! corrected on internal edges by design, the twin's are the raw per-triangle axes.
 
-use super::triangle::{triangle_capsule, triangle_sphere, triangle_vertex_projection_sat};
+use super::triangle::{
+    triangle_capsule, triangle_sphere, triangle_verdict_gap, triangle_vertex_projection_sat,
+};
 use sepax_geometry::{Pose, Shape, TriMesh};
 
 /// The smallest one-sided separation of `shape` from the triangles of `mesh` (negative:
@@ -21,18 +23,7 @@ pub fn mesh_separation(
     shape: &Shape,
     pose: &Pose,
 ) -> Option<f64> {
-    if !(mesh_pose.is_valid() && pose.is_valid()) {
-        return None;
-    }
-    let inverse = mesh_pose.inverse();
-    let relative = Pose::new(
-        inverse.transform_point(pose.translation),
-        (inverse.rotation * pose.rotation).normalize(),
-    );
-    let region = shape.aabb(&relative);
-    let overlapping: Vec<u32> = (0..mesh.triangle_count() as u32)
-        .filter(|&i| mesh.triangle_aabb(i).overlaps(&region))
-        .collect();
+    let overlapping = overlapping_triangles(mesh, mesh_pose, shape, pose)?;
     if overlapping.is_empty() {
         return Some(f64::INFINITY);
     }
@@ -52,4 +43,50 @@ pub fn mesh_separation(
         .into_iter()
         .filter_map(per_triangle)
         .min_by(f64::total_cmp)
+}
+
+/// The verdict's gap of `shape` and the mesh: the smallest [`triangle_verdict_gap`]
+/// over the triangles [`mesh_separation`] looks at (`≤ 0`: touching, else apart by at
+/// least that), `+∞` when no box overlaps, `None` as for [`mesh_separation`]. It equals
+/// `mesh_separation` apart; touching, it is the gap along every axis, not only those
+/// that may carry the contact, so that a pair grazing along an axis behind a triangle
+/// reads as touching by a hair, not as deep.
+pub fn mesh_verdict_gap(
+    mesh: &TriMesh,
+    mesh_pose: &Pose,
+    shape: &Shape,
+    pose: &Pose,
+) -> Option<f64> {
+    let overlapping = overlapping_triangles(mesh, mesh_pose, shape, pose)?;
+    if overlapping.is_empty() {
+        return Some(f64::INFINITY);
+    }
+    overlapping
+        .into_iter()
+        .filter_map(|i| triangle_verdict_gap(&mesh.triangle(i), mesh_pose, shape, pose))
+        .min_by(f64::total_cmp)
+}
+
+/// The triangles whose boxes overlap the shape's box (both in the mesh's frame; a plain
+/// scan); `None` for an invalid pose.
+fn overlapping_triangles(
+    mesh: &TriMesh,
+    mesh_pose: &Pose,
+    shape: &Shape,
+    pose: &Pose,
+) -> Option<Vec<u32>> {
+    if !(mesh_pose.is_valid() && pose.is_valid()) {
+        return None;
+    }
+    let inverse = mesh_pose.inverse();
+    let relative = Pose::new(
+        inverse.transform_point(pose.translation),
+        (inverse.rotation * pose.rotation).normalize(),
+    );
+    let region = shape.aabb(&relative);
+    Some(
+        (0..mesh.triangle_count() as u32)
+            .filter(|&i| mesh.triangle_aabb(i).overlaps(&region))
+            .collect(),
+    )
 }

@@ -55,6 +55,22 @@ pub fn triangle_vertex_projection_sat_eligible_from(
     pose: &Pose,
     eligible_from: f64,
 ) -> Option<OracleContact> {
+    let (mut best, apart) = projections(triangle, mesh_pose, shape, pose, eligible_from)?;
+    if apart > 0.0 {
+        best.separation = apart;
+    }
+    Some(best)
+}
+
+/// The body of [`triangle_vertex_projection_sat_eligible_from`]: the best eligible
+/// axis and the largest gap over every axis (the verdict's).
+fn projections(
+    triangle: &MeshTriangle,
+    mesh_pose: &Pose,
+    shape: &Shape,
+    pose: &Pose,
+    eligible_from: f64,
+) -> Option<(OracleContact, f64)> {
     if !(mesh_pose.is_valid() && pose.is_valid()) {
         return None;
     }
@@ -109,10 +125,35 @@ pub fn triangle_vertex_projection_sat_eligible_from(
     // plain statement of the verdict.
     let (_, hi) = interval(&convex.vertices, n);
     apart = apart.max(n.dot(t[0]) - hi);
-    if apart > 0.0 {
-        best.separation = apart;
+    Some((best, apart))
+}
+
+/// The verdict's gap of a posed shape (any convex kind) and a triangle, one-sided:
+/// positive apart (by that much along some axis, or the distance for a sphere or a
+/// capsule), otherwise `≤ 0`, touching; `None` as the twins of each kind (a centre
+/// behind the plane, an invalid pose, a mesh).
+///
+/// It differs from the twins' `separation` when the pair touches: that is minus the
+/// depth along the axes that may carry the contact (`L · n ≥ 0`), which can be deep
+/// while the pair only grazes along an axis pointing behind the triangle. Verdict tests
+/// judge this value against their band.
+pub fn triangle_verdict_gap(
+    triangle: &MeshTriangle,
+    mesh_pose: &Pose,
+    shape: &Shape,
+    pose: &Pose,
+) -> Option<f64> {
+    match shape {
+        Shape::Sphere(s) => {
+            Some(triangle_sphere(triangle, mesh_pose, s.radius(), pose)?.separation)
+        }
+        Shape::Capsule(c) => capsule_core_distance(triangle, mesh_pose, c, pose)
+            .map(|(distance, _, _)| distance - c.radius() as f64),
+        Shape::Cuboid(_) | Shape::ConvexHull(_) => {
+            projections(triangle, mesh_pose, shape, pose, 0.0).map(|(_, apart)| apart)
+        }
+        Shape::TriMesh(_) => None,
     }
-    Some(best)
 }
 
 /// The closest point of the triangle (world, f64) to `p`.
@@ -233,31 +274,9 @@ pub fn triangle_capsule(
     capsule: &Capsule,
     pose: &Pose,
 ) -> Option<OracleContact> {
-    if !(mesh_pose.is_valid() && pose.is_valid()) {
-        return None;
-    }
-    let (t, n) = world_triangle(triangle, mesh_pose);
-    if n.dot(pose.translation.as_dvec3() - t[0]) < 0.0 {
-        return None;
-    }
-    let [p0, p1] = capsule_core(capsule, pose);
+    let (distance, (x, y), ([p0, p1], t, n)) =
+        capsule_core_distance(triangle, mesh_pose, capsule, pose)?;
     let radius = capsule.radius() as f64;
-    // The closest points: zero where the core crosses the triangle.
-    let (h0, h1) = (n.dot(p0 - t[0]), n.dot(p1 - t[0]));
-    let crossing = (h0 <= 0.0) != (h1 <= 0.0) && {
-        let q = p0 + (p1 - p0) * (h0 / (h0 - h1));
-        (0..3).all(|i| {
-            let (a, b) = (t[i], t[(i + 1) % 3]);
-            (b - a).cross(n).dot(q - a) <= 0.0
-        })
-    };
-    let mut pairs = vec![(p0, closest_on(&t, n, p0)), (p1, closest_on(&t, n, p1))];
-    pairs.extend((0..3).map(|i| segment_pair(p0, p1, t[i], t[(i + 1) % 3])));
-    let (x, y) = pairs
-        .into_iter()
-        .min_by(|a, b| (a.0 - a.1).length().total_cmp(&(b.0 - b.1).length()))
-        .expect("five pairs");
-    let distance = if crossing { 0.0 } else { (x - y).length() };
     if distance > 0.0 {
         let u = (x - y) / distance;
         if distance > radius || u.dot(n) >= 0.0 {
@@ -291,4 +310,43 @@ pub fn triangle_capsule(
         }
     }
     Some(best)
+}
+
+/// The capsule twin's geometry (see [`triangle_capsule`]).
+type CoreAndTriangle = ([DVec3; 2], [DVec3; 3], DVec3);
+
+/// The distance of a capsule's core and a triangle (0 where the core crosses it), its
+/// closest points (core, triangle) and the core's ends, the triangle's corners and its
+/// normal, in the world; `None` for an invalid pose or a centre behind the plane.
+fn capsule_core_distance(
+    triangle: &MeshTriangle,
+    mesh_pose: &Pose,
+    capsule: &Capsule,
+    pose: &Pose,
+) -> Option<(f64, (DVec3, DVec3), CoreAndTriangle)> {
+    if !(mesh_pose.is_valid() && pose.is_valid()) {
+        return None;
+    }
+    let (t, n) = world_triangle(triangle, mesh_pose);
+    if n.dot(pose.translation.as_dvec3() - t[0]) < 0.0 {
+        return None;
+    }
+    let [p0, p1] = capsule_core(capsule, pose);
+    // The closest points: zero where the core crosses the triangle.
+    let (h0, h1) = (n.dot(p0 - t[0]), n.dot(p1 - t[0]));
+    let crossing = (h0 <= 0.0) != (h1 <= 0.0) && {
+        let q = p0 + (p1 - p0) * (h0 / (h0 - h1));
+        (0..3).all(|i| {
+            let (a, b) = (t[i], t[(i + 1) % 3]);
+            (b - a).cross(n).dot(q - a) <= 0.0
+        })
+    };
+    let mut pairs = vec![(p0, closest_on(&t, n, p0)), (p1, closest_on(&t, n, p1))];
+    pairs.extend((0..3).map(|i| segment_pair(p0, p1, t[i], t[(i + 1) % 3])));
+    let (x, y) = pairs
+        .into_iter()
+        .min_by(|a, b| (a.0 - a.1).length().total_cmp(&(b.0 - b.1).length()))
+        .expect("five pairs");
+    let distance = if crossing { 0.0 } else { (x - y).length() };
+    Some((distance, (x, y), ([p0, p1], t, n)))
 }
