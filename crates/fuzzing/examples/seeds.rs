@@ -375,6 +375,64 @@ fn world_seeds() -> Vec<(&'static str, Enc)> {
     ]
 }
 
+/// `world_all_shapes`: the `world_script` seeds (`ShapeSpec::decode_any` reads their
+/// sphere, box and hull tags the same way) and scripts with capsules and meshes.
+#[rustfmt::skip]
+fn world_all_shapes_seeds() -> Vec<(&'static str, Enc)> {
+    let s = |flags: u8| Enc::default().byte(flags).byte(1).byte(2);
+    let insert = |e: Enc, shape: &dyn Fn(Enc) -> Enc, pose: &dyn Fn(Enc) -> Enc, kind: u8| {
+        pose(shape(e.byte(0))).byte(kind).byte(0).byte(7)
+    };
+    let terrain = |e: Enc| e.mesh().heights(4, 4, [1.0, 1.0], &[0.0, 0.25, 0.0, -0.25, 0.25, 0.5, 0.25, 0.0, 0.0, 0.25, 0.75, 0.25, -0.25, 0.0, 0.25, 0.0]);
+    let fold = |e: Enc| e.mesh().triangles(&[[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 0.0, 2.0], [2.0, 1.0, 2.0]], &[[0, 2, 1], [1, 2, 3]]);
+    let capsule = |e: Enc| e.capsule(0.5, 0.25);
+    let cube = |e: Enc| e.cuboid(0.25, 0.25, 0.25);
+    let ball = |e: Enc| e.sphere(0.25);
+    let at = |x: f32, y: f32, z: f32| move |e: Enc| e.q3(x, y, z).id();
+    let lying = |x: f32, y: f32, z: f32| move |e: Enc| e.q3(x, y, z).quarter(2, 1);
+    let step = |e: Enc| e.byte(9);
+    let on_terrain = {
+        let e = insert(s(0), &terrain, &at(0.0, 0.0, 0.0), 0);
+        let e = insert(e, &capsule, &lying(1.5, 0.5, 1.5), 1);
+        let e = insert(e, &cube, &at(0.5, 0.5, 0.5), 1);
+        let e = step(insert(e, &ball, &at(2.5, 0.5, 2.0), 1));
+        let e = step(e.byte(4).byte(1).q3(1.25, 0.25, 1.5).turn(0, 1, 0, 20));
+        step(e.byte(11).byte(1).q3(1.5, 5.0, 1.5).q3(0.0, -1.0, 0.0).q(10.0))
+    };
+    let on_fold = {
+        let e = insert(s(0), &fold, &at(0.0, 0.0, 0.0), 0);
+        let e = insert(e, &capsule, &lying(1.0, 0.25, 1.0), 1);
+        step(step(insert(e, &cube, &at(1.5, 0.75, 1.5), 1)))
+    };
+    let capsules = {
+        let mut e = s(0);
+        for i in 0..5 {
+            e = insert(e, &capsule, &lying(i as f32 * 0.75, 0.0, 0.0), 1);
+        }
+        step(insert(e, &capsule, &at(1.5, 0.5, 0.0), 1))
+    };
+    let mesh_refused = {
+        // A mesh on a dynamic body, then a dynamic box reshaped into a mesh: both refused.
+        let e = insert(s(0), &terrain, &at(0.0, 0.0, 0.0), 1);
+        let e = step(insert(e, &cube, &at(0.0, 0.5, 0.0), 1));
+        step(terrain(e.byte(7).byte(1)))
+    };
+    let static_reshape = {
+        let e = insert(s(0), &cube, &at(1.0, 0.0, 1.0), 0);
+        let e = step(insert(e, &capsule, &lying(1.0, 0.5, 1.0), 1));
+        step(terrain(e.byte(7).byte(0)))
+    };
+    let mut seeds = world_seeds();
+    seeds.extend([
+        ("hand-mesh-terrain", on_terrain),
+        ("hand-mesh-fold", on_fold),
+        ("hand-capsules", capsules),
+        ("hand-mesh-refused", mesh_refused),
+        ("hand-static-becomes-mesh", static_reshape),
+    ]);
+    seeds
+}
+
 /// Inputs of open bugs (`fuzz/artifacts-found/`): each breaks a check until its bug
 /// is fixed, so none of them may go into a corpus.
 #[rustfmt::skip]
@@ -435,6 +493,7 @@ fn main() {
         ("narrow_phase", narrow_seeds()),
         ("capsule_mesh", capsule_mesh_seeds()),
         ("world_script", world_seeds()),
+        ("world_all_shapes", world_all_shapes_seeds()),
     ];
     let found = Path::new(&root).join("../artifacts-found");
     for (target, name, enc) in open_bug_inputs() {

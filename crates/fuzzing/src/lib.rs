@@ -10,6 +10,7 @@
 //! | [`hull_builder`] | a point cloud, then face edits | a hull or a named error; Euler, planes, every input point inside ([`hull`]) |
 //! | [`narrow_phase`] | two shapes, two poses, a margin | finite answers, ≤ 4 points, `intersects` = `contact`, order symmetry, the f64 oracle ([`narrow`]) |
 //! | [`capsule_mesh`] | a capsule or a mesh, any shape, two poses, a margin | as `narrow_phase`, with the capsule oracle and the mesh twin ([`capsule_mesh`](mod@capsule_mesh)) |
+//! | [`world_all_shapes`] | as `world_script`, with capsules and triangle meshes too | as `world_script` ([`world::run_all_shapes`]) |
 //! | [`world_script`] | a config and a list of world calls | no panic, stale handles refused, sorted reports with live handles, consistent events ([`world`]) |
 //!
 //! Each function **panics only when an invariant is broken** (or when sepax itself
@@ -59,6 +60,12 @@ pub fn capsule_mesh(data: &[u8]) {
     capsule_mesh::run(data, Tolerance::from_env());
 }
 
+/// Target `world_all_shapes` (see [`world::run_all_shapes`]), tolerating the open
+/// bugs named in `SEPAX_FUZZ_TOLERATE` (see [`known`]; none when unset).
+pub fn world_all_shapes(data: &[u8]) {
+    world::run_all_shapes(data, Tolerance::from_env());
+}
+
 /// Target `world_script` (see [`world`]), tolerating the open bugs named in
 /// `SEPAX_FUZZ_TOLERATE` (see [`known`]; none when unset).
 pub fn world_script(data: &[u8]) {
@@ -70,11 +77,12 @@ pub fn world_script(data: &[u8]) {
 pub type Target = (&'static str, fn(&[u8], Tolerance));
 
 /// The targets.
-pub const TARGETS: [Target; 4] = [
+pub const TARGETS: [Target; 5] = [
     ("hull_builder", hull::run),
     ("narrow_phase", narrow::run),
     ("capsule_mesh", capsule_mesh::run),
     ("world_script", world::run),
+    ("world_all_shapes", world::run_all_shapes),
 ];
 
 /// The decoded input of a target, as Rust code that sets it up (for bug reports).
@@ -97,6 +105,7 @@ pub fn describe(target: &str, data: &[u8]) -> Option<String> {
         "narrow_phase" => Some(narrow::NarrowCase::decode(data).rust()),
         "capsule_mesh" => Some(capsule_mesh::CapsuleMeshCase::decode(data).rust()),
         "world_script" => Some(script::Script::decode(data).rust()),
+        "world_all_shapes" => Some(script::Script::decode_all_shapes(data).rust()),
         _ => None,
     }
 }

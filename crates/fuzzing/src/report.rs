@@ -22,6 +22,7 @@ use crate::script::ccd_of;
 use crate::world::Model;
 use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::contact;
+use sepax_narrowphase::oracle::mesh::mesh_verdict_gap;
 use sepax_pipeline::{
     BodyHandle, BodyKind, EndCause, EventKind, Groups, QuarantineReason, StepReport,
 };
@@ -234,6 +235,12 @@ fn check_complete(
             let size = a.shape.bounding_radius() as f64 + b.shape.bounding_radius() as f64;
             let distance = (a.pose.translation - b.pose.translation).length() as f64;
             let band = 1e-5 * size + 4.0 * f32::EPSILON as f64 * distance;
+            // A mesh's depth is one-sided (along the axes that may carry the contact):
+            // a box grazing the mesh's rim can be "0.5 deep" while the two only touch.
+            // Whether they overlap is the twin's verdict gap.
+            if !mesh_pair_overlaps(a, b, band) {
+                continue;
+            }
             assert!(
                 c.depth as f64 <= band || reported.contains(&(*ha, *hb)),
                 "{ha:?}–{hb:?} penetrate by {} but are not reported",
@@ -241,6 +248,17 @@ fn check_complete(
             );
         }
     }
+}
+
+/// False when one of the bodies is a mesh and the mesh twin does not see the pair
+/// overlap by more than `band` ([`mesh_verdict_gap`]); true for every other pair.
+fn mesh_pair_overlaps(a: &ModelBody, b: &ModelBody, band: f64) -> bool {
+    let gap = match (&a.shape, &b.shape) {
+        (Shape::TriMesh(m), other) => mesh_verdict_gap(m, &a.pose, other, &b.pose),
+        (other, Shape::TriMesh(m)) => mesh_verdict_gap(m, &b.pose, other, &a.pose),
+        _ => return true,
+    };
+    gap.is_some_and(|gap| gap < -band)
 }
 
 /// Events follow the touching pairs, with the documented causes.

@@ -85,7 +85,19 @@ fn groups(b: &mut Bytes) -> Groups {
 impl Script {
     /// Byte 0: bit 0 picks [`Mode::Wild`], bit 1 a decoded margin (else 0). Two bytes of
     /// chunk sizes (0 to 3: 0 is taken as 1), then operations until the bytes run out.
+    /// Shapes are spheres, boxes and hulls ([`ShapeSpec::decode`]).
     pub fn decode(data: &[u8]) -> Script {
+        Script::decode_with(data, ShapeSpec::decode)
+    }
+
+    /// [`Script::decode`] with every shape kind, capsules and meshes too
+    /// ([`ShapeSpec::decode_any`], whose first three tags are `decode`'s): the
+    /// `world_all_shapes` target.
+    pub fn decode_all_shapes(data: &[u8]) -> Script {
+        Script::decode_with(data, ShapeSpec::decode_any)
+    }
+
+    fn decode_with(data: &[u8], shape: fn(&mut Bytes, Mode) -> ShapeSpec) -> Script {
         let mut b = Bytes::new(data);
         let flags = b.u8();
         let mode = if flags & 1 == 0 {
@@ -109,7 +121,7 @@ impl Script {
                 0..=2 => {
                     inserted += 1;
                     Op::Insert {
-                        shape: ShapeSpec::decode(&mut b, mode),
+                        shape: shape(&mut b, mode),
                         pose: decode::pose(&mut b, mode),
                         kind: if b.below(4) == 0 {
                             BodyKind::Static
@@ -122,7 +134,7 @@ impl Script {
                 }
                 3 => Op::Remove(handle(&mut b)),
                 4..=6 => Op::SetPose(handle(&mut b), decode::pose(&mut b, mode)),
-                7 => Op::SetShape(handle(&mut b), ShapeSpec::decode(&mut b, mode)),
+                7 => Op::SetShape(handle(&mut b), shape(&mut b, mode)),
                 8 => Op::SetGroups(handle(&mut b), groups(&mut b)),
                 9 | 10 => Op::Step,
                 _ if b.below(2) == 0 => Op::QueryAabb(b.vec3(mode), b.vec3(mode)),
@@ -184,7 +196,7 @@ impl Script {
                     groups,
                     user_data,
                 } => format!(
-                    "{{\n    {}\n    let desc = BodyDesc {{ kind: BodyKind::{kind:?}, groups: {groups:?}, user_data: {user_data}, ccd: {}, ..BodyDesc::dynamic(s, {}) }};\n    handles.push(Some(world.insert(desc).unwrap()));\n}}",
+                    "{{\n    {}\n    let desc = BodyDesc {{ kind: BodyKind::{kind:?}, groups: {groups:?}, user_data: {user_data}, ccd: {}, ..BodyDesc::dynamic(s, {}) }};\n    handles.push(world.insert(desc).ok()); // None: a mesh on a body that is not static\n}}",
                     shape.rust("s"),
                     ccd_of(*user_data),
                     rust_pose(pose)

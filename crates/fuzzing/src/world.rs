@@ -20,14 +20,23 @@ use crate::known::{OpenBug, Tolerance};
 use crate::report::{ModelBody, check_report};
 use crate::script::{Handle, Op, Script, ccd_of};
 use crate::twin::{Twin, fingerprint};
-use sepax_geometry::{Aabb, Pose};
-use sepax_pipeline::{BodyDesc, BodyHandle, CollisionWorld, WorldError};
+use sepax_geometry::{Aabb, Pose, Shape};
+use sepax_pipeline::{BodyDesc, BodyHandle, BodyKind, CollisionWorld, WorldError};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Runs the target on one input; panics only on a broken invariant (except those of
 /// the open bugs `allowed` tolerates, on their conditions).
 pub fn run(data: &[u8], allowed: Tolerance) {
     run_script(&Script::decode(data), allowed);
+}
+
+/// Target `world_all_shapes`: the same runner and checks on scripts whose shapes are
+/// of every kind, capsules and triangle meshes included ([`Script::decode_all_shapes`]).
+/// A mesh is inserted like any body (static or not: a dynamic mesh is accepted and
+/// collides with convex bodies only); its pairs are checked against `contact`, as
+/// every pair is.
+pub fn run_all_shapes(data: &[u8], allowed: Tolerance) {
+    run_script(&Script::decode_all_shapes(data), allowed);
 }
 
 /// Runs a script with every check. A script with a value above
@@ -109,6 +118,7 @@ impl Model {
                     self.issued.push(None);
                     return;
                 };
+                let refused = is_mesh(&shape) && *kind != BodyKind::Static;
                 let desc = BodyDesc {
                     shape: shape.clone(),
                     pose: *pose,
@@ -117,7 +127,18 @@ impl Model {
                     user_data: *user_data,
                     ccd: ccd_of(*user_data),
                 };
-                let h = world.insert(desc).expect("insert");
+                let result = world.insert(desc);
+                if refused {
+                    assert_eq!(
+                        result,
+                        Err(WorldError::MeshNotStatic),
+                        "a mesh on a {kind:?} body"
+                    );
+                    self.issued.push(None);
+                    self.compare_bodies(world);
+                    return;
+                }
+                let h = result.expect("insert");
                 assert!(!self.bodies.contains_key(&h), "{h:?} issued twice");
                 self.issued.push(Some(h));
                 let body = ModelBody {
@@ -152,9 +173,16 @@ impl Model {
                 let (Some(h), Some(shape)) = (self.handle(*h), spec.build()) else {
                     return;
                 };
-                self.expect_result(h, world.set_shape(h, shape.clone()), "set_shape");
-                if let Some(body) = self.bodies.get_mut(&h) {
-                    body.shape = shape;
+                let result = world.set_shape(h, shape.clone());
+                match self.bodies.get_mut(&h) {
+                    Some(body) if is_mesh(&shape) && body.kind != BodyKind::Static => {
+                        assert_eq!(result, Err(WorldError::MeshNotStatic), "set_shape(mesh)");
+                    }
+                    Some(body) => {
+                        assert_eq!(result, Ok(()), "set_shape on live {h:?}");
+                        body.shape = shape;
+                    }
+                    None => self.expect_result(h, result, "set_shape"),
                 }
             }
             Op::SetGroups(h, groups) => {
@@ -211,6 +239,10 @@ impl Model {
             assert!(!world.contains(*h), "removed {h:?} is still there");
         }
     }
+}
+
+fn is_mesh(shape: &Shape) -> bool {
+    matches!(shape, Shape::TriMesh(_))
 }
 
 /// Bit-for-bit equality of two poses (NaN included).

@@ -144,6 +144,11 @@ fn world_script_random_inputs() {
     random_batch("world_script", 0x9_0003);
 }
 
+#[test]
+fn world_all_shapes_random_inputs() {
+    random_batch("world_all_shapes", 0x9_0005);
+}
+
 /// Every input of a bug, fixed or open, passes once its bug is tolerated: the
 /// conditions in `known.rs` cover what was found, so a fuzzing run that tolerates them
 /// looks past it.

@@ -12,8 +12,8 @@ use sepax_geometry::rng::Rng;
 use sepax_geometry::{Capsule, MeshTriangle, Pose, Shape, Sphere};
 use sepax_narrowphase::mesh::{collide_triangle, contact_triangle};
 use sepax_narrowphase::oracle::triangle::{
-    triangle_capsule, triangle_gap_along, triangle_sphere, triangle_vertex_projection_sat,
-    triangle_vertex_projection_sat_eligible_from,
+    triangle_capsule, triangle_gap_along, triangle_sphere, triangle_verdict_gap,
+    triangle_vertex_projection_sat, triangle_vertex_projection_sat_eligible_from,
 };
 use sepax_testkit::pairs::convex_along_triangle_edge;
 use sepax_testkit::shapes::{ellipsoid_hull, random_cuboid};
@@ -251,6 +251,45 @@ fn capsule_triangle_agrees_with_the_core_distance_on_100k_pairs() {
         let half_height = rng.range(0.0, 2.0);
         Shape::from(Capsule::try_new(half_height, radius).unwrap())
     });
+}
+
+/// The verdict's gap and the one-sided separation: apart they agree; a box grazing a
+/// triangle's edge along an axis that points behind the triangle (`L · n < 0`, so it
+/// may not carry the contact) touches (gap 0) while its one-sided depth, along the
+/// axes that may, is 0.15. Verdict checks read the first.
+#[test]
+fn the_verdict_gap_reads_a_grazing_box_as_touching() {
+    let t = MeshTriangle::lone([
+        Vec3::new(0.0, 0.0, 0.0),
+        Vec3::new(0.0, 0.0, 1.0),
+        Vec3::new(1.0, 0.0, 0.0),
+    ])
+    .unwrap();
+    // Half extent 0.8/√2 along (1, 1, 0)/√2: the face through the edge x = y = 0.
+    let half = Vec3::new(0.8 * std::f32::consts::FRAC_1_SQRT_2, 1.0, 0.5);
+    let shape = Shape::from(sepax_geometry::Cuboid::try_from_half_extents(half).unwrap());
+    let turn = glam::Quat::from_rotation_z(std::f32::consts::FRAC_PI_4);
+    let touching = Pose::new(Vec3::new(-1.0, 0.2, 0.5), turn);
+    let gap = triangle_verdict_gap(&t, &Pose::IDENTITY, &shape, &touching).unwrap();
+    let one_sided = triangle_vertex_projection_sat(&t, &Pose::IDENTITY, &shape, &touching)
+        .unwrap()
+        .separation;
+    assert!(gap.abs() < 1e-6, "{gap}");
+    assert!(one_sided < -0.1, "{one_sided}");
+    // Moved away along (−1, −1, 0)/√2 by 0.1: apart, both say so, by the same amount.
+    let step = -0.1 * std::f32::consts::FRAC_1_SQRT_2;
+    let apart = Pose::new(touching.translation + Vec3::new(step, step, 0.0), turn);
+    let gap = triangle_verdict_gap(&t, &Pose::IDENTITY, &shape, &apart).unwrap();
+    let one_sided = triangle_vertex_projection_sat(&t, &Pose::IDENTITY, &shape, &apart)
+        .unwrap()
+        .separation;
+    assert!((gap - 0.1).abs() < 1e-6, "{gap}");
+    assert_eq!(gap, one_sided);
+    // Spheres and capsules: the distance minus the radius, the twins' separation.
+    let ball = Shape::from(Sphere::try_new(0.5).unwrap());
+    let above = Pose::from_translation(Vec3::new(0.25, 0.75, 0.25));
+    let gap = triangle_verdict_gap(&t, &Pose::IDENTITY, &ball, &above).unwrap();
+    assert!((gap - 0.25).abs() < 1e-6, "{gap}");
 }
 
 #[test]

@@ -177,7 +177,8 @@ fn inner_radius(shape: &Shape) -> f32 {
 /// [module docs](self) for the one-sided rule, the internal edges and the merging.
 /// `None` when no triangle gives a contact within `margin` (or its deepest point, whose
 /// depth is computed apart from the test's verdict, lies more than `margin` apart by
-/// round-off), or a pose is not [`Pose::is_valid`]. The manifold's `feature` is the reference triangle's:
+/// round-off), or a pose is not [`Pose::is_valid`]. The manifold's `feature` is the
+/// reference triangle's:
 /// `FaceA(triangle)`, `EdgeEdge(3 · triangle + edge, edge of the shape)` (wrapping), or
 /// `FaceB(face of the shape)`; `Sphere` for a sphere; for a capsule `FaceA(triangle)`
 /// or `EdgeEdge(3 · triangle + edge, 0)` (a corner names the edge leaving it). A negative or NaN margin counts
