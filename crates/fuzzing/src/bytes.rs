@@ -29,6 +29,17 @@ pub enum Mode {
     Wild,
 }
 
+impl Mode {
+    /// The mode of a target's flags byte: bit 0 set is [`Mode::Wild`].
+    pub fn from_flags(flags: u8) -> Mode {
+        if flags & 1 == 0 {
+            Mode::Ordinary
+        } else {
+            Mode::Wild
+        }
+    }
+}
+
 /// Special values a careless or hostile caller passes.
 pub const SPECIAL: [f32; 24] = [
     0.0,

@@ -72,26 +72,35 @@ pub enum ShapeSpec {
 impl ShapeSpec {
     /// A sphere, a box or a hull, by one byte.
     pub fn decode(b: &mut Bytes, mode: Mode) -> ShapeSpec {
-        match b.below(3) {
+        let tag = b.below(3);
+        ShapeSpec::decode_tagged(tag, b, mode)
+    }
+
+    /// A box or a hull (for the oracle, which does not cover spheres).
+    pub fn decode_polytope(b: &mut Bytes, mode: Mode) -> ShapeSpec {
+        let tag = 1 + b.below(2);
+        ShapeSpec::decode_tagged(tag, b, mode)
+    }
+
+    /// Any shape, by one byte: a sphere, a box or a hull as [`ShapeSpec::decode`]
+    /// reads them (same tags), a capsule or a mesh.
+    pub fn decode_any(b: &mut Bytes, mode: Mode) -> ShapeSpec {
+        let tag = b.below(5);
+        ShapeSpec::decode_tagged(tag, b, mode)
+    }
+
+    /// The shape of tag `tag`: 0 a sphere, 1 a box, 2 a hull, 3 a capsule, 4 a mesh.
+    fn decode_tagged(tag: usize, b: &mut Bytes, mode: Mode) -> ShapeSpec {
+        match tag {
             0 => ShapeSpec::Sphere(b.magnitude(mode)),
             1 => ShapeSpec::Cuboid(Vec3::new(
                 b.magnitude(mode),
                 b.magnitude(mode),
                 b.magnitude(mode),
             )),
-            _ => ShapeSpec::Hull(points(b, mode)),
-        }
-    }
-
-    /// A box or a hull (for the oracle, which does not cover spheres).
-    pub fn decode_polytope(b: &mut Bytes, mode: Mode) -> ShapeSpec {
-        match b.below(2) {
-            0 => ShapeSpec::Cuboid(Vec3::new(
-                b.magnitude(mode),
-                b.magnitude(mode),
-                b.magnitude(mode),
-            )),
-            _ => ShapeSpec::Hull(points(b, mode)),
+            2 => ShapeSpec::Hull(points(b, mode)),
+            3 => ShapeSpec::decode_capsule(b, mode),
+            _ => ShapeSpec::decode_mesh(b, mode),
         }
     }
 
@@ -120,22 +129,6 @@ impl ShapeSpec {
                 .map(|_| [b.below(n), b.below(n), b.below(n)].map(|i| i as u32))
                 .collect();
             ShapeSpec::Mesh(vertices, triangles)
-        }
-    }
-
-    /// Any shape, by one byte: a sphere, a box or a hull as [`ShapeSpec::decode`]
-    /// reads them (same tags), a capsule or a mesh.
-    pub fn decode_any(b: &mut Bytes, mode: Mode) -> ShapeSpec {
-        match b.below(5) {
-            0 => ShapeSpec::Sphere(b.magnitude(mode)),
-            1 => ShapeSpec::Cuboid(Vec3::new(
-                b.magnitude(mode),
-                b.magnitude(mode),
-                b.magnitude(mode),
-            )),
-            2 => ShapeSpec::Hull(points(b, mode)),
-            3 => ShapeSpec::decode_capsule(b, mode),
-            _ => ShapeSpec::decode_mesh(b, mode),
         }
     }
 

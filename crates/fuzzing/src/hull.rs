@@ -34,11 +34,7 @@ pub const ARC_SLACK: f32 = 1e-5;
 /// the open bugs `allowed` tolerates, on their conditions).
 pub fn run(data: &[u8], allowed: Tolerance) {
     let mut b = Bytes::new(data);
-    let mode = if b.u8() & 1 == 0 {
-        Mode::Ordinary
-    } else {
-        Mode::Wild
-    };
+    let mode = Mode::from_flags(b.u8());
     let points = decode::points(&mut b, mode);
     let built = ConvexHull::try_from_points(&points);
     check_points_error(&points, &built);

@@ -9,7 +9,7 @@
 //! |---|---|---|
 //! | [`hull_builder`] | a point cloud, then face edits | a hull or a named error; Euler, planes, every input point inside ([`hull`]) |
 //! | [`narrow_phase`] | two shapes, two poses, a margin | finite answers, ≤ 4 points, `intersects` = `contact`, order symmetry, the f64 oracle ([`narrow`]) |
-//! | [`capsule_mesh`] | a capsule or a mesh, any shape, two poses, a margin | as `narrow_phase`, with the capsule oracle and the mesh twin ([`capsule_mesh`](mod@capsule_mesh)) |
+//! | [`capsule_mesh`](fn@capsule_mesh) | a capsule or a mesh, any shape, two poses, a margin | as `narrow_phase`, with the capsule oracle and the mesh twin ([`capsule_mesh`](mod@capsule_mesh)) |
 //! | [`world_all_shapes`] | as `world_script`, with capsules and triangle meshes too | as `world_script` ([`world::run_all_shapes`]) |
 //! | [`world_script`] | a config and a list of world calls | no panic, stale handles refused, sorted reports with live handles, consistent events ([`world`]) |
 //!
@@ -91,11 +91,7 @@ pub fn describe(target: &str, data: &[u8]) -> Option<String> {
     match target {
         "hull_builder" => {
             let mut b = bytes::Bytes::new(data);
-            let mode = if b.u8() & 1 == 0 {
-                bytes::Mode::Ordinary
-            } else {
-                bytes::Mode::Wild
-            };
+            let mode = bytes::Mode::from_flags(b.u8());
             let points = decode::points(&mut b, mode);
             Some(format!(
                 "let points = {};\nlet hull = ConvexHull::try_from_points(&points);",
@@ -103,7 +99,7 @@ pub fn describe(target: &str, data: &[u8]) -> Option<String> {
             ))
         }
         "narrow_phase" => Some(narrow::NarrowCase::decode(data).rust()),
-        "capsule_mesh" => Some(capsule_mesh::CapsuleMeshCase::decode(data).rust()),
+        "capsule_mesh" => Some(capsule_mesh::decode(data).rust()),
         "world_script" => Some(script::Script::decode(data).rust()),
         "world_all_shapes" => Some(script::Script::decode_all_shapes(data).rust()),
         _ => None,

@@ -100,11 +100,7 @@ impl Script {
     fn decode_with(data: &[u8], shape: fn(&mut Bytes, Mode) -> ShapeSpec) -> Script {
         let mut b = Bytes::new(data);
         let flags = b.u8();
-        let mode = if flags & 1 == 0 {
-            Mode::Ordinary
-        } else {
-            Mode::Wild
-        };
+        let mode = Mode::from_flags(flags);
         let margin = if flags & 2 != 0 { b.value(mode) } else { 0.0 };
         let config = Config {
             threads: 1,

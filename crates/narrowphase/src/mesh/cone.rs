@@ -34,8 +34,8 @@ use crate::Feature;
 
 /// Moves the normals of active-edge and active-corner patches into their cones (see the
 /// module docs); `triangles` are every triangle of the call, in the convex's frame. A
-/// patch whose face has nothing of the convex over it leaves `patches` for `buried`
-/// (see `patch::buried_patch`).
+/// patch whose target face has nothing of the convex over it leaves `patches` for
+/// `buried` (see `patch::buried_patch`).
 pub(crate) fn clamp_to_cones(
     patches: &mut Vec<(u32, Patch)>,
     buried: &mut Vec<(u32, Patch)>,
@@ -58,8 +58,14 @@ pub(crate) fn clamp_to_cones(
         };
         let points = triangle_face_points(convex, &tri, margin, clip_tolerance);
         if points.is_empty() {
-            buried.extend(buried_patch(convex, &tri, margin).map(|p| (id, p)));
-            patches.swap_remove(k);
+            // Kept aside: the target face's contact, or, when the convex does not
+            // reach below that face at all (a corner's nearest normal can belong to a
+            // triangle the convex is apart from), the test's own.
+            let (own_id, own) = patches.swap_remove(k);
+            buried.push(match buried_patch(convex, &tri, margin) {
+                Some(face) => (id, face),
+                None => (own_id, own.buried()),
+            });
             continue;
         }
         patches[k] = (

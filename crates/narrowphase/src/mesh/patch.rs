@@ -45,6 +45,14 @@ pub(crate) struct Patch {
 }
 
 impl Patch {
+    /// The patch kept aside (see [`buried_patch`]).
+    pub fn buried(self) -> Patch {
+        Patch {
+            buried: true,
+            ..self
+        }
+    }
+
     /// The deepest point's depth.
     pub fn depth(&self) -> f32 {
         self.points
@@ -125,28 +133,54 @@ fn convex_patch(
     // points; an axis on an internal edge or corner then drops its points for the
     // face's. When every axis it could be is internal, the face's points are the answer
     // whichever it is: the axis' own points are not computed (on a terrain most
-    // triangles under a resting box end here).
+    // triangles under a resting box end here) unless the face gives nothing at all.
     let on_preferred = axis_feature(tri, &preferred);
     if !is_active(tri, on_preferred)
         && (exact == preferred || !is_active(tri, axis_feature(tri, &exact)))
     {
-        return internal_patch(convex, tri, margin, clip_tolerance);
+        return internal_patch(convex, tri, margin, clip_tolerance).or_else(|| {
+            let (axis, points) = axis_points(convex, tri, exact, preferred, margin, clip_tolerance);
+            axis_patch(convex, tri, exact, axis, points).map(Patch::buried)
+        });
     }
-    let (axis, mut points) = {
-        let points = triangle_points(convex, tri, &preferred, margin, clip_tolerance);
-        if points.is_empty() && exact != preferred {
-            (
-                exact,
-                triangle_points(convex, tri, &exact, margin, clip_tolerance),
-            )
-        } else {
-            (preferred, points)
-        }
-    };
-    let on = axis_feature(tri, &axis);
-    if !is_active(tri, on) {
-        return internal_patch(convex, tri, margin, clip_tolerance);
+    let (axis, points) = axis_points(convex, tri, exact, preferred, margin, clip_tolerance);
+    if !is_active(tri, axis_feature(tri, &axis)) {
+        return internal_patch(convex, tri, margin, clip_tolerance)
+            .or_else(|| axis_patch(convex, tri, exact, axis, points).map(Patch::buried));
     }
+    axis_patch(convex, tri, exact, axis, points)
+}
+
+/// The preferred axis and its points, or the exact axis and its points when the
+/// preferred gives none.
+fn axis_points(
+    convex: &Convex,
+    tri: &LocalTriangle,
+    exact: Axis,
+    preferred: Axis,
+    margin: f32,
+    clip_tolerance: f32,
+) -> (Axis, SmallVec<[Candidate; 4]>) {
+    let points = triangle_points(convex, tri, &preferred, margin, clip_tolerance);
+    if points.is_empty() && exact != preferred {
+        (
+            exact,
+            triangle_points(convex, tri, &exact, margin, clip_tolerance),
+        )
+    } else {
+        (preferred, points)
+    }
+}
+
+/// The test's own contact on `axis`: its points, or the convex's deepest vertex when
+/// clipping gave none and the pair overlaps (`None` when it does not).
+fn axis_patch(
+    convex: &Convex,
+    tri: &LocalTriangle,
+    exact: Axis,
+    axis: Axis,
+    mut points: SmallVec<[Candidate; 4]>,
+) -> Option<Patch> {
     if points.is_empty() {
         if exact.separation > 0.0 {
             return None;
@@ -157,7 +191,7 @@ fn convex_patch(
         normal: axis.normal,
         feature: axis.feature,
         points,
-        on,
+        on: axis_feature(tri, &axis),
         tri: *tri,
         buried: false,
     })

@@ -23,11 +23,7 @@ pub fn mesh_separation(
     shape: &Shape,
     pose: &Pose,
 ) -> Option<f64> {
-    let overlapping = overlapping_triangles(mesh, mesh_pose, shape, pose)?;
-    if overlapping.is_empty() {
-        return Some(f64::INFINITY);
-    }
-    let per_triangle = |i: u32| {
+    smallest_over_overlapping(mesh, mesh_pose, shape, pose, |i| {
         let triangle = mesh.triangle(i);
         match shape {
             Shape::Sphere(s) => triangle_sphere(&triangle, mesh_pose, s.radius(), pose),
@@ -38,11 +34,7 @@ pub fn mesh_separation(
             Shape::TriMesh(_) => None,
         }
         .map(|c| c.separation)
-    };
-    overlapping
-        .into_iter()
-        .filter_map(per_triangle)
-        .min_by(f64::total_cmp)
+    })
 }
 
 /// The verdict's gap of `shape` and the mesh: the smallest [`triangle_verdict_gap`]
@@ -57,13 +49,28 @@ pub fn mesh_verdict_gap(
     shape: &Shape,
     pose: &Pose,
 ) -> Option<f64> {
+    smallest_over_overlapping(mesh, mesh_pose, shape, pose, |i| {
+        triangle_verdict_gap(&mesh.triangle(i), mesh_pose, shape, pose)
+    })
+}
+
+/// The smallest `per_triangle` value over the triangles whose boxes overlap the
+/// shape's (those without a value skipped), `+∞` when no box overlaps, `None` when no
+/// overlapping triangle has a value or a pose is invalid.
+fn smallest_over_overlapping(
+    mesh: &TriMesh,
+    mesh_pose: &Pose,
+    shape: &Shape,
+    pose: &Pose,
+    per_triangle: impl Fn(u32) -> Option<f64>,
+) -> Option<f64> {
     let overlapping = overlapping_triangles(mesh, mesh_pose, shape, pose)?;
     if overlapping.is_empty() {
         return Some(f64::INFINITY);
     }
     overlapping
         .into_iter()
-        .filter_map(|i| triangle_verdict_gap(&mesh.triangle(i), mesh_pose, shape, pose))
+        .filter_map(per_triangle)
         .min_by(f64::total_cmp)
 }
 
