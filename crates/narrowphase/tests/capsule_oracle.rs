@@ -194,3 +194,36 @@ fn capsule_hull_matches_the_segment_hull_oracle_on_100k_pairs() {
         ellipsoid_hull(rng, n)
     });
 }
+
+/// A capsule over a slab 7e-4 thin whose side is split into nearly coplanar faces (found
+/// by the `capsule_mesh` fuzz target): the core's endpoint lies over a face that rounds
+/// a hair below the best one. The query measured the edges then and reported 28.38
+/// deep; the exact depth is 30.75 (the core 0.249 from the slab, radius 31).
+#[test]
+fn a_capsule_over_a_slab_of_nearly_coplanar_faces_gets_the_exact_depth() {
+    let slab = sepax_geometry::ConvexHull::try_from_points(&[
+        Vec3::new(0.24930955, 11.5, 3.13966),
+        Vec3::new(0.24934904, -9.755859, 33.83366),
+        Vec3::new(0.24934904, 0.8720703, 4.3326817),
+        Vec3::new(0.24934904, 22.12793, 4.3326817),
+        Vec3::new(0.24934904, 0.8720703, 43.66732),
+        Vec3::new(0.2500001, 11.5, -5.5009766),
+        Vec3::new(0.24960141, -1.5165014, -0.08744621),
+        Vec3::new(0.24934904, -9.755859, 14.166341),
+        Vec3::new(0.24943627, -6.9081135, 6.9676037),
+    ])
+    .unwrap();
+    let slab = Shape::from(slab);
+    let capsule = Capsule::try_new(0.25, 31.0).unwrap();
+    for (x, y) in [(0.0, 1.0), (0.1, 2.5), (-0.5, 0.0)] {
+        let pose = Pose::from_translation(Vec3::new(x, y, 23.25));
+        let exact = capsule_separation(&capsule, &pose, &slab, &Pose::IDENTITY);
+        let c = contact(&Shape::from(capsule), &pose, &slab, &Pose::IDENTITY, 0.0).unwrap();
+        assert!(
+            (c.depth as f64 + exact).abs() < 1e-4,
+            "depth {} but the oracle says {}",
+            c.depth,
+            -exact
+        );
+    }
+}

@@ -431,3 +431,37 @@ fn capsule_ids_carry_the_triangle_and_stay_while_it_creeps() {
         assert!(((p.id >> 32) as usize) < triangles.len());
     }
 }
+
+/// A hull touching a corner of a two-triangle mesh 0.045 deep, apart from the other
+/// triangle by 2.2 (found by the `capsule_mesh` fuzz target): the corner's cone moved
+/// the contact to the other triangle's face, which has nothing of the hull over it or
+/// under its plane, and the pair got no contact. It keeps the test's own contact now.
+#[test]
+fn a_corner_contact_is_not_lost_to_an_apart_triangle() {
+    let heights = [-29.000011, -29.0, -29.000011, -21.5];
+    let mesh = TriMesh::try_from_heights(2, 2, Vec2::splat(29.000011), &heights).unwrap();
+    let hull = ConvexHull::try_from_points(&[
+        Vec3::new(25.10254, 30.75, 26.0),
+        Vec3::new(27.0, 25.342773, 29.0),
+        Vec3::new(27.499994, 0.0625, 0.0),
+        Vec3::new(0.0, 0.0, 12.75),
+        Vec3::new(0.0, 0.0, 0.0),
+    ])
+    .unwrap();
+    let mesh_pose = Pose::new(
+        Vec3::new(0.0, 0.5000068, 25.000004),
+        Quat::from_xyzw(1.0, 0.0, 0.0, -4.371139e-8),
+    );
+    let (mesh_shape, hull) = (Shape::from(mesh.clone()), Shape::from(hull));
+    let twin = mesh_separation(&mesh, &mesh_pose, &hull, &Pose::IDENTITY).unwrap();
+    assert!(twin < -0.04, "the case must touch: {twin}");
+    let c =
+        contact(&mesh_shape, &mesh_pose, &hull, &Pose::IDENTITY, 0.0).expect("the corner contact");
+    assert!(
+        (c.depth as f64 + twin).abs() < 1e-3,
+        "{} vs {}",
+        c.depth,
+        -twin
+    );
+    assert!(intersects(&hull, &Pose::IDENTITY, &mesh_shape, &mesh_pose));
+}
