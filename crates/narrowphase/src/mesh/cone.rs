@@ -7,7 +7,9 @@
 //! edge's **cone** (an arc about the edge: Gauss-map arcs again). So a patch on an active
 //! edge whose normal leaves that arc is moved to the nearer end: rebuilt as a face
 //! contact of that end's triangle (its face as the reference: points over that face,
-//! depths along its normal), or dropped when nothing of the shape lies over it.
+//! depths along its normal), or kept aside when nothing of the shape lies over it (it
+//! answers only when no triangle of the call gives a contact: see
+//! `patch::buried_patch`).
 //!
 //! The neighbour across the edge is found among the triangles of the same call (its
 //! two shared corners are bit-equal: the same mesh vertices, transformed the same way).

@@ -38,9 +38,9 @@ pub(crate) struct Patch {
     pub on: TriangleFeature,
     /// The triangle (convex frame).
     pub tri: LocalTriangle,
-    /// A corrected contact with nothing of the convex over the triangle: kept aside,
-    /// and used only when no triangle of the call gives a contact (see
-    /// [`buried_patch`]).
+    /// A contact kept aside (a corrected one with nothing of the convex over its face,
+    /// or the test's own where the correction gives nothing), used only when no
+    /// triangle of the call gives a contact (see [`buried_patch`]).
     pub buried: bool,
 }
 
@@ -224,13 +224,15 @@ fn internal_patch(
 /// the front normal `n`, one point at the convex's deepest vertex `p` along `−n`, depth
 /// `offset − n·p`; `None` when that is below `−margin`.
 ///
-/// The internal-edge and cone corrections drop such a contact (a sliver of the convex
-/// past a seam: the neighbour gives the contact). But the prism over a face is tilted
-/// along its normal, and a convex sunk deep enough into a bump (a tall box through the
-/// peak of a terrain) can lie outside every face's prism: each triangle dropped its
-/// contact and the pair, overlapping by far, got none. So these patches are kept aside
-/// (`buried`) and the deepest of them answers when no triangle of the call gives a
-/// contact; otherwise they change nothing.
+/// The internal-edge and cone corrections dropped such a contact (a sliver of the
+/// convex past a seam: the neighbour gives the contact). But the prism over a face is
+/// tilted along its normal, and a convex sunk deep enough into a bump (a tall box
+/// through the peak of a terrain) can lie outside every face's prism: each triangle
+/// dropped its contact and the pair, overlapping by far, got none. So these patches are
+/// kept aside (`buried`) and the deepest of them answers when no triangle of the call
+/// gives a contact; otherwise they change nothing. Where even this has no depth (the
+/// convex does not reach below the face's plane: a corner's cone can move a contact to
+/// a triangle the convex is apart from), the test's own contact is kept aside instead.
 pub(crate) fn buried_patch(convex: &Convex, tri: &LocalTriangle, margin: f32) -> Option<Patch> {
     let poly = convex.polytope();
     let n = tri.normal;
