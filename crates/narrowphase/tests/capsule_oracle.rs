@@ -227,3 +227,36 @@ fn a_capsule_over_a_slab_of_nearly_coplanar_faces_gets_the_exact_depth() {
         );
     }
 }
+
+/// A capsule whose core lies in the face of a slab 0.0016 thin (found by the
+/// `capsule_mesh` fuzz target): its endpoint reads 2e-5 inside the face, an edge's axis
+/// 1e-4 outside, and the edges alone put the core 2.3 away (depth 2.18 for 4.5).
+#[test]
+fn a_capsule_lying_in_a_thin_slab_s_face_gets_the_exact_depth() {
+    let slab = sepax_geometry::ConvexHull::try_from_points(&[
+        Vec3::new(1.0, -19.464088, -29.750437),
+        Vec3::new(-8.916667, -22.083332, -29.75065),
+        Vec3::new(-25.60921, -29.75, -29.750437),
+        Vec3::new(-20.036427, -29.75, -29.75069),
+        Vec3::new(1.0, -24.607044, -29.750874),
+        Vec3::new(25.290771, -34.444855, -29.750399),
+        Vec3::new(-20.036427, -21.61827, -29.75),
+        Vec3::new(10.916667, -22.083332, -29.74935),
+        Vec3::new(10.916667, -22.083332, -29.75065),
+        Vec3::new(1.0, -29.75, -29.750977),
+        Vec3::new(18.17617, -23.110472, -29.750565),
+    ])
+    .unwrap();
+    let slab = Shape::from(slab);
+    let capsule = Capsule::try_new(1.5, 4.5).unwrap();
+    let lying = glam::Quat::from_xyzw(0.0, 0.0, 0.70710677, 0.70710677);
+    let pose = Pose::new(Vec3::new(14.75, -31.0, -29.75), lying);
+    let exact = capsule_separation(&capsule, &pose, &slab, &Pose::IDENTITY);
+    let c = contact(&Shape::from(capsule), &pose, &slab, &Pose::IDENTITY, 0.0).unwrap();
+    assert!(
+        (c.depth as f64 + exact).abs() < 1e-4,
+        "depth {} but the oracle says {}",
+        c.depth,
+        -exact
+    );
+}

@@ -336,9 +336,9 @@ pub(crate) fn polytope_capsule(
     finish(exact, preferred, margin, witness)
 }
 
-/// The best face whose plane the core's lowest endpoint along it is in front of and
-/// over (its foot inside the face polygon): `(axis, foot, endpoint)`; `None` when no
-/// face has it.
+/// The best face whose plane the core's lowest endpoint along it is in front of (or on,
+/// within round-off) and over (its foot inside the face polygon): `(axis, foot,
+/// endpoint)`; `None` when no face has it.
 ///
 /// Such a face's separation is the core's distance: the foot is a point of the
 /// polytope `s` away, and no face axis exceeds the distance. The best face by
@@ -348,6 +348,10 @@ pub(crate) fn polytope_capsule(
 /// 30.75 deep in a slab as 28.38 deep (its nearest edge 2.6 away). This scan, run only
 /// when the best face fails, finds it.
 fn face_over(poly: &Polytope, core: Core) -> Option<(Axis, Vec3, Vec3)> {
+    // An endpoint within round-off behind the plane counts as on it: a core lying in the
+    // face of a slab 0.0016 thin read 2e-5 inside it, while an edge's axis read 1e-4
+    // outside, and the edges alone put it 2.3 away.
+    let on_plane = -tiny_distance(poly, core) as f32;
     let mut best: Option<(Axis, Vec3, Vec3)> = None;
     for (f, plane) in poly.planes.iter().enumerate() {
         let n = plane.normal;
@@ -358,7 +362,7 @@ fn face_over(poly: &Polytope, core: Core) -> Option<(Axis, Vec3, Vec3)> {
         };
         let separation = n.dot(low) - plane.offset;
         let foot = low - n * separation;
-        if separation > 0.0
+        if separation > on_plane
             && best.is_none_or(|(b, _, _)| separation > b.separation)
             && poly.projects_inside(f, foot)
         {
