@@ -260,3 +260,30 @@ fn a_capsule_lying_in_a_thin_slab_s_face_gets_the_exact_depth() {
         -exact
     );
 }
+
+/// A thin capsule against a sliver hull (found by the `capsule_mesh` fuzz target): an
+/// edge passed the arc test with an axis its edge does not support, and its edge value
+/// made the capsule 0.002 deep instead of 0.082.
+#[test]
+fn a_capsule_against_a_sliver_hull_is_not_measured_by_an_unsupporting_edge() {
+    let sliver = sepax_geometry::ConvexHull::try_from_points(&[
+        Vec3::new(24.5, 24.5, -8.25),
+        Vec3::new(-0.0009765625, -0.25, -0.0009765625),
+        Vec3::new(0.0, -0.25, -0.0009765625),
+        Vec3::new(-0.0009765625, 0.24902344, 11.75),
+        Vec3::new(0.25, 0.0, 0.0),
+        Vec3::new(0.0, 0.0, 0.0),
+    ])
+    .unwrap();
+    let sliver = Shape::from(sliver);
+    let capsule = Capsule::try_new(2.75, 0.0009765625).unwrap();
+    let pose = Pose::from_translation(Vec3::new(0.24902344, 0.0, 4e-7));
+    let exact = capsule_separation(&capsule, &pose, &sliver, &Pose::IDENTITY);
+    let c = contact(&Shape::from(capsule), &pose, &sliver, &Pose::IDENTITY, 0.0).unwrap();
+    assert!(
+        (c.depth as f64 + exact).abs() < 1e-4,
+        "depth {} but the oracle says {}",
+        c.depth,
+        -exact
+    );
+}

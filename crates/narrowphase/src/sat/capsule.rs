@@ -51,6 +51,14 @@ use glam::{DVec3, Vec3};
 /// polytope test's edges are.
 const PARALLEL: f32 = crate::sat::PARALLEL_EDGES;
 
+/// An edge axis whose edge value exceeds the polytope's support value along it by more
+/// than this fraction of the pair's extent is not supported by its edge. Against a
+/// sliver hull (a corner of it 24 out, the rest within 0.25 of a plane), an edge passed
+/// the arc test with an axis along which the hull reaches 0.08 past the edge: a thin
+/// capsule 0.082 deep was reported 0.002 deep. (The hull–hull query's rule, in
+/// `hull_hull::edges`.)
+const SUPPORT_SLACK: f32 = 1e-3;
+
 /// Distances below this fraction of the sizes and offsets involved are round-off of
 /// the f32 inputs (a few ulps): their closest points give no direction.
 pub(crate) const ROUND_OFF: f64 = 1e-6;
@@ -224,7 +232,6 @@ pub(crate) fn polytope_capsule(
     slop: f32,
 ) -> CapsuleOutcome {
     let Core { p0, p1, radius } = core;
-    let d = p1 - p0;
     // Faces of the polytope: the core's lowest endpoint against the plane.
     let mut face = Axis {
         separation: f32::NEG_INFINITY,
@@ -241,52 +248,18 @@ pub(crate) fn polytope_capsule(
             };
         }
     }
-    // Edges whose arc crosses the core's great circle: Minkowski faces `±(d × e)`.
-    let mut edge: Option<Axis> = None;
-    let d_length_squared = d.length_squared();
-    for (e, hull_edge) in poly.edges.iter().enumerate() {
-        let n1 = poly.planes[hull_edge.faces[0] as usize].normal;
-        let n2 = poly.planes[hull_edge.faces[1] as usize].normal;
-        if n1.dot(d) * n2.dot(d) >= 0.0 {
-            continue;
-        }
-        let v0 = poly.vertices[hull_edge.vertices[0] as usize];
-        let along = poly.vertices[hull_edge.vertices[1] as usize] - v0;
-        let m = d.cross(along);
-        let m_length_squared = m.length_squared();
-        // (Written so that a NaN length skips the edge.)
-        let scale = d_length_squared * along.length_squared();
-        let spans = m_length_squared > (PARALLEL * PARALLEL) * scale;
-        let Some(mut m) = (if m_length_squared > (EXACT_CROSS * EXACT_CROSS) * scale {
-            Some(m / m_length_squared.sqrt())
-        } else {
-            unit_cross_f64(d.as_dvec3(), along.as_dvec3())
-        }) else {
-            continue;
-        };
-        // Out of the polytope: along the middle of the edge's Gauss arc (from the edge
-        // on an obtuse one, where `n1 + n2` is short and mostly round-off).
-        let middle = if n1.dot(n2) >= 0.0 {
-            n1 + n2
-        } else {
-            along.cross(n1 - n2)
-        };
-        if m.dot(middle) < 0.0 {
-            m = -m;
-        }
-        // The arc test's signs are round-off for a core nearly parallel to the edge,
-        // so there the edge need not support `m`: the polytope's own support does.
-        let s = if spans {
-            m.dot(p0 - v0)
-        } else {
-            m.dot(p0).min(m.dot(p1)) - poly.support(m).1
-        };
-        if edge.is_none_or(|best| s > best.separation) {
-            edge = Some(Axis {
-                separation: s,
-                normal: m,
-                feature: Feature::EdgeEdge(e as u32, 0),
-            });
+    // Edges whose arc crosses the core's great circle: Minkowski faces `±(d × e)`, each
+    // by its edge's value. On a thin hull the winner's edge may not support its axis
+    // (see `SUPPORT_SLACK`): then every edge is measured by the polytope's support.
+    let mut edge = best_edge_axis(poly, core, false);
+    if let Some(best) = edge
+        && best.separation > face.separation
+    {
+        let m = best.normal;
+        let measured = m.dot(p0).min(m.dot(p1)) - poly.support(m).1;
+        let scale = poly.radius + p0.length() + p1.length();
+        if best.separation - measured > SUPPORT_SLACK * scale {
+            edge = best_edge_axis(poly, core, true);
         }
     }
     let mut exact = match edge {
@@ -334,6 +307,66 @@ pub(crate) fn polytope_capsule(
         exact
     };
     finish(exact, preferred, margin, witness)
+}
+
+/// The best Minkowski-face axis `m = ±(d × e)` of the core and the polytope's edges
+/// whose Gauss arcs cross the core's great circle (see the module docs), each measured
+/// by its edge, `m·(p₀ − v₀)`, or, with `by_support` (and always for an edge nearly
+/// parallel to the core), by the polytope's support along `m`: `min(m·p₀, m·p₁) −
+/// max m·v`. The edge's value bounds the support's from above and equals it when the
+/// edge supports `m`.
+#[inline]
+fn best_edge_axis(poly: &Polytope, core: Core, by_support: bool) -> Option<Axis> {
+    let Core { p0, p1, .. } = core;
+    let d = p1 - p0;
+    let mut edge: Option<Axis> = None;
+    let d_length_squared = d.length_squared();
+    for (e, hull_edge) in poly.edges.iter().enumerate() {
+        let n1 = poly.planes[hull_edge.faces[0] as usize].normal;
+        let n2 = poly.planes[hull_edge.faces[1] as usize].normal;
+        if n1.dot(d) * n2.dot(d) >= 0.0 {
+            continue;
+        }
+        let v0 = poly.vertices[hull_edge.vertices[0] as usize];
+        let along = poly.vertices[hull_edge.vertices[1] as usize] - v0;
+        let m = d.cross(along);
+        let m_length_squared = m.length_squared();
+        // (Written so that a NaN length skips the edge.)
+        let scale = d_length_squared * along.length_squared();
+        let spans = m_length_squared > (PARALLEL * PARALLEL) * scale;
+        let Some(mut m) = (if m_length_squared > (EXACT_CROSS * EXACT_CROSS) * scale {
+            Some(m / m_length_squared.sqrt())
+        } else {
+            unit_cross_f64(d.as_dvec3(), along.as_dvec3())
+        }) else {
+            continue;
+        };
+        // Out of the polytope: along the middle of the edge's Gauss arc (from the edge
+        // on an obtuse one, where `n1 + n2` is short and mostly round-off).
+        let middle = if n1.dot(n2) >= 0.0 {
+            n1 + n2
+        } else {
+            along.cross(n1 - n2)
+        };
+        if m.dot(middle) < 0.0 {
+            m = -m;
+        }
+        // The arc test's signs are round-off for a core nearly parallel to the edge,
+        // so there the edge need not support `m`: the polytope's own support does.
+        let s = if spans && !by_support {
+            m.dot(p0 - v0)
+        } else {
+            m.dot(p0).min(m.dot(p1)) - poly.support(m).1
+        };
+        if edge.is_none_or(|best| s > best.separation) {
+            edge = Some(Axis {
+                separation: s,
+                normal: m,
+                feature: Feature::EdgeEdge(e as u32, 0),
+            });
+        }
+    }
+    edge
 }
 
 /// The best face whose plane the core's lowest endpoint along it is in front of (or on,
