@@ -195,6 +195,20 @@ fn capsule_hull_matches_the_segment_hull_oracle_on_100k_pairs() {
     });
 }
 
+/// `contact(capsule, other at the origin)` touches, with the capsule oracle's depth
+/// within 1e-4.
+fn assert_exact_depth(capsule: &Capsule, pose: &Pose, other: &Shape) {
+    let exact = capsule_separation(capsule, pose, other, &Pose::IDENTITY);
+    let c = contact(&Shape::from(*capsule), pose, other, &Pose::IDENTITY, 0.0)
+        .unwrap_or_else(|| panic!("no contact; the oracle says {} deep", -exact));
+    assert!(
+        (c.depth as f64 + exact).abs() < 1e-4,
+        "depth {} but the oracle says {}",
+        c.depth,
+        -exact
+    );
+}
+
 /// A capsule over a slab 7e-4 thin whose side is split into nearly coplanar faces (found
 /// by the `capsule_mesh` fuzz target): the core's endpoint lies over a face that rounds
 /// a hair below the best one. The query measured the edges then and reported 28.38
@@ -217,14 +231,7 @@ fn a_capsule_over_a_slab_of_nearly_coplanar_faces_gets_the_exact_depth() {
     let capsule = Capsule::try_new(0.25, 31.0).unwrap();
     for (x, y) in [(0.0, 1.0), (0.1, 2.5), (-0.5, 0.0)] {
         let pose = Pose::from_translation(Vec3::new(x, y, 23.25));
-        let exact = capsule_separation(&capsule, &pose, &slab, &Pose::IDENTITY);
-        let c = contact(&Shape::from(capsule), &pose, &slab, &Pose::IDENTITY, 0.0).unwrap();
-        assert!(
-            (c.depth as f64 + exact).abs() < 1e-4,
-            "depth {} but the oracle says {}",
-            c.depth,
-            -exact
-        );
+        assert_exact_depth(&capsule, &pose, &slab);
     }
 }
 
@@ -251,14 +258,7 @@ fn a_capsule_lying_in_a_thin_slab_s_face_gets_the_exact_depth() {
     let capsule = Capsule::try_new(1.5, 4.5).unwrap();
     let lying = glam::Quat::from_xyzw(0.0, 0.0, 0.70710677, 0.70710677);
     let pose = Pose::new(Vec3::new(14.75, -31.0, -29.75), lying);
-    let exact = capsule_separation(&capsule, &pose, &slab, &Pose::IDENTITY);
-    let c = contact(&Shape::from(capsule), &pose, &slab, &Pose::IDENTITY, 0.0).unwrap();
-    assert!(
-        (c.depth as f64 + exact).abs() < 1e-4,
-        "depth {} but the oracle says {}",
-        c.depth,
-        -exact
-    );
+    assert_exact_depth(&capsule, &pose, &slab);
 }
 
 /// A thin capsule against a sliver hull (found by the `capsule_mesh` fuzz target): an
@@ -278,12 +278,5 @@ fn a_capsule_against_a_sliver_hull_is_not_measured_by_an_unsupporting_edge() {
     let sliver = Shape::from(sliver);
     let capsule = Capsule::try_new(2.75, 0.0009765625).unwrap();
     let pose = Pose::from_translation(Vec3::new(0.24902344, 0.0, 4e-7));
-    let exact = capsule_separation(&capsule, &pose, &sliver, &Pose::IDENTITY);
-    let c = contact(&Shape::from(capsule), &pose, &sliver, &Pose::IDENTITY, 0.0).unwrap();
-    assert!(
-        (c.depth as f64 + exact).abs() < 1e-4,
-        "depth {} but the oracle says {}",
-        c.depth,
-        -exact
-    );
+    assert_exact_depth(&capsule, &pose, &sliver);
 }
