@@ -280,3 +280,29 @@ fn a_capsule_against_a_sliver_hull_is_not_measured_by_an_unsupporting_edge() {
     let pose = Pose::from_translation(Vec3::new(0.24902344, 0.0, 4e-7));
     assert_exact_depth(&capsule, &pose, &sliver);
 }
+
+/// A capsule standing over a slab 0.0016 thin, 6e-4 deep (found by the `capsule_mesh`
+/// fuzz target): an edge of the slab passed the arc test with an axis its edge does not
+/// support (by 0.001), and its edge value said apart.
+#[test]
+fn a_capsule_standing_over_a_thin_slab_is_not_parted_by_an_edge() {
+    let slab = sepax_geometry::ConvexHull::try_from_points(&[
+        Vec3::new(-0.0009765625, -0.0009765625, -29.249023),
+        Vec3::new(-17.177147, -0.14531413, -29.249435),
+        Vec3::new(-9.917643, -0.16764323, -29.24935),
+        Vec3::new(-21.037403, -0.0009765625, -29.24931),
+        Vec3::new(12.144408, -0.10303863, -29.249203),
+        Vec3::new(-0.0009765625, -0.25097656, -29.25),
+        Vec3::new(-19.834309, 0.16569011, -29.250326),
+        Vec3::new(-29.750977, -0.0009765625, -29.25),
+        Vec3::new(-19.834309, -0.0843099, -29.24935),
+        Vec3::new(-17.177147, -0.14531413, -29.250565),
+        Vec3::new(-21.037403, -0.0009765625, -29.25069),
+        Vec3::new(-19.834309, -0.16764323, -29.249674),
+        Vec3::new(9.915689, -0.16764323, -29.25065),
+    ])
+    .unwrap();
+    let capsule = Capsule::try_new(11.75, 0.5).unwrap();
+    let pose = Pose::from_translation(Vec3::new(0.25, 10.75, -29.75));
+    assert_exact_depth(&capsule, &pose, &Shape::from(slab));
+}

@@ -52,12 +52,15 @@ use glam::{DVec3, Vec3};
 const PARALLEL: f32 = crate::sat::PARALLEL_EDGES;
 
 /// An edge axis whose edge value exceeds the polytope's support value along it by more
-/// than this fraction of the pair's extent is not supported by its edge. Against a
-/// sliver hull (a corner of it 24 out, the rest within 0.25 of a plane), an edge passed
-/// the arc test with an axis along which the hull reaches 0.08 past the edge: a thin
-/// capsule 0.082 deep was reported 0.002 deep. (The hull–hull query's rule, in
-/// `hull_hull::edges`.)
-const SUPPORT_SLACK: f32 = 1e-3;
+/// than this fraction of the pair's extent (round-off: the two are the same dot products
+/// when the edge supports the axis) is not supported by its edge. Against a sliver hull
+/// (a corner of it 24 out, the rest within 0.25 of a plane), an edge passed the arc test
+/// with an axis along which the hull reaches 0.08 past the edge: a thin capsule 0.082
+/// deep was reported 0.002 deep; beside a slab 0.0016 thin, by 0.001: a capsule standing
+/// 6e-4 deep over it was reported apart. (The hull–hull query's check, in
+/// `hull_hull::edges`, with a round-off threshold: one support scan, and only when an
+/// edge axis beats every face.)
+const SUPPORT_SLACK: f32 = 1e-6;
 
 /// Distances below this fraction of the sizes and offsets involved are round-off of
 /// the f32 inputs (a few ulps): their closest points give no direction.
