@@ -27,10 +27,12 @@
 //!   deepest endpoint against the best face (when it projects inside the face polygon,
 //!   that face's separation *is* the distance), else against every face (a face split
 //!   into nearly coplanar ones can lose the best place by round-off), else the core
-//!   against every polytope
-//!   edge next to a face the core is in front of (a closest point `y` on edge `e` has
-//!   `x − y` in the normal cone of `e`, spanned by its two face normals, so `x` is in
-//!   front of one of those faces). The normal is then the closest points' direction.
+//!   against every polytope edge next to a face the core is in front of (a closest
+//!   point `y` on edge `e` has `x − y` in the normal cone of `e`, spanned by its two
+//!   face normals, so `x` is in front of one of those faces). The normal is then the
+//!   closest points' direction. An edge's value assumes the edge supports its axis; on
+//!   a thin hull it may not, so the winning edge is checked against the polytope's
+//!   support (`SUPPORT_SLACK`).
 //!
 //! The **preferred** axis of a polytope pair (the one the manifold is built on) is the
 //! best face when it is within the feature slop of the exact axis (a capsule lying on a
