@@ -25,10 +25,31 @@
 use glam::Vec3;
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Capsule, Pose, Shape, Sphere};
+use sepax_narrowphase::oracle::distance::exact_distance;
 use sepax_narrowphase::oracle::{capsule_separation, gap_along};
 use sepax_narrowphase::{FEATURE_SLOP, PairCache, collide, contact};
 use sepax_testkit::pairs::{PLACEMENTS, capsule_along_edge, place, scale};
 use sepax_testkit::shapes::{ellipsoid_hull, random_capsule, random_cuboid};
+
+/// How far a hull's vertices lie behind the planes of the faces they belong to, at
+/// most (`0` for other shapes). The builder merges nearly coplanar triangles into one
+/// face while its vertices stay within its merge tolerance (`1e-5` of the hull's
+/// diagonal) of a plane, and the queries measure a face by that plane, which supports
+/// the vertices: a point over a bent face is up to this much nearer the plane than the
+/// hull of the vertices. A hull of triangles has round-off here.
+fn flatness(shape: &Shape) -> f64 {
+    let Shape::ConvexHull(hull) = shape else {
+        return 0.0;
+    };
+    let mut worst = 0.0f64;
+    for (f, plane) in hull.planes().iter().enumerate() {
+        for &v in hull.face(f) {
+            let v = hull.vertices()[v as usize].as_dvec3();
+            worst = worst.max(plane.offset as f64 - plane.normal.as_dvec3().dot(v));
+        }
+    }
+    worst
+}
 
 fn capsule_of(shape: &Shape) -> Capsule {
     match shape {
@@ -66,7 +87,7 @@ struct Worst {
 
 fn run(name: &str, seed: u64, count: usize, make: impl Fn(&mut Rng) -> Shape) {
     let mut rng = Rng::new(seed);
-    let (mut hits, mut gaps) = (0, 0);
+    let (mut hits, mut gaps, mut bent) = (0, 0, 0);
     let mut worst = Worst::default();
     for i in 0..count {
         let capsule = random_capsule(&mut rng);
@@ -111,7 +132,14 @@ fn run(name: &str, seed: u64, count: usize, make: impl Fn(&mut Rng) -> Shape) {
             let c = ours.unwrap_or_else(|| {
                 panic!("{name} case {i} ({label}): separation {truth} within the margin missed")
             });
-            let depth_error = (c.depth as f64 + truth).abs() / size;
+            // A merged face's vertices lie within the hull's flatness of its plane: the
+            // query reads the plane, the oracle the vertices.
+            let bend = flatness(a).max(flatness(b)) / size;
+            let raw_error = (c.depth as f64 + truth).abs() / size;
+            if raw_error > 6e-7 {
+                bent += 1;
+            }
+            let depth_error = (raw_error - bend).max(0.0);
             worst.depth = worst.depth.max(depth_error);
             assert!(
                 depth_error <= 6e-7,
@@ -120,7 +148,7 @@ fn run(name: &str, seed: u64, count: usize, make: impl Fn(&mut Rng) -> Shape) {
                 -truth
             );
             let along = gap_along(a, pa, b, pb, c.normal.as_dvec3());
-            let normal_error = (along + c.depth as f64).abs() / size;
+            let normal_error = ((along + c.depth as f64).abs() / size - bend).max(0.0);
             worst.normal = worst.normal.max(normal_error);
             assert!(
                 normal_error <= 6e-7,
@@ -161,7 +189,7 @@ fn run(name: &str, seed: u64, count: usize, make: impl Fn(&mut Rng) -> Shape) {
         }
     }
     println!(
-        "{name}: {count} pairs, {hits} penetrating and {gaps} within the margin (both orders); worst |depth error|/size {:.2e}, |gap along normal + depth|/size {:.2e}, |manifold depth − depth|/size {:.2e}",
+        "{name}: {count} pairs, {hits} penetrating and {gaps} within the margin (both orders); worst |depth error|/size {:.2e}, |gap along normal + depth|/size {:.2e}, |manifold depth − depth|/size {:.2e}; {bent} depths beyond 6e-7 within a merged face's bend",
         worst.depth, worst.normal, worst.manifold
     );
     assert!(
@@ -196,16 +224,17 @@ fn capsule_hull_matches_the_segment_hull_oracle_on_100k_pairs() {
 }
 
 /// `contact(capsule, other at the origin)` touches, with the capsule oracle's depth
-/// within 1e-4.
+/// within 1e-4 and the other shape's [`flatness`].
 fn assert_exact_depth(capsule: &Capsule, pose: &Pose, other: &Shape) {
     let exact = capsule_separation(capsule, pose, other, &Pose::IDENTITY);
     let c = contact(&Shape::from(*capsule), pose, other, &Pose::IDENTITY, 0.0)
         .unwrap_or_else(|| panic!("no contact; the oracle says {} deep", -exact));
     assert!(
-        (c.depth as f64 + exact).abs() < 1e-4,
-        "depth {} but the oracle says {}",
+        (c.depth as f64 + exact).abs() < 1e-4 + flatness(other),
+        "depth {} but the oracle says {} (flatness {})",
         c.depth,
-        -exact
+        -exact,
+        flatness(other)
     );
 }
 
@@ -305,4 +334,146 @@ fn a_capsule_standing_over_a_thin_slab_is_not_parted_by_an_edge() {
     let capsule = Capsule::try_new(11.75, 0.5).unwrap();
     let pose = Pose::from_translation(Vec3::new(0.25, 10.75, -29.75));
     assert_exact_depth(&capsule, &pose, &Shape::from(slab));
+}
+
+/// A thin lens of a hull: points in the plane `z = z0`, each moved off it by up to
+/// `thickness`, at translation `shift`.
+fn lens(points: &[[f32; 3]], shift: Vec3) -> Shape {
+    let points: Vec<Vec3> = points
+        .iter()
+        .map(|&p| Vec3::from_array(p) + shift)
+        .collect();
+    Shape::from(sepax_geometry::ConvexHull::try_from_points(&points).unwrap())
+}
+
+/// Capsules of radius 0.5 lying in the plane of a lens 0.0016 thin and 60 wide (found by
+/// the `capsule_mesh` fuzz target, `fuzz/artifacts-found/capsule_mesh/capsule-along-
+/// thin-slab-face-*`). The lens's merged faces bend by up to its merge tolerance, and
+/// their planes, each fitted to its vertices, meet far outside them: a point 1.7 beyond
+/// the rim is inside every plane.
+/// * 7.5e-5 under the lens (0.49992 deep): no face had the core in front of it, the
+///   nearest edge counted was 3.5 away, and the pair was reported apart. The query now
+///   checks its closest pair against the support and otherwise measures the vertices'
+///   hull (`sat::capsule::closest_on_faces`).
+/// * 0.205 beside the lens in its plane (0.295 deep) and 0.5 beside it (touching): the
+///   query was right; the capsule oracle read the lens by its planes and said 0.5 deep.
+///   It measures the hull of the vertices now, and agrees with the distance oracle.
+#[test]
+fn capsules_in_the_plane_of_a_thin_lens_get_the_depth_of_its_vertices() {
+    let capsule = Capsule::try_new(11.75, 0.5).unwrap();
+    let across = glam::Quat::from_xyzw(0.0, 0.0, 0.70710677, 0.70710677);
+    let along = glam::Quat::from_xyzw(0.0, 0.70710677, 0.0, 0.70710677);
+    let cases = [
+        (
+            lens(
+                &[
+                    [0.25, 10.75, -29.749023],
+                    [0.25, 35.75, -29.75],
+                    [-9.666666, -5.916666, -29.74935],
+                    [-19.583332, 2.416667, -29.74935],
+                    [-16.92617, -3.6837568, -29.749435],
+                    [10.166666, -5.916666, -29.74935],
+                    [-16.92617, -3.6837568, -29.750565],
+                    [0.25, -6.9276695, -29.74931],
+                    [-19.583332, 27.416666, -29.749674],
+                ],
+                Vec3::new(-0.0009765625, 1.7333984, 0.0),
+            ),
+            Pose::new(Vec3::new(0.25, 10.75, -29.75), along),
+            0.49992,
+        ),
+        (
+            lens(
+                &[
+                    [8.253496, 25.381258, -29.749563],
+                    [21.401577, 27.41608, -29.75],
+                    [40.15, 13.8, -29.75],
+                    [10.75, 9.25, -29.749023],
+                    [-18.650002, 4.7, -29.75],
+                    [-3.5314846, 22.118229, -29.750399],
+                    [-7.919609, 0.20490074, -29.74935],
+                    [8.253496, 25.381258, -29.750437],
+                    [-9.780392, 12.228432, -29.74935],
+                    [-7.835581, 17.03574, -29.749435],
+                ],
+                Vec3::ZERO,
+            ),
+            Pose::new(Vec3::new(0.25, 0.0, -29.75), across),
+            0.2951,
+        ),
+        (
+            lens(
+                &[
+                    [11.63693, 10.74931, -29.25],
+                    [0.5, 10.74931, -7.683243],
+                    [-4.75, 10.749349, -8.916666],
+                    [-10.0, 10.749675, -8.916666],
+                    [-5.92991, 10.749203, -16.798428],
+                    [-8.5932665, 10.749436, -11.640818],
+                    [-4.75, 10.750651, -8.916666],
+                    [0.5, 10.750437, -1.9699707],
+                    [-15.249999, 10.75, -29.25],
+                ],
+                Vec3::ZERO,
+            ),
+            Pose::new(Vec3::new(0.25, 10.75, -29.75), across),
+            0.0,
+        ),
+    ];
+    for (slab, pose, depth) in cases {
+        let of_vertices = exact_distance(&Shape::from(capsule), &pose, &slab, &Pose::IDENTITY)
+            .unwrap()
+            .separation;
+        assert!(
+            (of_vertices + depth).abs() < 1e-4,
+            "{of_vertices} for {depth}"
+        );
+        let oracle = capsule_separation(&capsule, &pose, &slab, &Pose::IDENTITY);
+        assert!(
+            (oracle - of_vertices).abs() < 1e-9,
+            "{oracle} vs {of_vertices}"
+        );
+        let c = contact(&Shape::from(capsule), &pose, &slab, &Pose::IDENTITY, 1e-3)
+            .unwrap_or_else(|| panic!("no contact; {depth} deep"));
+        assert!(
+            (c.depth as f64 - depth).abs() < 1e-4,
+            "depth {} for {depth}",
+            c.depth
+        );
+    }
+}
+
+/// The capsule oracle against the distance oracle (`oracle::distance::exact_distance`,
+/// which enumerates every triangle and segment of the hulls' faces): two independent
+/// f64 measures of the hull of a hull's vertices, on 20,000 capsules near hulls from fat
+/// to lenses 1e-3 of their width thin, tilted and bent by up to that, apart or sunk.
+#[test]
+fn the_capsule_oracle_agrees_with_the_distance_oracle() {
+    let mut rng = Rng::new(0xCA5E_D157);
+    let mut worst = 0.0f64;
+    for i in 0..20_000 {
+        let capsule = capsule_of(&random_capsule(&mut rng));
+        let flat = [1.0, 1e-2, 1e-3][i % 3];
+        let n = 6 + rng.below(14);
+        let radii = Vec3::new(rng.range(0.5, 2.0), rng.range(0.5, 2.0), flat);
+        let hull = sepax_testkit::shapes::ellipsoid_hull_with(&mut rng, n, radii);
+        let reach = 2.5 + capsule.half_height() + capsule.radius();
+        let pose_c = Pose::new(
+            rng.vec3(Vec3::splat(-reach), Vec3::splat(reach)) * Vec3::new(1.0, 1.0, 0.3),
+            rng.rotation(),
+        );
+        let pose_h = Pose::new(Vec3::ZERO, rng.rotation());
+        let ours = capsule_separation(&capsule, &pose_c, &hull, &pose_h);
+        let theirs = exact_distance(&Shape::from(capsule), &pose_c, &hull, &pose_h)
+            .unwrap()
+            .separation;
+        let size = (reach as f64).max(1.0);
+        let error = (ours - theirs).abs() / size;
+        worst = worst.max(error);
+        assert!(
+            error < 1e-9,
+            "case {i}: {ours} vs {theirs} ({capsule:?} {pose_c:?} {hull:?} {pose_h:?})"
+        );
+    }
+    println!("capsule oracle vs distance oracle: worst |difference|/size {worst:.2e}");
 }

@@ -5,17 +5,20 @@
 //! * **point–segment**: the projection parameter clamped to `[0, 1]`;
 //! * **segment–segment**: the smallest of the four endpoint–segment distances and, when
 //!   the lines' closest points fall inside both segments, the distance between those;
-//! * **segment–polytope** (box or hull): the vertex-projection SAT of the segment (its
-//!   two endpoints) against the polytope's vertices on **every** face normal and the
-//!   cross product of the segment with **every** edge. A largest gap `g ≤ 0` means they
-//!   meet and `−g` is the penetration; otherwise the distance is the smallest of the
-//!   endpoints' distances to the polytope ([`signed_distance`])
-//!   and the segment's distances to every edge (the closest pair of two convex polytopes
-//!   is a vertex and a face, or two edges).
+//! * **segment–polytope** (box or hull, taken as the hull of its vertices): the
+//!   vertex-projection SAT of the segment (its two endpoints) against the polytope's
+//!   vertices on **every** face normal, the normal of every triangle of three vertices
+//!   of a face, the cross product of the segment with **every** segment between two
+//!   vertices of a face, and the direction of the closest pair below. A largest gap `g ≤ 0` means they meet and `−g` is the penetration;
+//!   otherwise the distance is the smallest of the endpoints' distances to every
+//!   triangle of three vertices of a face and the segment's distances to those
+//!   segments (the closest pair of two convex polytopes is a vertex and a face, or two
+//!   edges; the pieces cover a merged face however it bends).
 //!
 //! Everything runs in world coordinates measured from the capsule's position.
 
-use super::{DEGENERATE_CROSS, signed_distance};
+use super::DEGENERATE_CROSS;
+use super::triangle::closest_on;
 use glam::{DVec3, Vec3};
 use sepax_geometry::{Capsule, ConvexHull, Pose, Shape};
 
@@ -110,11 +113,11 @@ pub fn capsule_separation(capsule: &Capsule, pose: &Pose, other: &Shape, other_p
             // A box's face normals are its axes, exactly; its hull's planes are computed
             // from its corners, which a box 1e-22 thin leaves mostly round-off.
             let axes = [DVec3::X, DVec3::Y, DVec3::Z];
-            segment_polytope(c0, c1, (&hull, &axes), other, other_pose, origin)
+            segment_polytope(c0, c1, (&hull, &axes), other_pose, origin)
         }
         Shape::ConvexHull(h) => {
             let normals: Vec<DVec3> = h.planes().iter().map(|p| p.normal.as_dvec3()).collect();
-            segment_polytope(c0, c1, (h, &normals), other, other_pose, origin)
+            segment_polytope(c0, c1, (h, &normals), other_pose, origin)
         }
         // Not a solid: see `oracle::mesh::mesh_separation`.
         Shape::TriMesh(_) => return f64::NAN,
@@ -123,36 +126,52 @@ pub fn capsule_separation(capsule: &Capsule, pose: &Pose, other: &Shape, other_p
 }
 
 /// The signed distance of the segment `c0 c1` (relative to `origin`) and the posed
-/// polytope `shape` (`hull` is its polyhedron, `normals` its face normals in its frame,
-/// either sense).
+/// polytope `hull` (`normals` its face normals in its frame, either sense).
+///
+/// The polytope is the hull of its **vertices**: a merged face of a nearly flat hull
+/// is bent by up to the builder's tolerance, so its plane is only near the vertices,
+/// and the planes of a slab 0.0016 thin and 60 wide meet far outside its vertices (a
+/// point 1.7 beyond the rim was inside every plane). So nothing here reads a plane's
+/// offset: the pieces of a face are **all** segments between two of its vertices and
+/// all triangles of three, which cover the true facets whichever way they bend.
+///
+/// Any axis along which the vertices and the segment's endpoints leave a gap proves the
+/// two apart; the distance is then the smallest of the endpoints' distances to the
+/// face triangles and the segment's distances to the face segments. The axes: every
+/// face normal and face triangle normal, every cross product of the segment with a face
+/// segment, and the direction between the closest points that enumeration finds (a
+/// segment nearly parallel to an edge has that edge's cross product skipped as
+/// round-off, and it may be the only one that separates). With no gap along any of
+/// them the two meet, and the largest gap is minus the penetration.
 fn segment_polytope(
     c0: DVec3,
     c1: DVec3,
     (hull, normals): (&ConvexHull, &[DVec3]),
-    shape: &Shape,
     pose: &Pose,
     origin: DVec3,
 ) -> f64 {
     let q = pose.rotation.as_dquat().normalize();
     let shift = pose.translation.as_dvec3() - origin;
-    let vertices: Vec<DVec3> = hull
-        .vertices()
-        .iter()
-        .map(|v| q * v.as_dvec3() + shift)
+    let local = |i: u32| hull.vertices()[i as usize].as_dvec3();
+    let vertices: Vec<DVec3> = (0..hull.vertices().len() as u32)
+        .map(|i| q * local(i) + shift)
         .collect();
-    let edges: Vec<(DVec3, DVec3)> = hull
-        .edges()
-        .iter()
-        .map(|e| {
-            (
-                vertices[e.vertices[0] as usize],
-                vertices[e.vertices[1] as usize],
-            )
-        })
-        .collect();
+    // Every segment between two vertices of a face, and every triangle of three.
+    let mut segments: Vec<[u32; 2]> = Vec::new();
+    let mut triangles: Vec<[u32; 3]> = Vec::new();
+    for f in 0..hull.planes().len() {
+        let face = hull.face(f);
+        for (i, &u) in face.iter().enumerate() {
+            for (j, &v) in face.iter().enumerate().skip(i + 1) {
+                segments.push([u, v]);
+                for &w in &face[j + 1..] {
+                    triangles.push([u, v, w]);
+                }
+            }
+        }
+    }
     let d = c1 - c0;
-    let mut gap = f64::NEG_INFINITY;
-    let mut consider = |axis: DVec3| {
+    let gap_along = |axis: DVec3| {
         let (lo, hi) = vertices
             .iter()
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
@@ -160,33 +179,54 @@ fn segment_polytope(
                 (lo.min(x), hi.max(x))
             });
         let (s0, s1) = (c0.dot(axis), c1.dot(axis));
-        gap = gap.max(s0.min(s1) - hi).max(lo - s0.max(s1));
+        (s0.min(s1) - hi).max(lo - s0.max(s1))
     };
+    let mut gap = f64::NEG_INFINITY;
     for normal in normals {
-        consider((q * *normal).normalize());
+        gap = gap.max(gap_along((q * *normal).normalize()));
     }
     // Edge directions from the polytope's own vertices: moved first, an edge 1e-22 long
     // 7e-6 from the origin is lost to the sum's round-off (and with it the axis that
     // separates a thin box).
-    for e in hull.edges() {
-        let [v0, v1] = e.vertices.map(|v| hull.vertices()[v as usize].as_dvec3());
-        let e = q * (v1 - v0);
+    for [u, v] in &segments {
+        let e = q * (local(*v) - local(*u));
         let c = d.cross(e);
         if c.length() > DEGENERATE_CROSS * d.length() * e.length() {
-            consider(c.normalize());
+            gap = gap.max(gap_along(c.normalize()));
         }
     }
-    if gap <= 0.0 {
-        return gap;
+    // The closest pair of the endpoints and the face triangles, and of the segment and
+    // the face segments; each triangle's normal is an axis too (a bent face's facets are
+    // some of them).
+    let mut closest = (f64::INFINITY, DVec3::ZERO, DVec3::ZERO);
+    for [u, v, w] in &triangles {
+        let t = [
+            vertices[*u as usize],
+            vertices[*v as usize],
+            vertices[*w as usize],
+        ];
+        let Some(normal) = (t[1] - t[0]).cross(t[2] - t[0]).try_normalize() else {
+            continue; // A degenerate triple: its segments cover it.
+        };
+        gap = gap.max(gap_along(normal));
+        for p in [c0, c1] {
+            let on = closest_on(&t, normal, p);
+            let distance = (p - on).length();
+            if distance < closest.0 {
+                closest = (distance, on, p);
+            }
+        }
     }
-    let world_origin = |p: DVec3| p + origin;
-    let mut distance = signed_distance(shape, pose, world_origin(c0)).min(signed_distance(
-        shape,
-        pose,
-        world_origin(c1),
-    ));
-    for (e0, e1) in &edges {
-        distance = distance.min(segment_segment_distance(c0, c1, *e0, *e1));
+    for [u, v] in &segments {
+        let (on_core, on_poly, distance) =
+            closest_points_of_segments(c0, c1, vertices[*u as usize], vertices[*v as usize]);
+        if distance < closest.0 {
+            closest = (distance, on_poly, on_core);
+        }
     }
-    distance
+    let (distance, on_poly, on_core) = closest;
+    if distance > 0.0 {
+        gap = gap.max(gap_along((on_core - on_poly) / distance));
+    }
+    if gap <= 0.0 { gap } else { distance }
 }
