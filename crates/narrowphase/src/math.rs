@@ -83,9 +83,13 @@ pub(crate) fn closest_points_on_segments_f64(
     let a = d1.length_squared();
     let e = d2.length_squared();
     let f = d2.dot(r);
-    let tiny = f64::EPSILON * (a + e);
+    // A segment is a point when its own square is below f64's normal range. (Measured
+    // against the other one's, `ε (a + e)`, a core 1 long across a box edge 2e19 long
+    // was taken as its endpoint, 0.5 from the closest point.) Directions beyond f32's
+    // range (`inf` here) have no closest points to speak of: the start points answer.
+    let tiny = f64::MIN_POSITIVE;
     let (s, t);
-    if a <= tiny && e <= tiny {
+    if (a <= tiny && e <= tiny) || !(a + e).is_finite() {
         return (p1, p2);
     }
     if a <= tiny {

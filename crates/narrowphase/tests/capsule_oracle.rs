@@ -477,3 +477,42 @@ fn the_capsule_oracle_agrees_with_the_distance_oracle() {
     }
     println!("capsule oracle vs distance oracle: worst |difference|/size {worst:.2e}");
 }
+
+/// Capsules across the edge of a box 2e19 long (a hull), touching it within round-off
+/// or sunk 0.1414 into it. An endpoint 2.35 behind a face counted as on it (the band
+/// was 1e-6 of the polytope's size, 1e13 here: depth 2.85 for 0.5), and the closest
+/// points of the core and the edge took the core as a point at its end (a segment
+/// shorter than 1.5e-8 of the other was one: depth 0 for 0.5). A core 4e-23 long at
+/// the edge of a cube is the other extreme.
+#[test]
+fn capsules_across_the_edge_of_a_huge_box_get_the_exact_depth() {
+    let across = glam::Quat::from_rotation_z(std::f32::consts::FRAC_PI_4);
+    let cases = [
+        (0.5, 1e19, 1.0 + 1e-7, 0.5),
+        (0.5, 1e19, 0.9, 0.5 + 0.1 * std::f32::consts::SQRT_2),
+        (2e-23, 1.0, 1.0 + 1e-7, 0.5),
+    ];
+    for (half_height, edge_half_length, at, depth) in cases {
+        let capsule = Shape::from(Capsule::try_new(half_height, 0.5).unwrap());
+        let hull = sepax_geometry::ConvexHull::cuboid(Vec3::new(1.0, 1.0, edge_half_length));
+        let hull = Shape::from(hull.unwrap());
+        let pose = Pose::new(Vec3::new(at, at, 0.0), across);
+        for (a, pa, b, pb) in [
+            (&capsule, &pose, &hull, &Pose::IDENTITY),
+            (&hull, &Pose::IDENTITY, &capsule, &pose),
+        ] {
+            let c = contact(a, pa, b, pb, 0.0)
+                .unwrap_or_else(|| panic!("{half_height}: the capsule meets the edge"));
+            assert!(
+                (c.normal.length() - 1.0).abs() < 1e-6 && (c.depth - depth).abs() < 1e-5,
+                "{half_height}: normal {} of length {}, depth {} for {depth}",
+                c.normal,
+                c.normal.length(),
+                c.depth
+            );
+            let m = collide(a, pa, b, pb, 0.0, &mut PairCache::default()).expect("a manifold");
+            assert!((m.normal.length() - 1.0).abs() < 1e-6, "{m:?}");
+            assert!(!m.points.is_empty());
+        }
+    }
+}

@@ -391,8 +391,10 @@ fn best_edge_axis(poly: &Polytope, core: Core, by_support: bool) -> Option<Axis>
 fn face_over(poly: &Polytope, core: Core) -> Option<(Axis, Vec3, Vec3)> {
     // An endpoint within round-off behind the plane counts as on it: a core lying in the
     // face of a slab 0.0016 thin read 2e-5 inside it, while an edge's axis read 1e-4
-    // outside, and the edges alone put it 2.3 away.
-    let on_plane = -tiny_distance(poly, core) as f32;
+    // outside, and the edges alone put it 2.3 away. The round-off of `n·p − offset` is
+    // the plane's and the endpoint's, not the polytope's size: against a box 2e19 long,
+    // a band of 1e-6 of its size took an endpoint 2.35 behind a face as on it.
+    let round_off = ROUND_OFF as f32;
     let mut best: Option<(Axis, Vec3, Vec3)> = None;
     for (f, plane) in poly.planes.iter().enumerate() {
         let n = plane.normal;
@@ -403,6 +405,7 @@ fn face_over(poly: &Polytope, core: Core) -> Option<(Axis, Vec3, Vec3)> {
         };
         let separation = n.dot(low) - plane.offset;
         let foot = low - n * separation;
+        let on_plane = -round_off * (plane.offset.abs() + low.length());
         if separation > on_plane
             && best.is_none_or(|(b, _, _)| separation > b.separation)
             && poly.projects_inside(f, foot)
