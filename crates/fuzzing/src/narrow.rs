@@ -23,9 +23,12 @@
 //!   rotations: apart by more than the band means no contact, overlapping by more than
 //!   the band means a contact, and the depth is the oracle's within
 //!   `1e-4 · size + round`. Measured about a's position, so that far from the origin
-//!   f64 keeps its precision.
+//!   f64 keeps its precision. A pair with a sphere is judged the same way by
+//!   [`sphere_separation`] (the centre's signed distance to the other shape, minus the
+//!   radius).
 //!
 //! [`vertex_projection_sat`]: sepax_narrowphase::oracle::vertex_projection_sat
+//! [`sphere_separation`]: sepax_narrowphase::oracle::sphere_separation
 
 use crate::bytes::{Bytes, Mode};
 use crate::decode::{self, ShapeSpec, rust_f32, rust_pose};

@@ -5,7 +5,9 @@ use crate::known::Skips;
 use glam::Vec3;
 use sepax_geometry::{Pose, Shape, TriMesh};
 use sepax_narrowphase::oracle::mesh::mesh_verdict_gap;
-use sepax_narrowphase::oracle::{capsule_separation, gap_along, vertex_projection_sat};
+use sepax_narrowphase::oracle::{
+    capsule_separation, gap_along, sphere_separation, vertex_projection_sat,
+};
 use sepax_narrowphase::{Contact, Manifold, PairCache, collide, collide_full};
 
 /// Below this, squared lengths fit in f32 (`1e36 < f32::MAX`), so every answer is
@@ -207,9 +209,9 @@ pub(crate) fn check_symmetry(
 /// with unit rotations: a pair with a mesh by the mesh twin's verdict gap
 /// ([`mesh_verdict_gap`]; the verdict only, and not where the one-sided rule is
 /// undecided, see [`centre_on_a_plane`]), a pair with a capsule by
-/// [`capsule_separation`], boxes and hulls by [`vertex_projection_sat`] (verdict
-/// outside the band, depth within tolerance); spheres with neither of those are not
-/// judged here.
+/// [`capsule_separation`], a pair with a sphere (and no capsule) by
+/// [`sphere_separation`], boxes and hulls by [`vertex_projection_sat`] (verdict outside
+/// the band, depth within tolerance).
 pub(crate) fn check_oracle(
     a: &Shape,
     pa: &Pose,
@@ -245,6 +247,14 @@ pub(crate) fn check_oracle(
         (other, Shape::Capsule(capsule)) => {
             let separation = capsule_separation(capsule, &qb, other, &qa);
             (separation, "capsule oracle")
+        }
+        (Shape::Sphere(sphere), other) => {
+            let separation = sphere_separation(sphere.radius(), &qa, other, &qb);
+            (separation, "sphere oracle")
+        }
+        (other, Shape::Sphere(sphere)) => {
+            let separation = sphere_separation(sphere.radius(), &qb, other, &qa);
+            (separation, "sphere oracle")
         }
         _ => match vertex_projection_sat(a, &qa, b, &qb) {
             Some(o) => (o.separation, "oracle"),

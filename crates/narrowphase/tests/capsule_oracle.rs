@@ -516,3 +516,38 @@ fn capsules_across_the_edge_of_a_huge_box_get_the_exact_depth() {
         }
     }
 }
+
+/// A capsule whose core lies in the plane of a hull's edge, crossing a segment between
+/// two of the hull's vertices (found by the `capsule_mesh` fuzz target): the capsule
+/// oracle's closest points of the two segments coincided while their distance, taken on
+/// the lines, was 7e-16, and the direction between them, a zero vector, read a gap of 0:
+/// "touching" for a core 0.0157 deep. Both oracles and the query agree now.
+#[test]
+fn a_core_crossing_a_hull_segment_gets_its_depth_from_the_oracle() {
+    let capsule = Capsule::try_new(11.75, 10.0).unwrap();
+    let hull = Shape::from(
+        sepax_geometry::ConvexHull::try_from_points(&[
+            Vec3::new(-29.75, 0.24902344, 0.0),
+            Vec3::new(0.0, 0.0, 4.0),
+            Vec3::new(0.25, 0.75, 11.491211),
+            Vec3::new(-8.000977, -13.5, 31.5),
+            Vec3::new(0.25, 2e-7, -31.75),
+            Vec3::new(-0.25, 0.0, 10.018555),
+            Vec3::new(0.49902344, 0.0, 0.0),
+            Vec3::new(0.0, -29.75, -29.75),
+            Vec3::new(0.0, 0.0, 0.0),
+        ])
+        .unwrap(),
+    );
+    let pose = Pose::from_translation(Vec3::new(0.25, 10.75, -29.75));
+    let oracle = capsule_separation(&capsule, &pose, &hull, &Pose::IDENTITY);
+    let of_vertices = exact_distance(&Shape::from(capsule), &pose, &hull, &Pose::IDENTITY)
+        .unwrap()
+        .separation;
+    assert!(
+        (oracle - of_vertices).abs() < 1e-9,
+        "{oracle} vs {of_vertices}"
+    );
+    assert!((oracle + 10.015686).abs() < 1e-5, "{oracle}");
+    assert_exact_depth(&capsule, &pose, &hull);
+}

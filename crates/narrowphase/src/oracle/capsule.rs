@@ -225,8 +225,10 @@ fn segment_polytope(
         }
     }
     let (distance, on_poly, on_core) = closest;
-    if distance > 0.0 {
-        gap = gap.max(gap_along((on_core - on_poly) / distance));
+    // (The segments' closest points may lie a round-off apart while their distance,
+    // computed on the lines, is not zero: no direction then.)
+    if let Some(u) = (on_core - on_poly).try_normalize() {
+        gap = gap.max(gap_along(u));
     }
     if gap <= 0.0 { gap } else { distance }
 }
