@@ -2,7 +2,7 @@
 //! (hull invariants on clouds of 4..200 points; brute-force supporting planes on clouds
 //! of at most 12 points).
 
-use glam::{DVec3, Vec3};
+use glam::{DVec3, Vec2, Vec3};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{ConvexHull, HullError};
 
@@ -700,5 +700,77 @@ fn rigid_motion_keeps_vertices() {
         let ia: Vec<usize> = a.vertices().iter().map(|v| index_of(&pts, v)).collect();
         let ib: Vec<usize> = b.vertices().iter().map(|v| index_of(&moved, v)).collect();
         assert_eq!(ia, ib, "trial {trial}");
+    }
+}
+
+/// A lens 8e-4 thin and 40 wide, about twice the merge tolerance (found by the
+/// `capsule_mesh` fuzz target): merged at that tolerance, its top and bottom faces bend
+/// and their planes, which meet at 1e-4 rad, crossed up to 9 beyond the rim, so the
+/// intersection of the face half-spaces, which every query measures, held points 3 and
+/// 9 away from the hull of the vertices (a capsule that far got a contact). Such a hull
+/// is built with a smaller merge tolerance now, until every edge's face planes meet
+/// near its ends: no point around the lens, across its thickness, 0.05 to 12 outside
+/// the vertices (in the lens's plane), is inside every plane.
+#[test]
+fn a_thin_lens_s_planes_meet_at_its_rim() {
+    let lens = ConvexHull::try_from_points(&[
+        Vec3::new(14.587227, 10.75, -13.640015),
+        Vec3::new(-5.92991, 10.749203, 12.451572),
+        Vec3::new(-10.63693, 10.74931, 0.0),
+        Vec3::new(-10.0, 10.749675, 20.333334),
+        Vec3::new(-8.5932665, 10.749436, 17.609182),
+        Vec3::new(-10.0, 10.749675, -20.333334),
+        Vec3::new(-13.587227, 10.75, -13.640015),
+        Vec3::new(0.5, 10.74931, 21.566757),
+        Vec3::new(-13.587227, 10.749563, 0.0),
+    ])
+    .expect("a lens this thin is still a hull");
+    // The lens's vertices in its plane (x, z), and a point's distance from their
+    // convex polygon: 0 inside (no two vertices' line has every vertex on its left and
+    // the point on its right), else the distance to the nearest segment of two vertices.
+    let polygon: Vec<Vec2> = lens
+        .vertices()
+        .iter()
+        .map(|v| Vec2::new(v.x, v.z))
+        .collect();
+    let pairs = || {
+        polygon
+            .iter()
+            .flat_map(|&a| polygon.iter().map(move |&b| (a, b)))
+    };
+    let outside = |q: Vec2| -> f32 {
+        let separated = pairs().any(|(a, b)| {
+            let e = b - a;
+            e.perp_dot(q - a) < 0.0 && polygon.iter().all(|&p| e.perp_dot(p - a) >= -1e-6)
+        });
+        if !separated {
+            return 0.0;
+        }
+        pairs()
+            .map(|(a, b)| {
+                let e = b - a;
+                let t =
+                    ((q - a).dot(e) / e.length_squared().max(f32::MIN_POSITIVE)).clamp(0.0, 1.0);
+                (a + e * t - q).length()
+            })
+            .fold(f32::INFINITY, f32::min)
+    };
+    for k in 0..720 {
+        let angle = k as f32 * std::f32::consts::TAU / 720.0;
+        for reach in [0.05f32, 0.5, 3.0, 12.0] {
+            let q = Vec2::new(-2.0, 0.0) + Vec2::from_angle(angle) * (25.0 + reach);
+            let gap = outside(q);
+            if gap < 0.05 {
+                continue;
+            }
+            for y in [10.7492, 10.7494, 10.7496, 10.7498, 10.75] {
+                let p = Vec3::new(q.x, y, q.y);
+                let inside = lens.planes().iter().all(|pl| pl.normal.dot(p) <= pl.offset);
+                assert!(
+                    !inside,
+                    "{p} is {gap} outside the vertices but inside every plane"
+                );
+            }
+        }
     }
 }

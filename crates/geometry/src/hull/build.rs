@@ -27,8 +27,11 @@
 //!    merge runs again without merging across it.
 //! 7. **Topology**: [`ConvexHull::try_from_faces`] checks closure, convexity and Euler,
 //!    and builds planes, edges and adjacency. Every edge must run along the cross
-//!    product of its faces' normals (what the Gauss-map edge tests assume), and every
-//!    *input* point must lie within `3 · eps` behind every face plane.
+//!    product of its faces' normals (what the Gauss-map edge tests assume), every
+//!    *input* point must lie within `3 · eps` behind every face plane, and the planes
+//!    of every edge's two faces should meet within `100 · eps` beyond its ends
+//!    (`edge_reach`; when no rung below gives that, the hull of the rung whose planes
+//!    reach least far out is taken).
 //!
 //! If this fails (seen on clouds built to have many features just above `eps`, and on
 //! about 1 in 50,000 lattices whose points were moved by about `eps`),
@@ -64,6 +67,14 @@ const REL_OUTSIDE: f64 = 1e-11;
 /// Smallest bounding-box diagonal of a hull: below about `1e-19`, squared lengths
 /// underflow in f32 and a hull's planes could not be used.
 const MIN_EXTENT: f64 = 1e-15;
+/// How far beyond an edge's ends its faces' planes may meet, in `eps` (see
+/// `edge_reach`): `1e-3` of the diagonal. Beyond it the merge is retried with the next,
+/// smaller tolerance (merged faces bend less). A plane stored in f32 is off its
+/// vertices by about `1e-7` of their distance from the origin, so even unmerged faces
+/// meeting at an angle `θ` cross that much over `θ` away: a sliver, or a lens whose rim
+/// is sharper than about `1e-4` rad, may pass no rung, and then the rung whose planes
+/// reach least far out gives the hull.
+const GHOST: f64 = 100.0;
 /// Merge attempts per merge tolerance (each repair drops or freezes at least one vertex).
 const MAX_REPAIRS: usize = 32;
 
@@ -84,7 +95,14 @@ impl ConvexHull {
     /// any face plane. Each face corner stands more than `eps / 4` off the line through
     /// its neighbours (less, down to `eps / 256` and in the last resort to the
     /// Quickhull threshold, in the rare clouds where the merge is retried with a smaller
-    /// tolerance).
+    /// tolerance). The merge is retried so too when the planes of an edge's two faces
+    /// would meet more than `1e-3 · d` beyond its ends, which merged faces that bend
+    /// within the tolerance do at the rim of a lens about `eps` thin: the queries read
+    /// faces by their planes, and the planes' intersection would reach past the
+    /// vertices (9 past them on a lens 8e-4 thin and 40 wide). Where no tolerance
+    /// gives that (the f32 planes of a sliver or of a lens sharper than about `1e-4`
+    /// rad at its rim cross further out by themselves) the tolerance whose planes reach
+    /// least far out is taken.
     ///
     /// **Bad input** gives an error, never a panic:
     /// * fewer than 4 points: [`HullError::TooFewPoints`] (checked first);
@@ -195,52 +213,31 @@ impl ConvexHull {
         let kept = cloud.weld();
         cloud.simplex(&kept)?;
 
-        // Merge tolerance ladder: the first that gives a valid hull wins. At each rung,
-        // bad vertices reported by the merge are left out and the hull is built again.
+        // Merge tolerance ladder: the first that gives a valid hull whose edges' face
+        // planes meet near them (`GHOST`) wins. At each rung, bad vertices reported by
+        // the merge are left out and the hull is built again. When no rung gives that
+        // (a sliver, or a lens whose f32 planes alone cross further out), the hull
+        // whose planes reach least far out does.
         let ladder = [
             cloud.eps,
             cloud.eps / 8.0,
             cloud.eps / 64.0,
             cloud.outside_tol,
         ];
+        let mut least_reach: Option<(f64, ConvexHull)> = None;
         for merge_tol in ladder {
-            let mut active = kept.clone();
-            let mut frozen = vec![false; points.len()];
-            let mut triangles: Option<Vec<[u32; 3]>> = None;
-            for _ in 0..MAX_REPAIRS {
-                if triangles.is_none() {
-                    let Ok(simplex) = cloud.simplex(&active) else {
-                        break;
-                    };
-                    triangles =
-                        quickhull::triangulate(&cloud.p, simplex, &active, cloud.outside_tol);
+            if let Some(hull) = cloud.build(points, &kept, merge_tol) {
+                let reach = edge_reach(&hull);
+                if reach <= GHOST * cloud.eps {
+                    return Ok(hull);
                 }
-                let Some(tris) = &triangles else {
-                    break;
-                };
-                match merge::merge_coplanar(&cloud.p, tris, merge_tol, &frozen) {
-                    Ok(loops) => {
-                        if let Some(hull) = assemble(points, &loops, 3.0 * cloud.eps) {
-                            return Ok(hull);
-                        }
-                        break;
-                    }
-                    Err(repair) => {
-                        let progress = !repair.drop.is_empty()
-                            || repair.freeze.iter().any(|&v| !frozen[v as usize]);
-                        if !progress {
-                            break;
-                        }
-                        for v in repair.freeze {
-                            frozen[v as usize] = true;
-                        }
-                        if !repair.drop.is_empty() {
-                            active.retain(|i| repair.drop.binary_search(i).is_err());
-                            triangles = None;
-                        }
-                    }
+                if least_reach.as_ref().is_none_or(|(r, _)| reach < *r) {
+                    least_reach = Some((reach, hull));
                 }
             }
+        }
+        if let Some((_, hull)) = least_reach {
+            return Ok(hull);
         }
         Err(HullError::NumericalFailure)
     }
@@ -282,6 +279,43 @@ fn assemble(points: &[Vec3], loops: &[Vec<u32>], tol: f64) -> Option<ConvexHull>
     all_inside.then_some(hull)
 }
 
+/// How far beyond its ends the planes of an edge's two faces meet, at most over the
+/// hull's edges.
+///
+/// The queries read a face by its plane: the hull they measure is the intersection of
+/// the face half-spaces. Near an edge that is the wedge of its two faces' planes, whose
+/// apex line stands beyond the edge when the edge's ends lie behind the planes (by up
+/// to the merge tolerance on a bent merged face, by f32 round-off on a triangle). Where
+/// the faces nearly fold flat (`n_f·n_g` near 1) the wedge stays within that distance
+/// of the faces; where they are nearly opposite (a thin lens's rim, `n_f·n_g` near −1)
+/// the apex line runs far out across the rim. On a lens 8e-4 thin and 40 wide, whose
+/// top and bottom faces meet at 1e-4 rad, the half-spaces' hull reached 9 beyond the
+/// vertices (a capsule that far away got a contact).
+///
+/// For an end `p` at `r_f = n_f·p − o_f ≤ 0` and `r_g` likewise (`c = n_f·n_g`), the
+/// nearest point of the apex line is `p + a n_f + b n_g` with `a + c b = −r_f` and
+/// `c a + b = −r_g`; along the wedge's outward bisector `(n_f + n_g) / √(2 + 2c)` it
+/// stands `(a + b) √((1 + c) / 2) = −(r_f + r_g) / √(2 + 2c)` beyond `p`.
+fn edge_reach(hull: &ConvexHull) -> f64 {
+    let mut reach = 0.0f64;
+    for e in hull.edges() {
+        let [pf, pg] = e.faces.map(|f| hull.planes()[f as usize]);
+        let (nf, ng) = (pf.normal.as_dvec3(), pg.normal.as_dvec3());
+        // `√(2 + 2c) = |n_f + n_g|` for unit normals, taken from the sum: `1 + c` is
+        // below f32's round-off of the normals at a sharp rim.
+        let opening = (nf + ng).length();
+        for &v in &e.vertices {
+            let p = hull.vertices()[v as usize].as_dvec3();
+            let behind = (pf.offset as f64 - nf.dot(p)) + (pg.offset as f64 - ng.dot(p));
+            if behind > 0.0 {
+                // (Exactly opposite planes, `opening = 0`, reach infinitely far.)
+                reach = reach.max(behind / opening);
+            }
+        }
+    }
+    reach
+}
+
 /// The input moved to `f64` and centred on its bounding-box centre, with its tolerances.
 struct Cloud {
     /// Centred points, one per input point (same indices).
@@ -293,6 +327,48 @@ struct Cloud {
 }
 
 impl Cloud {
+    /// One rung of the ladder: the hull merged at `merge_tol`, repaired up to
+    /// `MAX_REPAIRS` times; `None` when the rung gives none.
+    fn build(&self, points: &[Vec3], kept: &[u32], merge_tol: f64) -> Option<ConvexHull> {
+        let mut active = kept.to_vec();
+        let mut frozen = vec![false; points.len()];
+        let mut triangles: Option<Vec<[u32; 3]>> = None;
+        for _ in 0..MAX_REPAIRS {
+            if triangles.is_none() {
+                let Ok(simplex) = self.simplex(&active) else {
+                    break;
+                };
+                triangles = quickhull::triangulate(&self.p, simplex, &active, self.outside_tol);
+            }
+            let Some(tris) = &triangles else {
+                break;
+            };
+            match merge::merge_coplanar(&self.p, tris, merge_tol, &frozen) {
+                Ok(loops) => {
+                    if let Some(hull) = assemble(points, &loops, 3.0 * self.eps) {
+                        return Some(hull);
+                    }
+                    break;
+                }
+                Err(repair) => {
+                    let progress = !repair.drop.is_empty()
+                        || repair.freeze.iter().any(|&v| !frozen[v as usize]);
+                    if !progress {
+                        break;
+                    }
+                    for v in repair.freeze {
+                        frozen[v as usize] = true;
+                    }
+                    if !repair.drop.is_empty() {
+                        active.retain(|i| repair.drop.binary_search(i).is_err());
+                        triangles = None;
+                    }
+                }
+            }
+        }
+        None
+    }
+
     /// Centres the (finite, at least 4) points and derives the tolerances.
     /// `AllDuplicate` when the extent is at the f32 rounding level or below `MIN_EXTENT`.
     fn new(points: &[Vec3]) -> Result<Cloud, HullError> {
