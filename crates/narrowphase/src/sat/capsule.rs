@@ -161,7 +161,7 @@ pub(crate) fn flip_axis(axis: &Axis, frame: &Frame) -> Axis {
     }
 }
 
-pub(crate) fn finish(
+fn finish(
     exact: Axis,
     preferred: Axis,
     margin: f32,
@@ -173,6 +173,27 @@ pub(crate) fn finish(
         SatOutcome::Overlap { exact, preferred }
     };
     CapsuleOutcome { outcome, witness }
+}
+
+/// A polytope–capsule outcome from the core pair's `exact` axis and best `face` (their
+/// separations of the core): the radius taken off both, and the face preferred when it
+/// is within `slop` of the exact axis (see the module docs).
+pub(crate) fn finish_core(
+    mut exact: Axis,
+    mut face: Axis,
+    radius: f32,
+    slop: f32,
+    margin: f32,
+    witness: Option<(Vec3, Vec3)>,
+) -> CapsuleOutcome {
+    exact.separation -= radius;
+    face.separation -= radius;
+    let preferred = if face.separation >= exact.separation - slop {
+        face
+    } else {
+        exact
+    };
+    finish(exact, preferred, margin, witness)
 }
 
 /// Capsule a against capsule b, both cores in one frame centred on a's centre.
@@ -307,14 +328,7 @@ pub(crate) fn polytope_capsule(
             witness = Some((on_poly.as_vec3(), on_core.as_vec3()));
         }
     }
-    exact.separation -= radius;
-    face.separation -= radius;
-    let preferred = if face.separation >= exact.separation - slop {
-        face
-    } else {
-        exact
-    };
-    finish(exact, preferred, margin, witness)
+    finish_core(exact, face, radius, slop, margin, witness)
 }
 
 /// The best Minkowski-face axis `m = ±(d × e)` of the core and the polytope's edges

@@ -26,7 +26,7 @@
 use super::Axis;
 use super::box_box::DEGENERATE_EDGE_AXIS;
 use super::box_box::{box_edge_along, box_edge_segment};
-use super::capsule::{CapsuleOutcome, Core, ROUND_OFF, finish};
+use super::capsule::{CapsuleOutcome, Core, ROUND_OFF, finish_core};
 use crate::Feature;
 use crate::math::closest_points_on_segments_f64;
 use glam::{DVec3, Vec3};
@@ -54,7 +54,7 @@ pub(crate) fn box_capsule(h: Vec3, core: Core, margin: f32, slop: f32) -> Capsul
     }
     let mut face_normal = [0.0; 3];
     face_normal[face_f / 2] = if face_f % 2 == 1 { 1.0 } else { -1.0 };
-    let mut face = Axis {
+    let face = Axis {
         separation: face_s,
         normal: Vec3::from_array(face_normal),
         feature: Feature::FaceA(face_f as u32),
@@ -158,14 +158,7 @@ pub(crate) fn box_capsule(h: Vec3, core: Core, margin: f32, slop: f32) -> Capsul
         );
         witness = Some((on_box.as_vec3(), on_core.as_vec3()));
     }
-    exact.separation -= radius;
-    face.separation -= radius;
-    let preferred = if face.separation >= exact.separation - slop {
-        face
-    } else {
-        exact
-    };
-    finish(exact, preferred, margin, witness)
+    finish_core(exact, face, radius, slop, margin, witness)
 }
 
 /// Does the core's endpoint nearest face `f` (of positive separation) project inside
