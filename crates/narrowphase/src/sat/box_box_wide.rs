@@ -101,6 +101,7 @@ pub(crate) type BundleSeparations = [Lanes; 15];
 /// comparisons (`>` against the margin, `>` against the best so far), so the same
 /// indices.
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
 pub(crate) struct BundleScan {
     pub first_separating: [u32; LANES],
     pub best: [[u32; LANES]; 3],
