@@ -354,12 +354,15 @@ pub fn contact_box_pairs_at(
 /// Up to 8 pairs in canonical order, per lane, and their separations: one scratch
 /// reused from bundle to bundle, written in place.
 ///
-/// Laid out in order (`repr(C)`) with every lane array at a multiple of 32 bytes: the
-/// wide kernels read and write these arrays 8 lanes at a time. Left to the compiler's
-/// layout (arrays of `f32` at any multiple of 4), `contact_box_pairs` ran at 47 ns a
-/// pair from one caller's stack depth and at 190–200 from seven others 16 bytes apart
-/// (a criterion bench measured the slow figure); laid out so, every depth of the same
-/// sweep ran at 46–47 ns (2 December 2026, `box_pairs(1, 256, Resting)`, AVX2).
+/// Laid out in this order (`repr(C)`), at a cache line (`align(64)`), the lane arrays
+/// first. A timing sweep over the caller's stack depth (twelve call sites, 16 bytes to
+/// 3 KiB apart, `contact_box_pairs` on `box_pairs(1, 256, Resting)`, AVX2, 2 December
+/// 2026) ran 45–51 ns a pair at every one so, where the compiler's layout (the same
+/// arrays, also at multiples of 32 bytes) ran 180–190 ns at seven of the twelve, and a
+/// criterion bench measured the slow figure. The cause was not pinned
+/// down (no hardware counters on that machine); the pattern, sticky and set by where
+/// the stack sits, fits loads waiting on earlier stores they only seem to alias. A
+/// process may still start slow for its first ~0.4 s (seen in two runs of eight).
 #[repr(C, align(64))]
 struct Bundle {
     /// The same inputs across lanes, for the wide kernel.
