@@ -10,7 +10,7 @@
 //! axis (faces first, the cached axis, the bounded preference) and clips the manifold.
 //!
 //! So each answer is **bit for bit** the answer of [`collide`](crate::collide) (or
-//! [`contact`](crate::contact)) on that pair alone, in both argument orders, with warm
+//! [`contact`](fn@crate::contact)) on that pair alone, in both argument orders, with warm
 //! or cold caches, whichever bundle or lane the pair lands in and whichever SIMD level
 //! the CPU takes.
 //!

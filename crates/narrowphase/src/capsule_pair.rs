@@ -88,7 +88,7 @@ impl CorePair {
     }
 }
 
-/// [`contact`](crate::contact) (and, with margin 0, [`intersects`](crate::intersects))
+/// [`contact`](fn@crate::contact) (and, with margin 0, [`intersects`](crate::intersects))
 /// for two capsules (poses checked, pair in canonical order): the exact axis of the
 /// same query as [`collide_capsules`], so the three agree bit for bit on the verdict
 /// and the normal; [`Contact::flipped`] when `mirrored`.

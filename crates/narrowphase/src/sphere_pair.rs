@@ -302,7 +302,7 @@ pub(crate) fn collide_sphere(
     })
 }
 
-/// [`contact`](crate::contact) for a sphere and a hull or a box (poses checked, margin
+/// [`contact`](fn@crate::contact) for a sphere and a hull or a box (poses checked, margin
 /// sanitised), mirrored when `mirrored`.
 pub(crate) fn contact_sphere(
     (sphere, pose_a, target, pose_b, mirrored): SphereAnd,

@@ -12,7 +12,7 @@
 //!    its end box overlaps.
 //! 2. **After the contacts are known** (this pass, after the event stage), every
 //!    candidate pair with a CCD body that the groups allow and that is *not* touching
-//!    at the end poses is cast ([`cast`]): both bodies from their poses at the last
+//!    at the end poses is cast ([`cast`](fn@sepax_narrowphase::cast)): both bodies from their poses at the last
 //!    step along their motions (a static body, a body that did not move, and a body
 //!    whose last pose is not known stand still at their pose), up to time 1. A hit is
 //!    a [`CcdHit`]: when, where and along which normal the two first touch.
@@ -30,7 +30,7 @@
 //! (`cast` is a pure function of the pair's inputs).
 //!
 //! **Triangle meshes.** A CCD body passing through a static mesh is cast against the
-//! triangles its sweep can reach (two-sided, see [`cast`]): a bullet through a level's
+//! triangles its sweep can reach (two-sided, see [`cast`](fn@sepax_narrowphase::cast)): a bullet through a level's
 //! thin wall is a hit like through a box. [`StepReport::ccd_skipped`](crate::StepReport::ccd_skipped)
 //! counts any cast that refused its input (none should: poses here are valid, motions
 //! finite, meshes static); nothing panics.

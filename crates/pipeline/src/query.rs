@@ -118,14 +118,14 @@ impl CollisionWorld {
 
     /// The first body hit by the ray `origin + t * dir`, `t` in `[0, max_t]`, and where
     /// it enters it: the exact hit parameter, point and surface normal (spheres, boxes,
-    /// capsules, hulls; [`ray_shape`](crate::ray::ray_shape) for one body); ties go to the smaller
+    /// capsules, hulls; [`ray_shape`] for one body); ties go to the smaller
     /// slot index. A ray starting inside a body hits it at `t = 0` with normal
     /// `−dir / |dir|`. `dir` need not be unit length.
     ///
     /// Errors: `InvalidRay` for a non-finite origin, a NaN or negative `max_t`
     /// (`f32::INFINITY` is allowed), or a direction whose squared length is not a
     /// normal `f32` (zero, denormal, longer than about `1.8e19`, non-finite; see
-    /// [`is_valid_ray`](crate::ray::is_valid_ray)). A hit always has a finite `t` and a
+    /// [`is_valid_ray`]). A hit always has a finite `t` and a
     /// finite point: a hit whose point would pass `±f32::MAX` is not reported.
     ///
     /// ```

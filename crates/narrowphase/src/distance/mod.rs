@@ -126,7 +126,7 @@ impl ClosestPoints {
 }
 
 /// The closest points of two convex shapes, or `Ok(None)` when they touch or overlap
-/// (then [`contact`](crate::contact) gives the penetration).
+/// (then [`contact`](fn@crate::contact) gives the penetration).
 ///
 /// `cache` warm-starts the query with the pair's last simplex and receives this one;
 /// pass a default cache for a cold answer, and one cache per pair (the same

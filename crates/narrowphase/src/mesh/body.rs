@@ -1,6 +1,6 @@
 //! A whole [`TriMesh`] against a convex shape: the mesh's BVH picks the triangles,
 //! [`collide_mesh_triangles`] does the rest. This is what [`collide`](crate::collide),
-//! [`contact`](crate::contact) and [`intersects`](crate::intersects) run for a pair with
+//! [`contact`](fn@crate::contact) and [`intersects`](crate::intersects) run for a pair with
 //! a mesh.
 //!
 //! The region asked of the BVH is the convex's AABB in the mesh's frame (the shape's
