@@ -246,6 +246,10 @@ impl TwoSpheres {
     /// The one manifold point: halfway between the surface points `t_a + n r_a` and
     /// `t_b − n r_b` (their sum is the same either way round), depth `−s`, id 0, each
     /// anchor its sphere's surface point toward the other in its own frame.
+    ///
+    /// The sum of two points beyond `f32::MAX / 2` overflows (two spheres at
+    /// `x = −1.76e38` got a point at `−∞`): then it is taken in f64 and halved there,
+    /// still symmetric in the pair. Any other sum keeps its f32 bits.
     #[inline]
     fn point(&self) -> ManifoldPoint {
         let n = self.normal;
@@ -253,8 +257,13 @@ impl TwoSpheres {
         let [ta, tb] = self.translations;
         let (on_a, on_b) = (n * ra, -n * rb);
         let local = |rotation: Quat, v: Vec3| rotation.normalize().conjugate() * v;
+        let mut position = ((ta + on_a) + (tb + on_b)) * 0.5;
+        if !position.is_finite() {
+            let surface = |t: Vec3, on: Vec3| t.as_dvec3() + on.as_dvec3();
+            position = ((surface(ta, on_a) + surface(tb, on_b)) * 0.5).as_vec3();
+        }
         ManifoldPoint {
-            position: ((ta + on_a) + (tb + on_b)) * 0.5,
+            position,
             depth: -self.separation,
             id: 0,
             anchor_a: local(self.rotations[0], on_a),

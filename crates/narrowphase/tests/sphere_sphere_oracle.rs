@@ -66,3 +66,51 @@ fn sphere_sphere_matches_the_f64_oracle_on_120k_pairs() {
     // Every regime is well represented.
     regimes.assert_at_least(10_000, 50_000, 30_000);
 }
+
+/// Two spheres far out near `f32::MAX`, where the sum of their surface points
+/// overflows f32 (a fuzz input: two coincident spheres at `x = −1.76e38` got their
+/// point at `−∞`, `fuzz/artifacts-found/narrow_phase/huge-spheres-point-overflow`):
+/// the point is finite, halfway between the surface points to f32's rounding, and the
+/// other order mirrors it (as `==` compares: a coincident pair's normal `±z` flips to
+/// `−0` components). Coincident, and apart in any direction by up to the radii.
+#[test]
+fn spheres_near_the_edge_of_f32_get_a_finite_point() {
+    let mut rng = Rng::new(0xf32_3a7);
+    for i in 0..2_000 {
+        let (ra, rb) = (rng.range(0.01, 50.0), rng.range(0.01, 50.0));
+        let far = if rng.below(2) == 0 { -1.0 } else { 1.0 } * rng.range(1.7e38, 3.4e38);
+        let axis = rng.below(3);
+        let mut ta = rng.vec3(glam::Vec3::splat(-10.0), glam::Vec3::splat(10.0));
+        ta[axis] = far;
+        // Coincident one time in four, else apart by less than the radii along any
+        // direction (a hair off the far coordinate's spacing is rounded away there).
+        let tb = if i % 4 == 0 {
+            ta
+        } else {
+            ta + rng.rotation() * glam::Vec3::X * rng.range(0.0, ra + rb)
+        };
+        let (a, b) = (
+            Shape::from(Sphere::try_new(ra).unwrap()),
+            Shape::from(Sphere::try_new(rb).unwrap()),
+        );
+        let (pa, pb) = (Pose::from_translation(ta), Pose::from_translation(tb));
+        let margin = ra + rb;
+        let m = sepax_narrowphase::collide(&a, &pa, &b, &pb, margin, &mut Default::default())
+            .unwrap_or_else(|| panic!("case {i}: no manifold"));
+        let point = &m.points[0];
+        assert!(
+            point.position.is_finite() && m.normal.is_finite(),
+            "case {i}: {m:?}"
+        );
+        // Halfway between the surface points, to the rounding of the far coordinate.
+        let surface = |t: glam::Vec3, on: glam::Vec3| t.as_dvec3() + on.as_dvec3();
+        let halfway = (surface(ta, m.normal * ra) + surface(tb, -m.normal * rb)) * 0.5;
+        let off = (point.position.as_dvec3() - halfway).abs().max_element();
+        assert!(
+            off <= 2.0 * far.abs() as f64 * f32::EPSILON as f64,
+            "case {i}: {off}"
+        );
+        let other = sepax_narrowphase::collide(&b, &pb, &a, &pa, margin, &mut Default::default());
+        assert_eq!(other, Some(m.clone().flipped()), "case {i}: order");
+    }
+}
