@@ -359,10 +359,10 @@ pub fn contact_box_pairs_at(
 /// 3 KiB apart, `contact_box_pairs` on `box_pairs(1, 256, Resting)`, AVX2, 2 December
 /// 2026) ran 45–51 ns a pair at every one so, where the compiler's layout (the same
 /// arrays, also at multiples of 32 bytes) ran 180–190 ns at seven of the twelve, and a
-/// criterion bench measured the slow figure. The cause was not pinned
-/// down (no hardware counters on that machine); the pattern, sticky and set by where
-/// the stack sits, fits loads waiting on earlier stores they only seem to alias. A
-/// process may still start slow for its first ~0.4 s (seen in two runs of eight).
+/// criterion bench measured the slow figure. The cause was not pinned down (no hardware
+/// counters on that machine); the pattern, sticky and set by where the stack sits, fits
+/// loads waiting on earlier stores they only seem to alias. A process may still start
+/// slow for its first ~0.4 s (seen in two runs of eight).
 #[repr(C, align(64))]
 struct Bundle {
     /// The same inputs across lanes, for the wide kernel.

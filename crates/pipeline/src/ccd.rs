@@ -12,10 +12,11 @@
 //!    its end box overlaps.
 //! 2. **After the contacts are known** (this pass, after the event stage), every
 //!    candidate pair with a CCD body that the groups allow and that is *not* touching
-//!    at the end poses is cast ([`cast`](fn@sepax_narrowphase::cast)): both bodies from their poses at the last
-//!    step along their motions (a static body, a body that did not move, and a body
-//!    whose last pose is not known stand still at their pose), up to time 1. A hit is
-//!    a [`CcdHit`]: when, where and along which normal the two first touch.
+//!    at the end poses is cast ([`cast`](fn@sepax_narrowphase::cast)): both bodies
+//!    from their poses at the last step along their motions (a static body, a body
+//!    that did not move, and a body whose last pose is not known stand still at their
+//!    pose), up to time 1. A hit is a [`CcdHit`]: when, where and along which normal
+//!    the two first touch.
 //!
 //! A pair that touches at the end poses is reported by the contacts as without CCD
 //! (its manifold, a `Started` event if new), never as a hit; a pair that only comes
@@ -30,8 +31,9 @@
 //! (`cast` is a pure function of the pair's inputs).
 //!
 //! **Triangle meshes.** A CCD body passing through a static mesh is cast against the
-//! triangles its sweep can reach (two-sided, see [`cast`](fn@sepax_narrowphase::cast)): a bullet through a level's
-//! thin wall is a hit like through a box. [`StepReport::ccd_skipped`](crate::StepReport::ccd_skipped)
+//! triangles its sweep can reach (two-sided, see
+//! [`cast`](fn@sepax_narrowphase::cast)): a bullet through a level's thin wall is a
+//! hit like through a box. [`StepReport::ccd_skipped`](crate::StepReport::ccd_skipped)
 //! counts any cast that refused its input (none should: poses here are valid, motions
 //! finite, meshes static); nothing panics.
 
