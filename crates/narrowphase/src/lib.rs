@@ -59,8 +59,8 @@
 //! with manifolds of at most 2 points, under the same conventions.
 //!
 //! The entry points are [`collide`] (manifold, with a per-pair [`PairCache`] for frame
-//! coherence), [`contact`](fn@contact) (normal and depth only) and [`intersects`] (yes or no);
-//! [`ray`] casts a ray against one shape.
+//! coherence), [`contact`](fn@contact) (normal and depth only) and [`intersects`] (yes or
+//! no); [`ray`] casts a ray against one shape.
 //!
 //! When the shapes are **apart**, the separating-axis test only bounds the gap from
 //! below; the exact gap and the closest points come from GJK on the shapes' cores

@@ -10,9 +10,10 @@
 //!    bodies both rest copies last step's answer; a pair whose bounding spheres are
 //!    apart gets `None`. What is left needs the SAT. With batching on, a box–box pair
 //!    is queued for the batch (its [`BoxBoxPair`] and a copy of its cache); any other
-//!    pair (every pair, with batching off) runs [`collide`](sepax_narrowphase::collide) on the spot. The loop asks
-//!    for the bodies of the pair [`PREFETCH_PAIRS`] ahead before it reads the pair in
-//!    hand (see `prefetch`): the bodies of a pair sit anywhere in the body array.
+//!    pair (every pair, with batching off) runs
+//!    [`collide`](sepax_narrowphase::collide) on the spot. The loop asks for the
+//!    bodies of the pair [`PREFETCH_PAIRS`] ahead before it reads the pair in hand
+//!    (see `prefetch`): the bodies of a pair sit anywhere in the body array.
 //! 2. **The box batch**: the queued pairs go through [`collide_box_pairs_scattered`]
 //!    together, which tests them 8 at a time in SIMD lanes (see that function's
 //!    module), builds each pair's manifold straight in the pair's slot and hands its
