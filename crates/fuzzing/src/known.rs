@@ -300,10 +300,8 @@ impl Skips {
     ) -> Skips {
         let on = |bug: OpenBug, condition: bool| condition && allowed.allows(bug);
         let skewed = |p: &Pose| (p.rotation.length_squared() - 1.0).abs() > 1e-6;
-        let long = on(
-            OpenBug::LongBox,
-            a.bounding_radius().max(b.bounding_radius()) > LONG,
-        );
+        let largest = a.bounding_radius().max(b.bounding_radius());
+        let long = on(OpenBug::LongBox, largest > LONG);
         let sphere = matches!(a, Shape::Sphere(_)) || matches!(b, Shape::Sphere(_));
         let gap = pa.translation.distance(pb.translation);
         let near_centres = sphere && gap > 0.0 && gap < TINY;
@@ -329,10 +327,7 @@ impl Skips {
             OpenBug::NearParallelBoxEdges,
             near_parallel_box_edges(a, pa, b, pb),
         );
-        let long_speculative = on(
-            OpenBug::LongSpeculative,
-            a.bounding_radius().max(b.bounding_radius()) > LONG_SPECULATIVE,
-        );
+        let long_speculative = on(OpenBug::LongSpeculative, largest > LONG_SPECULATIVE);
         Skips {
             finite: long || tiny,
             symmetry: long || tiny || degenerate || parallel,

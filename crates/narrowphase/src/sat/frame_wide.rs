@@ -23,8 +23,8 @@ type Lanes32 = [f32; LANES];
 type Vec4x = [[f64; LANES]; 4];
 
 /// Both poses of 8 pairs, one array per component, as given (f32): the kernel widens
-/// them to f64 8 at a time (exactly: every f32 is an f64).
-/// Aligned to 32 bytes, as every lane array the wide kernels read (see `batch::Bundle`).
+/// them to f64 8 at a time (exactly: every f32 is an f64). Aligned to 32 bytes, like the
+/// other lane arrays of `batch::Bundle`.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(32))]
 pub(crate) struct PoseLanes {
