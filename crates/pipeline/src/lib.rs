@@ -109,9 +109,13 @@
 //! [`CollisionWorld::set_poses`] sets a batch of poses without a `Result` per body
 //! (stale handles are skipped and counted in a [`PoseBatch`]);
 //! [`CollisionWorld::step_in`] runs the step on a rayon pool of the caller's (this
-//! crate re-exports [`rayon`]), with the same report bit for bit.
+//! crate re-exports [`rayon`]), with the same report bit for bit. While a step runs,
+//! the pool's other threads do not sleep between its stages: they wait for the next
+//! stage's work spinning ([`Config::keep_threads_awake`], on by default), because
+//! waking a sleeping thread cost more than many stages take.
 
 mod aabbs;
+mod awake;
 mod body;
 mod carry;
 mod ccd;

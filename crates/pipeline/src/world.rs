@@ -1,6 +1,7 @@
 //! [`CollisionWorld`]: body storage behind generational handles, and the getters and
 //! setters a physics engine calls between steps.
 
+use crate::awake::with_threads_awake;
 use crate::step::{PairTracker, StepFrame};
 use crate::store::{Body, BodyStore};
 use crate::{BodyDesc, BodyHandle, BodyKind, Config, Groups, PoseBatch, StepReport, WorldError};
@@ -410,10 +411,13 @@ impl CollisionWorld {
             // Nothing changed: last step's report, without waking a pool.
             frame.repeat(&mut report);
         } else {
-            // One hand-over to the pool per step: every parallel stage inside runs on
-            // that pool without further cross-thread wake-ups.
-            pool.unwrap_or(&self.pool)
-                .install(|| frame.run(&mut report));
+            // One hand-over to the pool per step, whose other threads stay awake until
+            // it ends (see `awake`).
+            let awake = self.config.keep_threads_awake;
+            pool.unwrap_or(&self.pool).install(|| match awake {
+                true => with_threads_awake(|| frame.run(&mut report)),
+                false => frame.run(&mut report),
+            });
         }
         self.report = report;
         &self.report

@@ -2,7 +2,8 @@
 //! across worker counts), on boxes and hulls, with a body quarantined part of the time
 //! and bodies removed and inserted between steps; and the same when the step runs on a
 //! pool of the caller's (`step_in`) of any size, or from inside that pool. Scenes with
-//! resting frames (the pile) and a large static world are covered too.
+//! resting frames (the pile) and a large static world are covered too, and a pool whose
+//! threads sleep between the stages (`Config::keep_threads_awake` off).
 
 mod common;
 
@@ -17,6 +18,8 @@ use std::hash::DefaultHasher;
 enum Runner<'p> {
     /// `step()` on the world's own pool of this many threads.
     Own(usize),
+    /// `Own` with [`Config::keep_threads_awake`] off.
+    Sleepy(usize),
     /// `step_in(pool)` from the calling thread.
     Caller(&'p rayon::ThreadPool),
     /// `step_in(pool)` from a thread of that very pool.
@@ -26,11 +29,12 @@ enum Runner<'p> {
 impl Runner<'_> {
     fn config(self) -> Config {
         let threads = match self {
-            Runner::Own(n) => n,
+            Runner::Own(n) | Runner::Sleepy(n) => n,
             _ => 1,
         };
         Config {
             threads,
+            keep_threads_awake: !matches!(self, Runner::Sleepy(_)),
             narrow_chunk: 16,
             aabb_chunk: 64,
             ..Config::default()
@@ -43,7 +47,7 @@ impl Runner<'_> {
             (r.contacts.len(), r.events.len())
         };
         match self {
-            Runner::Own(_) => hash(world.step()),
+            Runner::Own(_) | Runner::Sleepy(_) => hash(world.step()),
             Runner::Caller(pool) => hash(world.step_in(pool)),
             Runner::Inside(pool) => pool.install(|| hash(world.step_in(pool))),
         }
@@ -102,6 +106,8 @@ fn same_bits_for_one_two_and_four_threads() {
     );
     assert_eq!(run(2), one);
     assert_eq!(run(4), one);
+    // The helpers that keep the threads awake change who computes, not what.
+    assert_eq!(run_on(Runner::Sleepy(2)), one);
 }
 
 #[test]
