@@ -15,19 +15,32 @@
 //! [`rayon::yield_now`], which runs any job waiting in the pool (the step's, stolen as
 //! soon as a stage splits) and otherwise spins, until the step ends. The same `join`
 //! then took 51 µs after any gap, and `stress --scene soup --bodies 10000 --frames 300
-//! --threads 2` (three runs alternated with the build before) measured the step at
-//! 1.62–1.64 ms instead of 1.70–1.76 (medians; broad phase 0.11–0.12 instead of
-//! 0.14–0.17), `stress --scene large-world --threads 2` at 30 µs instead of 39–41.
+//! --threads 2`, alternated with the build before, measured the step at 1.62–1.64 ms
+//! instead of 1.70–1.76 in one set of three runs and 1.46 instead of 1.52–1.56 in
+//! another (medians; the broad phase 0.10–0.12 ms instead of 0.13–0.17), `stress
+//! --scene large-world --threads 2` at 30 µs instead of 39–41, then 29 instead of 31.
 //! The helpers change which thread runs a chunk, never what a chunk computes: the
 //! output stays bit-identical for any thread count.
 //!
-//! A helper that lands on the thread running the step (that thread may pick it up
-//! while it waits inside a `join`) returns at once: spinning there would stop the step
-//! below it on the same stack. The helpers only spin during a step: between steps the
-//! threads sleep as before.
+//! A helper never waits long for work that cannot come. One that lands on the thread
+//! running the step (that thread may pick it up while it waits inside a `join`)
+//! returns at once: spinning there would stop the step below it on the same stack. And
+//! a helper leaves after [`IDLE_LIMIT`] without a job even while its step goes on:
+//! a thread may pick a helper up while it waits inside other work (another world's
+//! step on a pool the caller shares, or, with three threads or more, a chunk of this
+//! step), and that work cannot go on until the helper returns; when every thread is
+//! stuck so, none finds work, and the limit breaks the wait. The helpers only spin
+//! during a step: between steps the threads sleep as before.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// A helper that found no job for this long leaves (see the module docs): longer
+/// than the sequential stretches between the stages of a 10,000-body step (the full
+/// sweep's sorts, a few hundred µs), short enough that a helper stalling other work
+/// costs little.
+const IDLE_LIMIT: Duration = Duration::from_millis(1);
 
 /// What a step shares with its helpers.
 #[derive(Default)]
@@ -36,6 +49,8 @@ struct Shift {
     done: AtomicBool,
     /// Helpers running now (their loop entered and not yet left).
     helping: AtomicUsize,
+    /// Helpers that have entered their loop.
+    arrived: AtomicUsize,
 }
 
 /// Runs `step` (on a thread of the current rayon pool) with one helper spawned for
@@ -57,9 +72,15 @@ fn awake_during<R>(step: impl FnOnce() -> R, shift: Arc<Shift>) -> R {
             if rayon::current_thread_index() == driver {
                 return;
             }
+            shift.arrived.fetch_add(1, Ordering::AcqRel);
             shift.helping.fetch_add(1, Ordering::AcqRel);
+            let mut last_job = Instant::now();
             while !shift.done.load(Ordering::Acquire) {
-                if rayon::yield_now() != Some(rayon::Yield::Executed) {
+                if rayon::yield_now() == Some(rayon::Yield::Executed) {
+                    last_job = Instant::now();
+                } else if last_job.elapsed() > IDLE_LIMIT {
+                    break;
+                } else {
                     std::hint::spin_loop();
                 }
             }
@@ -81,7 +102,6 @@ fn awake_during<R>(step: impl FnOnce() -> R, shift: Arc<Shift>) -> R {
 mod tests {
     use super::*;
     use rayon::prelude::*;
-    use std::time::{Duration, Instant};
 
     /// Waits up to 10 s for `ready`; false if it never held.
     fn eventually(ready: impl Fn() -> bool) -> bool {
@@ -96,11 +116,11 @@ mod tests {
     }
 
     /// On pools of 2 to 4 threads, called from outside the pool and from inside a
-    /// `join` of it: the helpers of every thread but the step's come to work during the
-    /// step, the step's parallel work gives the sequential answer, and once the step has
-    /// returned every helper has left (none spins on).
+    /// `join` of it: the helpers of every thread but the step's come, the step's
+    /// parallel work gives the sequential answer, and once the step has returned every
+    /// helper has left (none spins on).
     #[test]
-    fn helpers_work_during_the_step_and_leave_after_it() {
+    fn helpers_come_during_the_step_and_leave_after_it() {
         for threads in 2..=4 {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -115,7 +135,7 @@ mod tests {
                         || {
                             assert!(
                                 eventually(
-                                    || watched.helping.load(Ordering::Acquire) == threads - 1
+                                    || watched.arrived.load(Ordering::Acquire) == threads - 1
                                 ),
                                 "{threads} threads: the helpers never all came"
                             );
@@ -139,6 +159,30 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A step that gives its helpers no work for longer than `IDLE_LIMIT` sees them
+    /// leave before it ends (what frees a thread that picked a helper up inside other
+    /// work).
+    #[test]
+    fn idle_helpers_leave_before_the_step_ends() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let shift = Arc::new(Shift::default());
+        let watched = Arc::clone(&shift);
+        let left_while_running = pool.install(|| {
+            awake_during(
+                || {
+                    let came = eventually(|| watched.arrived.load(Ordering::Acquire) == 2);
+                    came && eventually(|| watched.helping.load(Ordering::Acquire) == 0)
+                },
+                Arc::clone(&shift),
+            )
+        });
+        assert!(left_while_running);
+        assert!(shift.done.load(Ordering::Acquire));
     }
 
     /// One thread: no helper, the step runs as it is.

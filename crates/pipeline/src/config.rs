@@ -86,15 +86,19 @@ pub struct Config {
     /// afternoon measured 2.78 / 1.49 ms batched against 2.74 / 1.39 ms (1 / 2
     /// threads) one pair at a time.
     pub batch_box_pairs: bool,
-    /// While a step runs, every other thread of its pool runs a helper that takes the
-    /// step's parallel work as soon as a stage splits it and otherwise spins, instead
-    /// of going to sleep between stages. Waking a sleeping
-    /// thread took 50–100 µs on the 2-core virtual machine the figures come from,
-    /// longer than many stages: with 2 threads the 10,000-box soup step went from
-    /// 1.70–1.76 to 1.62–1.64 ms (medians) and the large world's from 39–41 to 30 µs.
-    /// The cost: the other threads spin (use a core each) for the length of the step,
-    /// never between steps. The output is the same bits either way. On by default; off
-    /// suits a machine shared with other busy work. No effect with one thread.
+    /// While a step runs ([`step`](crate::CollisionWorld::step) or
+    /// [`step_in`](crate::CollisionWorld::step_in)), every other thread of its pool runs
+    /// a helper that takes the step's parallel work as soon as a stage splits it and
+    /// otherwise spins, instead of going to sleep between stages; a helper leaves when
+    /// the step ends, or after 1 ms without work. Waking a sleeping thread took
+    /// 50–100 µs on the 2-core virtual machine the figures come from (`cargo run
+    /// --release -p sepax-benches --example wake`), longer than many stages. With 2
+    /// threads, `stress --scene soup --bodies 10000 --threads 2` measured the step at
+    /// 1.62–1.64 ms instead of 1.70–1.76 in one set of alternated runs and 1.46 instead
+    /// of 1.52–1.56 in another (medians); the large world's at 30 instead of 39–41 µs,
+    /// then 29 instead of 31. The cost: the other threads spin (a core each) while a
+    /// step runs, never between steps. The output is the same bits either way. On by
+    /// default; off suits a pool shared with other busy work. No effect with one thread.
     pub keep_threads_awake: bool,
 }
 

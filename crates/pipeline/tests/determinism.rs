@@ -197,3 +197,53 @@ fn same_bits_for_any_narrow_chunk() {
         );
     }
 }
+
+/// Two worlds stepped at the same time on one pool of the caller's (an engine stepping
+/// its scenes in parallel), from inside the pool and from two outside threads: every
+/// step returns, each world's reports are those it gives stepped alone. (A helper of
+/// `Config::keep_threads_awake` that one world's step left on a thread holding part of
+/// the other's stalls that one until it leaves: it leaves when its own step ends or
+/// after 1 ms without work, so neither step can wait for the other forever.)
+#[test]
+fn two_worlds_stepped_at_once_on_one_pool() {
+    let soup = scenes::soup(800, 5);
+    let hulls = scenes::hulls(200, 6);
+    let run_pair = |runner: &dyn Fn(&mut CollisionWorld, &mut CollisionWorld) -> (u64, u64)| {
+        let mut a = CollisionWorld::new(Runner::Own(1).config()).unwrap();
+        let mut b = CollisionWorld::new(Runner::Own(1).config()).unwrap();
+        let (ha, hb) = (
+            soup.populate(&mut a).unwrap(),
+            hulls.populate(&mut b).unwrap(),
+        );
+        let (mut sum_a, mut sum_b) = (DefaultHasher::new(), DefaultHasher::new());
+        for frame in 0..60u32 {
+            soup.apply(&mut a, &ha, frame).unwrap();
+            hulls.apply(&mut b, &hb, frame).unwrap();
+            let (x, y) = runner(&mut a, &mut b);
+            std::hash::Hash::hash(&x, &mut sum_a);
+            std::hash::Hash::hash(&y, &mut sum_b);
+        }
+        (common::finish(sum_a), common::finish(sum_b))
+    };
+    let report_hash = |r: &sepax_pipeline::StepReport| {
+        let mut h = DefaultHasher::new();
+        common::report_hash(r, &mut h);
+        common::finish(h)
+    };
+    let alone = run_pair(&|a, b| (report_hash(a.step()), report_hash(b.step())));
+    for threads in [2, 3] {
+        let p = pool(threads);
+        let inside = run_pair(&|a, b| {
+            p.install(|| rayon::join(|| report_hash(a.step_in(&p)), || report_hash(b.step_in(&p))))
+        });
+        assert_eq!(inside, alone, "{threads} threads, inside");
+        let outside = run_pair(&|a, b| {
+            std::thread::scope(|s| {
+                let x = s.spawn(|| report_hash(a.step_in(&p)));
+                let y = report_hash(b.step_in(&p));
+                (x.join().unwrap(), y)
+            })
+        });
+        assert_eq!(outside, alone, "{threads} threads, two outside threads");
+    }
+}
