@@ -103,6 +103,13 @@ mod tests {
     use super::*;
     use rayon::prelude::*;
 
+    fn pool(threads: usize) -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+    }
+
     /// Waits up to 10 s for `ready`; false if it never held.
     fn eventually(ready: impl Fn() -> bool) -> bool {
         let start = Instant::now();
@@ -122,10 +129,7 @@ mod tests {
     #[test]
     fn helpers_come_during_the_step_and_leave_after_it() {
         for threads in 2..=4 {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
+            let pool = pool(threads);
             let expected: u64 = (0..100_000u64).map(|i| i * i % 7).sum();
             for round in 0..20 {
                 let shift = Arc::new(Shift::default());
@@ -166,20 +170,9 @@ mod tests {
     /// work).
     #[test]
     fn idle_helpers_leave_before_the_step_ends() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .build()
-            .unwrap();
-        let shift = Arc::new(Shift::default());
-        let watched = Arc::clone(&shift);
-        let left_while_running = pool.install(|| {
-            awake_during(
-                || {
-                    let came = eventually(|| watched.arrived.load(Ordering::Acquire) == 2);
-                    came && eventually(|| watched.helping.load(Ordering::Acquire) == 0)
-                },
-                Arc::clone(&shift),
-            )
+        let (left_while_running, shift) = step_on(3, |watched| {
+            let came = eventually(|| watched.arrived.load(Ordering::Acquire) == 2);
+            came && eventually(|| watched.helping.load(Ordering::Acquire) == 0)
         });
         assert!(left_while_running);
         assert!(shift.done.load(Ordering::Acquire));
@@ -188,19 +181,16 @@ mod tests {
     /// One thread: no helper, the step runs as it is.
     #[test]
     fn one_thread_has_no_helper() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let shift = Arc::new(Shift::default());
-        let watched = Arc::clone(&shift);
-        let helping = pool.install(|| {
-            awake_during(
-                || watched.helping.load(Ordering::Acquire),
-                Arc::clone(&shift),
-            )
-        });
+        let (helping, shift) = step_on(1, |watched| watched.helping.load(Ordering::Acquire));
         assert_eq!(helping, 0);
         assert!(!shift.done.load(Ordering::Acquire));
+    }
+
+    /// `step` run as a step on a new pool of `threads`, given its shift to watch.
+    fn step_on<R: Send>(threads: usize, step: impl FnOnce(&Shift) -> R + Send) -> (R, Arc<Shift>) {
+        let shift = Arc::new(Shift::default());
+        let watched = Arc::clone(&shift);
+        let answer = pool(threads).install(|| awake_during(|| step(&watched), Arc::clone(&shift)));
+        (answer, shift)
     }
 }
