@@ -13,12 +13,18 @@
 //!
 //! So while a step runs, every other thread of the pool runs a *helper*: a loop of
 //! [`rayon::yield_now`], which runs any job waiting in the pool (the step's, stolen as
-//! soon as a stage splits) and otherwise spins, until the step ends. The same `join`
+//! soon as a stage splits) and otherwise spins, handing the core to any other runnable
+//! thread on each turn (`std::thread::yield_now`), until the step ends. The same `join`
 //! then took 51 µs after any gap, and `stress --scene soup --bodies 10000 --frames 300
 //! --threads 2`, alternated with the build before, measured the step at 1.62–1.64 ms
 //! instead of 1.70–1.76 in one set of three runs and 1.46 instead of 1.52–1.56 in
 //! another (medians; the broad phase 0.10–0.12 ms instead of 0.13–0.17), `stress
 //! --scene large-world --threads 2` at 30 µs instead of 39–41, then 29 instead of 31.
+//! Spinning without yielding the core measured the same with 2 threads, but on a pool
+//! of 8 threads (4 per core) one run had a 18.6 ms step (median 1.48 ms): a helper held
+//! the core the step's thread was waiting for; yielding, 3.3–3.4 ms at most, as
+//! without helpers. With the yield, a third set of three runs: 1.53–1.55 ms instead of
+//! 1.57–1.62 (means 1.67–1.70 instead of 1.73–1.78).
 //! The helpers change which thread runs a chunk, never what a chunk computes: the
 //! output stays bit-identical for any thread count.
 //!
@@ -81,7 +87,9 @@ fn awake_during<R>(step: impl FnOnce() -> R, shift: Arc<Shift>) -> R {
                 } else if last_job.elapsed() > IDLE_LIMIT {
                     break;
                 } else {
-                    std::hint::spin_loop();
+                    // Lets any other runnable thread of the machine have the core (a
+                    // pool with more threads than cores), else returns at once.
+                    std::thread::yield_now();
                 }
             }
             shift.helping.fetch_sub(1, Ordering::AcqRel);
