@@ -7,7 +7,9 @@
 //! thread B went to sleep during the gap, it takes as long as B needs to wake and steal
 //! the second half, plus 50 µs. Printed: the join's median and 90th percentile over 200
 //! rounds per gap, with B left to sleep and with B kept awake by a helper that loops on
-//! `rayon::yield_now` (what the world's step does).
+//! `rayon::yield_now` and hands its core over when idle (`std::thread::yield_now`), as
+//! the world's step does (without the step's 1 ms idle limit: this helper stays until
+//! the rounds end).
 //!
 //! ```sh
 //! cargo run --release -p sepax-benches --example wake
@@ -43,7 +45,7 @@ fn main() {
                     }
                     while !done.load(Ordering::Acquire) {
                         if rayon::yield_now() != Some(rayon::Yield::Executed) {
-                            std::hint::spin_loop();
+                            std::thread::yield_now();
                         }
                     }
                 });
