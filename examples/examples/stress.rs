@@ -22,8 +22,9 @@
 //! that runs it); the `call` row (`call_ms`) is the wall time `world.step()` took for
 //! the caller, which adds handing the step to the world's pool and getting the report
 //! back. On the 2-core machine of 2 December 2026, `--scene large-world` gave `call`
-//! 105 µs against `step` 39 µs on one thread (whose pool thread sleeps between steps),
-//! 33 against 28 µs on two.
+//! 33 µs against `step` 28 µs on two threads. With `--threads 1` the world has no pool
+//! (the step runs on the caller's thread) and the rows agree, 29–30 µs on 3 December;
+//! handed to a one-thread pool, whose thread slept between steps, it was 101–108 µs.
 //!
 //! Memory is the process's resident set size as Linux reports it in
 //! `/proc/self/status` (`VmRSS` after the first step, `VmHWM` its peak at the end):

@@ -202,11 +202,13 @@ impl ProxyStore {
     /// per part, so each part writes only its own. Nothing changes unless every entry
     /// passes. `Ok(None)`: the ids do not increase (nothing done); `Ok(Some(s))`: done,
     /// `s` whether a static proxy was among them; `Err`: the first failing entry's
-    /// error, as `update` gives it.
+    /// error, as `update` gives it. Without `parallel` the parts run one after the
+    /// other on the calling thread (the same outcome).
     pub fn update_sorted(
         &mut self,
         count: usize,
         entry: &(impl Fn(usize) -> (ProxyId, Aabb) + Sync),
+        parallel: bool,
     ) -> Result<Option<bool>, BroadPhaseError> {
         if count == 0 {
             return Ok(Some(false));
@@ -250,10 +252,10 @@ impl ProxyStore {
             }
             c
         };
-        let checked: Vec<Checked> = if parts > 1 {
+        let checked: Vec<Checked> = if parallel && parts > 1 {
             (0..parts).into_par_iter().map(check).collect()
         } else {
-            vec![check(0)]
+            (0..parts).map(check).collect()
         };
         // Not increasing anywhere (within a part or across a join): nothing done, the
         // caller goes one by one. Else the first error, in entry order, wins.
@@ -282,7 +284,7 @@ impl ProxyStore {
                 slots[id.0 as usize - offset].set_aabb(normalize_zeros(aabb));
             }
         };
-        if parts > 1 {
+        if parallel && parts > 1 {
             owned.into_par_iter().for_each(write);
         } else {
             owned.into_iter().for_each(write);

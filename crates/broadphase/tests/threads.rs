@@ -1,4 +1,5 @@
-//! The same pairs and diffs, bit for bit, on 1, 2 and 4 rayon threads.
+//! The same pairs and diffs, bit for bit, on 1, 2 and 4 rayon threads, and on the
+//! calling thread alone (`SweepAndPrune::set_parallel(false)`).
 
 use glam::Vec3;
 use sepax_broadphase::{
@@ -15,10 +16,12 @@ type Frames = Vec<(
 )>;
 
 /// `n` boxes in a cube of half side `half`, one in `static_every` static, the others
-/// moving, run for a few frames.
-fn frames(n: usize, static_every: usize, half: f32) -> Frames {
+/// moving, run for a few frames, with the large passes on the rayon pool (`parallel`)
+/// or not.
+fn frames(n: usize, static_every: usize, half: f32, parallel: bool) -> Frames {
     let mut rng = Rng::new(2024);
     let mut sap = SweepAndPrune::new();
+    sap.set_parallel(parallel);
     let mut ids = Vec::new();
     for (i, b) in random_boxes(&mut rng, n, half, 0.3, 1.5)
         .into_iter()
@@ -53,24 +56,26 @@ fn frames(n: usize, static_every: usize, half: f32) -> Frames {
     out
 }
 
-/// Runs `frames` on pools of 1, 2 and 4 threads: the same answers.
-fn identical_on_1_2_4_threads(frames: impl Fn() -> Frames + Sync) {
+/// Runs `frames(true)` on pools of 1, 2 and 4 threads, and `frames(false)` (every
+/// pass on the calling thread) outside any pool: the same answers.
+fn identical_on_1_2_4_threads(frames: impl Fn(bool) -> Frames + Sync) {
     let run = |threads: usize| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap()
-            .install(&frames)
+            .install(|| frames(true))
     };
     let one = run(1);
     assert_eq!(one, run(2));
     assert_eq!(one, run(4));
+    assert_eq!(one, frames(false));
 }
 
 /// Above the parallel threshold, with statics.
 #[test]
 fn identical_for_1_2_4_threads() {
-    identical_on_1_2_4_threads(|| frames(PARALLEL_MIN_PROXIES * 3, 3, 22.0));
+    identical_on_1_2_4_threads(|parallel| frames(PARALLEL_MIN_PROXIES * 3, 3, 22.0, parallel));
 }
 
 /// Below it, but with enough movers among many statics that the static pairs run on
@@ -79,7 +84,7 @@ fn identical_for_1_2_4_threads() {
 fn static_pairs_identical_for_1_2_4_threads() {
     let movers = 3 * PARALLEL_MIN_STATIC_MOVERS;
     assert!(movers < PARALLEL_MIN_PROXIES);
-    identical_on_1_2_4_threads(|| frames(movers * 10 / 9, 10, 7.0));
+    identical_on_1_2_4_threads(|parallel| frames(movers * 10 / 9, 10, 7.0, parallel));
 }
 
 /// Between the sweep's threshold and the proxies' (the 10,000-box soup's case): the
@@ -91,9 +96,10 @@ fn static_pairs_identical_for_1_2_4_threads() {
 fn sweeps_and_patches_identical_for_1_2_4_threads() {
     let movers = PARALLEL_MIN_SWEEP + PARALLEL_MIN_SWEEP / 2;
     assert!(movers < PARALLEL_MIN_PROXIES);
-    let run = || {
+    let run = |parallel: bool| {
         let mut rng = Rng::new(77);
         let (mut sap, mut oracle) = (SweepAndPrune::new(), BruteForce::new());
+        sap.set_parallel(parallel);
         let boxes = random_boxes(&mut rng, movers, 14.0, 0.3, 1.5);
         for (i, &b) in boxes.iter().enumerate() {
             sap.insert(ProxyId(i as u32), b, ProxyKind::Dynamic)

@@ -1,7 +1,8 @@
 //! `SweepAndPrune::update_sorted` against its slow twin, `update` called for each
 //! entry in order: the same stored boxes, the same pairs and diffs, the same errors, on
-//! 1 and 2 rayon threads, with increasing ids (in several parallel parts) and statics
-//! among them; ids out of order and bad entries are refused with nothing changed.
+//! 1 and 2 rayon threads and on the calling thread alone (`set_parallel(false)`), with
+//! increasing ids (in several parts) and statics among them; ids out of order and bad
+//! entries are refused with nothing changed, whether the parts run on a pool or not.
 
 use glam::Vec3;
 use sepax_broadphase::{BroadPhaseError, ProxyId, ProxyKind, SweepAndPrune};
@@ -10,9 +11,10 @@ use sepax_testkit::clouds::random_boxes;
 
 const N: usize = 9_000;
 
-/// A world of `N` proxies, every fourth static.
-fn world(rng: &mut Rng) -> SweepAndPrune {
+/// A world of `N` proxies, every fourth static; its passes on the rayon pool or not.
+fn world(rng: &mut Rng, parallel: bool) -> SweepAndPrune {
     let mut sap = SweepAndPrune::new();
+    sap.set_parallel(parallel);
     for (i, b) in random_boxes(rng, N, 30.0, 0.3, 1.5).into_iter().enumerate() {
         let kind = if i % 4 == 0 {
             ProxyKind::Static
@@ -42,10 +44,11 @@ fn both_ways(
     seed: u64,
     pick: impl Fn(&mut Rng) -> Vec<ProxyId>,
     bad: Option<usize>,
+    parallel: bool,
 ) -> [(Result<(), BroadPhaseError>, Snapshot); 2] {
     let run = |batched: bool| {
         let mut rng = Rng::new(seed);
-        let mut sap = world(&mut rng);
+        let mut sap = world(&mut rng, parallel);
         let ids = pick(&mut rng);
         let boxes: Vec<Aabb> = ids
             .iter()
@@ -84,12 +87,16 @@ fn check(
     pick: impl Fn(&mut Rng) -> Vec<ProxyId> + Copy + Send + Sync,
     bad: Option<usize>,
 ) {
-    for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        let [batched, one_by_one] = pool.install(|| both_ways(seed, pick, bad));
+    // 0: no pool, the passes on this thread.
+    for threads in [0, 1, 2] {
+        let [batched, one_by_one] = match threads {
+            0 => both_ways(seed, pick, bad, false),
+            _ => rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| both_ways(seed, pick, bad, true)),
+        };
         assert_eq!(batched.0, one_by_one.0, "seed {seed}: results");
         if bad.is_none() || batched.0.is_ok() {
             assert!(
@@ -107,11 +114,17 @@ fn increasing_ids_match_updates_one_by_one() {
     }
 }
 
-/// Ids out of order (and a repeated id): refused, nothing changed.
+/// Ids out of order (and a repeated id): refused, nothing changed, with the parts on
+/// the pool or on this thread.
 #[test]
 fn ids_out_of_order_are_refused() {
+    ids_out_of_order_refused(true);
+    ids_out_of_order_refused(false);
+}
+
+fn ids_out_of_order_refused(parallel: bool) {
     let mut rng = Rng::new(10);
-    let mut sap = world(&mut rng);
+    let mut sap = world(&mut rng, parallel);
     let before = snapshot(&mut sap);
     let mut ids = sorted_subset(&mut rng);
     let unit = |k: usize| Aabb::new(Vec3::splat(k as f32), Vec3::splat(k as f32 + 1.0));
@@ -138,7 +151,7 @@ fn ids_out_of_order_are_refused() {
 #[test]
 fn a_bad_entry_changes_nothing() {
     let mut rng = Rng::new(7);
-    let mut sap = world(&mut rng);
+    let mut sap = world(&mut rng, true);
     let before = snapshot(&mut sap);
     let ids: Vec<ProxyId> = (0..N as u32).step_by(2).map(ProxyId).collect();
     let moved = |k: usize| {

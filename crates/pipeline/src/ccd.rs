@@ -197,30 +197,31 @@ fn closing(hit: &CastHit, (pose_a, a): (&Pose, &Motion), (pose_b, b): (&Pose, &M
 }
 
 /// The CCD pass over this step's pair states (see the [module docs](self)), in
-/// parallel over chunks of `chunk` pairs: fills `hits` in key order and returns the
-/// number of pairs skipped.
+/// parallel over chunks of `chunk` pairs (one after the other without `parallel`):
+/// fills `hits` in key order and returns the number of pairs skipped.
 #[inline(never)] // a stage of its own in profiles
 pub(crate) fn ccd_hits(
     states: &[PairState],
-    chunk: usize,
+    (chunk, parallel): (usize, bool),
     context: &CcdContext,
     hits: &mut Vec<CcdHit>,
 ) -> usize {
     hits.clear();
-    let per_chunk: Vec<(Vec<CcdHit>, usize)> = states
-        .par_chunks(chunk)
-        .map(|states| {
-            let (mut found, mut skipped) = (Vec::new(), 0);
-            for st in states {
-                match context.pair(st) {
-                    Ok(Some(hit)) => found.push(hit),
-                    Ok(None) => {}
-                    Err(()) => skipped += 1,
-                }
+    let work = |states: &[PairState]| {
+        let (mut found, mut skipped) = (Vec::new(), 0);
+        for st in states {
+            match context.pair(st) {
+                Ok(Some(hit)) => found.push(hit),
+                Ok(None) => {}
+                Err(()) => skipped += 1,
             }
-            (found, skipped)
-        })
-        .collect();
+        }
+        (found, skipped)
+    };
+    let per_chunk: Vec<(Vec<CcdHit>, usize)> = match parallel {
+        true => states.par_chunks(chunk).map(work).collect(),
+        false => states.chunks(chunk).map(work).collect(),
+    };
     let mut skipped = 0;
     for (found, s) in per_chunk {
         hits.extend(found);

@@ -25,6 +25,12 @@ pub struct Config {
     /// Worker threads of the world's own rayon pool; 0 means one per core.
     /// The output does not depend on this number.
     ///
+    /// With 1 (or 0 on a one-core machine) the world has no pool: no thread is
+    /// spawned and [`step`](crate::CollisionWorld::step) runs every stage on the
+    /// calling thread, the same chunks one after the other, without touching rayon.
+    /// (Handing a step to a pool's one sleeping thread cost about 70 µs a step on the
+    /// 2-core virtual machine of the figures in this crate; see `Config::keep_threads_awake`.)
+    ///
     /// Above [`Config::MAX_THREADS`] the world is refused with
     /// [`WorldError::TooManyThreads`](crate::WorldError::TooManyThreads): every thread
     /// is spawned up front (5,000 of them took 9 s), and the work of a step is cut into

@@ -143,13 +143,14 @@ pub(crate) fn settle_chunk(
 }
 
 /// Fills `report.contacts` and `report.events` from the chunks' staged contacts and
-/// events (see the [module docs](self)), chunks of `chunk` pairs, and records where
+/// events (see the [module docs](self)), chunks of `chunk` pairs (placed on the rayon
+/// pool when `parallel`, else one after the other), and records where
 /// the contacts went in `index`. `contacts` is a spare buffer whose old entries are
 /// overwritten in place (no fresh pages every frame); it becomes `report.contacts`.
 #[inline(never)] // a stage of its own in profiles
 pub(crate) fn build_events(
     staged: &mut [ContactPair],
-    (chunk, outcomes): (usize, Vec<ChunkOutcome>),
+    (chunk, outcomes, parallel): (usize, Vec<ChunkOutcome>, bool),
     ended: &[Ended],
     mut contacts: Vec<ContactPair>,
     index: &mut ContactIndex,
@@ -177,10 +178,16 @@ pub(crate) fn build_events(
     }
     // The staged contacts to their places (the older contacts swapped out go to the
     // staging list, to be overwritten).
-    staged
-        .par_chunks_mut(chunk.max(1))
-        .zip(slices)
-        .for_each(|(staged, out)| out.swap_with_slice(&mut staged[..out.len()]));
+    let place = |(staged, out): (&mut [ContactPair], &mut [ContactPair])| {
+        out.swap_with_slice(&mut staged[..out.len()])
+    };
+    if parallel {
+        (staged.par_chunks_mut(chunk.max(1)))
+            .zip(slices)
+            .for_each(place);
+    } else {
+        staged.chunks_mut(chunk.max(1)).zip(slices).for_each(place);
+    }
 
     // Events in key order: each ended pair's before the pair of its place.
     report.contacts = contacts;

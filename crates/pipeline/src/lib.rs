@@ -112,7 +112,9 @@
 //! crate re-exports [`rayon`]), with the same report bit for bit. While a step runs,
 //! the pool's other threads do not sleep between its stages: they wait for the next
 //! stage's work spinning ([`Config::keep_threads_awake`], on by default), because
-//! waking a sleeping thread cost more than many stages take.
+//! waking a sleeping thread cost more than many stages take. A world of one thread
+//! ([`Config::threads`] 1) has no pool at all: it spawns no thread, and its steps run
+//! on the thread that calls them, the same chunks in order, without touching rayon.
 
 mod aabbs;
 mod awake;

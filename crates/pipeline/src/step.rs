@@ -53,6 +53,7 @@ use crate::{BodyHandle, BodyKind, Config, ContactPair, EndCause, Quarantined, St
 use rayon::prelude::*;
 use sepax_broadphase::{ProxyId, SweepAndPrune};
 use sepax_geometry::Aabb;
+use sepax_narrowphase::Manifold;
 use std::time::Instant;
 
 /// What the step keeps from one frame to the next besides the bodies and the broad
@@ -90,6 +91,9 @@ pub(crate) struct StepFrame<'w> {
     pub config: &'w Config,
     /// The world's identity, for the handles of new pairs and quarantined bodies.
     pub world: u32,
+    /// The stages run their chunks on the current rayon pool; else one after the
+    /// other on the calling thread (a world of one thread), the same chunks.
+    pub parallel: bool,
 }
 
 impl StepFrame<'_> {
@@ -119,7 +123,7 @@ impl StepFrame<'_> {
 
         build_events(
             &mut self.pairs.staged,
-            (chunk, outcomes),
+            (chunk, outcomes, self.parallel),
             &ended,
             contacts,
             &mut self.pairs.contact_index,
@@ -134,7 +138,7 @@ impl StepFrame<'_> {
             };
             report.ccd_skipped = ccd_hits(
                 &self.pairs.states,
-                self.config.narrow_chunk,
+                (self.config.narrow_chunk, self.parallel),
                 &context,
                 &mut report.ccd_hits,
             );
@@ -162,10 +166,18 @@ impl StepFrame<'_> {
         // Every slot is written below: only the length matters.
         outcomes.truncate(changed.len());
         outcomes.resize(changed.len(), AabbOutcome::Vacant);
-        changed
-            .par_chunks(chunk)
-            .zip(outcomes.par_chunks_mut(chunk))
-            .for_each(|(slots, out)| aabb_outcomes(bodies, slots, margin, out));
+        let work =
+            |(slots, out): (&[u32], &mut [AabbOutcome])| aabb_outcomes(bodies, slots, margin, out);
+        if self.parallel {
+            (changed.par_chunks(chunk))
+                .zip(outcomes.par_chunks_mut(chunk))
+                .for_each(work);
+        } else {
+            changed
+                .chunks(chunk)
+                .zip(outcomes.chunks_mut(chunk))
+                .for_each(work);
+        }
         let unswept = std::mem::take(&mut self.pairs.swept);
         if !self.update_boxes_in_parallel(&changed, &outcomes) {
             self.place_outcomes(&changed, &outcomes, report);
@@ -355,33 +367,43 @@ impl StepFrame<'_> {
         // The batch buffers and the manifold scratch are cleared per chunk: which
         // task's buffers a chunk uses changes nothing.
         let mut outcomes = Vec::new();
-        states
-            .par_chunks_mut(chunk)
-            .zip(staged.par_chunks_mut(chunk))
-            .enumerate()
-            .map_init(
-                || (BoxBatch::for_chunk(chunk), Vec::with_capacity(chunk)),
-                |(batch, scratch), (c, (states, staged))| {
-                    let start = c * chunk;
-                    plan.carry_chunk(&old, pairs, start, states, &fresh);
-                    // Every slot is `None` between chunks (the settling empties it) and
-                    // written by the pass: only grow it (a clear and refill wrote the
-                    // 224-byte slots of every chunk again).
-                    if scratch.len() < states.len() {
-                        scratch.resize(states.len(), None);
-                    }
-                    let scratch = &mut scratch[..states.len()];
-                    let kept = narrow_chunk(states, scratch, batch, &context);
-                    let (contacts, events) =
-                        settle_chunk(states, scratch, start, staged, store, prev_index);
-                    ChunkOutcome {
-                        contacts,
-                        kept,
-                        events,
-                    }
-                },
-            )
-            .collect_into_vec(&mut outcomes);
+        let buffers = || (BoxBatch::for_chunk(chunk), Vec::with_capacity(chunk));
+        let work =
+            |(batch, scratch): &mut (BoxBatch, Vec<Option<Manifold>>),
+             (c, (states, staged)): (usize, (&mut [PairState], &mut [ContactPair]))| {
+                let start = c * chunk;
+                plan.carry_chunk(&old, pairs, start, states, &fresh);
+                // Every slot is `None` between chunks (the settling empties it) and written
+                // by the pass: only grow it (a clear and refill wrote the 224-byte slots of
+                // every chunk again).
+                if scratch.len() < states.len() {
+                    scratch.resize(states.len(), None);
+                }
+                let scratch = &mut scratch[..states.len()];
+                let kept = narrow_chunk(states, scratch, batch, &context);
+                let (contacts, events) =
+                    settle_chunk(states, scratch, start, staged, store, prev_index);
+                ChunkOutcome {
+                    contacts,
+                    kept,
+                    events,
+                }
+            };
+        if self.parallel {
+            (states.par_chunks_mut(chunk))
+                .zip(staged.par_chunks_mut(chunk))
+                .enumerate()
+                .map_init(buffers, work)
+                .collect_into_vec(&mut outcomes);
+        } else {
+            let mut buffers = buffers();
+            outcomes.extend(
+                (states.chunks_mut(chunk))
+                    .zip(staged.chunks_mut(chunk))
+                    .enumerate()
+                    .map(|item| work(&mut buffers, item)),
+            );
+        }
         self.pairs.states = states;
         self.pairs.spare = old;
         self.pairs.staged = staged;

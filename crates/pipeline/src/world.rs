@@ -40,7 +40,9 @@ pub struct CollisionWorld {
     /// This world's identity, stamped on every handle it issues.
     id: u32,
     config: Config,
-    pool: rayon::ThreadPool,
+    /// The world's own rayon pool; `None` for one thread: its steps run on the
+    /// caller's thread, with no pool to hand them to.
+    pool: Option<rayon::ThreadPool>,
     /// Every body, once (see [`BodyStore`]).
     bodies: BodyStore,
     /// The broad phase, keyed by slot index: a body is in it from its first valid
@@ -64,7 +66,9 @@ impl std::fmt::Debug for CollisionWorld {
 
 impl CollisionWorld {
     /// An empty world with its own rayon pool of `config.threads` threads (0: one per
-    /// core), and a fresh world identity (handles of other worlds are stale here).
+    /// core), and a fresh world identity (handles of other worlds are stale here). With
+    /// one thread there is no pool: no thread is spawned, and every step runs on the
+    /// thread that calls it.
     ///
     /// Extreme values (see [`Config`]): `threads` above [`Config::MAX_THREADS`] gives
     /// [`WorldError::TooManyThreads`]; a NaN or infinite `margin` gives
@@ -78,10 +82,17 @@ impl CollisionWorld {
         if !config.margin.is_finite() {
             return Err(WorldError::NonFiniteMargin);
         }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(config.threads)
-            .build()
-            .map_err(|e| WorldError::ThreadPool(e.to_string()))?;
+        let pool = match config.threads {
+            1 => None,
+            threads => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .map_err(|e| WorldError::ThreadPool(e.to_string()))?,
+            ),
+        };
+        // A pool that came out with one thread (0 on a one-core machine) is no pool.
+        let pool = pool.filter(|pool| pool.current_num_threads() > 1);
         let config = Config {
             margin: config.margin.max(0.0),
             narrow_chunk: config.narrow_chunk.max(1),
@@ -106,9 +117,11 @@ impl CollisionWorld {
         &self.config
     }
 
-    /// Threads of the world's pool.
+    /// Threads of the world's pool (1: no pool, the steps run on the caller's thread).
     pub fn threads(&self) -> usize {
-        self.pool.current_num_threads()
+        self.pool
+            .as_ref()
+            .map_or(1, rayon::ThreadPool::current_num_threads)
     }
 
     /// Adds a body; it takes part from the next step on. Any pose is accepted: a bad one
@@ -377,9 +390,10 @@ impl CollisionWorld {
     /// from a thread of `pool` itself is fine (the step then runs there directly).
     ///
     /// The world's own pool is still built by [`new`](Self::new) with
-    /// [`Config::threads`] threads; they sleep while unused, so a world stepped only
-    /// here is best created with `threads: 1`. The rayon version is the one this crate
-    /// re-exports as [`sepax_pipeline::rayon`](crate::rayon).
+    /// [`Config::threads`] threads (they sleep while unused), unless that is 1, so a
+    /// world stepped only here is best created with `threads: 1`: it spawns no thread.
+    /// The rayon version is the one this crate re-exports as
+    /// [`sepax_pipeline::rayon`](crate::rayon).
     ///
     /// ```
     /// use sepax_pipeline::{rayon, BodyDesc, CollisionWorld, Config};
@@ -397,27 +411,37 @@ impl CollisionWorld {
         self.step_on(Some(pool))
     }
 
-    /// One step on `pool`, or on the world's own pool.
+    /// One step on `pool`, or on the world's own pool, or, for a world of one thread
+    /// (no pool), on the calling thread.
     fn step_on(&mut self, pool: Option<&rayon::ThreadPool>) -> &StepReport {
         let mut report = std::mem::take(&mut self.report);
+        let pool = pool.or(self.pool.as_ref());
+        // Without a pool no stage may touch rayon (outside a pool that would be the
+        // global one): the broad phase is told so, the other stages by `parallel`.
+        self.broad.set_parallel(pool.is_some());
         let frame = StepFrame {
             bodies: &mut self.bodies,
             broad: &mut self.broad,
             pairs: &mut self.pairs,
             config: &self.config,
             world: self.id,
+            parallel: pool.is_some(),
         };
         if frame.is_resting() {
             // Nothing changed: last step's report, without waking a pool.
             frame.repeat(&mut report);
-        } else {
+        } else if let Some(pool) = pool {
             // One hand-over to the pool per step, whose other threads stay awake until
             // it ends (see `awake`).
             let awake = self.config.keep_threads_awake;
-            pool.unwrap_or(&self.pool).install(|| match awake {
+            pool.install(|| match awake {
                 true => with_threads_awake(|| frame.run(&mut report)),
                 false => frame.run(&mut report),
             });
+        } else {
+            // One thread: the same chunks in order, here (waking a pool thread took
+            // 50–100 µs on the 2-core machine of `awake`'s figures).
+            frame.run(&mut report);
         }
         self.report = report;
         &self.report

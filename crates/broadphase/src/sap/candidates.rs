@@ -79,9 +79,9 @@ impl SweepAndPrune {
         self.stats.full_sweep = true;
         self.stats.escaped = self.escapes.escaped.len();
         let force_full = self.refresh_keys();
+        let n = self.order.keys.len();
+        let parallel = self.split(n >= PARALLEL_MIN_SWEEP);
         let order = &mut self.order;
-        let n = order.keys.len();
-        let parallel = n >= PARALLEL_MIN_SWEEP;
         self.stats.full_sort = repair_or_sort(&mut order.keys, &mut order.key_scratch, force_full);
         self.stats.axis = order.axis;
         let (b_stats, c_stats) = self.gather();
@@ -107,6 +107,7 @@ impl SweepAndPrune {
     /// `boxes` and `keys`. Returns true if the order must be sorted from scratch (new
     /// axis or no previous order).
     fn refresh_keys(&mut self) -> bool {
+        let may_split = self.split(true);
         let slots = &self.store.slots;
         let order = &mut self.order;
         let in_order = &mut order.in_order;
@@ -141,7 +142,7 @@ impl SweepAndPrune {
             let aabb = dynamic_fat(&slots[id as usize].aabb());
             (aabb, ((order_bits(aabb.min[axis]) as u64) << 32) | i as u64)
         };
-        if order.ids.len() >= PARALLEL_MIN_SWEEP {
+        if may_split && order.ids.len() >= PARALLEL_MIN_SWEEP {
             let (boxes, keys): (Vec<Aabb>, Vec<u64>) =
                 order.ids.par_iter().enumerate().map(read).unzip();
             order.boxes = boxes;
@@ -160,6 +161,7 @@ impl SweepAndPrune {
     /// Builds `sorted` (and the new order) in key order, axis `a` first, measuring
     /// the centre variance for the next axis choice and the other axes' stats.
     fn gather(&mut self) -> (AxisStats, AxisStats) {
+        let may_split = self.split(true);
         let order = &mut self.order;
         let (a, b, c) = (order.axis, (order.axis + 1) % 3, (order.axis + 2) % 3);
         let n = order.keys.len();
@@ -175,7 +177,7 @@ impl SweepAndPrune {
                 id: ids[i],
             }
         };
-        if n >= PARALLEL_MIN_SWEEP {
+        if may_split && n >= PARALLEL_MIN_SWEEP {
             order
                 .keys
                 .par_iter()

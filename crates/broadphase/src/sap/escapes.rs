@@ -72,7 +72,8 @@ impl SweepAndPrune {
     pub(super) fn patch_candidates(&mut self, limit: usize) -> bool {
         self.stats.escaped = self.escapes.escaped.len();
         // The same list either way; on one thread the in-place filter is cheaper.
-        let parallel = self.movers.len() >= PARALLEL_MIN_SWEEP && rayon::current_num_threads() > 1;
+        let parallel =
+            self.split(self.movers.len() >= PARALLEL_MIN_SWEEP) && rayon::current_num_threads() > 1;
         let ids = self.refatten_escaped();
         let escaping = &mut self.escapes.escaping;
         for &id in &ids {

@@ -153,12 +153,46 @@ pub struct SweepAndPrune {
     /// A proxy was inserted, updated or removed (or the budget changed) since the last
     /// `update_pairs`.
     changed: bool,
+    /// Every pass runs on the calling thread ([`set_parallel`](Self::set_parallel)).
+    sequential: bool,
 }
 
 impl SweepAndPrune {
     /// An empty broad phase with the [`DEFAULT_PAIR_BUDGET`].
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Whether the large passes of [`update_pairs`](Self::update_pairs) and
+    /// [`update_sorted`](Self::update_sorted) may run on the current rayon pool (the
+    /// default; outside any pool that is rayon's global pool). With `false` every pass
+    /// runs on the calling thread and no rayon pool is touched, as a world stepped on
+    /// one thread wants. The pairs are the same either way, bit for bit: the passes are
+    /// cut into the same tasks and joined in the same order.
+    ///
+    /// ```
+    /// use sepax_broadphase::{ProxyId, ProxyKind, SweepAndPrune};
+    /// use sepax_geometry::Aabb;
+    /// use glam::Vec3;
+    ///
+    /// let mut sap = SweepAndPrune::new();
+    /// sap.set_parallel(false);
+    /// for i in 0..3 {
+    ///     let at = Vec3::X * i as f32;
+    ///     sap.insert(ProxyId(i), Aabb::new(at, at + Vec3::splat(1.5)), ProxyKind::Dynamic).unwrap();
+    /// }
+    /// sap.update_pairs();
+    /// assert_eq!(sap.pairs(), &[(ProxyId(0), ProxyId(1)), (ProxyId(1), ProxyId(2))]);
+    /// ```
+    pub fn set_parallel(&mut self, parallel: bool) {
+        self.sequential = !parallel;
+    }
+
+    /// `wanted` unless the passes must stay on the calling thread
+    /// ([`set_parallel`](Self::set_parallel)).
+    #[inline]
+    fn split(&self, wanted: bool) -> bool {
+        wanted && !self.sequential
     }
 
     /// Sets the most candidate pairs one [`update_pairs`](Self::update_pairs) may
@@ -283,7 +317,8 @@ impl SweepAndPrune {
         count: usize,
         entry: impl Fn(usize) -> (ProxyId, Aabb) + Sync,
     ) -> Result<bool, BroadPhaseError> {
-        let Some(any_static) = self.store.update_sorted(count, &entry)? else {
+        let parallel = self.split(true);
+        let Some(any_static) = self.store.update_sorted(count, &entry, parallel)? else {
             return Ok(false);
         };
         self.statics.dirty |= any_static;
@@ -414,7 +449,7 @@ impl SweepAndPrune {
         self.stats = FrameStats::default();
         self.rebuild_statics();
         let n = self.movers.len();
-        let parallel = n >= PARALLEL_MIN_PROXIES;
+        let parallel = self.split(n >= PARALLEL_MIN_PROXIES);
         let limit = self.pair_limit.0;
         let full = !self.candidates.valid || {
             self.find_escaped();
@@ -429,7 +464,8 @@ impl SweepAndPrune {
         self.keep_overlapping(parallel);
         let dynamic = self.pair_keys.len();
         let room = limit.saturating_sub(dynamic);
-        exceeded |= self.pair_statics(parallel || n >= PARALLEL_MIN_STATIC_MOVERS, room);
+        let statics_parallel = self.split(parallel || n >= PARALLEL_MIN_STATIC_MOVERS);
+        exceeded |= self.pair_statics(statics_parallel, room);
         self.stats.pair_budget_exceeded = exceeded;
 
         // The dynamic pairs come sorted from the sorted candidates: only static pairs
@@ -462,7 +498,7 @@ impl SweepAndPrune {
         };
         let candidates = &self.candidates.keys;
         self.pair_keys.clear();
-        let parallel = parallel || candidates.len() >= PARALLEL_MIN_CANDIDATES;
+        let parallel = self.split(parallel || candidates.len() >= PARALLEL_MIN_CANDIDATES);
         let (scratch, kept) = (&mut self.pair_scratch, &mut self.pair_keys);
         match self.movers.kinematic > 0 {
             false => keep_candidates(candidates, overlap, parallel, scratch, kept),
