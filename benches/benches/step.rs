@@ -5,7 +5,12 @@
 //! `cargo bench -p sepax-benches --bench step -- --warm-up-time 1 --measurement-time 3`
 //!
 //! One iteration = one frame: every moving body gets its pose for the next frame
-//! (`set_pose` / `Collider::set_position`), then the step runs. rapier: colliders without
+//! (`set_poses` / `Collider::set_position`), then the step runs; only that is timed.
+//! The scene's motion (the poses of the frame, a sine and a rotation per body: 0.19 ms
+//! for the 10,000-box soup, the same for both sides) is computed before, each side's
+//! poses in its own types, outside the timed span (`iter_custom`): it stands for the
+//! user's solver, not for either library's work. (Until 3 December 2026 it was timed
+//! too.) rapier: colliders without
 //! rigid bodies, prediction distance 0, `parallel` feature, run inside a 2-thread rayon
 //! pool; moving colliders use `ActiveCollisionTypes::all()` (parent-less colliders count
 //! as fixed), static ones the default, so static–static pairs are skipped on both sides.
@@ -26,11 +31,14 @@ use rapier3d::prelude::{
     DefaultBroadPhase, IslandManager, NarrowPhase, RigidBodySet, SharedShape,
 };
 use sepax_benches::to_parry;
-use sepax_pipeline::geometry::Shape;
+use sepax_pipeline::geometry::{Pose, Shape};
 use sepax_pipeline::{BodyHandle, CollisionWorld, Config};
 use sepax_testkit::scenes::{self, Scene};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+
+/// A pose as rapier takes it.
+type RapierPose = rapier3d::math::Pose;
 
 const THREADS: usize = 2;
 /// Frames stepped before measuring, so both sides start warm (pairs found, caches full).
@@ -62,12 +70,43 @@ impl Sepax {
     }
 
     fn frame(&mut self, scene: &Scene) -> usize {
+        let poses = self.next_poses(scene);
+        self.set_and_step(&poses)
+    }
+
+    /// The movers' poses of the next frame, with their handles.
+    fn next_poses(&mut self, scene: &Scene) -> Vec<(BodyHandle, Pose)> {
         self.frame += 1;
-        scene
-            .apply(&mut self.world, &self.handles, self.frame)
-            .unwrap();
+        (scene.mover_poses(self.frame))
+            .map(|(i, pose)| (self.handles[i], pose))
+            .collect()
+    }
+
+    /// One frame's work on the library's side: the poses in, the step.
+    fn set_and_step(&mut self, poses: &[(BodyHandle, Pose)]) -> usize {
+        let batch = self.world.set_poses(poses.iter().copied());
+        assert_eq!(batch.stale, 0);
         self.world.step().contacts.len()
     }
+}
+
+/// Criterion's `iter_custom` over frames of `side`: `prepare` untimed, then `run`
+/// timed (the prepared input is freed after the timed span).
+fn timed_frames<S, T>(
+    iters: u64,
+    side: &mut S,
+    prepare: impl Fn(&mut S) -> T,
+    run: impl Fn(&mut S, &T),
+) -> Duration {
+    let mut spent = Duration::ZERO;
+    for _ in 0..iters {
+        let input = prepare(side);
+        let start = Instant::now();
+        run(side, &input);
+        spent += start.elapsed();
+        drop(input);
+    }
+    spent
 }
 
 struct Rapier {
@@ -139,10 +178,23 @@ impl Rapier {
     }
 
     fn frame(&mut self, scene: &Scene) {
+        let poses = self.next_poses(scene);
+        self.set_and_step(&poses);
+    }
+
+    /// The movers' poses of the next frame in rapier's type, with their handles.
+    fn next_poses(&mut self, scene: &Scene) -> Vec<(ColliderHandle, RapierPose)> {
         self.frame += 1;
-        for &i in scene.movers() {
-            if let Some(c) = self.colliders.get_mut(self.handles[i]) {
-                c.set_position(to_parry::pose(&scene.pose(i, self.frame)));
+        (scene.mover_poses(self.frame))
+            .map(|(i, pose)| (self.handles[i], to_parry::pose(&pose)))
+            .collect()
+    }
+
+    /// One frame's work on the library's side: the poses in, the step.
+    fn set_and_step(&mut self, poses: &[(ColliderHandle, RapierPose)]) {
+        for &(handle, pose) in poses {
+            if let Some(c) = self.colliders.get_mut(handle) {
+                c.set_position(pose);
             }
         }
         let Rapier {
@@ -192,10 +244,26 @@ fn bench_step(c: &mut Criterion) {
             rapier.touching()
         );
         group.bench_function(BenchmarkId::new("sepax", THREADS), |b| {
-            b.iter(|| black_box(sepax.frame(&scene)))
+            b.iter_custom(|iters| {
+                timed_frames(
+                    iters,
+                    &mut sepax,
+                    |s| s.next_poses(&scene),
+                    |s, poses| {
+                        black_box(s.set_and_step(poses));
+                    },
+                )
+            })
         });
         group.bench_function(BenchmarkId::new("rapier3d", THREADS), |b| {
-            b.iter(|| rapier.frame(&scene))
+            b.iter_custom(|iters| {
+                timed_frames(
+                    iters,
+                    &mut rapier,
+                    |r| r.next_poses(&scene),
+                    |r, poses| r.set_and_step(poses),
+                )
+            })
         });
         group.finish();
     }
