@@ -143,10 +143,26 @@ impl SweepAndPrune {
             (aabb, ((order_bits(aabb.min[axis]) as u64) << 32) | i as u64)
         };
         if may_split && order.ids.len() >= PARALLEL_MIN_SWEEP {
-            let (boxes, keys): (Vec<Aabb>, Vec<u64>) =
-                order.ids.par_iter().enumerate().map(read).unzip();
-            order.boxes = boxes;
-            order.keys = keys;
+            // Into last sweep's buffers, in tasks of `TASK_ENTRIES` ids: fresh vectors
+            // (an `unzip`) cost their page faults every sweep. Measured on the soup of
+            // 50,000 boxes, 2 threads (`stress`, this pass timed alone, 16 sweeps): 488–939
+            // µs a sweep with fresh vectors, 302–432 into the buffers; at 10,000 boxes
+            // the same within noise (64–155 against 48–99).
+            let n = order.ids.len();
+            let zero = Aabb::new(glam::Vec3::ZERO, glam::Vec3::ZERO);
+            order.boxes.resize(n, zero);
+            order.keys.resize(n, 0);
+            let outputs = order.boxes.par_chunks_mut(TASK_ENTRIES);
+            let outputs = outputs.zip(order.keys.par_chunks_mut(TASK_ENTRIES));
+            (order.ids.par_chunks(TASK_ENTRIES).enumerate())
+                .zip(outputs)
+                .for_each(|((task, ids), (boxes, keys))| {
+                    let first = task * TASK_ENTRIES;
+                    let read = ids.iter().enumerate().map(|(i, id)| read((first + i, id)));
+                    for ((aabb, key), (b, k)) in read.zip(boxes.iter_mut().zip(keys)) {
+                        (*b, *k) = (aabb, key);
+                    }
+                });
         } else {
             order.boxes.clear();
             order.keys.clear();
