@@ -218,9 +218,10 @@ pub(crate) fn ccd_hits(
         }
         (found, skipped)
     };
-    let per_chunk: Vec<(Vec<CcdHit>, usize)> = match parallel {
-        true => states.par_chunks(chunk).map(work).collect(),
-        false => states.chunks(chunk).map(work).collect(),
+    let per_chunk: Vec<(Vec<CcdHit>, usize)> = if parallel {
+        states.par_chunks(chunk).map(work).collect()
+    } else {
+        states.chunks(chunk).map(work).collect()
     };
     let mut skipped = 0;
     for (found, s) in per_chunk {

@@ -28,8 +28,9 @@ pub struct Config {
     /// With 1 (or 0 on a one-core machine) the world has no pool: no thread is
     /// spawned and [`step`](crate::CollisionWorld::step) runs every stage on the
     /// calling thread, the same chunks one after the other, without touching rayon.
-    /// (Handing a step to a pool's one sleeping thread cost about 70 µs a step on the
-    /// 2-core virtual machine of the figures in this crate; see `Config::keep_threads_awake`.)
+    /// (Handing each step to a pool's one thread, asleep between steps, cost 70–80 µs
+    /// a step on the 2-core virtual machine of this crate's figures: see
+    /// [`keep_threads_awake`](Self::keep_threads_awake).)
     ///
     /// Above [`Config::MAX_THREADS`] the world is refused with
     /// [`WorldError::TooManyThreads`](crate::WorldError::TooManyThreads): every thread

@@ -144,9 +144,9 @@ pub(crate) fn settle_chunk(
 
 /// Fills `report.contacts` and `report.events` from the chunks' staged contacts and
 /// events (see the [module docs](self)), chunks of `chunk` pairs (placed on the rayon
-/// pool when `parallel`, else one after the other), and records where
-/// the contacts went in `index`. `contacts` is a spare buffer whose old entries are
-/// overwritten in place (no fresh pages every frame); it becomes `report.contacts`.
+/// pool when `parallel`, else one after the other), and records where the contacts
+/// went in `index`. `contacts` is a spare buffer whose old entries are overwritten in
+/// place (no fresh pages every frame); it becomes `report.contacts`.
 #[inline(never)] // a stage of its own in profiles
 pub(crate) fn build_events(
     staged: &mut [ContactPair],
