@@ -59,7 +59,10 @@
 //! order-preserving `u32`, then the position. Boxes move little per frame, so the
 //! keys are nearly sorted and insertion sort repairs them in O(n + moves). If that
 //! would take more than 8 moves per box (teleports, a first frame, a new axis) it
-//! stops and a stable 3-pass radix sort sorts from scratch in O(n).
+//! stops and a stable 3-pass radix sort sorts from scratch in O(n). From 4,096 movers
+//! the radix sort runs straight away: sweeps come every dozen frames or so, once boxes
+//! have left their fat boxes, and by then a dense scene has many boxes passing each
+//! other on the sweep axis (see `order::RADIX_FROM` for the figures).
 //!
 //! **Axis.** The sweep axis is the one with the largest variance of box centres
 //! (estimated on at most ~1,024 boxes taken at a fixed stride); it changes only when
