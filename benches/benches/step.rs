@@ -296,17 +296,13 @@ fn bench_narrow_threads(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("sepax_threads", threads), |b| {
             // The step alone: the poses are set outside the timed span.
             b.iter_custom(|iters| {
-                let mut step = Duration::ZERO;
-                for _ in 0..iters {
-                    sepax.frame += 1;
-                    scene
-                        .apply(&mut sepax.world, &sepax.handles, sepax.frame)
-                        .unwrap();
-                    let start = Instant::now();
-                    black_box(sepax.world.step().contacts.len());
-                    step += start.elapsed();
-                }
-                step
+                let prepare = |s: &mut Sepax| {
+                    s.frame += 1;
+                    scene.apply(&mut s.world, &s.handles, s.frame).unwrap();
+                };
+                timed_frames(iters, &mut sepax, prepare, |s, _| {
+                    black_box(s.world.step().contacts.len());
+                })
             })
         });
     }
