@@ -138,10 +138,13 @@ impl Default for PairLimit {
 /// Runs `task` on each of `tasks` (on the rayon pool when `parallel`) under a budget of
 /// `limit` pairs and returns the kept pairs, in task order, and whether the budget was
 /// exceeded. See the [module docs](self): the result is the same for any thread count.
+/// The kept pairs go into `kept` (cleared first), a buffer the caller reuses: a fresh
+/// list of a full sweep's size costs its page faults.
 pub(crate) fn collect<T: Sync>(
     tasks: &[T],
     parallel: bool,
     limit: usize,
+    mut kept: Vec<u64>,
     task: impl Fn(&T, &mut Sink) + Sync + Send,
 ) -> (Vec<u64>, bool) {
     let pass = |parallel: bool| {
@@ -176,7 +179,8 @@ pub(crate) fn collect<T: Sync>(
     } else {
         (outs, exceeded)
     };
-    let mut kept = Vec::with_capacity(outs.iter().map(Vec::len).sum::<usize>().min(limit));
+    kept.clear();
+    kept.reserve(outs.iter().map(Vec::len).sum::<usize>().min(limit));
     for out in outs {
         let room = limit - kept.len();
         kept.extend_from_slice(&out[..out.len().min(room)]);
@@ -191,7 +195,7 @@ mod tests {
     /// Task `i` pushes `i * 100` keys `(i, j)`.
     fn pass(parallel: bool, limit: usize) -> (Vec<u64>, bool) {
         let tasks: Vec<u64> = (0..64).collect();
-        collect(&tasks, parallel, limit, |&i, sink| {
+        collect(&tasks, parallel, limit, vec![7], |&i, sink| {
             for j in 0..i * 100 {
                 if !sink.push((i << 32) | j) {
                     return;

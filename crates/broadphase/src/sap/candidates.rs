@@ -29,6 +29,8 @@ use sepax_geometry::Aabb;
 #[derive(Debug, Default)]
 pub(super) struct CandidateCache {
     pub keys: Vec<u64>,
+    /// The buffer a patch merges into, then swaps with `keys`.
+    pub spare: Vec<u64>,
     /// False when `keys` no longer matches the movers (added, removed, or cut at the
     /// pair budget): the next frame sweeps again.
     pub valid: bool,
@@ -85,7 +87,6 @@ impl SweepAndPrune {
         self.stats.full_sort = repair_or_sort(&mut order.keys, &mut order.key_scratch, force_full);
         self.stats.axis = order.axis;
         let (b_stats, c_stats) = self.gather();
-        self.candidates.keys = Vec::new(); // freed before the sweep fills the new list
         let (mut keys, exceeded) = self.sweep_dynamic(b_stats, c_stats, parallel, limit);
         sort_pair_keys(&mut keys, &mut self.pair_scratch, self.store.id_bound());
         self.candidates.keys = keys;
@@ -256,8 +257,11 @@ impl SweepAndPrune {
         limit: usize,
     ) -> (Vec<u64>, bool) {
         let n = self.order.keys.len();
+        // The new list goes into the old one's buffer.
+        let mut reused = std::mem::take(&mut self.candidates.keys);
+        reused.clear();
         if n < 2 {
-            return (Vec::new(), false);
+            return (reused, false);
         }
         let spec = if n >= GRID_MIN_PROXIES && self.sweep_candidates(n) > GRID_MIN_CANDIDATES {
             GridSpec::fit(n, b, c)
@@ -270,7 +274,7 @@ impl SweepAndPrune {
             // One cell: sweep the sorted arrays in place, no reporting rule.
             let view = &order.sorted[..];
             let tasks = split_evenly(n, if parallel { TASK_ENTRIES } else { n });
-            return budget::collect(&tasks, parallel, limit, |r, sink| {
+            return budget::collect(&tasks, parallel, limit, reused, |r, sink| {
                 sweep(view, r.clone(), sink);
             });
         }
@@ -280,7 +284,7 @@ impl SweepAndPrune {
         let (offsets, cells) = (&order.buckets.offsets, &order.buckets.cells);
         let all = &order.sorted[..];
         let tasks = cell_tasks(offsets);
-        let (mut pairs, exceeded) = budget::collect(&tasks, parallel, limit, |r, sink| {
+        let (mut pairs, exceeded) = budget::collect(&tasks, parallel, limit, reused, |r, sink| {
             for k in r.clone() {
                 let seg = offsets[k] as usize..offsets[k + 1] as usize;
                 // Each run ends with its sentinel: fewer than 2 boxes, no pair.
@@ -297,10 +301,10 @@ impl SweepAndPrune {
             return (pairs, true);
         }
         let (is_big, big) = (&order.buckets.is_big, &order.buckets.big);
-        let (big_pairs, exceeded) =
-            budget::collect(big, parallel, limit - pairs.len(), |&p, sink| {
-                big_against_all(all, is_big, p as usize, sink);
-            });
+        let room = limit - pairs.len();
+        let (big_pairs, exceeded) = budget::collect(big, parallel, room, Vec::new(), |&p, sink| {
+            big_against_all(all, is_big, p as usize, sink);
+        });
         pairs.extend(big_pairs);
         (pairs, exceeded)
     }

@@ -1,7 +1,8 @@
 //! Patching the candidate cache for the few movers that left their fat box.
 //!
-//! A mover whose box left its fat box `F` gets a new fat box; its candidates are
-//! dropped and the fat boxes overlapping the new one are found:
+//! A mover whose box left its fat box `F` gets a new fat box, and the fat boxes
+//! overlapping the new one are found and merged into the candidates (its old
+//! candidates stay until the next full sweep: a superset is still right):
 //!
 //! * among the boxes of the last full sweep (`sorted`, by `min_a`): those with
 //!   `min_a` in `[F.min_a − max extent, F.max_a]`, found by binary search, tested with
@@ -14,7 +15,7 @@
 
 use super::movers::dynamic_fat;
 use super::tasks::TASK_ENTRIES;
-use super::{PARALLEL_MIN_SWEEP, SweepAndPrune, keep_candidates};
+use super::{PARALLEL_MIN_SWEEP, SweepAndPrune};
 use crate::pairs::pack;
 use crate::sweep::{pack_bc, probe};
 use rayon::prelude::*;
@@ -96,7 +97,6 @@ impl SweepAndPrune {
     /// rebuild, when the candidates would pass `limit`.
     pub(super) fn patch_candidates(&mut self, limit: usize) -> bool {
         self.stats.escaped = self.escapes.escaped.len();
-        // The same list either way; on one thread the in-place filter is cheaper.
         let parallel =
             self.split(self.movers.len() >= PARALLEL_MIN_SWEEP) && rayon::current_num_threads() > 1;
         let ids = self.refatten_escaped();
@@ -104,19 +104,7 @@ impl SweepAndPrune {
         for &id in &ids {
             escaping[id as usize] = true;
         }
-        let escaping = &self.escapes.escaping;
-        // Both flags read and or-ed: no branch to mispredict per candidate.
-        let stays = |&k: &u64| !(escaping[(k >> 32) as usize] | escaping[k as u32 as usize]);
-        // The candidates that stay, into `pair_keys` (free until the exact test).
-        if parallel {
-            let (scratch, kept) = (&mut self.pair_scratch, &mut self.pair_keys);
-            kept.clear();
-            keep_candidates(&self.candidates.keys, stays, true, scratch, kept);
-        } else {
-            self.candidates.keys.retain(stays);
-            std::mem::swap(&mut self.candidates.keys, &mut self.pair_keys);
-        }
-        let room = limit.saturating_sub(self.pair_keys.len());
+        let room = limit.saturating_sub(self.candidates.keys.len());
         let fresh = self.escaped_pairs(&ids, room, parallel);
         for &id in &ids {
             self.escapes.escaping[id as usize] = false;
@@ -125,9 +113,15 @@ impl SweepAndPrune {
             return false;
         };
         fresh.sort_unstable();
-        // The kept candidates and the fresh ones, merged into the candidate list's
-        // own buffer (no allocation once it has grown).
-        merge_sorted(&self.pair_keys, &fresh, &mut self.candidates.keys);
+        // The escaped movers' old candidates stay: candidates may be a superset of the
+        // fat-box pairs (the exact test drops the rest), and dropping them cost a pass
+        // over the whole list. So the patch is one merge, in which a fresh pair that is
+        // a candidate already is kept once. Measured on `stress --scene soup --bodies
+        // 10000` (27,000 candidates): one escape cost 31 µs (1 thread) and 54 µs (2)
+        // with the dropping pass.
+        let candidates = &mut self.candidates;
+        merge_sorted_dedup(&candidates.keys, &fresh, &mut candidates.spare);
+        std::mem::swap(&mut candidates.keys, &mut candidates.spare);
         true
     }
 
@@ -204,9 +198,10 @@ impl SweepAndPrune {
             // slack covers the rounding of the extents (it only widens the scan).
             let slack = (fat.min[a].abs() + max_extent_a) * 1e-6;
             let lo = fat.min[a] - max_extent_a - slack;
+            // One binary search: the scan stops at the first entry past `fat.max_a`.
             let start = entries.partition_point(|e| e.min_a < lo);
-            let end = entries.partition_point(|e| e.min_a <= fat.max[a]);
-            for e in &entries[start.min(end)..end] {
+            let reach = fat.max[a];
+            for e in entries[start..].iter().take_while(|e| e.min_a <= reach) {
                 if e.max_a >= fat.min[a]
                     && e.bc.cmple(pr).all()
                     && !stale[e.id as usize]
@@ -231,20 +226,48 @@ impl SweepAndPrune {
     }
 }
 
-/// Merge of two sorted, disjoint key lists into `out` (cleared first).
-fn merge_sorted(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
+/// Merge of two sorted lists, each without repeats, into `out` (cleared first): a key
+/// in both is kept once. Made for a long `a` and a short `b`: the runs of `a` between
+/// two keys of `b` are found by binary search and copied whole. (An element-wise
+/// branch-free merge ran at about 2.6 ns a key here, latency-bound on the index
+/// updates: 70 µs for 27,000 candidates.)
+fn merge_sorted_dedup(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
     out.clear();
-    out.reserve(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        if a[i] < b[j] {
-            out.push(a[i]);
-            i += 1;
-        } else {
-            out.push(b[j]);
-            j += 1;
-        }
+    // With room for the next patches: growing a list of a full sweep's size costs
+    // its page faults.
+    let need = a.len() + b.len();
+    if out.capacity() < need {
+        out.reserve_exact(need + need / 4);
     }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
+    let mut rest = a;
+    for &key in b {
+        let run = rest.partition_point(|&k| k < key);
+        out.extend_from_slice(&rest[..run]);
+        rest = &rest[run..];
+        if rest.first() == Some(&key) {
+            rest = &rest[1..];
+        }
+        out.push(key);
+    }
+    out.extend_from_slice(rest);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merge_sorted_dedup;
+
+    #[test]
+    fn merge_keeps_shared_keys_once() {
+        let mut out = vec![99];
+        merge_sorted_dedup(&[1, 3, 5, 7], &[2, 3, 8], &mut out);
+        assert_eq!(out, [1, 2, 3, 5, 7, 8]);
+        merge_sorted_dedup(&[], &[4], &mut out);
+        assert_eq!(out, [4]);
+        merge_sorted_dedup(&[4, 6], &[4, 6], &mut out);
+        assert_eq!(out, [4, 6]);
+        merge_sorted_dedup(&[4, 6], &[], &mut out);
+        assert_eq!(out, [4, 6]);
+        merge_sorted_dedup(&[1, 2], &[0, 9], &mut out);
+        assert_eq!(out, [0, 1, 2, 9]);
+    }
 }

@@ -511,7 +511,7 @@ impl SweepAndPrune {
 /// candidates (on the rayon pool when `parallel`): each task packs its kept ones at
 /// the start of its own part of `scratch` and counts them; the parts are then joined
 /// in task order (one copy each). The same list on any thread count.
-pub(super) fn keep_candidates(
+fn keep_candidates(
     candidates: &[u64],
     keep: impl Fn(&u64) -> bool + Sync + Send,
     parallel: bool,
