@@ -52,7 +52,7 @@ pub(crate) fn repair_or_sort(
     if !force_full && keys.len() < RADIX_FROM && insertion_sort(keys, budget) {
         return false;
     }
-    radix_sort(keys, scratch, &[(32, 11), (43, 11), (54, 10)]);
+    radix_sort(keys, scratch, 32, |k| k >> 32);
     true
 }
 

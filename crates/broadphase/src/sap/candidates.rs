@@ -15,7 +15,9 @@
 
 use super::movers::dynamic_fat;
 use super::tasks::{TASK_ENTRIES, cell_tasks, split_evenly};
-use super::{GRID_MIN_CANDIDATES, GRID_MIN_PROXIES, PARALLEL_MIN_SWEEP, SweepAndPrune};
+use super::{
+    GRID_MIN_CANDIDATES, GRID_MIN_PROXIES, PARALLEL_MIN_PROXIES, PARALLEL_MIN_SWEEP, SweepAndPrune,
+};
 use crate::budget;
 use crate::grid::{AxisStats, Buckets, GridSpec};
 use crate::moments::Moments;
@@ -143,12 +145,13 @@ impl SweepAndPrune {
             let aabb = dynamic_fat(&slots[id as usize].aabb());
             (aabb, ((order_bits(aabb.min[axis]) as u64) << 32) | i as u64)
         };
-        if may_split && order.ids.len() >= PARALLEL_MIN_SWEEP {
+        if may_split && order.ids.len() >= PARALLEL_MIN_PROXIES {
             // Into last sweep's buffers, in tasks of `TASK_ENTRIES` ids: fresh vectors
             // (an `unzip`) cost their page faults every sweep. Measured on the soup of
             // 50,000 boxes, 2 threads (`stress`, this pass timed alone, 16 sweeps): 488–939
-            // µs a sweep with fresh vectors, 302–432 into the buffers; at 10,000 boxes
-            // the same within noise (64–155 against 48–99).
+            // µs a sweep with fresh vectors, 302–432 into the buffers. At 10,000 boxes
+            // the tasks lose: 105–122 µs a sweep against 63–74 on the calling thread
+            // (2 threads; 1 thread 48–51), hence the higher threshold.
             let n = order.ids.len();
             let zero = Aabb::new(glam::Vec3::ZERO, glam::Vec3::ZERO);
             order.boxes.resize(n, zero);
