@@ -92,17 +92,32 @@ impl SweepAndPrune {
         let (mut keys, exceeded) = self.sweep_dynamic(b_stats, c_stats, parallel, limit);
         sort_pair_keys(&mut keys, &mut self.pair_scratch, self.store.id_bound());
         self.candidates.keys = keys;
-        let slots = &self.store.slots;
-        for (fat, &id) in self.movers.fat.iter_mut().zip(&self.movers.ids) {
-            *fat = dynamic_fat(&slots[id as usize].aabb());
-        }
-        self.order.max_extent_a = self.order.sorted[..n]
-            .iter()
-            .map(|e| e.max_a - e.min_a)
-            .fold(0.0, f32::max);
+        self.refresh_fat(parallel);
         self.escapes.clear_stale();
         self.candidates.valid = !exceeded;
         exceeded
+    }
+
+    /// Every mover's fat box grown anew from its box, and the largest extent on the
+    /// sweep axis of the sorted boxes (both elementwise, then a maximum: the same bits
+    /// in tasks). In tasks on 2 threads (`stress --scene soup`): 10,000 boxes 35–37 →
+    /// 22–23 µs a sweep, 50,000 boxes 180–260 → 150–166.
+    fn refresh_fat(&mut self, parallel: bool) {
+        let slots = &self.store.slots;
+        let refresh =
+            |(fat, &id): (&mut Aabb, &u32)| *fat = dynamic_fat(&slots[id as usize].aabb());
+        let extent = |e: &Entry| e.max_a - e.min_a;
+        let (fats, ids) = (&mut self.movers.fat, &self.movers.ids);
+        let sorted = &self.order.sorted[..self.order.sorted.len().saturating_sub(1)];
+        self.order.max_extent_a = if parallel {
+            let fats = fats.par_iter_mut().with_min_len(TASK_ENTRIES);
+            fats.zip(ids).for_each(refresh);
+            let extents = sorted.par_iter().with_min_len(TASK_ENTRIES).map(extent);
+            extents.reduce(|| 0.0, f32::max)
+        } else {
+            fats.iter_mut().zip(ids).for_each(refresh);
+            sorted.iter().map(extent).fold(0.0, f32::max)
+        };
     }
 
     /// Drops dead ids from the order, appends new ones, picks the axis, and reads
