@@ -23,14 +23,18 @@
 //!
 //! **Fat boxes and candidates.** Each dynamic proxy has a fat box: its box grown by
 //! [`DYNAMIC_FAT_MARGIN`] (10%) of its largest extent on every side. The broad phase
-//! keeps the sorted list of *candidate* pairs, the dynamic pairs whose fat boxes
-//! overlap. Invariant: every dynamic box lies inside its fat box, so every
+//! keeps the sorted list of *candidate* pairs: every dynamic pair whose fat boxes
+//! overlap, and possibly pairs whose fat boxes overlapped once since the last full
+//! sweep. Invariant: every dynamic box lies inside its fat box, so every
 //! overlapping dynamic pair is a candidate, and a frame's dynamic pairs are the
 //! candidates whose real boxes overlap (one exact test per candidate). Each frame:
 //!
 //! * no box left its fat box: re-test the candidates, nothing else;
-//! * at most [`MAX_PATCHED_ESCAPES`] (16) left: give them new fat boxes, drop their
-//!   candidates, and test each new fat box against all fat boxes (one linear scan);
+//! * a few left (up to [`MAX_PATCHED_ESCAPES`] (16) + n/256 this frame): give them
+//!   new fat boxes, find the fat boxes overlapping each new one (a binary search and a
+//!   scan of last sweep's sorted boxes) and merge those pairs into the candidates;
+//!   their old candidates stay until the next full sweep (a superset is still right,
+//!   and dropping them cost a pass over the whole list);
 //! * more left, or proxies were added or removed: rebuild all fat boxes and all
 //!   candidates with the sort-and-sweep below.
 //!
