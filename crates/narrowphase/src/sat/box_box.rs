@@ -218,7 +218,11 @@ impl BoxPair {
         ]
     }
 
-    /// Normal (a→b, a's frame) and feature of axis `k`, given its separation.
+    /// Normal (a→b, a's frame) and feature of axis `k`, given its separation. Inlined:
+    /// as a call, its answer went through memory as scalar stores that the caller's
+    /// vector loads waited on (a failed store forward, a fifth of `Bundle::outcome`'s
+    /// time in `perf annotate` of `prof boxbatch touching`).
+    #[inline(always)]
     pub(crate) fn axis(&self, k: usize, separation: f32) -> Axis {
         let (r, t) = (&self.r, &self.t);
         if k < 6 {
@@ -244,12 +248,18 @@ pub(crate) fn edge_axis(
 ) -> Axis {
     let (i, j) = ((k - 6) / 3, (k - 6) % 3);
     let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-    let mut normal = [0.0; 3];
-    normal[i1] = -r(i2, j);
-    normal[i2] = r(i1, j);
+    // `normal[i1] = −R[i2][j]`, `normal[i2] = R[i1][j]`, the rest 0, built in registers:
+    // written to an array at runtime indices and read back as a vector, the read waited
+    // on the stores (a failed store forward: a fifth of this function's time in
+    // `perf` on `prof boxbatch touching`).
+    let normal = match i {
+        0 => Vec3::new(0.0, -r(2, j), r(1, j)),
+        1 => Vec3::new(r(2, j), 0.0, -r(0, j)),
+        _ => Vec3::new(-r(1, j), r(0, j), 0.0),
+    };
     let tl = t[i2] * r(i1, j) - t[i1] * r(i2, j);
     let sign = if tl >= 0.0 { 1.0 } else { -1.0 };
-    let normal = Vec3::from_array(normal).normalize() * sign;
+    let normal = normal.normalize() * sign;
     let m = -normal;
     let in_b = |c: usize| r(0, c) * m.x + r(1, c) * m.y + r(2, c) * m.z;
     Axis {
@@ -275,11 +285,9 @@ pub(crate) fn face_axis(
 ) -> Axis {
     if k < 3 {
         let sign = if t[k] >= 0.0 { 1.0 } else { -1.0 };
-        let mut normal = [0.0; 3];
-        normal[k] = sign;
         return Axis {
             separation,
-            normal: Vec3::from_array(normal),
+            normal: unit_axis_vector(k, sign),
             feature: Feature::FaceA(2 * k as u32 + (sign > 0.0) as u32),
         };
     }
@@ -298,6 +306,17 @@ pub(crate) fn face_axis(
     }
 }
 
+/// `value` on axis `axis` (0, 1 or 2), `+0` on the others, built in registers (see
+/// [`edge_axis`]).
+#[inline(always)]
+pub(crate) fn unit_axis_vector(axis: usize, value: f32) -> Vec3 {
+    match axis {
+        0 => Vec3::new(value, 0.0, 0.0),
+        1 => Vec3::new(0.0, value, 0.0),
+        _ => Vec3::new(0.0, 0.0, value),
+    }
+}
+
 /// The box edge running along local axis `axis` that is furthest along `dir` (local):
 /// numbered `4 · axis + (dir_{axis+1} > 0) + 2 (dir_{axis+2} > 0)`.
 #[inline]
@@ -308,18 +327,22 @@ pub(crate) fn box_edge_along(axis: usize, dir: Vec3) -> u32 {
     4 * axis as u32 + (dir[a1] > 0.0) as u32 + 2 * (dir[a2] > 0.0) as u32
 }
 
-/// The endpoints of box edge `edge` (numbered as [`box_edge_along`]) in the box's frame.
+/// The endpoints of box edge `edge` (numbered as [`box_edge_along`]) in the box's frame,
+/// built in registers (a match on the axis: written to arrays at runtime indices and
+/// read back as vectors, the reads waited on the stores, see [`edge_axis`]).
 pub(crate) fn box_edge_segment(h: Vec3, edge: u32) -> (Vec3, Vec3) {
     let axis = edge as usize / 4;
     let (a1, a2) = ((axis + 1) % 3, (axis + 2) % 3);
     let h = h.to_array();
-    let mut p = [0.0; 3];
-    p[a1] = if edge & 1 != 0 { h[a1] } else { -h[a1] };
-    p[a2] = if edge & 2 != 0 { h[a2] } else { -h[a2] };
-    let mut q = p;
-    p[axis] = -h[axis];
-    q[axis] = h[axis];
-    (Vec3::from_array(p), Vec3::from_array(q))
+    let s1 = if edge & 1 != 0 { h[a1] } else { -h[a1] };
+    let s2 = if edge & 2 != 0 { h[a2] } else { -h[a2] };
+    let along = h[axis];
+    // `p[a1] = s1`, `p[a2] = s2`, `p[axis] = ∓h[axis]` for the two ends.
+    match axis {
+        0 => (Vec3::new(-along, s1, s2), Vec3::new(along, s1, s2)),
+        1 => (Vec3::new(s2, -along, s1), Vec3::new(s2, along, s1)),
+        _ => (Vec3::new(s1, s2, -along), Vec3::new(s1, s2, along)),
+    }
 }
 
 /// The 15-axis test. `cached` is tried first; with no axis above `margin`, returns the
