@@ -300,7 +300,7 @@ fn run_batch(
                 &pair.frame,
                 margin,
                 &mut inner,
-                outcome,
+                &outcome,
                 swapped,
                 sink.slot(i),
             );

@@ -833,7 +833,7 @@ fn collide_in_order(
         return found;
     }
     manifold_from_outcome(
-        &solid_a, &solid_b, pose_a, &frame, margin, cache, outcome, mirrored, out,
+        &solid_a, &solid_b, pose_a, &frame, margin, cache, &outcome, mirrored, out,
     )
 }
 
@@ -850,13 +850,13 @@ pub(crate) fn box_manifold_into(
     frame: &Frame,
     margin: f32,
     cache: &mut PairCache,
-    outcome: SatOutcome,
+    outcome: &SatOutcome,
     mirrored: bool,
     out: &mut Option<Manifold>,
 ) {
     let (solid_a, solid_b) = (Solid::Box(ha), Solid::Box(hb));
     let manifold = out.insert(empty_manifold());
-    if let Some(axes) = apart_within_margin(&outcome) {
+    if let Some(axes) = apart_within_margin(outcome) {
         let cores = (Core::Box(ha), Core::Box(hb));
         if let Some(found) = speculative_manifold(
             &solid_a, &solid_b, cores, pose_a, frame, margin, cache, axes, mirrored, manifold,
@@ -887,10 +887,12 @@ fn manifold_from_outcome(
     frame: &Frame,
     margin: f32,
     cache: &mut PairCache,
-    outcome: SatOutcome,
+    outcome: &SatOutcome,
     mirrored: bool,
     out: &mut Manifold,
 ) -> bool {
+    // By reference, read field by field: a copy of the outcome's axes read them back
+    // with wider loads than the stores that wrote them (a failed store forward).
     let (exact, preferred) = match outcome {
         SatOutcome::Separated(axis) => {
             cache.remember(axis.feature, true);
@@ -901,10 +903,10 @@ fn manifold_from_outcome(
     let clip_tolerance = CLIP_TOLERANCE * solid_a.inner_radius().min(solid_b.inner_radius());
     let build =
         |axis: &Axis| manifold_points(solid_a, solid_b, frame, axis, margin, clip_tolerance);
-    let mut points = build(&preferred);
+    let mut points = build(preferred);
     let mut axis = preferred;
     if points.is_empty() && exact != preferred {
-        points = build(&exact);
+        points = build(exact);
         axis = exact;
     }
     if points.is_empty() {
@@ -914,7 +916,7 @@ fn manifold_from_outcome(
             cache.remember(preferred.feature, false);
             return false;
         }
-        points.push(support_point(solid_a, solid_b, frame, &exact));
+        points.push(support_point(solid_a, solid_b, frame, exact));
         axis = exact;
     }
     // The reference feature the preference keeps next time (see `sat`): the preferred
@@ -926,11 +928,11 @@ fn manifold_from_outcome(
         solid_a,
         solid_b,
         frame,
-        &axis,
-        &exact,
+        axis,
+        exact,
         clip_tolerance,
     );
-    to_world(pose_a, frame, &axis, &points, mirrored, out);
+    to_world(pose_a, frame, axis, &points, mirrored, out);
     true
 }
 
