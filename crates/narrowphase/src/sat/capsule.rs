@@ -42,7 +42,10 @@
 use super::capsule_box::box_capsule;
 use super::{Axis, EXACT_CROSS, FEATURE_SLOP, Frame, SatOutcome, length_and_direction};
 use crate::Feature;
-use crate::math::{closest_point_on_triangle_f64, closest_points_on_segments_f64, unit_cross_f64};
+use crate::math::{
+    closest_point_on_triangle_f64, closest_points_on_segments_f64,
+    closest_points_on_segments_f64_inlined, unit_cross_f64,
+};
 use crate::polytope::Polytope;
 use crate::solid::Solid;
 use glam::{DVec3, Vec3};
@@ -199,7 +202,7 @@ pub(crate) fn finish_core(
 /// Capsule a against capsule b, both cores in one frame centred on a's centre.
 #[inline(always)]
 pub(crate) fn capsule_capsule(a: Core, b: Core, margin: f32) -> CapsuleOutcome {
-    let (on_a, on_b) = closest_points_on_segments_f64(
+    let (on_a, on_b) = closest_points_on_segments_f64_inlined(
         a.p0.as_dvec3(),
         (a.p1 - a.p0).as_dvec3(),
         b.p0.as_dvec3(),
