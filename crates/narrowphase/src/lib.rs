@@ -215,6 +215,21 @@
 //!     target/release/examples/prof seed003 all 24
 //! grep -H totals /tmp/seed003.out.*
 //! ```
+//!
+//! ## Small values built in registers
+//!
+//! A value written to memory in pieces and read back at once as a wider value (a
+//! `Vec3` built in an array at runtime indices and loaded as a vector; a struct
+//! returned through memory whose fields were stored one by one and then copied whole)
+//! cannot take its bytes from the pending stores: the read waits until they reach the
+//! cache, a dozen cycles or more. On this crate's box path `perf annotate` put a fifth
+//! of some functions' time on such reads. The hot paths therefore build small vectors
+//! with a `match` on the index (`sat::box_box::unit_axis_vector`, the box face
+//! points, the box edge segments), take the SAT's outcome by reference and read its
+//! fields where they are needed, and inline the few calls whose answers came back
+//! through memory (`BoxPair::axis`; capsule–capsule's closest points). Same bits;
+//! `prof boxbatch touching` (N = 20,000) 0.73 → 0.57 s, `prof capsule-capsule` 561 →
+//! 378 ms task clock (3 December 2026).
 
 pub mod batch;
 mod cache;
