@@ -102,7 +102,7 @@ impl GridSpec {
 
     /// Cell range `(b0, b1, c0, c1)` of a box given as `bc` lanes (see `sweep`).
     #[inline]
-    fn span(&self, bc: glam::Vec4) -> (u32, u32, u32, u32) {
+    pub fn span(&self, bc: glam::Vec4) -> (u32, u32, u32, u32) {
         (
             Self::cell(bc.x, self.origin.0, self.inv.0, self.dims.0),
             Self::cell(-bc.z, self.origin.0, self.inv.0, self.dims.0),

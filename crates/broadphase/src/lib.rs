@@ -32,7 +32,8 @@
 //! * no box left its fat box: re-test the candidates, nothing else;
 //! * a few left (up to [`MAX_PATCHED_ESCAPES`] (16) + n/256 this frame): give them
 //!   new fat boxes, find the fat boxes overlapping each new one (a binary search and a
-//!   scan of last sweep's sorted boxes) and merge those pairs into the candidates;
+//!   scan in each cell of last sweep's grid it touches, or of all its sorted boxes) and
+//!   merge those pairs into the candidates;
 //!   their old candidates stay until the next full sweep (a superset is still right,
 //!   and dropping them cost a pass over the whole list);
 //! * more left, or proxies were added or removed: rebuild all fat boxes and all

@@ -61,7 +61,10 @@ pub(super) struct SweepOrder {
     variance: Option<[f64; 3]>,
     /// The fat boxes sorted on the sweep axis, then a sentinel.
     pub sorted: Vec<Entry>,
-    buckets: Buckets,
+    /// The last full sweep's grid (one cell: no buckets) and its buckets, which the
+    /// patches search until the next full sweep.
+    pub grid: Option<GridSpec>,
+    pub buckets: Buckets,
     /// Largest fat extent on the sweep axis at the last full sweep.
     pub max_extent_a: f32,
 }
@@ -278,6 +281,7 @@ impl SweepAndPrune {
         // The new list goes into the old one's buffer.
         let mut reused = std::mem::take(&mut self.candidates.keys);
         reused.clear();
+        self.order.grid = None;
         if n < 2 {
             return (reused, false);
         }
@@ -297,6 +301,7 @@ impl SweepAndPrune {
             });
         }
         order.buckets.fill(&spec, &mut order.sorted);
+        order.grid = Some(spec);
         self.stats.big = order.buckets.big.len();
         let gb = spec.dims.0;
         let (offsets, cells) = (&order.buckets.offsets, &order.buckets.cells);
