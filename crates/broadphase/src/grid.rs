@@ -221,7 +221,7 @@ impl Buckets {
         for &end in &self.offsets[1..] {
             self.cells[end as usize - 1] = n as u32;
         }
-        // Every cell's last slot kept its sentinel from the resize above.
+        // Every cell's cursor stopped at its last slot, the sentinel's.
         debug_assert!((0..cell_count).all(|k| cursor[k] + 1 == self.offsets[k + 1]));
     }
 }

@@ -239,8 +239,8 @@ impl SweepAndPrune {
             // if the lower corner of its overlap lies there (see `crate::grid`): the
             // larger of the two boxes' lower cells on each axis. False when `fresh`
             // holds more than `room`.
+            let lower = cells.map_or([0, 0], |(b0, _, c0, _)| [b0, c0]);
             let mut scan = |run: Option<&[u32]>, at: Option<[u32; 2]>| {
-                let lower = cells.map_or([0, 0], |(b0, _, c0, _)| [b0, c0]);
                 let found = |e: &Entry| {
                     e.max_a >= fat.min[a]
                         && e.bc.cmple(pr).all()
