@@ -87,7 +87,13 @@ impl SphereQuery {
     #[inline(always)]
     fn new(sphere: &Sphere, pose_a: &Pose, target: Target, pose_b: &Pose) -> SphereQuery {
         match target {
-            Target::Hull(hull) => Self::with(sphere, pose_a, pose_b, |p| point_hull(hull, p)),
+            Target::Hull(hull) => Self::with(
+                sphere,
+                pose_a,
+                pose_b,
+                #[inline(always)]
+                |p| point_hull(hull, p),
+            ),
             Target::Box(h) => Self::with(sphere, pose_a, pose_b, |p| point_box(h, p)),
         }
     }

@@ -43,7 +43,7 @@
 
 use crate::math::{closest_points_on_segments, length_and_unit};
 use crate::polytope::Polytope;
-use glam::Vec3;
+use glam::{Vec3, Vec4};
 use sepax_geometry::ConvexHull;
 
 /// Outward unit normal and signed distance of `p` to a convex polytope: the walk of
@@ -57,12 +57,13 @@ pub(crate) fn point_polytope(poly: &Polytope, p: Vec3) -> (Vec3, f32) {
 }
 
 /// [`point_polytope`] on a hull, read straight from its arrays.
+#[inline(always)]
 pub(crate) fn point_hull(hull: &ConvexHull, p: Vec3) -> (Vec3, f32) {
     // Outside: the walk from the face the polar climb finds, no plane scan.
     if let Some(start) = hull.face_in_front(p)
         && let Some(answer) = walk(hull, p, start)
     {
-        return answer;
+        return (answer.truncate(), answer.w);
     }
     point_hull_scanned(hull, p)
 }
@@ -77,17 +78,20 @@ fn point_hull_scanned(hull: &ConvexHull, p: Vec3) -> (Vec3, f32) {
     if largest <= 0.0 {
         return (start_normal, largest);
     }
-    walk(hull, p, start).unwrap_or_else(|| {
-        let (normal, distance) = point_polytope_scan(&Polytope::from_hull(hull), p);
-        // A walk that does not settle has `p` on the surface within round-off, as a
-        // rule: the direction from the closest point is then noise, while the face `p`
-        // is furthest in front of passes within `distance` of it.
-        if distance <= ON_SURFACE * (p.abs().max_element() + hull.bounding_radius()) {
-            (start_normal, distance)
-        } else {
-            (normal, distance)
-        }
-    })
+    walk(hull, p, start).map_or_else(
+        || {
+            let (normal, distance) = point_polytope_scan(&Polytope::from_hull(hull), p);
+            // A walk that does not settle has `p` on the surface within round-off, as a
+            // rule: the direction from the closest point is then noise, while the face `p`
+            // is furthest in front of passes within `distance` of it.
+            if distance <= ON_SURFACE * (p.abs().max_element() + hull.bounding_radius()) {
+                (start_normal, distance)
+            } else {
+                (normal, distance)
+            }
+        },
+        |answer| (answer.truncate(), answer.w),
+    )
 }
 
 /// A distance this small relative to the coordinates (a few hundred f32 ulps) puts a
@@ -107,13 +111,23 @@ enum Place {
 
 /// What one step finds: the answer (normal, distance), or a closer feature.
 enum Step {
-    Found(Vec3, f32),
+    /// The normal in `xyz`, the distance in `w`: one register, where a `(Vec3, f32)`
+    /// was stored field by field and read back whole (a failed store forward, seen in
+    /// `perf annotate` of `prof sphere-hull`).
+    Found(Vec4),
     Go(Place),
+}
+
+impl Step {
+    #[inline(always)]
+    fn found(normal: Vec3, distance: f32) -> Step {
+        Step::Found(normal.extend(distance))
+    }
 }
 
 /// The walk from face `start` (`p` in front of it); `None` when it does not settle.
 #[inline(always)]
-fn walk(hull: &ConvexHull, p: Vec3, start: usize) -> Option<(Vec3, f32)> {
+fn walk(hull: &ConvexHull, p: Vec3, start: usize) -> Option<Vec4> {
     let mut place = Place::Face(start);
     for _ in 0..MAX_STEPS {
         let step = match place {
@@ -122,7 +136,7 @@ fn walk(hull: &ConvexHull, p: Vec3, start: usize) -> Option<(Vec3, f32)> {
             Place::Vertex(v) => vertex_step(hull, p, v)?,
         };
         match step {
-            Step::Found(normal, distance) => return Some((normal, distance)),
+            Step::Found(answer) => return Some(answer),
             Step::Go(next) => place = next,
         }
     }
@@ -149,11 +163,12 @@ fn sees(hull: &ConvexHull, p: Vec3, f: u32) -> bool {
 #[inline]
 fn found(offset: Vec3) -> Option<Step> {
     let (distance, normal) = length_and_unit(offset)?;
-    Some(Step::Found(normal, distance))
+    Some(Step::found(normal, distance))
 }
 
 /// A face `p` is in front of: the answer when `p` projects into its polygon, else the
 /// closest point of its boundary over the edges `p` is beyond.
+#[inline(always)]
 fn face_step(hull: &ConvexHull, p: Vec3, f: usize) -> Option<Step> {
     let range = hull.face_starts()[f] as usize..hull.face_starts()[f + 1] as usize;
     let face = &hull.face_indices()[range.clone()];
@@ -193,7 +208,7 @@ fn face_step(hull: &ConvexHull, p: Vec3, f: usize) -> Option<Step> {
     Some(match place {
         None => {
             let plane = hull.planes()[f];
-            Step::Found(plane.normal, plane.signed_distance(p))
+            Step::found(plane.normal, plane.signed_distance(p))
         }
         Some(place) => Step::Go(place),
     })
@@ -202,6 +217,7 @@ fn face_step(hull: &ConvexHull, p: Vec3, f: usize) -> Option<Step> {
 /// An edge of the visible part: an end vertex when the segment's closest point is
 /// there, a face that has `p` in front and on the inner side of the edge, else the
 /// answer at the segment's closest point.
+#[inline(always)]
 fn edge_step(hull: &ConvexHull, p: Vec3, e: usize) -> Option<Step> {
     let edge = hull.edges()[e];
     let [i0, i1] = edge.vertices;
@@ -231,7 +247,7 @@ fn edge_step(hull: &ConvexHull, p: Vec3, e: usize) -> Option<Step> {
     let across = offset - along * (offset.dot(along) / squared);
     // On the edge (`p` on the surface): any normal of the wedge, the first face's.
     let Some((distance, normal)) = length_and_unit(across) else {
-        return Some(Step::Found(hull.planes()[f0 as usize].normal, 0.0));
+        return Some(Step::found(hull.planes()[f0 as usize].normal, 0.0));
     };
     let normal = if hull.side_planes()[j0 as usize].normal.dot(normal) < 0.0 {
         hull.planes()[f0 as usize].normal
@@ -240,12 +256,13 @@ fn edge_step(hull: &ConvexHull, p: Vec3, e: usize) -> Option<Step> {
     } else {
         normal
     };
-    Some(Step::Found(normal, distance))
+    Some(Step::found(normal, distance))
 }
 
 /// A vertex of the visible part: the answer unless an edge leads closer
 /// (`(p − v)·(w − v) > 0`); then the steepest such edge with a face that has `p` in
 /// front, or, when round-off leaves none (`p` a hair from the surface), the steepest.
+#[inline(always)]
 fn vertex_step(hull: &ConvexHull, p: Vec3, v: usize) -> Option<Step> {
     let at = hull.vertices()[v];
     let offset = p - at;
@@ -284,7 +301,7 @@ fn vertex_step(hull: &ConvexHull, p: Vec3, v: usize) -> Option<Step> {
     if offset == Vec3::ZERO {
         // At the vertex (`p` on the surface): any normal of its cone, a face's.
         let e = edges.first().copied().unwrap_or(0) as usize;
-        return Some(Step::Found(
+        return Some(Step::found(
             hull.planes()[hull.edges()[e].faces[0] as usize].normal,
             0.0,
         ));
