@@ -137,34 +137,34 @@ pub(crate) fn box_face_contact(
 #[inline(always)]
 fn incident_quad(frame: &Frame, incident_h: Vec3, face: ReferenceFace) -> (Polygon8, u32) {
     let ReferenceFace { k, k1, k2, sigma } = face;
-    // Plain arrays: glam's runtime-indexed `Vec3[i]` is a match per access.
-    let axes = [
-        frame.rot.x_axis.to_array(),
-        frame.rot.y_axis.to_array(),
-        frame.rot.z_axis.to_array(),
-    ];
+    // Entry `c` of column `j`, read one float at a time straight from the frame: the
+    // frame's columns copied whole to an array (for the runtime indices) read its
+    // entries, which are stored one float at a time, with 16-byte loads that waited on
+    // the stores (a failed store forward, seen in `perf annotate`).
+    let rot: &[f32; 9] = frame.rot.as_ref();
+    let axes = |j: usize, c: usize| rot[3 * j + c];
+    let trans: &[f32; 3] = frame.trans.as_ref();
     let incident_h = incident_h.to_array();
     let mut m = 0;
     for j in 1..3 {
-        if axes[j][k].abs() > axes[m][k].abs() {
+        if axes(j, k).abs() > axes(m, k).abs() {
             m = j;
         }
     }
-    let side = if sigma * axes[m][k] > 0.0 { -1.0 } else { 1.0 };
+    let side = if sigma * axes(m, k) > 0.0 { -1.0 } else { 1.0 };
     let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
-    let trans = frame.trans.to_array();
     // Only three coordinates of each corner matter: (u, v, w) = (x_k1, x_k2, x_k).
-    let project = |c: usize| trans[c] + axes[m][c] * (side * incident_h[m]);
+    let project = |c: usize| trans[c] + axes(m, c) * (side * incident_h[m]);
     let centre = [project(k1), project(k2), project(k)];
     let a = [
-        axes[m1][k1] * incident_h[m1],
-        axes[m1][k2] * incident_h[m1],
-        axes[m1][k] * incident_h[m1],
+        axes(m1, k1) * incident_h[m1],
+        axes(m1, k2) * incident_h[m1],
+        axes(m1, k) * incident_h[m1],
     ];
     let b = [
-        axes[m2][k1] * incident_h[m2],
-        axes[m2][k2] * incident_h[m2],
-        axes[m2][k] * incident_h[m2],
+        axes(m2, k1) * incident_h[m2],
+        axes(m2, k2) * incident_h[m2],
+        axes(m2, k) * incident_h[m2],
     ];
     let incident_face = 2 * m as u32 + (side > 0.0) as u32;
 

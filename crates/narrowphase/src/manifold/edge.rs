@@ -14,7 +14,7 @@
 
 use super::pack_id;
 use super::reduce::Candidate;
-use crate::math::closest_points_on_segments;
+use crate::math::closest_points_on_segments_f64_inlined;
 use crate::polytope::Polytope;
 use glam::Vec3;
 use smallvec::SmallVec;
@@ -34,6 +34,21 @@ pub(crate) fn polytope_edge(p: &Polytope, e: u32) -> Segment {
 /// The contact point of edge `ea` of a (`(a0, a1)`, in a's frame) and edge `eb` of b
 /// (`(b0, b1)`, already in a's frame) for the axis `n` with separation `s`.
 pub(crate) fn edge_contact(
+    a: Segment,
+    b: Segment,
+    n: Vec3,
+    s: f32,
+    margin: f32,
+    edges: (u32, u32),
+) -> SmallVec<[Candidate; 4]> {
+    edge_contact_inlined(a, b, n, s, margin, edges)
+}
+
+/// [`edge_contact`] inlined into its caller, for the box pair's caller that builds the
+/// segments in registers: as a call, the segments went by memory and its closest
+/// points came back that way, and the reads waited on the stores.
+#[inline(always)]
+pub(crate) fn edge_contact_inlined(
     (a0, a1): Segment,
     (b0, b1): Segment,
     n: Vec3,
@@ -41,7 +56,13 @@ pub(crate) fn edge_contact(
     margin: f32,
     (ea, eb): (u32, u32),
 ) -> SmallVec<[Candidate; 4]> {
-    let (on_a, on_b) = closest_points_on_segments(a0, a1 - a0, b0, b1 - b0);
+    let (on_a, on_b) = closest_points_on_segments_f64_inlined(
+        a0.as_dvec3(),
+        (a1 - a0).as_dvec3(),
+        b0.as_dvec3(),
+        (b1 - b0).as_dvec3(),
+    );
+    let (on_a, on_b) = (on_a.as_vec3(), on_b.as_vec3());
     let depth = if s > 0.0 { -(on_b - on_a).length() } else { -s };
     if depth < -margin {
         return SmallVec::new();
@@ -50,12 +71,11 @@ pub(crate) fn edge_contact(
     if s <= 0.0 && ((on_b - on_a).dot(n) - s).abs() > 1e-3 * reach {
         return SmallVec::new();
     }
-    SmallVec::from_elem(
-        Candidate {
-            point: (on_a + on_b) * 0.5,
-            depth,
-            id: pack_id(false, ea, eb, [u16::MAX, u16::MAX]),
-        },
-        1,
-    )
+    let point = Candidate {
+        point: (on_a + on_b) * 0.5,
+        depth,
+        id: pack_id(false, ea, eb, [u16::MAX, u16::MAX]),
+    };
+    // (Not `SmallVec::from_elem` or `push`: each stayed a call.)
+    SmallVec::from_buf_and_len([point; 4], 1)
 }

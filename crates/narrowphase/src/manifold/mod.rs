@@ -137,14 +137,15 @@ pub(crate) fn manifold_points(
         })
         .unwrap_or_default(),
         (_, _, Feature::EdgeEdge(ea, eb)) => {
-            let segments = match (a, b) {
-                (Solid::Box(ha), Solid::Box(hb)) => {
-                    Some((box_edge_segment(*ha, ea), box_edge_segment(*hb, eb)))
-                }
-                _ => with_polytopes(a, b, |pa, pb| {
-                    (polytope_edge(pa, ea), polytope_edge(pb, eb))
-                }),
-            };
+            if let (Solid::Box(ha), Solid::Box(hb)) = (a, b) {
+                let (b0, b1) = box_edge_segment(*hb, eb);
+                let on_b = (frame.point_to_a(b0), frame.point_to_a(b1));
+                let on_a = box_edge_segment(*ha, ea);
+                return edge::edge_contact_inlined(on_a, on_b, n, s, margin, (ea, eb));
+            }
+            let segments = with_polytopes(a, b, |pa, pb| {
+                (polytope_edge(pa, ea), polytope_edge(pb, eb))
+            });
             let Some((on_a, (b0, b1))) = segments else {
                 return SmallVec::new();
             };
