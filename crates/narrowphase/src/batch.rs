@@ -16,8 +16,10 @@
 //!
 //! What a batch saves is the per-pair frame and axis work: with AVX2, 37 instructions
 //! a pair for the f64 frame (the scalar `Frame::new`: 220) and 50 for the 15 axes and
-//! their scan (the scalar test: about 390); a pair that a face separates never gets its
-//! `BoxPair` built, and `contact_box_pairs` builds the exact axis alone. The clipping
+//! their scan (the scalar test: about 390); at a wide level a pair never gets its
+//! `BoxPair` built (its axes come from the lanes, by the scalar test's functions on the
+//! same entries; its frame is gathered from the lanes again for the clipping), and
+//! `contact_box_pairs` builds the exact axis alone. The clipping
 //! stays per pair and is most of a touching pair's cost. Per pair, cold caches, the
 //! bench pairs (`benches/examples/prof.rs`, callgrind, N=30 minus N=10 over 5,120
 //! pairs, 27 November 2026), `collide` → `collide_box_pairs`: resting 3,860 → 3,296,
@@ -35,7 +37,9 @@
 use crate::distance::Core;
 use crate::math::sanitize_margin;
 use crate::query::{box_manifold_into, canonical_swap_boxes, contact_from_outcome};
-use crate::sat::box_box::{BoxPair, box_box, edge_axis, exact_axis_index, face_axis};
+use crate::sat::box_box::{
+    BoxPair, box_box, choose_scanned, edge_axis, exact_axis_index, face_axis,
+};
 use crate::sat::box_box_wide::{
     BoxBundle, BundleScan, BundleSeparations, LANES, SimdLevel, bundle_separations,
     lane_separations,
@@ -288,8 +292,7 @@ fn run_batch(
             } else {
                 caches[l]
             };
-            let pair = &bundle.pairs[l];
-            let (ha, hb) = (Vec3::from_array(pair.ha), Vec3::from_array(pair.hb));
+            let (ha, hb, frame) = bundle.lane_boxes(level, l);
             let pose_a = bundle.pose_a(pairs, l);
             // Built in the lane's order and mirrored into the caller's as it is
             // written (what `Manifold::flip` would give, bit for bit).
@@ -297,7 +300,7 @@ fn run_batch(
                 ha,
                 hb,
                 pose_a,
-                &pair.frame,
+                &frame,
                 margin,
                 &mut inner,
                 &outcome,
@@ -373,8 +376,8 @@ struct Bundle {
     /// Each lane's scan of its separations (when the edge rows were computed).
     scan: BundleScan,
     /// The scalar test's inputs per lane (and the frame they came from): built by
-    /// `load` at the scalar level, and at a wide level by `outcome`, only for the lanes
-    /// no face axis separates (the others never read it).
+    /// `load` at the scalar level, and at a wide level only by `contact_axis` for the
+    /// lanes apart within the margin (their speculative contact reads it).
     pairs: [BoxPair; LANES],
     /// Lanes holding a pair with valid poses (the others answer `None`).
     active: [bool; LANES],
@@ -555,11 +558,12 @@ impl Bundle {
     }
 
     /// Lane `l`'s SAT outcome, chosen by the scalar test's code from the separations.
-    /// At a wide level, a pair that a face axis separates is answered from the lanes
-    /// (the scalar test's [`face_axis`], on the same entries); any other gets its
-    /// `BoxPair` in `pairs[l]` first.
+    /// At a wide level the axes are built from the lanes (the scalar test's
+    /// [`face_axis`] and [`edge_axis`], on the same entries): no `BoxPair`, whose 60
+    /// stores, and the reads of the frame that waited on them, cost more than the
+    /// lanes' reads (`prof boxbatch touching`, task clock: 3–6% less).
     fn outcome(
-        &mut self,
+        &self,
         level: SimdLevel,
         l: usize,
         margin: f32,
@@ -576,8 +580,45 @@ impl Bundle {
             return SatOutcome::Separated(self.lane_face_axis(l, k, faces[k]));
         }
         let (ha, hb) = self.extents(l);
-        self.pairs[l] = BoxPair::new(ha, hb, &self.inputs.frame(l));
         let all = lane_separations(&self.separations, l);
-        self.pairs[l].choose_scanned(&all, self.scan.lane(l), margin, cached)
+        choose_scanned(
+            ha,
+            hb,
+            &all,
+            self.scan.lane(l),
+            margin,
+            cached,
+            #[inline(always)]
+            |k, s| self.lane_axis(l, k, s),
+        )
+    }
+
+    /// Axis `k` of lane `l` with separation `s`, from the lanes: the scalar test's
+    /// [`face_axis`] / [`edge_axis`] on the lane's entries (`BoxPair::axis`'s bits).
+    #[inline(always)]
+    fn lane_axis(&self, l: usize, k: usize, s: f32) -> Axis {
+        if k < 6 {
+            return self.lane_face_axis(l, k, s);
+        }
+        let (r, t) = (&self.inputs.r, &self.inputs.t);
+        let t = [t[0][l], t[1][l], t[2][l]];
+        edge_axis(k, s, |i, j| r[i][j][l], &t)
+    }
+
+    /// Lane `l`'s half extents and frame, for its manifold: the scalar level's
+    /// `BoxPair`, a wide level's lanes (where no `BoxPair` is built: its 60 stores
+    /// cost more than gathering the frame again).
+    #[inline(always)]
+    fn lane_boxes(&self, level: SimdLevel, l: usize) -> (Vec3, Vec3, Frame) {
+        if level == SimdLevel::Scalar {
+            let pair = &self.pairs[l];
+            return (
+                Vec3::from_array(pair.ha),
+                Vec3::from_array(pair.hb),
+                pair.frame,
+            );
+        }
+        let (ha, hb) = self.extents(l);
+        (ha, hb, self.inputs.frame(l))
     }
 }

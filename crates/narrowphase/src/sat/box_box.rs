@@ -464,53 +464,78 @@ impl BoxPair {
         margin: f32,
         cached: Option<Feature>,
     ) -> SatOutcome {
-        let pair = self;
-        // The remembered axis first, then the 15 in order: the first that separates wins.
-        if let Some(k) = cached.and_then(axis_index)
-            && separations[k] > margin
-        {
-            return SatOutcome::Separated(pair.axis(k, separations[k]));
-        }
-        let Scan {
-            first_separating,
-            best,
-        } = scanned;
-        if let Some(k) = first_separating {
-            return SatOutcome::Separated(pair.axis(k, separations[k]));
-        }
         let (ha, hb) = (Vec3::from_array(self.ha), Vec3::from_array(self.hb));
-        let slop = FEATURE_SLOP * ha.min_element().min(hb.min_element());
-        // Last query's reference axis, measured now (a degenerate edge axis is not kept).
-        let kept = cached
-            .and_then(axis_index)
-            .filter(|&k| separations[k] > f32::NEG_INFINITY);
-        let (exact, preferred) = fold_separations(
-            separations[best[0]],
-            [
-                Some(separations[best[1]]),
-                (separations[best[2]] > f32::NEG_INFINITY).then_some(separations[best[2]]),
-                None,
-                kept.map(|k| separations[k]),
-            ],
-            slop,
-        );
-        // Normals and features only for the two axes chosen.
-        let index = |pick: Pick| match pick {
-            Pick::FaceA => best[0],
-            Pick::FaceB => best[1],
-            Pick::Edge | Pick::AnyEdge => best[2],
-            Pick::Kept => kept.expect("the fold keeps a given axis"),
-        };
-        let (exact, preferred) = (index(exact), index(preferred));
-        let exact_axis = pair.axis(exact, separations[exact]);
-        SatOutcome::Overlap {
-            exact: exact_axis,
-            preferred: if preferred == exact {
-                exact_axis
-            } else {
-                pair.axis(preferred, separations[preferred])
-            },
-        }
+        choose_scanned(
+            ha,
+            hb,
+            separations,
+            scanned,
+            margin,
+            cached,
+            #[inline(always)]
+            |k, s| self.axis(k, s),
+        )
+    }
+}
+
+/// [`BoxPair::choose`] with the separations already scanned, for boxes of half extents
+/// `ha`, `hb`, the normal and feature of axis `k` with separation `s` given by
+/// `axis(k, s)` (a `BoxPair`'s [`BoxPair::axis`], or the batch's lanes, which compute
+/// it by the same functions from the same entries).
+#[inline(always)]
+pub(crate) fn choose_scanned(
+    ha: Vec3,
+    hb: Vec3,
+    separations: &[f32; 15],
+    scanned: Scan,
+    margin: f32,
+    cached: Option<Feature>,
+    axis: impl Fn(usize, f32) -> Axis,
+) -> SatOutcome {
+    // The remembered axis first, then the 15 in order: the first that separates wins.
+    if let Some(k) = cached.and_then(axis_index)
+        && separations[k] > margin
+    {
+        return SatOutcome::Separated(axis(k, separations[k]));
+    }
+    let Scan {
+        first_separating,
+        best,
+    } = scanned;
+    if let Some(k) = first_separating {
+        return SatOutcome::Separated(axis(k, separations[k]));
+    }
+    let slop = FEATURE_SLOP * ha.min_element().min(hb.min_element());
+    // Last query's reference axis, measured now (a degenerate edge axis is not kept).
+    let kept = cached
+        .and_then(axis_index)
+        .filter(|&k| separations[k] > f32::NEG_INFINITY);
+    let (exact, preferred) = fold_separations(
+        separations[best[0]],
+        [
+            Some(separations[best[1]]),
+            (separations[best[2]] > f32::NEG_INFINITY).then_some(separations[best[2]]),
+            None,
+            kept.map(|k| separations[k]),
+        ],
+        slop,
+    );
+    // Normals and features only for the two axes chosen.
+    let index = |pick: Pick| match pick {
+        Pick::FaceA => best[0],
+        Pick::FaceB => best[1],
+        Pick::Edge | Pick::AnyEdge => best[2],
+        Pick::Kept => kept.expect("the fold keeps a given axis"),
+    };
+    let (exact, preferred) = (index(exact), index(preferred));
+    let exact_axis = axis(exact, separations[exact]);
+    SatOutcome::Overlap {
+        exact: exact_axis,
+        preferred: if preferred == exact {
+            exact_axis
+        } else {
+            axis(preferred, separations[preferred])
+        },
     }
 }
 
