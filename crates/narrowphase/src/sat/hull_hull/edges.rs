@@ -170,7 +170,11 @@ impl Query<'_> {
     /// on a 0.002 × 0.002 × 2 needle an end edge lies 0.0014 off the long axis, and an
     /// axis tilted by 0.0016 towards that axis flipped, turning a 0.6 deep contact into
     /// a 2.5 gap.)
-    #[inline]
+    ///
+    /// Always inlined: as a call, the edge query's loop read the returned axis back
+    /// whole from the stores that wrote it field by field (a failed store forward, seen
+    /// in `perf annotate` of `prof hull`).
+    #[inline(always)]
     pub(super) fn edge_axis(&self, ea: &EdgeData, eb: &EdgeData) -> Option<Axis> {
         // Lengths on scaled vectors: the squares of a 1e16-long box edge's cross
         // products overflow f32 (and gave a zero normal).
