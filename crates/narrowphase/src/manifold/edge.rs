@@ -14,7 +14,7 @@
 
 use super::pack_id;
 use super::reduce::Candidate;
-use crate::math::closest_points_on_segments_f64_inlined;
+use crate::math::closest_points_on_crossing_segments_f64;
 use crate::polytope::Polytope;
 use glam::Vec3;
 use smallvec::SmallVec;
@@ -56,7 +56,7 @@ pub(crate) fn edge_contact_inlined(
     margin: f32,
     (ea, eb): (u32, u32),
 ) -> SmallVec<[Candidate; 4]> {
-    let (on_a, on_b) = closest_points_on_segments_f64_inlined(
+    let (on_a, on_b) = closest_points_on_crossing_segments_f64(
         a0.as_dvec3(),
         (a1 - a0).as_dvec3(),
         b0.as_dvec3(),
