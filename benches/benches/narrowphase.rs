@@ -11,6 +11,11 @@
 //! (8 pairs at a time in SIMD lanes, the level this CPU has; the same answers bit for
 //! bit), with cold caches too.
 //!
+//! Each side keeps its answer from the optimiser by reference: parry3d's manifold list,
+//! sepax's `Option<Manifold>` where the call left it (`black_box(&manifold)`). (Until
+//! 3 December 2026 sepax's answer went to `black_box` by value, a 224-byte copy per
+//! call, a `memcpy` call, that parry3d's side never paid: 7% of `prof sphere-hull`.)
+//!
 //! `box_triangle_manifold` puts a box against one touching mesh triangle
 //! (`terrain::box_triangle_pairs`) beside the box–box touching pairs: sepax's
 //! `collide_mesh_triangles` with one triangle and a reused scratch (the mesh path's
@@ -131,9 +136,9 @@ fn bench_manifold_peers(
                 bench.iter(|| {
                     for p in pairs {
                         let mut cache = PairCache::default();
-                        black_box(collide_with(
-                            &p.a, &p.pose_a, &p.b, &p.pose_b, 0.0, &mut cache, mode,
-                        ));
+                        let manifold =
+                            collide_with(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0, &mut cache, mode);
+                        black_box(&manifold);
                     }
                 })
             });
@@ -202,7 +207,7 @@ fn box_triangle(c: &mut Criterion) {
         bench.iter(|| {
             for p in &boxes {
                 let mut cache = PairCache::default();
-                black_box(collide_with(
+                let manifold = collide_with(
                     &p.a,
                     &p.pose_a,
                     &p.b,
@@ -210,7 +215,8 @@ fn box_triangle(c: &mut Criterion) {
                     0.0,
                     &mut cache,
                     SupportMode::Scan,
-                ));
+                );
+                black_box(&manifold);
             }
         })
     });
@@ -314,7 +320,8 @@ fn warm_hulls(c: &mut Criterion) {
                     at_moved = !at_moved;
                     for ((p, cache), moved) in pairs.iter().zip(&mut caches).zip(&moved) {
                         let pose_b = if at_moved { moved } else { &p.pose_b };
-                        black_box(query(&p.a, &p.pose_a, &p.b, pose_b, 0.0, cache));
+                        let manifold = query(&p.a, &p.pose_a, &p.b, pose_b, 0.0, cache);
+                        black_box(&manifold);
                     }
                 })
             });
@@ -323,7 +330,8 @@ fn warm_hulls(c: &mut Criterion) {
             bench.iter(|| {
                 for p in pairs {
                     let mut cache = PairCache::default();
-                    black_box(collide(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0, &mut cache));
+                    let manifold = collide(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0, &mut cache);
+                    black_box(&manifold);
                 }
             })
         });
