@@ -146,7 +146,8 @@ pub(crate) fn closest_points_on_segments_f64_inlined(
 /// from the lines rather than as `(b s + f) / e`: equal in exact arithmetic, within a
 /// few f64 ulps here, so the points rounded to f32 are the same but for a value a few
 /// f64 ulps from an f32 rounding boundary. The gain is one division's latency: the
-/// clamped form divides twice in a row.
+/// clamped form divides twice in a row. Degenerate and non-finite input (a NaN or
+/// infinite `D`, `s` or `t` fails the checks) goes to the clamped form, which handles it.
 #[inline(always)]
 pub(crate) fn closest_points_on_crossing_segments_f64(
     p1: DVec3,
