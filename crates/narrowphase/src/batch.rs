@@ -539,12 +539,7 @@ impl Bundle {
             self.pairs[l] = BoxPair::new(ha, hb, &self.inputs.frame(l));
             return Some(self.pairs[l].axis(k, separation));
         }
-        if k < 6 {
-            return Some(self.lane_face_axis(l, k, separation));
-        }
-        let (r, t) = (&self.inputs.r, &self.inputs.t);
-        let t = [t[0][l], t[1][l], t[2][l]];
-        Some(edge_axis(k, separation, |i, j| r[i][j][l], &t))
+        Some(self.lane_axis(l, k, separation))
     }
 
     /// Face axis `k < 6` of lane `l` with separation `s`, from the lanes: the scalar

@@ -56,7 +56,10 @@ pub(crate) fn point_polytope(poly: &Polytope, p: Vec3) -> (Vec3, f32) {
     }
 }
 
-/// [`point_polytope`] on a hull, read straight from its arrays.
+/// [`point_polytope`] on a hull, read straight from its arrays. Inlined into the sphere
+/// query, with the walk's steps inlined into the walk: as calls, their `(Vec3, f32)` and
+/// `Step` answers came back through memory and were read back wider than they were
+/// written (failed store forwards; `prof sphere-hull` task clock −5%, the same bits).
 #[inline(always)]
 pub(crate) fn point_hull(hull: &ConvexHull, p: Vec3) -> (Vec3, f32) {
     // Outside: the walk from the face the polar climb finds, no plane scan.
