@@ -92,7 +92,7 @@ impl CarryPlan {
                 r += 1;
             }
             // Up to the next added slot, the next removed state or the chunk's end, new
-            // slots and old states go in step: one block copy (a state is 160 bytes; a
+            // slots and old states go in step: one block copy (a state is 80 bytes; a
             // copy call per state cost more than the copying).
             let next_added = added_at.get(a).copied().unwrap_or(end);
             let next_removed = removed_at.get(r).copied().unwrap_or(usize::MAX);

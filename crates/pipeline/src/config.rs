@@ -119,7 +119,7 @@ impl Config {
     pub const DEFAULT_PAIR_BUDGET: usize = sepax_broadphase::DEFAULT_PAIR_BUDGET;
     /// An upper estimate of the memory one kept candidate pair costs, in bytes, over
     /// the world's buffers, from the sizes of the types involved: 8-byte keys in about
-    /// ten lists, two pair states (160 B each), a staged contact slot, this and last
+    /// ten lists, two pair states (80 B each), a staged contact slot, this and last
     /// step's contact (288 B each), events. Most of it is only spent on pairs whose
     /// AABBs overlap and touch; 12.5M pairs at one point measured about 650 B each
     /// (before 28 November 2026, when the 224-byte manifold slot per pair became a

@@ -24,7 +24,7 @@
 //! place fixed by the prefix sums, so the report is the same on any thread count.
 //!
 //! Settling in the narrow pass rather than in a pass of its own over every pair saves
-//! a second read and write of every pair state (160 bytes), and the manifolds stay in
+//! a second read and write of every pair state (80 bytes), and the manifolds stay in
 //! a chunk's scratch (in cache) instead of a slot of 224 bytes per candidate pair.
 
 use crate::pairs::PairState;

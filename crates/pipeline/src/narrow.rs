@@ -45,7 +45,7 @@
 //! by `narrow_chunk` alone, neither does the thread count.
 
 use crate::events::ContactIndex;
-use crate::pairs::PairState;
+use crate::pairs::{self, PairState};
 use crate::prefetch::{PREFETCH_PAIRS, prefetch, prefetch_hull_header, prefetch_range};
 use crate::store::Body;
 use crate::{ContactPair, MATCH_DISTANCE};
@@ -157,7 +157,7 @@ pub(crate) fn narrow_chunk(
             );
             kept += (path == QueryPath::Kept) as usize;
         }
-        match_points(st, manifold, bodies);
+        match_points(st, manifold, context);
     }
     batch.run(states, out, context);
     kept
@@ -252,7 +252,6 @@ impl BoxBatch {
         if self.at.is_empty() {
             return;
         }
-        let bodies = context.bodies;
         // Each manifold is built in its pair's slot and matched while warm.
         collide_box_pairs_scattered(
             &self.pairs[..self.at.len()],
@@ -263,27 +262,30 @@ impl BoxBatch {
             |k, cache, manifold| {
                 let st = &mut states[self.at[k]];
                 st.cache = *cache;
-                match_points(st, manifold, bodies);
+                match_points(st, manifold, context);
             },
         );
         self.clear();
     }
 }
 
-/// The points' predecessors in last step's manifold of the pair: by id, else by anchor
-/// within `MATCH_DISTANCE` of the smaller radius.
-fn match_points(st: &mut PairState, manifold: &Option<Manifold>, bodies: &[Body]) {
-    match manifold {
-        Some(m) => {
-            let (a, b) = (
-                &bodies[st.a.index() as usize],
-                &bodies[st.b.index() as usize],
-            );
-            let tolerance = MATCH_DISTANCE * a.radius.min(b.radius);
-            st.matches = st.match_points(m, tolerance);
-        }
-        None => st.forget_points(),
-    }
+/// The points' predecessors in last step's manifold of the pair (its contact in
+/// `context.prev`, none when it had no contact): by id, else by anchor within
+/// `MATCH_DISTANCE` of the smaller radius.
+fn match_points(st: &mut PairState, manifold: &Option<Manifold>, context: &NarrowContext) {
+    let Some(m) = manifold else {
+        return;
+    };
+    let bodies = context.bodies;
+    let (a, b) = (
+        &bodies[st.a.index() as usize],
+        &bodies[st.b.index() as usize],
+    );
+    let tolerance = MATCH_DISTANCE * a.radius.min(b.radius);
+    let prev = (context.prev_index.contact(st.contact))
+        .and_then(|c| context.prev.get(c))
+        .map_or(&[][..], |c| &c.manifold.points[..]);
+    st.matches = pairs::match_points(prev, &m.points, tolerance);
 }
 
 /// One pair before the SAT: writes its answer to `out` and returns false when it is

@@ -328,7 +328,7 @@ impl StepFrame<'_> {
     /// chunk staged, counted and listed.
     ///
     /// Carrying and settling inside the pass rather than in passes of their own saves
-    /// two reads and writes of every state (160 bytes a pair) per step.
+    /// two reads and writes of every state (80 bytes a pair) per step.
     #[inline(never)] // a stage of its own in profiles
     fn narrow_phase(&mut self, chunk: usize) -> Vec<ChunkOutcome> {
         let old = std::mem::take(&mut self.pairs.states);
