@@ -282,6 +282,72 @@ mod tests {
         );
     }
 
+    /// Degenerate and non-finite segments: the crossing form hands them to the clamped
+    /// form, so the two answer with the same bits (NaN included).
+    #[test]
+    fn crossing_form_hands_degenerate_input_to_the_clamped_form() {
+        let d = |x: f64, y: f64, z: f64| DVec3::new(x, y, z);
+        let cases = [
+            (
+                d(0.0, 0.0, 0.0),
+                d(0.0, 0.0, 0.0),
+                d(1.0, 0.0, 0.0),
+                d(0.0, 1.0, 0.0),
+            ),
+            (
+                d(0.0, 0.0, 0.0),
+                d(1.0, 0.0, 0.0),
+                d(0.0, 1.0, 0.0),
+                d(0.0, 0.0, 0.0),
+            ),
+            (
+                d(0.0, 0.0, 0.0),
+                d(1.0, 0.0, 0.0),
+                d(0.5, 1.0, 0.0),
+                d(2.0, 0.0, 0.0),
+            ),
+            (
+                d(0.0, 0.0, 0.0),
+                d(f64::NAN, 0.0, 0.0),
+                d(0.5, 1.0, 0.0),
+                d(0.0, 1.0, 0.0),
+            ),
+            (
+                d(0.0, 0.0, 0.0),
+                d(1.0, 0.0, 0.0),
+                d(f64::NAN, 1.0, 0.0),
+                d(0.0, 1.0, 0.0),
+            ),
+            (
+                d(0.0, 0.0, 0.0),
+                d(f64::INFINITY, 0.0, 0.0),
+                d(0.5, 1.0, 0.0),
+                d(0.0, 1.0, 0.0),
+            ),
+            (
+                d(0.0, 0.0, 0.0),
+                d(1.0, 0.0, 0.0),
+                d(0.5, 1.0, 0.0),
+                d(0.0, -f64::INFINITY, 0.0),
+            ),
+            (
+                d(0.0, 0.0, 0.0),
+                d(1.0, 0.0, 0.0),
+                d(0.0, 0.0, 0.0),
+                d(1e-300, 0.0, 0.0),
+            ),
+        ];
+        let bits =
+            |(p, q): (DVec3, DVec3)| [p.to_array(), q.to_array()].map(|v| v.map(f64::to_bits));
+        for (p1, d1, p2, d2) in cases {
+            assert_eq!(
+                bits(closest_points_on_crossing_segments_f64(p1, d1, p2, d2)),
+                bits(closest_points_on_segments_f64_inlined(p1, d1, p2, d2)),
+                "{p1} {d1} {p2} {d2}"
+            );
+        }
+    }
+
     #[test]
     fn crossing_segments() {
         let (a, b) = closest_points_on_segments(
