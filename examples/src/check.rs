@@ -208,7 +208,7 @@ mod tests {
         assert!(checker.judged > 100);
         // Move one body of a touching pair far away without stepping: the report still
         // says touching, the poses say apart, so the checker must object.
-        let contact = world.report().contacts[0].clone();
+        let contact = world.report().contacts[0];
         let far = Pose::from_translation(Vec3::splat(1e4));
         world.set_pose(contact.b, far).unwrap();
         let mut fresh = Checker::new();

@@ -166,7 +166,7 @@ pub(crate) fn collide_capsules(
         axis.feature
     };
     out.points.clear();
-    for c in &candidates {
+    out.points.extend(candidates.iter().map(|c| {
         let half = n * (0.5 * c.depth);
         let point = ManifoldPoint {
             position: pose_a.translation + c.point,
@@ -175,11 +175,11 @@ pub(crate) fn collide_capsules(
             anchor_a: inverse_a * (c.point + half),
             anchor_b: inverse_b * (c.point - half - centre_b),
         };
-        out.points.push(if mirrored {
+        if mirrored {
             point.mirrored(axis.feature)
         } else {
             point
-        });
-    }
+        }
+    }));
     !out.points.is_empty()
 }

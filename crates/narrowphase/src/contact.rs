@@ -1,7 +1,7 @@
 //! What a query returns: [`Contact`] (normal + depth) and [`Manifold`] (clipped points).
 
+use crate::ManifoldPoints;
 use glam::Vec3;
-use smallvec::SmallVec;
 
 /// The feature pair whose axis gave the contact normal.
 ///
@@ -134,12 +134,12 @@ impl ManifoldPoint {
 ///
 /// The normal points from a to b. Points come in a fixed order for a given feature
 /// pair, so the same input always gives the same manifold.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Manifold {
     /// Unit world normal, from a to b.
     pub normal: Vec3,
-    /// At most 4 points.
-    pub points: SmallVec<[ManifoldPoint; 4]>,
+    /// At most 4 points, inline (so a manifold is plain data: `Copy`).
+    pub points: ManifoldPoints,
     /// The feature pair that was used as reference.
     pub feature: Feature,
 }

@@ -242,6 +242,7 @@ mod error;
 mod frame;
 mod kept_feature;
 mod manifold;
+mod manifold_points;
 mod math;
 pub mod mesh;
 pub mod oracle;
@@ -265,6 +266,7 @@ pub use contact::{Contact, Feature, Manifold, ManifoldPoint, flipped_id};
 pub use distance::{ClosestPoints, Witness, closest_points, distance};
 pub use error::QueryError;
 pub use manifold::CLIP_TOLERANCE;
+pub use manifold_points::ManifoldPoints;
 #[doc(hidden)]
 pub use query::contact_with;
 pub use query::{

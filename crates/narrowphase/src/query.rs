@@ -8,6 +8,7 @@
 //! closest feature to the centre, in the hull's frame, see `sphere_pair`), and maps the
 //! answer back to the world.
 
+use crate::ManifoldPoints;
 use crate::PairCache;
 use crate::cache::SupportHints;
 use crate::capsule_pair::{collide_capsules, contact_capsules};
@@ -36,7 +37,6 @@ use crate::sphere_pair::{
 };
 use glam::Vec3;
 use sepax_geometry::{Capsule, OrientedBox, Pose, Shape, TriMesh};
-use smallvec::SmallVec;
 
 /// The support evaluation used by default in hull queries: the plain scan.
 ///
@@ -758,7 +758,7 @@ fn two_capsules_contact(
 fn empty_manifold() -> Manifold {
     Manifold {
         normal: Vec3::ZERO,
-        points: SmallVec::new(),
+        points: ManifoldPoints::new(),
         feature: Feature::Sphere,
     }
 }
@@ -1015,8 +1015,9 @@ pub(crate) fn to_world(
     };
     manifold.points.clear();
     // Anchors: a's surface point is `c + n·d/2` (already in a's frame), b's is
-    // `c − n·d/2`, taken to b's frame.
-    for c in points {
+    // `c − n·d/2`, taken to b's frame. (The reduction keeps at most four points, all
+    // the manifold holds.)
+    manifold.points.extend(points.iter().map(|c| {
         let half = axis.normal * (0.5 * c.depth);
         let point = ManifoldPoint {
             position: world.transform_point(c.point),
@@ -1025,12 +1026,12 @@ pub(crate) fn to_world(
             anchor_a: c.point + half,
             anchor_b: frame.point_to_b(c.point - half),
         };
-        manifold.points.push(if mirrored {
+        if mirrored {
             point.mirrored(axis.feature)
         } else {
             point
-        });
-    }
+        }
+    }));
 }
 
 #[cfg(test)]

@@ -49,6 +49,7 @@
 //! [`point_polytope`]: crate::sat::point_polytope
 //! [`point_box`]: crate::sat::sphere::point_box
 
+use crate::ManifoldPoints;
 use crate::PairCache;
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
 use crate::query::canonical_swap;
@@ -56,7 +57,6 @@ use crate::sat::point_polytope::point_hull;
 use crate::sat::sphere::point_box;
 use glam::{Quat, Vec3};
 use sepax_geometry::{ConvexHull, Pose, Shape, Sphere};
-use smallvec::SmallVec;
 
 /// The shape a sphere meets on this path, by what its point query reads.
 #[derive(Clone, Copy)]
@@ -224,8 +224,7 @@ impl TwoSpheres {
         if apart {
             return None;
         }
-        let mut points = SmallVec::new();
-        points.push(self.point());
+        let points = ManifoldPoints::from_elem(self.point(), 1);
         Some(Manifold {
             normal: self.normal,
             points,
@@ -308,8 +307,7 @@ pub(crate) fn collide_sphere(
     } else {
         (m, point)
     };
-    let mut points = SmallVec::new();
-    points.push(point);
+    let points = ManifoldPoints::from_elem(point, 1);
     Some(Manifold {
         normal,
         points,

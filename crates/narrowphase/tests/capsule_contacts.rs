@@ -72,7 +72,7 @@ fn capsule_lying_on_a_face_gets_two_points_with_stable_ids() {
             &mut PairCache::default(),
         )
         .unwrap();
-        assert_eq!(flipped, m0.clone().flipped());
+        assert_eq!(flipped, m0.flipped());
         // Points are halfway: anchors on each surface.
         for p in &m0.points {
             let on_capsule = tilted.transform_point(p.anchor_b);

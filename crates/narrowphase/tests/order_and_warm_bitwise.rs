@@ -96,7 +96,7 @@ fn check(
         let mba = collide(&b, &pb, &a, &pa, margin, &mut cache_ba);
         assert_eq!(
             mba,
-            mab.clone().map(|m| m.flipped()),
+            mab.map(|m| m.flipped()),
             "case {i} ({placement:?}): collide"
         );
         touching += mab.is_some() as usize;

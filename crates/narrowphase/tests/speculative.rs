@@ -300,7 +300,7 @@ fn check(i: usize, family: Family, case: &Case, tally: &mut Tally) -> Option<Man
     let mut cache_ba = PairCache::default();
     assert_eq!(
         collide(b, pb, a, pa, MARGIN, &mut cache_ba),
-        manifold.clone().map(|m| m.flipped()),
+        manifold.map(|m| m.flipped()),
         "{label}: orders"
     );
     assert_eq!(

@@ -111,6 +111,6 @@ fn spheres_near_the_edge_of_f32_get_a_finite_point() {
             "case {i}: {off}"
         );
         let other = sepax_narrowphase::collide(&b, &pb, &a, &pa, margin, &mut Default::default());
-        assert_eq!(other, Some(m.clone().flipped()), "case {i}: order");
+        assert_eq!(other, Some(m.flipped()), "case {i}: order");
     }
 }

@@ -32,8 +32,7 @@ use crate::store::BodyStore;
 use crate::{BodyHandle, ContactEvent, ContactPair, EndCause, EventKind, StepReport};
 use glam::Vec3;
 use rayon::prelude::*;
-use sepax_narrowphase::{Feature, Manifold};
-use smallvec::SmallVec;
+use sepax_narrowphase::{Feature, Manifold, ManifoldPoints};
 
 /// An ended pair's event and its place among this step's pairs: the number of pairs
 /// whose key is below the ended pair's, so the event goes right before pair `place`.
@@ -122,18 +121,20 @@ pub(crate) fn settle_chunk(
             Some(m) => {
                 // Codes are pair indices, which fit a u32 (see `ContactIndex`).
                 st.contact = (start + count) as u32;
-                // Field by field, the manifold swapped in: one pass over its bytes
-                // where building a whole `ContactPair` and moving it took three.
-                let slot = &mut staged[count];
+                // Written whole: one pass over the slot's bytes (a `ContactPair` is
+                // plain data, so nothing of the slot's old contact is read).
+                staged[count] = ContactPair {
+                    a: st.a,
+                    b: st.b,
+                    user_data: [user_data(st.a), user_data(st.b)],
+                    manifold: *m,
+                    touching,
+                    previous,
+                    previous_points: st.matches,
+                };
                 count += 1;
-                slot.a = st.a;
-                slot.b = st.b;
-                slot.user_data = [user_data(st.a), user_data(st.b)];
-                std::mem::swap(&mut slot.manifold, m);
-                slot.touching = touching;
-                slot.previous = previous;
-                slot.previous_points = st.matches;
-                // The slot's old manifold, swapped out, goes.
+                // The scratch slot is `None` again for the next chunk (the narrow
+                // pass writes only the pairs it answers).
                 *manifold = None;
             }
             None => st.contact = u32::MAX,
@@ -176,10 +177,13 @@ pub(crate) fn build_events(
         slices.push(head);
         rest = tail;
     }
-    // The staged contacts to their places (the older contacts swapped out go to the
-    // staging list, to be overwritten).
+    // The staged contacts copied to their places: plain data, one `memcpy` a chunk
+    // (a swap read and wrote both lists). With the contact settled whole, alternated
+    // with the swapping build, three runs each of `stress --scene soup`, 1 thread:
+    // events stage medians at 50,000 boxes 1.45–1.48 → 1.28–1.34 ms, at 10,000
+    // 0.135–0.138 → 0.123–0.125 ms.
     let place = |(staged, out): (&mut [ContactPair], &mut [ContactPair])| {
-        out.swap_with_slice(&mut staged[..out.len()])
+        out.copy_from_slice(&staged[..out.len()])
     };
     if parallel {
         (staged.par_chunks_mut(chunk.max(1)))
@@ -210,7 +214,7 @@ pub(crate) fn placeholder() -> ContactPair {
         user_data: [0; 2],
         manifold: Manifold {
             normal: Vec3::ZERO,
-            points: SmallVec::new(),
+            points: ManifoldPoints::new(),
             feature: Feature::Sphere,
         },
         touching: false,

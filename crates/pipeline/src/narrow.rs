@@ -315,7 +315,7 @@ fn triage(
     if resting && st.has_result && !was_filtered {
         let prev = context.prev_index.contact(st.contact);
         if let Some(c) = prev.and_then(|i| context.prev.get(i)) {
-            *out = Some(c.manifold.clone());
+            *out = Some(c.manifold);
         }
         return false;
     }

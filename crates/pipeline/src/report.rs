@@ -52,7 +52,7 @@ use std::time::Duration;
 /// }
 /// assert_eq!(impulses[0][0], 3.0); // carried over two steps
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactPair {
     /// The body with the smaller slot index.
     pub a: BodyHandle,

@@ -91,7 +91,7 @@ fn first_step_matches_collide_pair_by_pair() {
             let alone = collide(sa, pa, sb, pb, margin, &mut PairCache::default());
             let reported = contacts
                 .next_if(|c| c.a == a && c.b == b)
-                .map(|c| c.manifold.clone());
+                .map(|c| c.manifold);
             assert_eq!(reported, alone, "pair {a:?} {b:?}, chunk {narrow_chunk}");
             if matches!((sa, sb), (Shape::Cuboid(_), Shape::Cuboid(_))) && alone.is_some() {
                 boxes += 1;

@@ -33,7 +33,7 @@ fn filtered_contacts_are_the_interacting_subset() {
             .collect();
         assert!(want.len() > 50 && want.len() < plain.report().contacts.len());
         let strip = |v: &[sepax_pipeline::ContactPair]| -> Vec<_> {
-            v.iter().map(|c| (c.a, c.b, c.manifold.clone())).collect()
+            v.iter().map(|c| (c.a, c.b, c.manifold)).collect()
         };
         assert_eq!(strip(got), strip(&want), "frame {frame}");
     }

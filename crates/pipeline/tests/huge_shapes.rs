@@ -48,7 +48,7 @@ fn contacts_among(world: &CollisionWorld, bodies: &[BodyHandle]) -> Vec<ContactP
         .filter(|c| bodies.contains(&c.a) && bodies.contains(&c.b))
         .map(|c| ContactPair {
             previous: None,
-            ..c.clone()
+            ..*c
         })
         .collect()
 }

@@ -187,7 +187,7 @@ fn kinematic_world_reports_the_dynamic_world_minus_never_pairs() {
         let all = dyn_.step().clone();
         let got = kin.step().clone();
         let strip = |v: &[sepax_pipeline::ContactPair]| -> Vec<_> {
-            v.iter().map(|c| (c.a, c.b, c.manifold.clone())).collect()
+            v.iter().map(|c| (c.a, c.b, c.manifold)).collect()
         };
         let want: Vec<_> = all
             .contacts

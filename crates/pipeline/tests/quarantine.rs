@@ -127,6 +127,6 @@ fn quarantine_leaves_the_others_unchanged(make: impl Fn() -> scenes::Scene) {
 fn without_index(c: &ContactPair) -> ContactPair {
     ContactPair {
         previous: None,
-        ..c.clone()
+        ..*c
     }
 }

@@ -9,7 +9,7 @@ use sepax_testkit::scenes;
 
 fn strip(c: &[ContactPair]) -> Vec<(u32, u32, sepax_pipeline::narrowphase::Manifold)> {
     c.iter()
-        .map(|c| (c.a.index(), c.b.index(), c.manifold.clone()))
+        .map(|c| (c.a.index(), c.b.index(), c.manifold))
         .collect()
 }
 
@@ -115,7 +115,7 @@ fn same_pose_again_is_not_a_change_but_a_new_one_is() {
                 previous_points: std::array::from_fn(|i| {
                     (i < c.manifold.points.len()).then_some(i as u8)
                 }),
-                ..c.clone()
+                ..*c
             })
             .collect::<Vec<_>>()
     );

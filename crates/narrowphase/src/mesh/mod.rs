@@ -111,6 +111,7 @@ pub(crate) use body::with_thread_scratch;
 pub use body::{MeshQueryScratch, collide_mesh, contact_mesh};
 pub use merge::MERGE_ANGLE;
 
+use crate::ManifoldPoints;
 use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
 use crate::frame::Frame;
 use crate::manifold::CLIP_TOLERANCE;
@@ -126,7 +127,6 @@ use local::{Convex, ExactTriangle, LocalTriangle};
 use merge::{merged_points, reference_patch, with_triangle};
 use patch::{Against, Patch, convex_outcome, triangle_patch};
 use sepax_geometry::{MeshTriangle, Pose, Shape};
-use smallvec::SmallVec;
 
 /// Buffers reused by [`collide_mesh_triangles`] from one call to the next (one per
 /// thread): after the first calls, no allocation.
@@ -272,7 +272,7 @@ pub fn collide_mesh_triangles(
     let rotation = pose.rotation.normalize();
     let world = Pose::new(pose.translation, rotation);
     // (A push loop: `collect` into the small vector cost twice as much in the profile.)
-    let mut manifold_points = SmallVec::new();
+    let mut manifold_points = ManifoldPoints::new();
     for c in &points {
         let half = normal * (0.5 * c.depth);
         manifold_points.push(ManifoldPoint {

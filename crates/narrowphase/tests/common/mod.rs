@@ -75,11 +75,7 @@ pub fn check_sphere_pair(
         margin,
         &mut PairCache::default(),
     );
-    assert_eq!(
-        mirrored,
-        Some(m.clone().flipped()),
-        "case {i}: collide order"
-    );
+    assert_eq!(mirrored, Some(m.flipped()), "case {i}: collide order");
     if truth.abs() > 0.1 * tolerance {
         assert_eq!(intersects(sphere, pose_s, other, pose_o), truth < 0.0);
         assert_eq!(intersects(other, pose_o, sphere, pose_s), truth < 0.0);

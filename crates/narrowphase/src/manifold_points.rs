@@ -1,0 +1,287 @@
+//! [`ManifoldPoints`]: a manifold's up to four points, held inline as plain data.
+//!
+//! A fixed array and a length, so a [`Manifold`](crate::Manifold) is `Copy`: the
+//! pipeline moves contacts into its output list with one `memcpy` per chunk of pairs
+//! (a move of a type with drop glue had to swap, reading and writing both sides), and a
+//! solver can copy manifolds around freely. It dereferences to a slice of the points,
+//! so `len`, `iter`, indexing, `iter_mut` and `first` work as on any slice.
+
+use crate::contact::ManifoldPoint;
+use glam::Vec3;
+
+/// At most [`ManifoldPoints::CAPACITY`] manifold points, inline. Compares and prints
+/// as the slice of its points (the unused slots are never read).
+///
+/// ```
+/// use sepax_narrowphase::{ManifoldPoint, ManifoldPoints};
+/// use glam::Vec3;
+///
+/// let point = |x: f32| ManifoldPoint {
+///     position: Vec3::new(x, 0.0, 0.0),
+///     depth: 0.01,
+///     id: x as u64,
+///     anchor_a: Vec3::ZERO,
+///     anchor_b: Vec3::ZERO,
+/// };
+/// let mut points: ManifoldPoints = (0..3).map(|i| point(i as f32)).collect();
+/// points.retain(|p| p.position.x != 1.0);
+/// assert_eq!(points.len(), 2);
+/// assert_eq!(points[1].id, 2);
+/// // A fifth point does not fit: `try_push` hands it back.
+/// points.push(point(3.0));
+/// points.push(point(4.0));
+/// assert!(points.try_push(point(5.0)).is_err());
+/// ```
+#[derive(Clone, Copy)]
+pub struct ManifoldPoints {
+    slots: [ManifoldPoint; ManifoldPoints::CAPACITY],
+    len: u8,
+}
+
+/// What the unused slots hold (never read through the API).
+const UNUSED: ManifoldPoint = ManifoldPoint {
+    position: Vec3::ZERO,
+    depth: 0.0,
+    id: 0,
+    anchor_a: Vec3::ZERO,
+    anchor_b: Vec3::ZERO,
+};
+
+impl ManifoldPoints {
+    /// The most points a manifold holds.
+    pub const CAPACITY: usize = 4;
+
+    /// No points.
+    pub const fn new() -> ManifoldPoints {
+        ManifoldPoints {
+            slots: [UNUSED; Self::CAPACITY],
+            len: 0,
+        }
+    }
+
+    /// The first `len` points of `slots` (`len` is clamped to the capacity).
+    #[inline]
+    pub fn from_buf_and_len(slots: [ManifoldPoint; Self::CAPACITY], len: usize) -> Self {
+        ManifoldPoints {
+            slots,
+            len: len.min(Self::CAPACITY) as u8,
+        }
+    }
+
+    /// One point `n` times (`n` clamped to the capacity).
+    pub fn from_elem(point: ManifoldPoint, n: usize) -> ManifoldPoints {
+        Self::from_buf_and_len([point; Self::CAPACITY], n)
+    }
+
+    /// Appends a point; `Err` with the point when all four slots are taken.
+    #[inline]
+    pub fn try_push(&mut self, point: ManifoldPoint) -> Result<(), ManifoldPoint> {
+        match self.slots.get_mut(self.len as usize) {
+            Some(slot) => {
+                *slot = point;
+                self.len += 1;
+                Ok(())
+            }
+            None => Err(point),
+        }
+    }
+
+    /// Appends a point.
+    ///
+    /// # Panics
+    /// When the manifold holds four points already (use
+    /// [`try_push`](Self::try_push) to get the point back instead). The narrow phase
+    /// never makes more than four.
+    #[inline]
+    pub fn push(&mut self, point: ManifoldPoint) {
+        if self.try_push(point).is_err() {
+            panic!("a manifold holds at most {} points", Self::CAPACITY);
+        }
+    }
+
+    /// Keeps the first `len` points (nothing happens when there are not more).
+    #[inline]
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len.min(Self::CAPACITY) as u8);
+    }
+
+    /// Removes every point.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Keeps the points for which `keep` is true, in order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&ManifoldPoint) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len as usize {
+            if keep(&self.slots[i]) {
+                self.slots[kept] = self.slots[i];
+                kept += 1;
+            }
+        }
+        self.len = kept as u8;
+    }
+
+    /// The points as a slice.
+    #[inline]
+    pub fn as_slice(&self) -> &[ManifoldPoint] {
+        &self.slots[..self.len as usize]
+    }
+
+    /// The points as a mutable slice.
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [ManifoldPoint] {
+        &mut self.slots[..self.len as usize]
+    }
+}
+
+impl Default for ManifoldPoints {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::ops::Deref for ManifoldPoints {
+    type Target = [ManifoldPoint];
+
+    #[inline]
+    fn deref(&self) -> &[ManifoldPoint] {
+        self.as_slice()
+    }
+}
+
+impl std::ops::DerefMut for ManifoldPoints {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [ManifoldPoint] {
+        self.as_mut_slice()
+    }
+}
+
+impl PartialEq for ManifoldPoints {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl std::fmt::Debug for ManifoldPoints {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+/// Collects at most four points: the first four, the rest are dropped.
+impl FromIterator<ManifoldPoint> for ManifoldPoints {
+    fn from_iter<I: IntoIterator<Item = ManifoldPoint>>(iter: I) -> Self {
+        let mut points = ManifoldPoints::new();
+        points.extend(iter);
+        points
+    }
+}
+
+/// Appends points while there is room; the points past the fourth are dropped.
+impl Extend<ManifoldPoint> for ManifoldPoints {
+    fn extend<I: IntoIterator<Item = ManifoldPoint>>(&mut self, iter: I) {
+        for point in iter {
+            if self.try_push(point).is_err() {
+                break;
+            }
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a ManifoldPoints {
+    type Item = &'a ManifoldPoint;
+    type IntoIter = std::slice::Iter<'a, ManifoldPoint>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut ManifoldPoints {
+    type Item = &'a mut ManifoldPoint;
+    type IntoIter = std::slice::IterMut<'a, ManifoldPoint>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_mut_slice().iter_mut()
+    }
+}
+
+/// The points by value, in order.
+impl IntoIterator for ManifoldPoints {
+    type Item = ManifoldPoint;
+    type IntoIter = std::iter::Take<std::array::IntoIter<ManifoldPoint, 4>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.slots.into_iter().take(self.len as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(k: u64) -> ManifoldPoint {
+        ManifoldPoint {
+            id: k,
+            depth: k as f32,
+            ..UNUSED
+        }
+    }
+
+    /// Every operation against a `Vec` doing the same, on random sequences.
+    #[test]
+    fn behaves_like_a_vec_capped_at_four() {
+        let mut rng = sepax_geometry::rng::Rng::new(0x4d50);
+        for _ in 0..10_000 {
+            let mut points = ManifoldPoints::new();
+            let mut model: Vec<ManifoldPoint> = Vec::new();
+            for step in 0..12u64 {
+                match rng.below(5) {
+                    0 | 1 => {
+                        let fits = model.len() < 4;
+                        assert_eq!(points.try_push(point(step)).is_ok(), fits);
+                        if fits {
+                            model.push(point(step));
+                        }
+                    }
+                    2 => {
+                        let len = rng.below(6);
+                        points.truncate(len);
+                        model.truncate(len);
+                    }
+                    3 => {
+                        let odd = rng.below(2) as u64;
+                        points.retain(|p| p.id % 2 == odd);
+                        model.retain(|p| p.id % 2 == odd);
+                    }
+                    _ => {
+                        let more: Vec<_> = (0..rng.below(4) as u64).map(point).collect();
+                        points.extend(more.iter().copied());
+                        model.extend(more.iter().copied().take(4 - model.len()));
+                    }
+                }
+                assert_eq!(points.as_slice(), &model[..]);
+                assert_eq!(points.into_iter().collect::<Vec<_>>(), model);
+            }
+        }
+    }
+
+    #[test]
+    fn equality_ignores_unused_slots() {
+        let mut a = ManifoldPoints::from_elem(point(1), 3);
+        a.truncate(1);
+        let b: ManifoldPoints = [point(1)].into_iter().collect();
+        assert_eq!(a, b);
+        assert_eq!(format!("{a:?}"), format!("{:?}", [point(1)]));
+        assert_eq!(ManifoldPoints::from_buf_and_len([point(2); 4], 9).len(), 4);
+    }
+
+    #[test]
+    #[should_panic(expected = "at most 4 points")]
+    fn a_fifth_push_panics() {
+        let mut points = ManifoldPoints::from_elem(point(0), 4);
+        points.push(point(5));
+    }
+}
