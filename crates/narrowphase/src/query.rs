@@ -1016,7 +1016,7 @@ pub(crate) fn to_world(
     manifold.points.clear();
     // Anchors: a's surface point is `c + n·d/2` (already in a's frame), b's is
     // `c − n·d/2`, taken to b's frame. (The reduction keeps at most four points, all
-    // the manifold holds.)
+    // the manifold holds: `extend` would drop a fifth rather than fail.)
     manifold.points.extend(points.iter().map(|c| {
         let half = axis.normal * (0.5 * c.depth);
         let point = ManifoldPoint {
