@@ -222,3 +222,17 @@ pub(crate) fn placeholder() -> ContactPair {
         previous_points: [None; 4],
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A contact's size is the event stage's cost: every contact is written once when
+    /// settled and copied once into the report. (Both copies need `ContactPair: Copy`,
+    /// which `build_events` already requires to compile.)
+    #[test]
+    fn a_contact_is_plain_data_of_fixed_size() {
+        assert_eq!(size_of::<Manifold>(), 224);
+        assert_eq!(size_of::<ContactPair>(), 288);
+    }
+}
