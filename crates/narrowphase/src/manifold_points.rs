@@ -105,6 +105,23 @@ impl ManifoldPoints {
         self.len = self.len.min(len.min(Self::CAPACITY) as u8);
     }
 
+    /// Replaces the points with `point(0), point(1), …, point(n − 1)` (`n` clamped to
+    /// the capacity): each slot written in place, the length set once (the narrow
+    /// phase's way to fill a manifold; an `extend` checked and stored the length per
+    /// point).
+    #[inline(always)]
+    pub(crate) fn overwrite_with(
+        &mut self,
+        n: usize,
+        mut point: impl FnMut(usize) -> ManifoldPoint,
+    ) {
+        let n = n.min(Self::CAPACITY);
+        for (i, slot) in self.slots[..n].iter_mut().enumerate() {
+            *slot = point(i);
+        }
+        self.len = n as u8;
+    }
+
     /// Removes every point.
     #[inline]
     pub fn clear(&mut self) {
@@ -255,6 +272,12 @@ mod tests {
                         let odd = rng.below(2) as u64;
                         points.retain(|p| p.id % 2 == odd);
                         model.retain(|p| p.id % 2 == odd);
+                    }
+                    4 if rng.below(2) == 0 => {
+                        // Replaces whatever was there; past four, dropped.
+                        let n = rng.below(7);
+                        points.overwrite_with(n, |i| point(100 + i as u64));
+                        model = (0..n.min(4) as u64).map(|i| point(100 + i)).collect();
                     }
                     _ => {
                         let more: Vec<_> = (0..rng.below(4) as u64).map(point).collect();

@@ -1013,11 +1013,11 @@ pub(crate) fn to_world(
     } else {
         axis.feature
     };
-    manifold.points.clear();
     // Anchors: a's surface point is `c + n·d/2` (already in a's frame), b's is
     // `c − n·d/2`, taken to b's frame. (The reduction keeps at most four points, all
-    // the manifold holds: `extend` would drop a fifth rather than fail.)
-    manifold.points.extend(points.iter().map(|c| {
+    // the manifold holds: a fifth would be dropped rather than fail.)
+    manifold.points.overwrite_with(points.len(), |i| {
+        let c = &points[i];
         let half = axis.normal * (0.5 * c.depth);
         let point = ManifoldPoint {
             position: world.transform_point(c.point),
@@ -1031,7 +1031,7 @@ pub(crate) fn to_world(
         } else {
             point
         }
-    }));
+    });
 }
 
 #[cfg(test)]

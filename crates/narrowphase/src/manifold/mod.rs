@@ -105,19 +105,16 @@ pub(crate) fn manifold_points(
         (Solid::Sphere(ra), _, _) => sphere::sphere_a_point(*ra, n, s),
         (_, Solid::Sphere(rb), _) => sphere::sphere_b_point(*rb, frame.trans, n, s),
         (Solid::Box(ha), Solid::Box(hb), Feature::FaceA(i)) => {
-            box_face_contact(*ha, *hb, frame, i as usize, margin, clip_tolerance, false)
+            box_face_contact(*ha, *hb, frame, i as usize, margin, clip_tolerance, None)
         }
-        (Solid::Box(ha), Solid::Box(hb), Feature::FaceB(j)) => to_frame_a(
-            box_face_contact(
-                *hb,
-                *ha,
-                &frame.inverse(),
-                j as usize,
-                margin,
-                clip_tolerance,
-                true,
-            ),
-            frame,
+        (Solid::Box(ha), Solid::Box(hb), Feature::FaceB(j)) => box_face_contact(
+            *hb,
+            *ha,
+            &frame.inverse(),
+            j as usize,
+            margin,
+            clip_tolerance,
+            Some(frame),
         ),
         (_, _, Feature::FaceA(i)) => with_polytopes(a, b, |pa, pb| {
             face_contact(pa, pb, frame, i as usize, margin, clip_tolerance, false)
