@@ -144,13 +144,17 @@ pub(crate) fn box_face_contact(
     if count <= 4 {
         // What `reduce` answers (the candidates as they are), built as four fixed
         // slots: its copy of a slice of any length was a `memcpy` call.
-        let mut first = [candidate(0), candidate(1), candidate(2), candidate(3)];
+        let first = [candidate(0), candidate(1), candidate(2), candidate(3)];
+        let mut kept = SmallVec::from_buf_and_len(first, count);
+        // Moved in place, in the list returned (moved in a local array that was then
+        // copied into the list, the copy's 16-byte loads of the 12-byte stores failed
+        // to forward).
         if reference_is_b {
-            for c in &mut first[..count] {
+            for c in &mut kept {
                 *c = in_a(*c);
             }
         }
-        return SmallVec::from_buf_and_len(first, count);
+        return kept;
     }
     let candidates: [Candidate; 8] = std::array::from_fn(candidate);
     // Reduced in the reference frame (its normal is an axis there), then moved.
