@@ -250,6 +250,7 @@ mod polytope;
 mod query;
 pub mod ray;
 mod sat;
+mod scratch;
 mod solid;
 mod speculative;
 mod sphere_pair;

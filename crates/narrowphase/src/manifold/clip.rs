@@ -8,6 +8,7 @@
 //! stays the same while the same features touch — the feature id a solver warm-starts
 //! from.
 
+use crate::scratch::{give_back, pools, reserve};
 use glam::Vec3;
 use smallvec::SmallVec;
 
@@ -21,6 +22,32 @@ pub(crate) struct ClipVertex {
 }
 
 pub(crate) type ClipPolygon = SmallVec<[ClipVertex; 16]>;
+
+pools! {
+    CLIP_POLYGON: ClipVertex,
+    CLIP_SCRATCH: ClipVertex,
+}
+
+/// Room for `bound` vertices in both buffers of [`clip_by_sides`]' ping-pong: inline
+/// when they fit, else the thread's pooled buffers (a face of many sides, no allocation
+/// per pair: `crate::scratch`); [`give_back_clip_buffers`] returns them. A polygon of
+/// `n` vertices clipped by `p` planes has at most `n + p` vertices.
+#[inline(always)]
+pub(crate) fn reserve_clip_buffers(
+    polygon: &mut ClipPolygon,
+    scratch: &mut ClipPolygon,
+    bound: usize,
+) {
+    reserve(polygon, &CLIP_POLYGON, bound);
+    reserve(scratch, &CLIP_SCRATCH, bound);
+}
+
+/// Hands the buffers [`reserve_clip_buffers`] took back to the thread's pools.
+#[inline(always)]
+pub(crate) fn give_back_clip_buffers(polygon: &mut ClipPolygon, scratch: &mut ClipPolygon) {
+    give_back(polygon, &CLIP_POLYGON);
+    give_back(scratch, &CLIP_SCRATCH);
+}
 
 /// The line shared by two consecutive vertices.
 #[inline]

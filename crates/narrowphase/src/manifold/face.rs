@@ -14,9 +14,12 @@
 //!    and place it at `p + n · depth / 2`, halfway between the surfaces;
 //! 4. reduce to at most four.
 
-use super::clip::{ClipPolygon, ClipVertex, clip_by_sides, write_incident_polygon};
+use super::clip::{
+    ClipPolygon, ClipVertex, clip_by_sides, give_back_clip_buffers, reserve_clip_buffers,
+    write_incident_polygon,
+};
 use super::pack_id;
-use super::reduce::{Candidate, reduce};
+use super::reduce::{Candidate, FaceCandidates, give_back_candidates, reduce, reserve_candidates};
 use crate::frame::Frame;
 use crate::polytope::Polytope;
 use glam::Vec3;
@@ -40,6 +43,10 @@ pub(crate) fn face_contact(
     let deepest = incident.support(-n_in_incident).0 as u32;
     let incident_face = incident_face(incident, deepest, n_in_incident);
     let (mut polygon, mut scratch) = (ClipPolygon::new(), ClipPolygon::new());
+    // The incident face clipped by every side of the reference face and a bevel at
+    // each corner at most.
+    let bound = incident.face(incident_face).len() + 2 * reference.face(reference_face).len();
+    reserve_clip_buffers(&mut polygon, &mut scratch, bound);
     write_incident_polygon(
         incident
             .face(incident_face)
@@ -49,7 +56,8 @@ pub(crate) fn face_contact(
     );
     let sides = face_sides(reference, reference_face, n);
     let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, clip_tolerance, true);
-    let mut candidates = SmallVec::new();
+    let mut candidates = FaceCandidates::new();
+    reserve_candidates(&mut candidates, clipped.len());
     let id = |lines| {
         pack_id(
             reference_is_b,
@@ -59,7 +67,10 @@ pub(crate) fn face_contact(
         )
     };
     points_below(clipped, n, plane.offset, margin, id, &mut candidates);
-    reduce(&candidates, n, clip_tolerance)
+    let kept = reduce(&candidates, n, clip_tolerance);
+    give_back_clip_buffers(&mut polygon, &mut scratch);
+    give_back_candidates(&mut candidates);
+    kept
 }
 
 /// The side planes of face `f` of `poly` about the normal `n`, as [`clip_by_sides`]
@@ -89,7 +100,7 @@ pub(crate) fn points_below(
     offset: f32,
     margin: f32,
     id: impl Fn([u16; 2]) -> u64,
-    candidates: &mut SmallVec<[Candidate; 16]>,
+    candidates: &mut FaceCandidates,
 ) {
     for v in clipped {
         let depth = offset - n.dot(v.point);

@@ -18,6 +18,7 @@
 //! kept within `tolerance` of the deepest candidate. Points that add no area (collinear
 //! sets) are dropped.
 
+use crate::scratch::{give_back, pools, reserve};
 use glam::Vec3;
 use smallvec::SmallVec;
 
@@ -27,6 +28,25 @@ pub(crate) struct Candidate {
     pub point: Vec3,
     pub depth: f32,
     pub id: u64,
+}
+
+/// The points of a clipped face before the reduction: inline up to 16.
+pub(crate) type FaceCandidates = SmallVec<[Candidate; 16]>;
+
+pools! { CANDIDATES: Candidate }
+
+/// Room for `bound` candidates: inline when they fit, else the thread's pooled buffer
+/// (a face of many sides has many points, no allocation per pair: `crate::scratch`);
+/// [`give_back_candidates`] returns it.
+#[inline(always)]
+pub(crate) fn reserve_candidates(candidates: &mut FaceCandidates, bound: usize) {
+    reserve(candidates, &CANDIDATES, bound);
+}
+
+/// Hands the buffer [`reserve_candidates`] took back to the thread's pool.
+#[inline(always)]
+pub(crate) fn give_back_candidates(candidates: &mut FaceCandidates) {
+    give_back(candidates, &CANDIDATES);
 }
 
 /// The index of the best score, where a later candidate replaces the current best only

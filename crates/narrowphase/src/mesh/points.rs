@@ -19,11 +19,16 @@
 
 use super::local::{Convex, LocalTriangle};
 use crate::Feature;
-use crate::manifold::clip::{ClipPolygon, clip_by_sides, write_incident_polygon};
+use crate::manifold::clip::{
+    ClipPolygon, clip_by_sides, give_back_clip_buffers, reserve_clip_buffers,
+    write_incident_polygon,
+};
 use crate::manifold::edge::{edge_contact, polytope_edge};
 use crate::manifold::face::{face_sides, points_below};
 use crate::manifold::pack_id;
-use crate::manifold::reduce::{Candidate, reduce};
+use crate::manifold::reduce::{
+    Candidate, FaceCandidates, give_back_candidates, reduce, reserve_candidates,
+};
 use crate::sat::Axis;
 use crate::sat::box_box::box_edge_segment;
 use smallvec::SmallVec;
@@ -82,6 +87,9 @@ pub(crate) fn triangle_face_points(
         }
     };
     let (mut polygon, mut scratch) = (ClipPolygon::new(), ClipPolygon::new());
+    // The incident face clipped by the triangle's three sides.
+    let bound = poly.face(incident_face).len() + 3;
+    reserve_clip_buffers(&mut polygon, &mut scratch, bound);
     write_incident_polygon(
         poly.face(incident_face)
             .iter()
@@ -93,10 +101,14 @@ pub(crate) fn triangle_face_points(
         ((v1 - v0).cross(n), v0)
     });
     let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, clip_tolerance, false);
-    let mut candidates = SmallVec::new();
+    let mut candidates = FaceCandidates::new();
+    reserve_candidates(&mut candidates, clipped.len());
     let id = |lines| pack_id(false, 0, incident_face as u32, lines);
     points_below(clipped, n, tri.offset, margin, id, &mut candidates);
-    reduce(&candidates, n, clip_tolerance)
+    let kept = reduce(&candidates, n, clip_tolerance);
+    give_back_clip_buffers(&mut polygon, &mut scratch);
+    give_back_candidates(&mut candidates);
+    kept
 }
 
 /// Face `j` of the convex as the reference, the triangle as the incident polygon.
@@ -111,13 +123,19 @@ fn convex_face_points(
     let plane = poly.planes[j];
     let m = plane.normal;
     let (mut polygon, mut scratch) = (ClipPolygon::new(), ClipPolygon::new());
+    // The triangle clipped by every side of face `j` and a bevel at each corner at most.
+    reserve_clip_buffers(&mut polygon, &mut scratch, 3 + 2 * poly.face(j).len());
     write_incident_polygon(tri.vertices.into_iter(), &mut polygon);
     let sides = face_sides(poly, j, m);
     let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, clip_tolerance, true);
-    let mut candidates = SmallVec::new();
+    let mut candidates = FaceCandidates::new();
+    reserve_candidates(&mut candidates, clipped.len());
     let id = |lines| pack_id(true, j as u32, 0, lines);
     points_below(clipped, m, plane.offset, margin, id, &mut candidates);
-    reduce(&candidates, -m, clip_tolerance)
+    let kept = reduce(&candidates, -m, clip_tolerance);
+    give_back_clip_buffers(&mut polygon, &mut scratch);
+    give_back_candidates(&mut candidates);
+    kept
 }
 
 /// One point for an edge pair: triangle edge `i` against the convex's edge `j`.

@@ -14,6 +14,7 @@
 
 use super::edges::EdgeData;
 use crate::frame::Frame;
+use crate::scratch::{give_back, pools, reserve};
 use glam::Vec3;
 use sepax_geometry::hull::blocks::BLOCK;
 use sepax_geometry::hull::edge_blocks::EdgeRecord;
@@ -44,6 +45,8 @@ const EMPTY: EdgeLanes = EdgeLanes {
     length: [0.0; BLOCK],
     index: [0; BLOCK],
 };
+
+pools! { LANE_BLOCKS: EdgeLanes }
 
 /// b's edges for one edge query, packed 8 to a block.
 pub(super) struct EdgeLanesOfB {
@@ -136,6 +139,24 @@ impl EdgeLanesOfB {
             block.point = store(point);
             block.direction = store(d);
         }
+    }
+
+    /// How many edges were pushed.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Room for `edges` edges, from the thread's pool past the inline room (see
+    /// `crate::scratch`); [`give_back`](Self::give_back) returns it.
+    #[inline(always)]
+    pub fn reserve(&mut self, edges: usize) {
+        reserve(&mut self.blocks, &LANE_BLOCKS, edges.div_ceil(BLOCK));
+    }
+
+    /// Hands a pooled buffer back to the thread's pool (see [`reserve`](Self::reserve)).
+    #[inline(always)]
+    pub fn give_back(&mut self) {
+        give_back(&mut self.blocks, &LANE_BLOCKS);
     }
 
     /// How many blocks there are.

@@ -10,6 +10,7 @@ use crate::Feature;
 use crate::math::unit_cross_f64;
 use crate::polytope::Polytope;
 use crate::sat::{Axis, EXACT_CROSS, length_and_direction};
+use crate::scratch::{give_back, pools, reserve};
 use glam::Vec3;
 use sepax_geometry::hull::blocks::BLOCK;
 use sepax_geometry::hull::edge_blocks::ReachTarget;
@@ -330,117 +331,141 @@ impl Query<'_> {
             self.a.inradius,
             witness_a,
         );
-        // Filled in place: returning a 2 KB inline vector by value would copy it.
+        // Filled in place: returning a 2 KB inline vector by value would copy it. Each
+        // list is inline within its bound (the reaching edges counted from the masks),
+        // else on the thread's pooled buffer, given back below (no allocation per pair:
+        // `crate::scratch`).
         let mut edges_a: SmallVec<[EdgeData; 32]> = SmallVec::new();
         let mut masks = ReachMasks::new();
-        reach_masks(
-            self.a.edge_blocks,
-            self.a.edge_scale * self.a.point_unit,
-            &targets_a,
-            &mut masks,
-        );
-        for_each_reaching(&masks, |i| edges_a.push(self.edge_a_record(i)));
-        if edges_a.is_empty() {
-            return Ok(found);
-        }
         let mut edges_b = EdgeLanesOfB::new();
-        reach_masks(
-            self.b.edge_blocks,
-            self.b.edge_scale * self.b.point_unit,
-            &targets_b,
-            &mut masks,
-        );
-        for_each_reaching(&masks, |j| {
-            edges_b.push(
-                &self.b.edge_records[j],
-                j,
-                self.b.edge_scale,
-                self.direction_scale,
-            )
-        });
-        edges_b.move_to_a(self.frame);
-        // One mask per (edge of a, block of b): inline up to 256 (64-point hulls use ~60).
-        let mut crossings = SmallVec::new();
-        edges_b.crossing_masks(&edges_a, &mut crossings);
+        let mut crossings: SmallVec<[u8; 256]> = SmallVec::new();
         let mut pairs: SmallVec<[RankedPair; 32]> = SmallVec::new();
-        let mut cached_raw: Option<(Axis, f32)> = None;
-        for (i, ea) in edges_a.iter().enumerate() {
-            for k in 0..edges_b.blocks() {
-                let mut crossing = crossings[i * edges_b.blocks() + k] as u32;
-                while crossing != 0 {
-                    let l = crossing.trailing_zeros() as usize;
-                    crossing &= crossing - 1;
-                    let eb = edges_b.edge(k, l);
-                    let Some(axis) = self.edge_axis(ea, &eb) else {
-                        continue;
-                    };
-                    if axis.separation > margin {
-                        let scale = self.pair_scale(ea, &eb);
-                        let (true_axis, _) = self.verify(&axis, scale, support_a, support_b);
-                        if true_axis.separation > margin {
-                            return Err(Separating(true_axis));
+        let reaching = |masks: &[u8]| masks.iter().map(|m| m.count_ones() as usize).sum();
+        let result = 'query: {
+            let blocks = self.a.edge_blocks.len().max(self.b.edge_blocks.len());
+            reserve(&mut masks, &REACH_MASKS, blocks);
+            reach_masks(
+                self.a.edge_blocks,
+                self.a.edge_scale * self.a.point_unit,
+                &targets_a,
+                &mut masks,
+            );
+            reserve(&mut edges_a, &EDGES_A, reaching(&masks));
+            for_each_reaching(&masks, |i| edges_a.push(self.edge_a_record(i)));
+            if edges_a.is_empty() {
+                break 'query Ok(found);
+            }
+            reach_masks(
+                self.b.edge_blocks,
+                self.b.edge_scale * self.b.point_unit,
+                &targets_b,
+                &mut masks,
+            );
+            edges_b.reserve(reaching(&masks));
+            for_each_reaching(&masks, |j| {
+                edges_b.push(
+                    &self.b.edge_records[j],
+                    j,
+                    self.b.edge_scale,
+                    self.direction_scale,
+                )
+            });
+            edges_b.move_to_a(self.frame);
+            // One mask per (edge of a, block of b): inline up to 256 (64-point hulls use ~60).
+            reserve(&mut crossings, &CROSSINGS, edges_a.len() * edges_b.blocks());
+            edges_b.crossing_masks(&edges_a, &mut crossings);
+            // At most one pair per crossing bit (counted only when the lanes could hold more
+            // than the inline room).
+            let most = match edges_a.len() * edges_b.len() {
+                lanes if lanes <= 32 => lanes,
+                _ => crossings.iter().map(|m| m.count_ones() as usize).sum(),
+            };
+            reserve(&mut pairs, &RANKED_PAIRS, most);
+            let mut cached_raw: Option<(Axis, f32)> = None;
+            for (i, ea) in edges_a.iter().enumerate() {
+                for k in 0..edges_b.blocks() {
+                    let mut crossing = crossings[i * edges_b.blocks() + k] as u32;
+                    while crossing != 0 {
+                        let l = crossing.trailing_zeros() as usize;
+                        crossing &= crossing - 1;
+                        let eb = edges_b.edge(k, l);
+                        let Some(axis) = self.edge_axis(ea, &eb) else {
+                            continue;
+                        };
+                        if axis.separation > margin {
+                            let scale = self.pair_scale(ea, &eb);
+                            let (true_axis, _) = self.verify(&axis, scale, support_a, support_b);
+                            if true_axis.separation > margin {
+                                break 'query Err(Separating(true_axis));
+                            }
+                            // The gap was an artefact: the pair counts by its true value.
+                            found.any = better_of(found.any, true_axis);
+                            continue;
                         }
-                        // The gap was an artefact: the pair counts by its true value.
-                        found.any = better_of(found.any, true_axis);
-                        continue;
+                        if cached == Some(axis.feature) {
+                            cached_raw = Some((axis, self.pair_scale(ea, &eb)));
+                        }
+                        pairs.push(RankedPair {
+                            axis,
+                            a: i as u32,
+                            b: (k * BLOCK + l) as u32,
+                        });
                     }
-                    if cached == Some(axis.feature) {
-                        cached_raw = Some((axis, self.pair_scale(ea, &eb)));
-                    }
-                    pairs.push(RankedPair {
-                        axis,
-                        a: i as u32,
-                        b: (k * BLOCK + l) as u32,
-                    });
                 }
             }
-        }
-        if let Some((axis, scale)) = cached_raw {
-            let (true_axis, supports) = self.verify(&axis, scale, support_a, support_b);
-            if supports {
-                found.kept = Some(true_axis);
+            if let Some((axis, scale)) = cached_raw {
+                let (true_axis, supports) = self.verify(&axis, scale, support_a, support_b);
+                if supports {
+                    found.kept = Some(true_axis);
+                }
             }
-        }
-        // The contenders, best first (the earliest among equal values), up to CONTENDERS.
-        for _ in 0..CONTENDERS.min(pairs.len()) {
-            let mut top = usize::MAX;
-            for (n, pair) in pairs.iter().enumerate() {
-                if !pair.axis.separation.is_nan()
-                    && (top == usize::MAX || pair.axis.separation > pairs[top].axis.separation)
+            // The contenders, best first (the earliest among equal values), up to CONTENDERS.
+            for _ in 0..CONTENDERS.min(pairs.len()) {
+                let mut top = usize::MAX;
+                for (n, pair) in pairs.iter().enumerate() {
+                    if !pair.axis.separation.is_nan()
+                        && (top == usize::MAX || pair.axis.separation > pairs[top].axis.separation)
+                    {
+                        top = n;
+                    }
+                }
+                if top == usize::MAX {
+                    break;
+                }
+                // A raw value bounds its true one from above: once the best supported true
+                // value reaches the next raw one, no later pair can beat it.
+                if found
+                    .best
+                    .is_some_and(|best| pairs[top].axis.separation <= best.separation)
                 {
-                    top = n;
+                    break;
+                }
+                let pair = &mut pairs[top];
+                let (k, l) = (pair.b as usize / BLOCK, pair.b as usize % BLOCK);
+                let scale = self.pair_scale(&edges_a[pair.a as usize], &edges_b.edge(k, l));
+                let (true_axis, supports) = self.verify(&pair.axis, scale, support_a, support_b);
+                // The raw value bounds the true one from above, but round-off can put the
+                // measured true value past the margin when the raw one is not (shapes that
+                // touch exactly): the measured axis separates, as it does when the warm test
+                // measures this pair first from the cache, so the verdict is the same cold
+                // and warm.
+                if true_axis.separation > margin {
+                    break 'query Err(Separating(true_axis));
+                }
+                pair.axis.separation = f32::NAN;
+                found.any = better_of(found.any, true_axis);
+                if supports {
+                    found.best = better_of(found.best, true_axis);
                 }
             }
-            if top == usize::MAX {
-                break;
-            }
-            // A raw value bounds its true one from above: once the best supported true
-            // value reaches the next raw one, no later pair can beat it.
-            if found
-                .best
-                .is_some_and(|best| pairs[top].axis.separation <= best.separation)
-            {
-                break;
-            }
-            let pair = &mut pairs[top];
-            let (k, l) = (pair.b as usize / BLOCK, pair.b as usize % BLOCK);
-            let scale = self.pair_scale(&edges_a[pair.a as usize], &edges_b.edge(k, l));
-            let (true_axis, supports) = self.verify(&pair.axis, scale, support_a, support_b);
-            // The raw value bounds the true one from above, but round-off can put the
-            // measured true value past the margin when the raw one is not (shapes that
-            // touch exactly): the measured axis separates, as it does when the warm test
-            // measures this pair first from the cache, so the verdict is the same cold
-            // and warm.
-            if true_axis.separation > margin {
-                return Err(Separating(true_axis));
-            }
-            pair.axis.separation = f32::NAN;
-            found.any = better_of(found.any, true_axis);
-            if supports {
-                found.best = better_of(found.best, true_axis);
-            }
-        }
-        Ok(found)
+            Ok(found)
+        };
+        give_back(&mut edges_a, &EDGES_A);
+        give_back(&mut masks, &REACH_MASKS);
+        edges_b.give_back();
+        give_back(&mut crossings, &CROSSINGS);
+        give_back(&mut pairs, &RANKED_PAIRS);
+        result
     }
 
     /// Edge `index` of a from its record (a's frame is its own).
@@ -461,6 +486,13 @@ impl Query<'_> {
     pub(super) fn pair_scale(&self, ea: &EdgeData, eb: &EdgeData) -> f32 {
         length(self.frame.trans) + length(ea.point) + length(eb.point - self.frame.trans)
     }
+}
+
+pools! {
+    EDGES_A: EdgeData,
+    REACH_MASKS: u8,
+    CROSSINGS: u8,
+    RANKED_PAIRS: RankedPair,
 }
 
 /// An edge pair that forms a Minkowski face, by its raw value: `a` indexes the query's
