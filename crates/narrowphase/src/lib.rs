@@ -267,7 +267,7 @@ pub use contact::{Contact, Feature, Manifold, ManifoldPoint, flipped_id};
 pub use distance::{ClosestPoints, Witness, closest_points, distance};
 pub use error::QueryError;
 pub use manifold::CLIP_TOLERANCE;
-pub use manifold_points::ManifoldPoints;
+pub use manifold_points::{ManifoldPoints, PointList, PointSlot};
 #[doc(hidden)]
 pub use query::contact_with;
 pub use query::{

@@ -1,16 +1,21 @@
-//! [`ManifoldPoints`]: a manifold's up to four points, held inline as plain data.
+//! [`PointList`]: a manifold's few points, held inline as plain data —
+//! [`ManifoldPoints`] (up to four 3D points) and
+//! [`ManifoldPoints2`](crate::dim2::ManifoldPoints2) (up to two in the plane).
 //!
-//! A fixed array and a length, so a [`Manifold`](crate::Manifold) is `Copy`: the
-//! pipeline moves contacts into its output list with one `memcpy` per chunk of pairs
-//! (a move of a type with drop glue had to swap, reading and writing both sides), and a
-//! solver can copy manifolds around freely. It dereferences to a slice of the points,
-//! so `len`, `iter`, indexing, `iter_mut` and `first` work as on any slice.
+//! A fixed array and a length, so a [`Manifold`](crate::Manifold) (and a
+//! [`Manifold2`](crate::dim2::Manifold2)) is `Copy`: the pipeline moves contacts into
+//! its output list with one `memcpy` per chunk of pairs (a move of a type with drop glue
+//! had to swap, reading and writing both sides), and a solver can copy manifolds around
+//! freely. It dereferences to a slice of the points, so `len`, `iter`, indexing,
+//! `iter_mut` and `first` work as on any slice.
 
 use crate::contact::ManifoldPoint;
-use glam::Vec3;
+use crate::dim2::ManifoldPoint2;
+use glam::{Vec2, Vec3};
 
-/// At most [`ManifoldPoints::CAPACITY`] manifold points, inline. Compares and prints
-/// as the slice of its points (the unused slots are never read).
+/// At most [`ManifoldPoints::CAPACITY`] (four) 3D manifold points, inline: the points
+/// of a [`Manifold`](crate::Manifold), a [`PointList`]. Compares and prints as the slice
+/// of its points (the unused slots are never read).
 ///
 /// ```
 /// use sepax_narrowphase::{ManifoldPoint, ManifoldPoints};
@@ -32,50 +37,78 @@ use glam::Vec3;
 /// points.push(point(4.0));
 /// assert!(points.try_push(point(5.0)).is_err());
 /// ```
+pub type ManifoldPoints = PointList<ManifoldPoint, 4>;
+
+/// At most `N` points of type `T` (`N` ≤ 255), inline: the points of a manifold
+/// ([`ManifoldPoints`], [`ManifoldPoints2`](crate::dim2::ManifoldPoints2)). Compares and
+/// prints as the slice of its points (the unused slots are never read).
 #[derive(Clone, Copy)]
-pub struct ManifoldPoints {
-    slots: [ManifoldPoint; ManifoldPoints::CAPACITY],
+pub struct PointList<T: PointSlot, const N: usize> {
+    slots: [T; N],
     len: u8,
 }
 
-/// What the unused slots hold (never read through the API).
-const UNUSED: ManifoldPoint = ManifoldPoint {
-    position: Vec3::ZERO,
-    depth: 0.0,
-    id: 0,
-    anchor_a: Vec3::ZERO,
-    anchor_b: Vec3::ZERO,
-};
+/// A type [`PointList`] holds: a manifold point, with the value its unused slots hold
+/// (never read through the list's API). Implemented for [`ManifoldPoint`] and
+/// [`ManifoldPoint2`]; sealed.
+pub trait PointSlot: Copy + private::Sealed {
+    /// What an unused slot holds.
+    const UNUSED: Self;
+}
 
-impl ManifoldPoints {
-    /// The most points a manifold holds.
-    pub const CAPACITY: usize = 4;
+mod private {
+    pub trait Sealed {}
+    impl Sealed for super::ManifoldPoint {}
+    impl Sealed for super::ManifoldPoint2 {}
+}
+
+impl PointSlot for ManifoldPoint {
+    const UNUSED: Self = ManifoldPoint {
+        position: Vec3::ZERO,
+        depth: 0.0,
+        id: 0,
+        anchor_a: Vec3::ZERO,
+        anchor_b: Vec3::ZERO,
+    };
+}
+
+impl PointSlot for ManifoldPoint2 {
+    const UNUSED: Self = ManifoldPoint2 {
+        position: Vec2::ZERO,
+        depth: 0.0,
+        id: 0,
+    };
+}
+
+impl<T: PointSlot, const N: usize> PointList<T, N> {
+    /// The most points the list holds.
+    pub const CAPACITY: usize = N;
 
     /// No points.
-    pub const fn new() -> ManifoldPoints {
-        ManifoldPoints {
-            slots: [UNUSED; Self::CAPACITY],
+    pub const fn new() -> Self {
+        PointList {
+            slots: [T::UNUSED; N],
             len: 0,
         }
     }
 
     /// The first `len` points of `slots` (`len` is clamped to the capacity).
     #[inline]
-    pub fn from_buf_and_len(slots: [ManifoldPoint; Self::CAPACITY], len: usize) -> Self {
-        ManifoldPoints {
+    pub fn from_buf_and_len(slots: [T; N], len: usize) -> Self {
+        PointList {
             slots,
             len: len.min(Self::CAPACITY) as u8,
         }
     }
 
     /// One point `n` times (`n` clamped to the capacity).
-    pub fn from_elem(point: ManifoldPoint, n: usize) -> ManifoldPoints {
-        Self::from_buf_and_len([point; Self::CAPACITY], n)
+    pub fn from_elem(point: T, n: usize) -> Self {
+        Self::from_buf_and_len([point; N], n)
     }
 
     /// Appends a point; `Err` with the point when all four slots are taken.
     #[inline]
-    pub fn try_push(&mut self, point: ManifoldPoint) -> Result<(), ManifoldPoint> {
+    pub fn try_push(&mut self, point: T) -> Result<(), T> {
         match self.slots.get_mut(self.len as usize) {
             Some(slot) => {
                 *slot = point;
@@ -89,11 +122,11 @@ impl ManifoldPoints {
     /// Appends a point.
     ///
     /// # Panics
-    /// When the manifold holds four points already (use
+    /// When the list is full (four 3D points, two 2D ones; use
     /// [`try_push`](Self::try_push) to get the point back instead). The narrow phase
-    /// never makes more than four.
+    /// never makes more.
     #[inline]
-    pub fn push(&mut self, point: ManifoldPoint) {
+    pub fn push(&mut self, point: T) {
         if self.try_push(point).is_err() {
             panic!("a manifold holds at most {} points", Self::CAPACITY);
         }
@@ -110,11 +143,7 @@ impl ManifoldPoints {
     /// phase's way to fill a manifold; an `extend` checked and stored the length per
     /// point).
     #[inline(always)]
-    pub(crate) fn overwrite_with(
-        &mut self,
-        n: usize,
-        mut point: impl FnMut(usize) -> ManifoldPoint,
-    ) {
+    pub(crate) fn overwrite_with(&mut self, n: usize, mut point: impl FnMut(usize) -> T) {
         let n = n.min(Self::CAPACITY);
         for (i, slot) in self.slots[..n].iter_mut().enumerate() {
             *slot = point(i);
@@ -129,7 +158,7 @@ impl ManifoldPoints {
     }
 
     /// Keeps the points for which `keep` is true, in order.
-    pub fn retain(&mut self, mut keep: impl FnMut(&ManifoldPoint) -> bool) {
+    pub fn retain(&mut self, mut keep: impl FnMut(&T) -> bool) {
         let mut kept = 0;
         for i in 0..self.len as usize {
             if keep(&self.slots[i]) {
@@ -142,63 +171,63 @@ impl ManifoldPoints {
 
     /// The points as a slice.
     #[inline]
-    pub fn as_slice(&self) -> &[ManifoldPoint] {
+    pub fn as_slice(&self) -> &[T] {
         &self.slots[..self.len as usize]
     }
 
     /// The points as a mutable slice.
     #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [ManifoldPoint] {
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
         &mut self.slots[..self.len as usize]
     }
 }
 
-impl Default for ManifoldPoints {
+impl<T: PointSlot, const N: usize> Default for PointList<T, N> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl std::ops::Deref for ManifoldPoints {
-    type Target = [ManifoldPoint];
+impl<T: PointSlot, const N: usize> std::ops::Deref for PointList<T, N> {
+    type Target = [T];
 
     #[inline]
-    fn deref(&self) -> &[ManifoldPoint] {
+    fn deref(&self) -> &[T] {
         self.as_slice()
     }
 }
 
-impl std::ops::DerefMut for ManifoldPoints {
+impl<T: PointSlot, const N: usize> std::ops::DerefMut for PointList<T, N> {
     #[inline]
-    fn deref_mut(&mut self) -> &mut [ManifoldPoint] {
+    fn deref_mut(&mut self) -> &mut [T] {
         self.as_mut_slice()
     }
 }
 
-impl PartialEq for ManifoldPoints {
+impl<T: PointSlot + PartialEq, const N: usize> PartialEq for PointList<T, N> {
     fn eq(&self, other: &Self) -> bool {
         self.as_slice() == other.as_slice()
     }
 }
 
-impl std::fmt::Debug for ManifoldPoints {
+impl<T: PointSlot + std::fmt::Debug, const N: usize> std::fmt::Debug for PointList<T, N> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.as_slice()).finish()
     }
 }
 
-/// Collects at most four points: the first four, the rest are dropped.
-impl FromIterator<ManifoldPoint> for ManifoldPoints {
-    fn from_iter<I: IntoIterator<Item = ManifoldPoint>>(iter: I) -> Self {
-        let mut points = ManifoldPoints::new();
+/// Collects at most `N` points: the first `N`, the rest are dropped.
+impl<T: PointSlot, const N: usize> FromIterator<T> for PointList<T, N> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let mut points = Self::new();
         points.extend(iter);
         points
     }
 }
 
-/// Appends points while there is room; the points past the fourth are dropped.
-impl Extend<ManifoldPoint> for ManifoldPoints {
-    fn extend<I: IntoIterator<Item = ManifoldPoint>>(&mut self, iter: I) {
+/// Appends points while there is room; the points past the `N`-th are dropped.
+impl<T: PointSlot, const N: usize> Extend<T> for PointList<T, N> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, iter: I) {
         for point in iter {
             if self.try_push(point).is_err() {
                 break;
@@ -207,18 +236,18 @@ impl Extend<ManifoldPoint> for ManifoldPoints {
     }
 }
 
-impl<'a> IntoIterator for &'a ManifoldPoints {
-    type Item = &'a ManifoldPoint;
-    type IntoIter = std::slice::Iter<'a, ManifoldPoint>;
+impl<'a, T: PointSlot, const N: usize> IntoIterator for &'a PointList<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.as_slice().iter()
     }
 }
 
-impl<'a> IntoIterator for &'a mut ManifoldPoints {
-    type Item = &'a mut ManifoldPoint;
-    type IntoIter = std::slice::IterMut<'a, ManifoldPoint>;
+impl<'a, T: PointSlot, const N: usize> IntoIterator for &'a mut PointList<T, N> {
+    type Item = &'a mut T;
+    type IntoIter = std::slice::IterMut<'a, T>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.as_mut_slice().iter_mut()
@@ -226,9 +255,9 @@ impl<'a> IntoIterator for &'a mut ManifoldPoints {
 }
 
 /// The points by value, in order.
-impl IntoIterator for ManifoldPoints {
-    type Item = ManifoldPoint;
-    type IntoIter = std::iter::Take<std::array::IntoIter<ManifoldPoint, 4>>;
+impl<T: PointSlot, const N: usize> IntoIterator for PointList<T, N> {
+    type Item = T;
+    type IntoIter = std::iter::Take<std::array::IntoIter<T, N>>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.slots.into_iter().take(self.len as usize)
@@ -243,7 +272,7 @@ mod tests {
         ManifoldPoint {
             id: k,
             depth: k as f32,
-            ..UNUSED
+            ..ManifoldPoint::UNUSED
         }
     }
 
@@ -289,6 +318,24 @@ mod tests {
                 assert_eq!(points.into_iter().collect::<Vec<_>>(), model);
             }
         }
+    }
+
+    /// The plane's list: two points, then full; its manifold is plain data.
+    #[test]
+    fn a_2d_list_holds_two_points() {
+        fn plain_data<T: Copy>() {}
+        plain_data::<crate::dim2::Manifold2>();
+        let point = |id: u32| ManifoldPoint2 {
+            id,
+            ..ManifoldPoint2::UNUSED
+        };
+        let mut points = crate::dim2::ManifoldPoints2::new();
+        assert_eq!(crate::dim2::ManifoldPoints2::CAPACITY, 2);
+        assert!(points.try_push(point(1)).is_ok() && points.try_push(point(2)).is_ok());
+        assert_eq!(points.try_push(point(3)), Err(point(3)));
+        let collected: crate::dim2::ManifoldPoints2 = (1..6).map(point).collect();
+        assert_eq!(collected, points);
+        assert_eq!(collected.iter().map(|p| p.id).collect::<Vec<_>>(), [1, 2]);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! What the 2D queries return: [`Contact2`], [`Manifold2`] and the feature names.
 
+use crate::manifold_points::PointList;
 use glam::Vec2;
-use smallvec::SmallVec;
 
 /// The feature that fixes the contact normal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,14 +74,19 @@ pub struct ManifoldPoint2 {
     pub id: u32,
 }
 
+/// At most two points in the plane, inline (a [`PointList`], as a 3D manifold's
+/// [`ManifoldPoints`](crate::ManifoldPoints)): the points of a [`Manifold2`], which is so
+/// plain data (`Copy`).
+pub type ManifoldPoints2 = PointList<ManifoldPoint2, 2>;
+
 /// A contact manifold: a normal (unit, world, from a to b), the reference feature and at
-/// most 2 points; [`depth`](Manifold2::depth) is its penetration.
-#[derive(Clone, Debug, PartialEq)]
+/// most 2 points; [`depth`](Manifold2::depth) is its penetration. Plain data (`Copy`).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Manifold2 {
     /// Unit normal, world frame, from a to b.
     pub normal: Vec2,
     /// One or two points, in a fixed order.
-    pub points: SmallVec<[ManifoldPoint2; 2]>,
+    pub points: ManifoldPoints2,
     /// The reference feature.
     pub feature: Feature2,
     /// The separating-axis depth of the reference feature.
@@ -90,7 +95,7 @@ pub struct Manifold2 {
 
 impl Manifold2 {
     /// A manifold along `contact`'s normal and feature.
-    pub(crate) fn new(contact: Contact2, points: SmallVec<[ManifoldPoint2; 2]>) -> Manifold2 {
+    pub(crate) fn new(contact: Contact2, points: ManifoldPoints2) -> Manifold2 {
         Manifold2 {
             normal: contact.normal,
             points,

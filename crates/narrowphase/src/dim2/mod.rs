@@ -64,6 +64,6 @@ pub mod oracle;
 mod query;
 mod sat;
 
-pub use contact::{Contact2, Feature2, Manifold2, ManifoldPoint2};
+pub use contact::{Contact2, Feature2, Manifold2, ManifoldPoint2, ManifoldPoints2};
 pub use query::{collide2d, contact2d, intersects2d};
 pub use sat::REFERENCE_TOLERANCE;

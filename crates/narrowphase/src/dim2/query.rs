@@ -1,7 +1,7 @@
 //! The public 2D entry points: dispatch on the shape pair, work in a's frame,
 //! map the answer back to the world.
 
-use super::contact::{Contact2, Feature2, Manifold2, ManifoldPoint2};
+use super::contact::{Contact2, Feature2, Manifold2, ManifoldPoint2, ManifoldPoints2};
 use super::convex::{Convex, PolyRef};
 use super::manifold::box_box::box_manifold;
 use super::manifold::polygon::clip_points;
@@ -12,7 +12,7 @@ use super::sat::{EdgeSat, REFERENCE_TOLERANCE};
 use crate::math::sanitize_margin;
 use glam::Vec2;
 use sepax_geometry::dim2::{Pose2, Shape2};
-use smallvec::{SmallVec, smallvec};
+use smallvec::SmallVec;
 
 /// A shape ready for a pair query: a circle in the world, or a polygon-like shape
 /// with the frame its data lives in.
@@ -272,11 +272,14 @@ pub fn collide2d(
         };
         Manifold2::new(
             contact,
-            smallvec![ManifoldPoint2 {
-                position: point,
-                depth: contact.depth,
-                id: rc.id(polygon_is_a),
-            }],
+            ManifoldPoints2::from_elem(
+                ManifoldPoint2 {
+                    position: point,
+                    depth: contact.depth,
+                    id: rc.id(polygon_is_a),
+                },
+                1,
+            ),
         )
     };
     match (prepare(a, pose_a), prepare(b, pose_b)) {

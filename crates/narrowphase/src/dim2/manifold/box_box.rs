@@ -3,11 +3,10 @@
 
 use super::clip::{ClipSegment, clip_segment};
 use super::overlap::deep_point;
-use crate::dim2::contact::{Manifold2, ManifoldPoint2, pack_id};
+use crate::dim2::contact::{Manifold2, ManifoldPoint2, ManifoldPoints2, pack_id};
 use crate::dim2::convex::{BoxCorners, PolyRef};
 use crate::dim2::sat::box_box::BoxPair;
 use glam::Vec2;
-use smallvec::SmallVec;
 
 /// Corner `i` of a box is `(sx·h.x, sy·h.y)` (numbering of `Obb2::vertices`).
 const CORNERS: [(f32, f32); 4] = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)];
@@ -70,7 +69,7 @@ pub(crate) fn box_manifold(pair: &BoxPair, margin: f32) -> Option<Manifold2> {
     if !clip_segment(&mut seg, |p| p.x - w, 2) || !clip_segment(&mut seg, |p| -p.x - w, 3) {
         return None;
     }
-    let mut points: SmallVec<[ManifoldPoint2; 2]> = SmallVec::new();
+    let mut points = ManifoldPoints2::new();
     let tol = 1e-6 * (1.0 + c.abs().max_element() + h_ref.max_element());
     for (q, origin) in seg {
         let s = q.y - h;

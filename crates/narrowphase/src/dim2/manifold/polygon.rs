@@ -2,10 +2,9 @@
 
 use super::clip::{ClipSegment, clip_segment};
 use super::overlap::deep_point;
-use crate::dim2::contact::{ManifoldPoint2, pack_id};
+use crate::dim2::contact::{ManifoldPoint2, ManifoldPoints2, pack_id};
 use crate::dim2::convex::{PolyRef, inside};
 use glam::Vec2;
-use smallvec::SmallVec;
 
 /// Points of a polygon–polygon manifold, in the frame both polygons are given in.
 ///
@@ -27,7 +26,7 @@ pub(crate) fn clip_points(
     edge: usize,
     margin: f32,
     ref_is_b: bool,
-) -> SmallVec<[ManifoldPoint2; 2]> {
+) -> ManifoldPoints2 {
     let nr = reference.verts.len();
     let v1 = reference.verts[edge];
     let v2 = reference.verts[(edge + 1) % nr];
@@ -49,7 +48,7 @@ pub(crate) fn clip_points(
         (incident.verts[(inc + 1) % ni], 1u32),
     ];
 
-    let mut out = SmallVec::new();
+    let mut out = ManifoldPoints2::new();
     let (offset1, offset2) = (-t.dot(v1), t.dot(v2));
     if !clip_segment(&mut seg, |p| (-t).dot(p) - offset1, 2)
         || !clip_segment(&mut seg, |p| t.dot(p) - offset2, 3)
