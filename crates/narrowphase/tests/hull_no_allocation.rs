@@ -11,37 +11,9 @@ use glam::{Quat, Vec3};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Capsule, ConvexHull, Cuboid, Pose, Shape, Sphere};
 use sepax_narrowphase::{PairCache, collide};
+use sepax_testkit::counting_alloc::{Counting, allocations, count_this_thread};
 use sepax_testkit::shapes::ball_hull;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    // Set only on the thread whose allocations are measured. A `const` thread-local
-    // without a destructor needs no allocation to reach, so the allocator may read it.
-    static COUNTED_THREAD: Cell<bool> = const { Cell::new(false) };
-}
-
-// SAFETY: forwards to the system allocator unchanged; only counts the calls.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTED_THREAD.with(Cell::get) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        // SAFETY: the caller's contract is passed on as is.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract is passed on as is.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -108,13 +80,13 @@ fn hull_contacts_allocate_nothing_per_pair() {
         }
         touching
     };
-    COUNTED_THREAD.with(|counted| counted.set(true));
+    count_this_thread();
     // One sequence: cold (fresh caches), then warm twice (each pair's cache from the
     // call before, b nudged between the calls). Returns the allocations of each call.
     let sequence = |caches: &mut Vec<PairCache>| {
         caches.iter_mut().for_each(|c| *c = PairCache::default());
         [0.0, 0.001, 0.002].map(|nudge| {
-            let before = ALLOCATIONS.load(Ordering::Relaxed);
+            let before = allocations();
             let touching = run(caches, nudge);
             // The pairs touch (the test measures something).
             assert!(
@@ -122,7 +94,7 @@ fn hull_contacts_allocate_nothing_per_pair() {
                 "{touching} of {}",
                 pairs.len()
             );
-            ALLOCATIONS.load(Ordering::Relaxed) - before
+            allocations() - before
         })
     };
     // Warm-up: the thread's pooled lists grow to their working size (see the narrow

@@ -10,43 +10,15 @@
 use glam::{Quat, Vec3};
 use sepax_geometry::{Capsule, ConvexHull, Cuboid, MeshTriangle, Pose, Shape, Sphere};
 use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles};
+use sepax_testkit::counting_alloc::{Counting, allocations, count_this_thread};
 use sepax_testkit::terrain::{flat_floor, triangles_with_flags};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    // Set only on the thread whose allocations are measured. A `const` thread-local
-    // without a destructor needs no allocation to reach, so the allocator may read it.
-    static COUNTED_THREAD: Cell<bool> = const { Cell::new(false) };
-}
-
-// SAFETY: forwards to the system allocator unchanged; only counts the calls.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTED_THREAD.with(Cell::get) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        // SAFETY: the caller's contract is passed on as is.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract is passed on as is.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
 #[test]
 fn warm_scratch_collides_without_allocating() {
-    COUNTED_THREAD.with(|counted| counted.set(true));
+    count_this_thread();
     let triangles: Vec<(u32, MeshTriangle)> = triangles_with_flags(&flat_floor(6, 1.0))
         .into_iter()
         .enumerate()
@@ -89,12 +61,12 @@ fn warm_scratch_collides_without_allocating() {
     let touching = run(&mut scratch);
     assert!(touching > 100);
     assert!(
-        ALLOCATIONS.load(Ordering::Relaxed) > 0,
+        allocations() > 0,
         "the counter sees this thread: the cold scratch grew during the warm-up"
     );
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocations();
     run(&mut scratch);
-    let allocated = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    let allocated = allocations() - before;
     assert_eq!(
         allocated,
         0,

@@ -8,6 +8,7 @@
 //! |---|---|---|
 //! | [`shapes`] | random boxes, hulls and spheres (3D) | everything below |
 //! | [`clouds`] | AABB clouds, still and moving; the floor-tile scene | broad-phase tests and bench |
+//! | [`counting_alloc`] | a global allocator that counts a thread's allocations | the no-allocation tests |
 //! | [`ccd`] | fine-stepping twin of a cast over a step, and the exact centre-path crossing test | the pipeline's CCD tests, `stress --scene ccd` |
 //! | [`broad_twin`] | sweep-and-prune beside its brute-force oracle, fed the same calls | broad-phase tests |
 //! | [`fingerprint`] | FNV-1a over the bits of manifolds and contacts | the narrow phase's fingerprint tests |
@@ -39,6 +40,7 @@
 pub mod broad_twin;
 pub mod ccd;
 pub mod clouds;
+pub mod counting_alloc;
 pub mod fingerprint;
 pub mod pairs;
 pub mod pairs2d;
