@@ -84,8 +84,14 @@ impl<T: PointSlot, const N: usize> PointList<T, N> {
     /// The most points the list holds.
     pub const CAPACITY: usize = N;
 
-    /// No points.
+    /// No points. (`N` above 255 does not compile: the length is a `u8`.)
     pub const fn new() -> Self {
+        const {
+            assert!(
+                N <= u8::MAX as usize,
+                "a PointList holds at most 255 points"
+            )
+        };
         PointList {
             slots: [T::UNUSED; N],
             len: 0,
@@ -95,6 +101,12 @@ impl<T: PointSlot, const N: usize> PointList<T, N> {
     /// The first `len` points of `slots` (`len` is clamped to the capacity).
     #[inline]
     pub fn from_buf_and_len(slots: [T; N], len: usize) -> Self {
+        const {
+            assert!(
+                N <= u8::MAX as usize,
+                "a PointList holds at most 255 points"
+            )
+        };
         PointList {
             slots,
             len: len.min(Self::CAPACITY) as u8,
