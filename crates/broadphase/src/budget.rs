@@ -69,9 +69,14 @@ pub(crate) struct Sink<'a> {
 impl<'a> Sink<'a> {
     /// An empty output counted against `budget`.
     pub fn new(budget: &'a Budget) -> Sink<'a> {
+        Sink::appending_to(Vec::new(), budget)
+    }
+
+    /// An output that appends to `out`, counted against `budget`.
+    fn appending_to(out: Vec<u64>, budget: &'a Budget) -> Sink<'a> {
         let used = budget.used.load(Ordering::Relaxed);
         Sink {
-            out: Vec::new(),
+            out,
             budget,
             counted: 0,
             unflushed: 0,
@@ -147,6 +152,24 @@ pub(crate) fn collect<T: Sync>(
     mut kept: Vec<u64>,
     task: impl Fn(&T, &mut Sink) + Sync + Send,
 ) -> (Vec<u64>, bool) {
+    if !parallel {
+        // One thread: every task appends to `kept` through one sink, which stops at
+        // the first pair past the budget, as the tasks' own sinks did one after the
+        // other (a task's room was the budget less the tasks before it); no list per
+        // task, so nothing is allocated once `kept` has grown.
+        kept.clear();
+        let budget = Budget::new(limit);
+        let mut sink = Sink::appending_to(kept, &budget);
+        for t in tasks {
+            if budget.exceeded() {
+                break;
+            }
+            task(t, &mut sink);
+        }
+        let mut kept = sink.finish();
+        kept.truncate(limit);
+        return (kept, budget.exceeded());
+    }
     let pass = |parallel: bool| {
         let budget = Budget::new(limit);
         let run = |t: &T| {

@@ -126,6 +126,8 @@ pub(crate) struct Buckets {
     /// `is_big[p]` for every sorted position.
     pub is_big: Vec<bool>,
     span_end: Vec<(u32, u32)>,
+    /// Each cell's next free slot while filling (kept: a sweep allocates nothing).
+    cursor: Vec<u32>,
 }
 
 impl Buckets {
@@ -188,7 +190,9 @@ impl Buckets {
         // sentinel is put back below.
         self.cells.clear();
         self.cells.resize(sum as usize, n as u32);
-        let mut cursor: Vec<u32> = self.offsets[..cell_count].to_vec();
+        let cursor = &mut self.cursor;
+        cursor.clear();
+        cursor.extend_from_slice(&self.offsets[..cell_count]);
         for (p, e) in sorted[..n].iter().enumerate() {
             let [b0, c0] = [e.cell[0] as u32, e.cell[1] as u32];
             let (b1, c1) = self.span_end[p];

@@ -216,14 +216,8 @@ impl ProxyStore {
         let parts = count.div_ceil(UPDATE_PART);
         let range = |part: usize| part * UPDATE_PART..count.min((part + 1) * UPDATE_PART);
         // Check, per part: whether its ids increase, its first and last ids, its first
-        // error, and whether it holds a static proxy.
-        struct Checked {
-            ordered: bool,
-            first: u32,
-            last: u32,
-            error: Option<BroadPhaseError>,
-            any_static: bool,
-        }
+        // error, and whether it holds a static proxy; parts joined in order, so that
+        // the whole is checked with no list of parts (nothing allocated).
         let check = |part: usize| -> Checked {
             let r = range(part);
             let first = entry(r.start).0.0;
@@ -252,44 +246,43 @@ impl ProxyStore {
             }
             c
         };
-        let checked: Vec<Checked> = if parallel && parts > 1 {
-            (0..parts).into_par_iter().map(check).collect()
+        let checked = if parallel && parts > 1 {
+            (0..parts)
+                .into_par_iter()
+                .map(check)
+                .reduce_with(Checked::then)
         } else {
-            (0..parts).map(check).collect()
+            (0..parts).map(check).reduce(Checked::then)
+        };
+        let Some(checked) = checked else {
+            return Ok(Some(false));
         };
         // Not increasing anywhere (within a part or across a join): nothing done, the
         // caller goes one by one. Else the first error, in entry order, wins.
-        let ordered =
-            checked.iter().all(|c| c.ordered) && checked.windows(2).all(|w| w[0].last < w[1].first);
-        if !ordered {
+        if !checked.ordered {
             return Ok(None);
         }
-        if let Some(e) = checked.iter().find_map(|c| c.error) {
+        if let Some(e) = checked.error {
             return Err(e);
         }
-        let any_static = checked.iter().any(|c| c.any_static);
-        let bounds: Vec<usize> = checked.iter().map(|c| c.last as usize + 1).collect();
         // Write: part `p` owns the slots from the end of part `p − 1`'s last id to its
-        // own last id, which hold all of its ids.
-        let mut owned = Vec::with_capacity(parts);
-        let (mut rest, mut offset) = (&mut self.slots[..], 0usize);
-        for (part, &end) in bounds.iter().enumerate() {
-            let (head, tail) = std::mem::take(&mut rest).split_at_mut(end - offset);
-            owned.push((part, head, offset));
-            (rest, offset) = (tail, end);
-        }
-        let write = |(part, slots, offset): (usize, &mut [Slot], usize)| {
+        // own last id, which hold all of its ids (the ids increase throughout).
+        let part_end = |part: usize| entry(range(part).end - 1).0.0 as usize + 1;
+        let write = |part: usize, slots: &mut [Slot], offset: usize| {
             for k in range(part) {
                 let (id, aabb) = entry(k);
                 slots[id.0 as usize - offset].set_aabb(normalize_zeros(aabb));
             }
         };
-        if parallel && parts > 1 {
-            owned.into_par_iter().for_each(write);
-        } else {
-            owned.into_iter().for_each(write);
-        }
-        Ok(Some(any_static))
+        write_parts(
+            0..parts,
+            &mut self.slots[..],
+            0,
+            parallel,
+            &part_end,
+            &write,
+        );
+        Ok(Some(checked.any_static))
     }
 
     /// Frees the slot; returns the kind the proxy had.
@@ -315,6 +308,56 @@ impl ProxyStore {
 /// `-0.0` becomes `+0.0`, so that the bit-pattern sort keys agree with `<=` on floats.
 fn normalize_zeros(aabb: Aabb) -> Aabb {
     Aabb::new(aabb.min + 0.0, aabb.max + 0.0)
+}
+
+/// One part's check in [`ProxyStore::update_sorted`], or several parts' joined.
+struct Checked {
+    ordered: bool,
+    first: u32,
+    last: u32,
+    error: Option<BroadPhaseError>,
+    any_static: bool,
+}
+
+impl Checked {
+    /// The check of `self`'s entries followed by `next`'s: ordered when both are and
+    /// the ids increase across the join; the first error in entry order.
+    fn then(self, next: Checked) -> Checked {
+        Checked {
+            ordered: self.ordered && next.ordered && self.last < next.first,
+            first: self.first,
+            last: next.last,
+            error: self.error.or(next.error),
+            any_static: self.any_static || next.any_static,
+        }
+    }
+}
+
+/// Writes the parts `parts` of [`ProxyStore::update_sorted`] into `slots` (the slots
+/// from id `offset` on, up to the last part's end): halves in parallel when
+/// `parallel`, each half owning the slots up to its last id (`part_end`), so no list
+/// of the parts' slot ranges is built.
+fn write_parts(
+    parts: std::ops::Range<usize>,
+    slots: &mut [Slot],
+    offset: usize,
+    parallel: bool,
+    part_end: &(impl Fn(usize) -> usize + Sync),
+    write: &(impl Fn(usize, &mut [Slot], usize) + Sync),
+) {
+    if parallel && parts.len() > 1 {
+        let middle = parts.start + parts.len() / 2;
+        let end = part_end(middle - 1);
+        let (first, second) = slots.split_at_mut(end - offset);
+        rayon::join(
+            || write_parts(parts.start..middle, first, offset, true, part_end, write),
+            || write_parts(middle..parts.end, second, end, true, part_end, write),
+        );
+        return;
+    }
+    for part in parts {
+        write(part, slots, offset);
+    }
 }
 
 #[cfg(test)]

@@ -15,6 +15,8 @@
 
 /// Widest digit: 2,048 counters of 4 bytes, 8 KB, stay in L1.
 const MAX_DIGIT_BITS: u32 = 11;
+/// Digits of a 64-bit value at most.
+const MAX_PASSES: usize = 64usize.div_ceil(MAX_DIGIT_BITS as usize);
 
 /// Stable LSD radix sort of `keys` by `value(key)`, whose significant bits are the
 /// low `bits`. `value` must order the keys as the keys themselves do (the small-input
@@ -31,12 +33,16 @@ pub(crate) fn radix_sort(
         keys.sort_unstable();
         return;
     }
+    let bits = bits.min(64);
     let passes = bits.div_ceil(MAX_DIGIT_BITS).max(1);
     let width = bits.div_ceil(passes);
     let mask = (1u64 << width) - 1;
     let buckets = 1usize << width;
-    // Every digit's counts in one pass over the keys.
-    let mut counts = vec![0u32; passes as usize * buckets];
+    // Every digit's counts in one pass over the keys, on the stack (at most 64 bits:
+    // 6 digits of 2,048 counters, 48 KB), so that a sort allocates nothing but the
+    // growth of `scratch`.
+    let mut all_counts = [0u32; MAX_PASSES << MAX_DIGIT_BITS];
+    let counts = &mut all_counts[..passes as usize * buckets];
     for &k in keys.iter() {
         let v = value(k);
         for (d, row) in counts.chunks_exact_mut(buckets).enumerate() {

@@ -11,12 +11,19 @@
 //!    pairs are tested, while their states are in cache, each pair with a manifold
 //!    becomes a [`ContactPair`] at the front of the chunk's own range of a staging
 //!    list (the range of its pairs' indices, so no chunk waits for another), its
-//!    touch state is updated and its touch event listed.
+//!    touch state is updated and its touch event written at the front of the chunk's
+//!    range of a second staging list, for events.
 //! 2. **Joining, in the event stage** ([`build_events`]): a prefix sum over the
 //!    chunks' counts gives each chunk the index of its first contact; each chunk's
-//!    staged contacts are moved into their place (in parallel), and the chunks' event
-//!    lists (short: events come on changes only) are joined sequentially with the
-//!    ended pairs' events merged in at their places.
+//!    staged contacts are moved into their place (in parallel), and the chunks'
+//!    staged events (few: events come on changes only) are joined sequentially with
+//!    the ended pairs' events merged in at their places.
+//!
+//! **No allocation.** Every list here is a buffer kept by the world from step to
+//! step: the two staging lists, the chunks' outcomes, the contact and event lists of
+//! the report. A step allocates only when a list must grow past every earlier step's
+//! length (tested in `tests/no_allocation.rs`), but for the list of the contacts'
+//! parts that the parallel copy cuts (see `place_contacts`).
 //!
 //! A pair state names its contact before the final index is known, by its place in
 //! the staging list ([`ContactIndex`]); the next step reads last step's contact
@@ -75,34 +82,38 @@ impl ContactIndex {
 }
 
 /// What one chunk of the narrow pass hands to the event stage.
-#[derive(Debug, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ChunkOutcome {
     /// Contacts staged at the front of the chunk's range.
     pub contacts: usize,
     /// Pairs the narrow phase's warm path answered
     /// ([`QueryPath::Kept`](sepax_narrowphase::QueryPath)).
     pub kept: usize,
-    /// The chunk's touch events, each with its pair's index.
-    pub events: Vec<(usize, ContactEvent)>,
+    /// Touch events staged at the front of the chunk's range of the event staging list.
+    pub events: usize,
 }
+
+/// A staged touch event: the index of its pair and the event.
+pub(crate) type StagedEvent = (usize, ContactEvent);
 
 /// Settles one chunk of pairs from pair index `start` (see the [module docs](self)):
 /// each manifold of `manifolds` (the chunk's scratch, emptied) becomes a contact at
 /// the front of `staged` (the chunk's range of the staging list); each state's touch
-/// flag and contact code are updated, reading its last contact through `prev`.
-/// Returns the number of contacts staged and the chunk's touch events. A pair's touch
-/// state follows [`Manifold::is_touching`]: speculative contacts are reported but
-/// start no event.
+/// flag and contact code are updated, reading its last contact through `prev`, and
+/// its touch event, if any, goes to the front of `staged_events` (the chunk's range
+/// of the event staging list; at most one event a pair). Returns the number of
+/// contacts and of events staged. A pair's touch state follows
+/// [`Manifold::is_touching`]: speculative contacts are reported but start no event.
 pub(crate) fn settle_chunk(
     states: &mut [PairState],
     manifolds: &mut [Option<Manifold>],
     start: usize,
-    staged: &mut [ContactPair],
+    (staged, staged_events): (&mut [ContactPair], &mut [StagedEvent]),
     bodies: &BodyStore,
     prev: &ContactIndex,
-) -> (usize, Vec<(usize, ContactEvent)>) {
+) -> (usize, usize) {
     let user_data = |h: BodyHandle| bodies.user_data(h.index());
-    let mut events = Vec::new();
+    let mut events = 0;
     let mut count = 0;
     for (i, (st, manifold)) in (start..).zip(states.iter_mut().zip(manifolds)) {
         let touching = manifold.as_ref().is_some_and(|m| m.is_touching());
@@ -113,7 +124,8 @@ pub(crate) fn settle_chunk(
                 (false, false) => EventKind::Ended(EndCause::Separated),
             };
             let (a, b) = (st.a, st.b);
-            events.push((i, ContactEvent { a, b, kind }));
+            staged_events[events] = (i, ContactEvent { a, b, kind });
+            events += 1;
         }
         st.was_touching = touching;
         let previous = prev.contact(st.contact).map(|c| c as u32);
@@ -150,18 +162,19 @@ pub(crate) fn settle_chunk(
 /// place (no fresh pages every frame); it becomes `report.contacts`.
 #[inline(never)] // a stage of its own in profiles
 pub(crate) fn build_events(
-    staged: &mut [ContactPair],
-    (chunk, outcomes, parallel): (usize, Vec<ChunkOutcome>, bool),
+    (staged, staged_events): (&[ContactPair], &[StagedEvent]),
+    (chunk, outcomes, parallel): (usize, &[ChunkOutcome], bool),
     ended: &[Ended],
     mut contacts: Vec<ContactPair>,
     index: &mut ContactIndex,
     report: &mut StepReport,
 ) {
-    // Each chunk's first contact, and its slice of the contact list.
+    // Each chunk's first contact.
+    let chunk = chunk.max(1);
     index.chunk = chunk;
     index.first.clear();
     let mut total = 0;
-    for outcome in &outcomes {
+    for outcome in outcomes {
         // Contacts are at most the pairs, whose indices fit a u32.
         index.first.push(total as u32);
         total += outcome.contacts;
@@ -170,39 +183,74 @@ pub(crate) fn build_events(
     if contacts.len() < total {
         contacts.resize(total, placeholder());
     }
-    let mut slices = Vec::with_capacity(outcomes.len());
-    let mut rest = &mut contacts[..];
-    for outcome in &outcomes {
-        let (head, tail) = std::mem::take(&mut rest).split_at_mut(outcome.contacts);
-        slices.push(head);
-        rest = tail;
-    }
-    // The staged contacts copied to their places: plain data, one `memcpy` a chunk
-    // (a swap read and wrote both lists). With the contact settled whole, alternated
-    // with the swapping build, three runs each of `stress --scene soup`, 1 thread:
-    // events stage medians at 50,000 boxes 1.45–1.48 → 1.28–1.34 ms, at 10,000
-    // 0.135–0.138 → 0.123–0.125 ms.
-    let place = |(staged, out): (&mut [ContactPair], &mut [ContactPair])| {
-        out.copy_from_slice(&staged[..out.len()])
-    };
-    if parallel {
-        (staged.par_chunks_mut(chunk.max(1)))
-            .zip(slices)
-            .for_each(place);
-    } else {
-        staged.chunks_mut(chunk.max(1)).zip(slices).for_each(place);
-    }
+    place_contacts(staged, chunk, outcomes, &mut contacts, parallel);
 
     // Events in key order: each ended pair's before the pair of its place.
     report.contacts = contacts;
     let mut gone = ended.iter().peekable();
-    for (i, event) in outcomes.into_iter().flat_map(|o| o.events) {
+    let chunk_events = outcomes.iter().enumerate().flat_map(|(c, outcome)| {
+        let first = c * chunk;
+        &staged_events[first..first + outcome.events]
+    });
+    for &(i, event) in chunk_events {
         while let Some((_, e)) = gone.next_if(|(place, _)| *place <= i) {
             report.events.push(*e);
         }
         report.events.push(event);
     }
     report.events.extend(gone.map(|(_, e)| *e));
+}
+
+/// Copies each chunk's staged contacts (the first `contacts` of its `chunk` slots of
+/// `staged`) to `out`, chunk after chunk: plain `memcpy`s of whole contacts (a swap
+/// read and wrote both lists; with the contact settled whole, alternated with the
+/// swapping build, three runs each of `stress --scene soup`, 1 thread: events stage
+/// medians at 50,000 boxes 1.45–1.48 → 1.28–1.34 ms, at 10,000 0.135–0.138 →
+/// 0.123–0.125 ms). In parallel, each chunk's part of `out` is cut first (a list of
+/// parts, the one allocation of this stage; halving the chunk list recursively with
+/// `rayon::join` instead needs no list, but in one alternated set of six `stress
+/// --scene soup --bodies 10000 --threads 2` runs it was slower in four, step medians
+/// 2.09 → 2.14 ms, so it was not kept); on one thread, no list.
+fn place_contacts(
+    staged: &[ContactPair],
+    chunk: usize,
+    outcomes: &[ChunkOutcome],
+    out: &mut [ContactPair],
+    parallel: bool,
+) {
+    if parallel {
+        let mut parts = Vec::with_capacity(outcomes.len());
+        let mut rest = out;
+        for outcome in outcomes {
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut(outcome.contacts);
+            parts.push(head);
+            rest = tail;
+        }
+        (staged.par_chunks(chunk))
+            .zip(parts)
+            .for_each(|(staged, out)| out.copy_from_slice(&staged[..out.len()]));
+        return;
+    }
+    let mut at = 0;
+    for (c, outcome) in outcomes.iter().enumerate() {
+        let (first, n) = (c * chunk, outcome.contacts);
+        out[at..at + n].copy_from_slice(&staged[first..first + n]);
+        at += n;
+    }
+}
+
+/// An event slot's filler until a chunk writes it (never seen by the user).
+pub(crate) fn placeholder_event() -> StagedEvent {
+    let nobody = BodyHandle::new(u32::MAX, 0, 0);
+    let kind = EventKind::Started;
+    (
+        usize::MAX,
+        ContactEvent {
+            a: nobody,
+            b: nobody,
+            kind,
+        },
+    )
 }
 
 /// A contact slot's filler until a chunk writes it (never seen by the user).

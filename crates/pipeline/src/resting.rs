@@ -39,8 +39,10 @@ impl StepFrame<'_> {
         let start = Instant::now();
         debug_assert!(self.is_resting() && report.quarantined.is_empty());
         // No body is queued: this only advances the step count.
-        let queued = self.bodies.begin_step();
+        let queued = (self.bodies).begin_step(std::mem::take(&mut self.pairs.changed));
         debug_assert!(queued.is_empty());
+        // Last step's changed list, emptied: the marks for the next step went into it.
+        self.pairs.changed = queued;
         self.broad.update_pairs(); // O(1): keeps the pairs, empty diffs
         report.events.clear();
         report.pair_budget_exceeded = false;

@@ -44,16 +44,16 @@ use crate::aabbs::{AabbOutcome, aabb_outcomes};
 use crate::carry::CarryPlan;
 use crate::ccd::{CcdContext, ccd_hits};
 use crate::events::{
-    ChunkOutcome, ContactIndex, Ended, build_events, ended_event, placeholder, settle_chunk,
+    ChunkOutcome, ContactIndex, Ended, StagedEvent, build_events, ended_event, placeholder,
+    placeholder_event, settle_chunk,
 };
-use crate::narrow::{BoxBatch, NarrowContext, chunk_pairs, narrow_chunk};
+use crate::narrow::{NarrowContext, TaskBuffers, chunk_pairs, narrow_chunk};
 use crate::pairs::PairState;
 use crate::store::BodyStore;
 use crate::{BodyHandle, BodyKind, Config, ContactPair, EndCause, Quarantined, StepReport};
 use rayon::prelude::*;
 use sepax_broadphase::{ProxyId, SweepAndPrune};
 use sepax_geometry::Aabb;
-use sepax_narrowphase::Manifold;
 use std::time::Instant;
 
 /// What the step keeps from one frame to the next besides the bodies and the broad
@@ -69,6 +69,11 @@ pub(crate) struct PairTracker {
     plan: CarryPlan,
     aabb_outcomes: Vec<AabbOutcome>,
     staged: Vec<ContactPair>,
+    /// The touch events staged by the narrow pass's chunks (one slot per pair), what
+    /// each chunk staged, and the events of the pairs that left the candidate list.
+    staged_events: Vec<StagedEvent>,
+    outcomes: Vec<ChunkOutcome>,
+    ended: Vec<Ended>,
     /// Last step's contacts (the report's buffers are swapped each step): pairs of two
     /// resting bodies copy their manifold from here.
     prev_contacts: Vec<ContactPair>,
@@ -76,7 +81,7 @@ pub(crate) struct PairTracker {
     contact_index: ContactIndex,
     /// This step's changed slots (the AABB stage's work list), kept for the end of the
     /// step.
-    changed: Vec<u32>,
+    pub changed: Vec<u32>,
     /// Slots whose broad-phase box is a CCD sweep (set by the last step): while one
     /// is, no step is a resting one, and a slot here that does not move again gets
     /// its plain box back at the next step.
@@ -112,23 +117,26 @@ impl StepFrame<'_> {
         self.broad.update_pairs();
         report.candidate_pairs = self.broad.pairs().len();
         report.pair_budget_exceeded = self.broad.stats().pair_budget_exceeded;
-        let mut ended = Vec::new();
+        let mut ended = std::mem::take(&mut self.pairs.ended);
+        ended.clear();
         self.carry_pairs(&mut ended, report.pair_budget_exceeded);
         let t_broad = Instant::now();
 
         let chunk = chunk_pairs(self.broad.pairs().len(), self.config.narrow_chunk);
-        let outcomes = self.narrow_phase(chunk);
+        self.narrow_phase(chunk);
+        let outcomes = &self.pairs.outcomes;
         report.kept_pairs = outcomes.iter().map(|o| o.kept).sum();
         let t_narrow = Instant::now();
 
         build_events(
-            &mut self.pairs.staged,
+            (&self.pairs.staged, &self.pairs.staged_events),
             (chunk, outcomes, self.parallel),
             &ended,
             contacts,
             &mut self.pairs.contact_index,
             report,
         );
+        self.pairs.ended = ended;
         let t_events = Instant::now();
 
         if self.bodies.any_ccd() {
@@ -160,7 +168,7 @@ impl StepFrame<'_> {
     /// are checked again at the next step.
     #[inline(never)] // a stage of its own in profiles
     fn update_aabbs(&mut self, report: &mut StepReport) {
-        let changed = self.bodies.begin_step();
+        let changed = (self.bodies).begin_step(std::mem::take(&mut self.pairs.changed));
         let (bodies, margin, chunk) = (&*self.bodies, self.config.margin, self.config.aabb_chunk);
         let mut outcomes = std::mem::take(&mut self.pairs.aabb_outcomes);
         // Every slot is written below: only the length matters.
@@ -324,16 +332,18 @@ impl StepFrame<'_> {
     /// gets a fresh state, any other pair its own: [`CarryPlan::carry_chunk`]), tests
     /// them into a manifold scratch of its own, then settles them (their contacts
     /// staged in the chunk's range of the staging list, touch flags and events:
-    /// [`settle_chunk`]), all while the chunk's states are in cache. Returns what each
-    /// chunk staged, counted and listed.
+    /// [`settle_chunk`]), all while the chunk's states are in cache. What each chunk
+    /// staged goes to `pairs.outcomes`.
     ///
     /// Carrying and settling inside the pass rather than in passes of their own saves
     /// two reads and writes of every state (80 bytes a pair) per step.
     #[inline(never)] // a stage of its own in profiles
-    fn narrow_phase(&mut self, chunk: usize) -> Vec<ChunkOutcome> {
+    fn narrow_phase(&mut self, chunk: usize) {
         let old = std::mem::take(&mut self.pairs.states);
         let mut states = std::mem::take(&mut self.pairs.spare);
         let mut staged = std::mem::take(&mut self.pairs.staged);
+        let mut staged_events = std::mem::take(&mut self.pairs.staged_events);
+        let mut outcomes = std::mem::take(&mut self.pairs.outcomes);
         let pairs = self.broad.pairs();
         // Every state is written below, so only the lengths change here (no sequential
         // pass over last step's slots); a staged slot is written before it is read.
@@ -344,6 +354,8 @@ impl StepFrame<'_> {
         if staged.len() < pairs.len() {
             staged.resize(pairs.len(), placeholder());
         }
+        staged_events.truncate(pairs.len());
+        staged_events.resize(pairs.len(), placeholder_event());
         // Pairs come from live proxies only: both slots hold live bodies.
         let (store, world) = (&*self.bodies, self.world);
         let handle = |p: ProxyId| {
@@ -365,41 +377,37 @@ impl StepFrame<'_> {
         };
         let plan = &self.pairs.plan;
         // The batch buffers and the manifold scratch are cleared per chunk: which
-        // task's buffers a chunk uses changes nothing.
-        let mut outcomes = Vec::new();
-        let buffers = || (BoxBatch::for_chunk(chunk), Vec::with_capacity(chunk));
-        let work =
-            |(batch, scratch): &mut (BoxBatch, Vec<Option<Manifold>>),
-             (c, (states, staged)): (usize, (&mut [PairState], &mut [ContactPair]))| {
-                let start = c * chunk;
-                plan.carry_chunk(&old, pairs, start, states, &fresh);
-                // Every slot is `None` between chunks (the settling empties it) and written
-                // by the pass: only grow it (a clear and refill wrote the 224-byte slots of
-                // every chunk again).
-                if scratch.len() < states.len() {
-                    scratch.resize(states.len(), None);
-                }
-                let scratch = &mut scratch[..states.len()];
-                let kept = narrow_chunk(states, scratch, batch, &context);
-                let (contacts, events) =
-                    settle_chunk(states, scratch, start, staged, store, prev_index);
-                ChunkOutcome {
-                    contacts,
-                    kept,
-                    events,
-                }
-            };
+        // task's buffers a chunk uses changes nothing. A task takes its thread's
+        // buffers (kept from earlier steps, see `TaskBuffers`).
+        let buffers = || TaskBuffers::take(chunk);
+        let work = |buffers: &mut TaskBuffers, (c, (states, staged)): ChunkSlots| {
+            let start = c * chunk;
+            plan.carry_chunk(&old, pairs, start, states, &fresh);
+            let (batch, scratch) = buffers.parts(states.len());
+            let kept = narrow_chunk(states, scratch, batch, &context);
+            let (contacts, events) =
+                settle_chunk(states, scratch, start, staged, store, prev_index);
+            ChunkOutcome {
+                contacts,
+                kept,
+                events,
+            }
+        };
         if self.parallel {
+            let staged_chunks =
+                (staged.par_chunks_mut(chunk)).zip(staged_events.par_chunks_mut(chunk));
             (states.par_chunks_mut(chunk))
-                .zip(staged.par_chunks_mut(chunk))
+                .zip(staged_chunks)
                 .enumerate()
                 .map_init(buffers, work)
                 .collect_into_vec(&mut outcomes);
         } else {
             let mut buffers = buffers();
+            let staged_chunks = (staged.chunks_mut(chunk)).zip(staged_events.chunks_mut(chunk));
+            outcomes.clear();
             outcomes.extend(
                 (states.chunks_mut(chunk))
-                    .zip(staged.chunks_mut(chunk))
+                    .zip(staged_chunks)
                     .enumerate()
                     .map(|item| work(&mut buffers, item)),
             );
@@ -407,9 +415,20 @@ impl StepFrame<'_> {
         self.pairs.states = states;
         self.pairs.spare = old;
         self.pairs.staged = staged;
-        outcomes
+        self.pairs.staged_events = staged_events;
+        self.pairs.outcomes = outcomes;
     }
 }
+
+/// One chunk of the narrow pass as its task gets it: the chunk's number, its pair
+/// states and its ranges of the staged contacts and events.
+type ChunkSlots<'s> = (
+    usize,
+    (
+        &'s mut [PairState],
+        (&'s mut [ContactPair], &'s mut [StagedEvent]),
+    ),
+);
 
 /// Puts a body's AABB into the broad phase under its slot index (inserting its proxy
 /// if it has none).

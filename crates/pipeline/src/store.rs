@@ -321,11 +321,14 @@ impl BodyStore {
     }
 
     /// Begins a step: returns the slots marked for it, in the order they were marked
-    /// (marks made from now on are for the next step).
-    pub fn begin_step(&mut self) -> Vec<u32> {
+    /// (marks made from now on are for the next step, queued in `recycled`, emptied:
+    /// the list the last step returned, so that marking allocates nothing once the
+    /// lists have grown).
+    pub fn begin_step(&mut self, mut recycled: Vec<u32>) -> Vec<u32> {
         self.now += 1;
         self.edited = false;
-        std::mem::take(&mut self.queued)
+        recycled.clear();
+        std::mem::replace(&mut self.queued, recycled)
     }
 
     /// True when nothing changed since the last step began but poses set again with
@@ -393,7 +396,7 @@ mod tests {
         store.remove(s);
         assert!(!store.any_hulls());
         // A removed hull's slot, reused by a sphere after a step, counts nothing.
-        store.begin_step();
+        store.begin_step(Vec::new());
         store.end_step();
         let (reused, _) = store
             .insert(BodyDesc::dynamic(ball, Pose::IDENTITY))

@@ -26,6 +26,7 @@ use crate::radix::sort_pair_keys;
 use crate::sweep::{Entry, big_against_all, pack_bc, sweep, sweep_cell};
 use rayon::prelude::*;
 use sepax_geometry::Aabb;
+use smallvec::SmallVec;
 
 /// Dynamic pairs whose fat boxes overlap, as sorted keys.
 #[derive(Debug, Default)]
@@ -67,6 +68,8 @@ pub(super) struct SweepOrder {
     pub buckets: Buckets,
     /// Largest fat extent on the sweep axis at the last full sweep.
     pub max_extent_a: f32,
+    /// The sweep's tasks (kept: a sweep allocates nothing once its lists have grown).
+    tasks: Vec<std::ops::Range<usize>>,
 }
 
 impl SweepOrder {
@@ -253,7 +256,8 @@ impl SweepAndPrune {
         let (lo, hi) = (n / 64, n - 1 - n / 64);
         let range = sorted[hi].min_a - sorted[lo].min_a;
         let step = (n / 64).max(1);
-        let mut ext: Vec<f32> = sorted[..n]
+        // At most 127 extents (`n / (n / 64)` is below 128 from 64 boxes on): on the stack.
+        let mut ext: SmallVec<[f32; 128]> = sorted[..n]
             .iter()
             .step_by(step)
             .map(|e| e.max_a - e.min_a)
@@ -295,8 +299,8 @@ impl SweepAndPrune {
         if spec.dims == (1, 1) {
             // One cell: sweep the sorted arrays in place, no reporting rule.
             let view = &order.sorted[..];
-            let tasks = split_evenly(n, if parallel { TASK_ENTRIES } else { n });
-            return budget::collect(&tasks, parallel, limit, reused, |r, sink| {
+            split_evenly(n, if parallel { TASK_ENTRIES } else { n }, &mut order.tasks);
+            return budget::collect(&order.tasks, parallel, limit, reused, |r, sink| {
                 sweep(view, r.clone(), sink);
             });
         }
@@ -306,20 +310,21 @@ impl SweepAndPrune {
         let gb = spec.dims.0;
         let (offsets, cells) = (&order.buckets.offsets, &order.buckets.cells);
         let all = &order.sorted[..];
-        let tasks = cell_tasks(offsets);
-        let (mut pairs, exceeded) = budget::collect(&tasks, parallel, limit, reused, |r, sink| {
-            for k in r.clone() {
-                let seg = offsets[k] as usize..offsets[k + 1] as usize;
-                // Each run ends with its sentinel: fewer than 2 boxes, no pair.
-                if seg.len() < 3 {
-                    continue;
+        cell_tasks(offsets, &mut order.tasks);
+        let (mut pairs, exceeded) =
+            budget::collect(&order.tasks, parallel, limit, reused, |r, sink| {
+                for k in r.clone() {
+                    let seg = offsets[k] as usize..offsets[k + 1] as usize;
+                    // Each run ends with its sentinel: fewer than 2 boxes, no pair.
+                    if seg.len() < 3 {
+                        continue;
+                    }
+                    let cell = [(k as u32 % gb) as u16, (k as u32 / gb) as u16];
+                    if !sweep_cell(all, &cells[seg], cell, sink) {
+                        return;
+                    }
                 }
-                let cell = [(k as u32 % gb) as u16, (k as u32 / gb) as u16];
-                if !sweep_cell(all, &cells[seg], cell, sink) {
-                    return;
-                }
-            }
-        });
+            });
         if exceeded {
             return (pairs, true);
         }

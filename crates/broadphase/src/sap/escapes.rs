@@ -48,6 +48,10 @@ pub(super) struct Escapes {
     /// Per id: the mover is among this frame's escapes (set while they are patched,
     /// cleared after), so that dropping their candidates is one lookup per candidate.
     pub escaping: Vec<bool>,
+    /// A patch's lists, kept so that a patch allocates nothing once they have grown:
+    /// the escaped movers' ids and their new candidate pairs.
+    patch_ids: Vec<u32>,
+    patch_pairs: Vec<u64>,
 }
 
 impl Escapes {
@@ -134,10 +138,12 @@ impl SweepAndPrune {
             escaping[id as usize] = true;
         }
         let room = limit.saturating_sub(self.candidates.keys.len());
-        let fresh = self.escaped_pairs(&ids, room, parallel);
+        let buffer = std::mem::take(&mut self.escapes.patch_pairs);
+        let fresh = self.escaped_pairs(&ids, room, parallel, buffer);
         for &id in &ids {
             self.escapes.escaping[id as usize] = false;
         }
+        self.escapes.patch_ids = ids;
         let Some(mut fresh) = fresh else {
             return false;
         };
@@ -151,19 +157,18 @@ impl SweepAndPrune {
         let candidates = &mut self.candidates;
         merge_sorted_dedup(&candidates.keys, &fresh, &mut candidates.spare);
         std::mem::swap(&mut candidates.keys, &mut candidates.spare);
+        self.escapes.patch_pairs = fresh;
         true
     }
 
     /// New fat boxes for the escaped movers, which become stale; returns their ids,
-    /// sorted.
+    /// sorted (in the patch's kept list).
     fn refatten_escaped(&mut self) -> Vec<u32> {
         let slots = &self.store.slots;
         let (movers, escapes) = (&mut self.movers, &mut self.escapes);
-        let mut ids: Vec<u32> = escapes
-            .escaped
-            .iter()
-            .map(|&d| movers.ids[d as usize])
-            .collect();
+        let mut ids = std::mem::take(&mut escapes.patch_ids);
+        ids.clear();
+        ids.extend(escapes.escaped.iter().map(|&d| movers.ids[d as usize]));
         ids.sort_unstable();
         for k in 0..escapes.escaped.len() {
             let d = escapes.escaped[k] as usize;
@@ -175,14 +180,21 @@ impl SweepAndPrune {
         ids
     }
 
-    /// The candidate pairs of the re-fattened movers `ids` (sorted), unsorted; `None`
-    /// when there are more than `room`. With `parallel`, in tasks of a few movers on
-    /// the rayon pool (each mover's search reads memory the narrow phase has evicted:
-    /// two threads wait for it side by side), joined in task order: the same list.
-    fn escaped_pairs(&self, ids: &[u32], room: usize, parallel: bool) -> Option<Vec<u64>> {
+    /// The candidate pairs of the re-fattened movers `ids` (sorted), unsorted, in
+    /// `fresh` (emptied first); `None` when there are more than `room`. With
+    /// `parallel`, in tasks of a few movers on the rayon pool (each mover's search
+    /// reads memory the narrow phase has evicted: two threads wait for it side by
+    /// side), joined in task order: the same list.
+    fn escaped_pairs(
+        &self,
+        ids: &[u32],
+        room: usize,
+        parallel: bool,
+        mut fresh: Vec<u64>,
+    ) -> Option<Vec<u64>> {
         const TASK_MOVERS: usize = 4;
+        fresh.clear();
         if !parallel || ids.len() <= TASK_MOVERS {
-            let mut fresh = Vec::new();
             return self
                 .pairs_of_escaped(ids, room, &mut fresh)
                 .then_some(fresh);
@@ -195,7 +207,6 @@ impl SweepAndPrune {
                     .then_some(fresh)
             })
             .collect();
-        let mut fresh = Vec::new();
         for part in parts {
             fresh.extend(part?);
             if fresh.len() > room {

@@ -142,9 +142,11 @@ pub struct SweepAndPrune {
     escapes: Escapes,
     /// The BVH over the static proxies.
     statics: StaticCache,
-    /// This frame's pair keys and their sort scratch.
+    /// This frame's pair keys and their sort scratch, and the kept count of each task
+    /// of the candidate test (kept, so that a frame allocates nothing).
     pair_keys: Vec<u64>,
     pair_scratch: Vec<u64>,
+    kept_counts: Vec<usize>,
     /// The published pairs and diffs.
     frame: PairFrame,
     stats: FrameStats,
@@ -499,23 +501,25 @@ impl SweepAndPrune {
         let candidates = &self.candidates.keys;
         self.pair_keys.clear();
         let parallel = self.split(parallel || candidates.len() >= PARALLEL_MIN_CANDIDATES);
-        let (scratch, kept) = (&mut self.pair_scratch, &mut self.pair_keys);
+        let lists = (&mut self.pair_scratch, &mut self.kept_counts);
+        let kept = &mut self.pair_keys;
         match self.movers.kinematic > 0 {
-            false => keep_candidates(candidates, overlap, parallel, scratch, kept),
-            true => keep_candidates(candidates, overlap_and_kind, parallel, scratch, kept),
+            false => keep_candidates(candidates, overlap, parallel, lists, kept),
+            true => keep_candidates(candidates, overlap_and_kind, parallel, lists, kept),
         }
     }
 }
 
 /// Appends to `kept` the candidates that `keep` accepts, in order. In tasks of 4,096
 /// candidates (on the rayon pool when `parallel`): each task packs its kept ones at
-/// the start of its own part of `scratch` and counts them; the parts are then joined
-/// in task order (one copy each). The same list on any thread count.
+/// the start of its own part of `scratch` and counts them into `counts`; the parts
+/// are then joined in task order (one copy each). The same list on any thread count.
+/// Both lists are buffers kept from frame to frame.
 fn keep_candidates(
     candidates: &[u64],
     keep: impl Fn(&u64) -> bool + Sync + Send,
     parallel: bool,
-    scratch: &mut Vec<u64>,
+    (scratch, counts): (&mut Vec<u64>, &mut Vec<usize>),
     kept: &mut Vec<u64>,
 ) {
     const TASK: usize = 4096;
@@ -523,16 +527,19 @@ fn keep_candidates(
     if scratch.len() < candidates.len() {
         scratch.resize(candidates.len(), 0);
     }
-    let parts = candidates.chunks(TASK).zip(scratch.chunks_mut(TASK));
-    let counts: Vec<usize> = if parallel {
+    if parallel {
         let parts = candidates
             .par_chunks(TASK)
             .zip(scratch[..candidates.len()].par_chunks_mut(TASK));
-        parts.map(|(c, out)| pack(c, &keep, out)).collect()
+        parts
+            .map(|(c, out)| pack(c, &keep, out))
+            .collect_into_vec(counts);
     } else {
-        parts.map(|(c, out)| pack(c, &keep, out)).collect()
-    };
-    for (part, &n) in scratch.chunks(TASK).zip(&counts) {
+        let parts = candidates.chunks(TASK).zip(scratch.chunks_mut(TASK));
+        counts.clear();
+        counts.extend(parts.map(|(c, out)| pack(c, &keep, out)));
+    }
+    for (part, &n) in scratch.chunks(TASK).zip(counts.iter()) {
         kept.extend_from_slice(&part[..n]);
     }
 }

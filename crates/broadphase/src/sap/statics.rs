@@ -28,6 +28,15 @@ pub(super) struct StaticCache {
     pub bvh: Option<StaticBvh>,
     /// A static proxy was added, moved or removed since the last build.
     pub dirty: bool,
+    /// The BVH queries' lists, kept from frame to frame (one thread's pass).
+    query_lists: QueryLists,
+}
+
+/// The lists one run of [`static_pairs`] fills: a BVH query's hits and node stack.
+#[derive(Debug, Default)]
+struct QueryLists {
+    found: Vec<ProxyId>,
+    stack: Vec<usize>,
 }
 
 /// Cached static candidates of one mover.
@@ -85,47 +94,58 @@ impl SweepAndPrune {
             return false;
         };
         let slots = &self.store.slots[..];
-        let work = |entries: &mut [StaticCandidates], budget: &Budget| {
-            static_pairs(entries, slots, bvh, budget)
-        };
         let entries = &mut self.movers.statics;
-        let budget = Budget::new(limit);
-        let mut results: Vec<(Vec<u64>, usize)> = if parallel {
-            entries
-                .par_chunks_mut(TASK_ENTRIES / 4)
-                .map(|chunk| work(chunk, &budget))
-                .collect()
-        } else {
-            vec![work(entries, &budget)]
-        };
-        let mut exceeded = budget.exceeded();
-        if exceeded && parallel {
-            // Where each chunk stopped depended on timing: redo it in order.
+        let lists = &mut self.statics.query_lists;
+        let kept = self.pair_keys.len();
+        // In order on the calling thread: straight into the pair keys, with the kept
+        // query lists (nothing allocated once they have grown).
+        let mut in_order = |entries: &mut [StaticCandidates], pairs: &mut Vec<u64>| {
+            pairs.truncate(kept);
             let budget = Budget::new(limit);
-            results = vec![work(entries, &budget)];
-            exceeded = budget.exceeded();
+            let queries = static_pairs(entries, slots, bvh, &budget, pairs, lists);
+            (queries, budget.exceeded())
+        };
+        if !parallel {
+            let (queries, exceeded) = in_order(entries, &mut self.pair_keys);
+            self.stats.static_queries += queries;
+            return exceeded;
+        }
+        let budget = Budget::new(limit);
+        let results: Vec<(Vec<u64>, usize)> = entries
+            .par_chunks_mut(TASK_ENTRIES / 4)
+            .map(|chunk| {
+                let (mut out, mut lists) = (Vec::new(), QueryLists::default());
+                let queries = static_pairs(chunk, slots, bvh, &budget, &mut out, &mut lists);
+                (out, queries)
+            })
+            .collect();
+        if budget.exceeded() {
+            // Where each chunk stopped depended on timing: redo it in order.
+            let (queries, exceeded) = in_order(entries, &mut self.pair_keys);
+            self.stats.static_queries += queries;
+            return exceeded;
         }
         for (out, q) in results {
             self.pair_keys.extend(out);
             self.stats.static_queries += q;
         }
-        exceeded
+        false
     }
 }
 
-/// The static pairs of a run of movers under a shared budget, and how many BVH
-/// queries it made.
+/// The static pairs of a run of movers under a shared budget, appended to `out`;
+/// returns how many BVH queries it made.
 fn static_pairs(
     entries: &mut [StaticCandidates],
     slots: &[Slot],
     bvh: &StaticBvh,
     budget: &Budget,
-) -> (Vec<u64>, usize) {
+    out: &mut Vec<u64>,
+    lists: &mut QueryLists,
+) -> usize {
     let mut meter = Sink::new(budget);
-    let mut out = Vec::new();
     let mut queries = 0;
-    let mut found = Vec::new();
-    let mut stack = Vec::new();
+    let QueryLists { found, stack } = lists;
     for i in 0..entries.len() {
         let e = &mut entries[i];
         let slot = &slots[e.id as usize];
@@ -136,7 +156,7 @@ fn static_pairs(
         if !meter.over() && !e.fat.is_some_and(|f| f.contains(&aabb)) {
             let fat = fat_box(&aabb, FAT_MARGIN);
             found.clear();
-            bvh.query_unchecked(&fat, &mut found, &mut stack, meter.room());
+            bvh.query_unchecked(&fat, found, stack, meter.room());
             found.sort_unstable();
             e.candidates.clear();
             e.candidates
@@ -158,5 +178,5 @@ fn static_pairs(
         }
     }
     meter.finish();
-    (out, queries)
+    queries
 }
