@@ -35,6 +35,7 @@
 //! a chunk's scratch (in cache) instead of a slot of 224 bytes per candidate pair.
 
 use crate::pairs::PairState;
+use crate::prefetch::PREFETCH_PAIRS;
 use crate::store::BodyStore;
 use crate::{BodyHandle, ContactEvent, ContactPair, EndCause, EventKind, StepReport};
 use glam::Vec3;
@@ -115,7 +116,16 @@ pub(crate) fn settle_chunk(
     let user_data = |h: BodyHandle| bodies.user_data(h.index());
     let mut events = 0;
     let mut count = 0;
-    for (i, (st, manifold)) in (start..).zip(states.iter_mut().zip(manifolds)) {
+    for k in 0..states.len() {
+        // The user data of the pair a few pairs ahead: a separate array the narrow
+        // pass never read, so a cache miss on almost every contact (40% of this
+        // function's samples in `perf annotate` of `stress --scene soup --bodies 10000
+        // --threads 2`).
+        if let Some(ahead) = states.get(k + PREFETCH_PAIRS) {
+            bodies.prefetch_user_data(ahead.a.index());
+            bodies.prefetch_user_data(ahead.b.index());
+        }
+        let (i, st, manifold) = (start + k, &mut states[k], &mut manifolds[k]);
         let touching = manifold.as_ref().is_some_and(|m| m.is_touching());
         if touching != st.was_touching {
             let kind = match (touching, st.filtered) {

@@ -23,6 +23,7 @@
 //! Slots freed by a removal are reused only after the next step, which first ends
 //! the removed body's pairs.
 
+use crate::prefetch::prefetch;
 use crate::{BodyDesc, BodyKind, Groups, WorldError};
 use sepax_geometry::{Pose, Shape};
 
@@ -178,6 +179,15 @@ impl BodyStore {
     /// The user data of slot `index` (meaningful for live slots).
     pub fn user_data(&self, index: u32) -> u64 {
         self.user_data[index as usize]
+    }
+
+    /// Asks for the user data of slot `index` (see `prefetch`; no effect on a slot
+    /// out of range).
+    #[inline(always)]
+    pub fn prefetch_user_data(&self, index: u32) {
+        if let Some(value) = self.user_data.get(index as usize) {
+            prefetch(value);
+        }
     }
 
     /// Sets the user data of a live slot.
