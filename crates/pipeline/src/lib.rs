@@ -115,6 +115,21 @@
 //! waking a sleeping thread cost more than many stages take. A world of one thread
 //! ([`Config::threads`] 1) has no pool at all: it spawns no thread, and its steps run
 //! on the thread that calls them, the same chunks in order, without touching rayon.
+//!
+//! ## No allocation per step
+//! Every list a step fills (pair states, staged contacts and events, the broad phase's
+//! pair keys, candidates, sweep and patch lists, the narrow pass's batch and manifold
+//! scratch) is a buffer the world keeps from step to step, and the narrow phase's
+//! per-pair lists live on the stack or in per-thread pools. So once the lists have
+//! grown to a scene's size, a step of a one-thread world allocates nothing, but when a
+//! list must grow past every earlier step's length or a static body's cached
+//! neighbour list spills past its inline room (`tests/no_allocation.rs`: at most 7
+//! allocations in 60 steps of five scenes, against 1,475 in 60 steps of a 2,000-box
+//! soup before 3 December 2026). A step on a pool makes a few more: two for the
+//! helpers that keep the pool awake, one list of the contacts' parts in the event
+//! stage, and, in the steps that patch or rebuild the broad phase's candidates, one
+//! list per parallel task. The report's lists are reused too: the `contacts` and
+//! `events` a step returns are overwritten by the next one.
 
 mod aabbs;
 mod awake;
