@@ -12,7 +12,9 @@
 //!    becomes a [`ContactPair`] at the front of the chunk's own range of a staging
 //!    list (the range of its pairs' indices, so no chunk waits for another), its
 //!    touch state is updated and its touch event written at the front of the chunk's
-//!    range of a second staging list, for events.
+//!    range of a second staging list, for events. On one thread the chunks run in key
+//!    order, so each appends its contacts to the report's list instead, and step 2
+//!    has no contact to move.
 //! 2. **Joining, in the event stage** ([`build_events`]): a prefix sum over the
 //!    chunks' counts gives each chunk the index of its first contact; each chunk's
 //!    staged contacts are moved into their place (in parallel), and the chunks'
@@ -97,9 +99,29 @@ pub(crate) struct ChunkOutcome {
 /// A staged touch event: the index of its pair and the event.
 pub(crate) type StagedEvent = (usize, ContactEvent);
 
+/// Where a chunk's settled contacts go: the front of the chunk's range of the staging
+/// list (chunks in parallel), or the end of the report's own list (one thread: the
+/// chunks run in key order, so the list is in key order already and the event stage
+/// copies nothing).
+pub(crate) enum Settled<'a> {
+    Staged(&'a mut [ContactPair]),
+    Appended(&'a mut Vec<ContactPair>),
+}
+
+impl Settled<'_> {
+    /// Puts the chunk's `k`-th contact.
+    #[inline(always)]
+    fn put(&mut self, k: usize, contact: ContactPair) {
+        match self {
+            Settled::Staged(staged) => staged[k] = contact,
+            Settled::Appended(list) => list.push(contact),
+        }
+    }
+}
+
 /// Settles one chunk of pairs from pair index `start` (see the [module docs](self)):
-/// each manifold of `manifolds` (the chunk's scratch, emptied) becomes a contact at
-/// the front of `staged` (the chunk's range of the staging list); each state's touch
+/// each manifold of `manifolds` (the chunk's scratch, emptied) becomes a contact in
+/// `settled` (see [`Settled`]); each state's touch
 /// flag and contact code are updated, reading its last contact through `prev`, and
 /// its touch event, if any, goes to the front of `staged_events` (the chunk's range
 /// of the event staging list; at most one event a pair). Returns the number of
@@ -109,7 +131,7 @@ pub(crate) fn settle_chunk(
     states: &mut [PairState],
     manifolds: &mut [Option<Manifold>],
     start: usize,
-    (staged, staged_events): (&mut [ContactPair], &mut [StagedEvent]),
+    (mut settled, staged_events): (Settled, &mut [StagedEvent]),
     bodies: &BodyStore,
     prev: &ContactIndex,
 ) -> (usize, usize) {
@@ -145,15 +167,18 @@ pub(crate) fn settle_chunk(
                 st.contact = (start + count) as u32;
                 // Written whole: one pass over the slot's bytes (a `ContactPair` is
                 // plain data, so nothing of the slot's old contact is read).
-                staged[count] = ContactPair {
-                    a: st.a,
-                    b: st.b,
-                    user_data: [user_data(st.a), user_data(st.b)],
-                    manifold: *m,
-                    touching,
-                    previous,
-                    previous_points: st.matches,
-                };
+                settled.put(
+                    count,
+                    ContactPair {
+                        a: st.a,
+                        b: st.b,
+                        user_data: [user_data(st.a), user_data(st.b)],
+                        manifold: *m,
+                        touching,
+                        previous,
+                        previous_points: st.matches,
+                    },
+                );
                 count += 1;
                 // The scratch slot is `None` again for the next chunk (the narrow
                 // pass writes only the pairs it answers).
@@ -166,10 +191,12 @@ pub(crate) fn settle_chunk(
 }
 
 /// Fills `report.contacts` and `report.events` from the chunks' staged contacts and
-/// events (see the [module docs](self)), chunks of `chunk` pairs (placed on the rayon
-/// pool when `parallel`, else one after the other), and records where the contacts
-/// went in `index`. `contacts` is a spare buffer whose old entries are overwritten in
-/// place (no fresh pages every frame); it becomes `report.contacts`.
+/// events (see the [module docs](self)), chunks of `chunk` pairs, and records where
+/// the contacts went in `index`. With `parallel`, the contacts are copied from the
+/// staging list (on the rayon pool) into `contacts`, a spare buffer whose old entries
+/// are overwritten in place (no fresh pages every frame); without, the chunks
+/// appended them to `contacts` already ([`Settled::Appended`]). `contacts` becomes
+/// `report.contacts`.
 #[inline(never)] // a stage of its own in profiles
 pub(crate) fn build_events(
     (staged, staged_events): (&[ContactPair], &[StagedEvent]),
@@ -189,11 +216,14 @@ pub(crate) fn build_events(
         index.first.push(total as u32);
         total += outcome.contacts;
     }
-    contacts.truncate(total);
-    if contacts.len() < total {
-        contacts.resize(total, placeholder());
+    if parallel {
+        contacts.truncate(total);
+        if contacts.len() < total {
+            contacts.resize(total, placeholder());
+        }
+        place_contacts(staged, chunk, outcomes, &mut contacts);
     }
-    place_contacts(staged, chunk, outcomes, &mut contacts, parallel);
+    debug_assert_eq!(contacts.len(), total);
 
     // Events in key order: each ended pair's before the pair of its place.
     report.contacts = contacts;
@@ -212,41 +242,32 @@ pub(crate) fn build_events(
 }
 
 /// Copies each chunk's staged contacts (the first `contacts` of its `chunk` slots of
-/// `staged`) to `out`, chunk after chunk: plain `memcpy`s of whole contacts (a swap
-/// read and wrote both lists; with the contact settled whole, alternated with the
-/// swapping build, three runs each of `stress --scene soup`, 1 thread: events stage
-/// medians at 50,000 boxes 1.45–1.48 → 1.28–1.34 ms, at 10,000 0.135–0.138 →
-/// 0.123–0.125 ms). In parallel, each chunk's part of `out` is cut first (a list of
+/// `staged`) to `out`, chunk after chunk, on the rayon pool: plain `memcpy`s of whole
+/// contacts (a swap read and wrote both lists; with the contact settled whole,
+/// alternated with the swapping build, three runs each of `stress --scene soup`, 1
+/// thread: events stage medians at 50,000 boxes 1.45–1.48 → 1.28–1.34 ms, at 10,000
+/// 0.135–0.138 → 0.123–0.125 ms; on one thread the chunks now append to the report's
+/// list directly, see [`Settled`]). Each chunk's part of `out` is cut first (a list of
 /// parts, the one allocation of this stage; halving the chunk list recursively with
 /// `rayon::join` instead needs no list, but in one alternated set of six `stress
 /// --scene soup --bodies 10000 --threads 2` runs it was slower in four, step medians
-/// 2.09 → 2.14 ms, so it was not kept); on one thread, no list.
+/// 2.09 → 2.14 ms, so it was not kept).
 fn place_contacts(
     staged: &[ContactPair],
     chunk: usize,
     outcomes: &[ChunkOutcome],
     out: &mut [ContactPair],
-    parallel: bool,
 ) {
-    if parallel {
-        let mut parts = Vec::with_capacity(outcomes.len());
-        let mut rest = out;
-        for outcome in outcomes {
-            let (head, tail) = std::mem::take(&mut rest).split_at_mut(outcome.contacts);
-            parts.push(head);
-            rest = tail;
-        }
-        (staged.par_chunks(chunk))
-            .zip(parts)
-            .for_each(|(staged, out)| out.copy_from_slice(&staged[..out.len()]));
-        return;
+    let mut parts = Vec::with_capacity(outcomes.len());
+    let mut rest = out;
+    for outcome in outcomes {
+        let (head, tail) = std::mem::take(&mut rest).split_at_mut(outcome.contacts);
+        parts.push(head);
+        rest = tail;
     }
-    let mut at = 0;
-    for (c, outcome) in outcomes.iter().enumerate() {
-        let (first, n) = (c * chunk, outcome.contacts);
-        out[at..at + n].copy_from_slice(&staged[first..first + n]);
-        at += n;
-    }
+    (staged.par_chunks(chunk))
+        .zip(parts)
+        .for_each(|(staged, out)| out.copy_from_slice(&staged[..out.len()]));
 }
 
 /// An event slot's filler until a chunk writes it (never seen by the user).

@@ -44,8 +44,8 @@ use crate::aabbs::{AabbOutcome, aabb_outcomes};
 use crate::carry::CarryPlan;
 use crate::ccd::{CcdContext, ccd_hits};
 use crate::events::{
-    ChunkOutcome, ContactIndex, Ended, StagedEvent, build_events, ended_event, placeholder,
-    placeholder_event, settle_chunk,
+    ChunkOutcome, ContactIndex, Ended, Settled, StagedEvent, build_events, ended_event,
+    placeholder, placeholder_event, settle_chunk,
 };
 use crate::narrow::{NarrowContext, TaskBuffers, chunk_pairs, narrow_chunk};
 use crate::pairs::PairState;
@@ -108,7 +108,7 @@ impl StepFrame<'_> {
         // Keep last step's contacts for the resting pairs; reuse the older buffer.
         // The older buffer is overwritten in place by the event stage.
         std::mem::swap(&mut report.contacts, &mut self.pairs.prev_contacts);
-        let contacts = std::mem::take(&mut report.contacts);
+        let mut contacts = std::mem::take(&mut report.contacts);
         report.clear();
 
         self.update_aabbs(report);
@@ -123,7 +123,7 @@ impl StepFrame<'_> {
         let t_broad = Instant::now();
 
         let chunk = chunk_pairs(self.broad.pairs().len(), self.config.narrow_chunk);
-        self.narrow_phase(chunk);
+        self.narrow_phase(chunk, &mut contacts);
         let outcomes = &self.pairs.outcomes;
         report.kept_pairs = outcomes.iter().map(|o| o.kept).sum();
         let t_narrow = Instant::now();
@@ -338,7 +338,7 @@ impl StepFrame<'_> {
     /// Carrying and settling inside the pass rather than in passes of their own saves
     /// two reads and writes of every state (80 bytes a pair) per step.
     #[inline(never)] // a stage of its own in profiles
-    fn narrow_phase(&mut self, chunk: usize) {
+    fn narrow_phase(&mut self, chunk: usize, contacts: &mut Vec<ContactPair>) {
         let old = std::mem::take(&mut self.pairs.states);
         let mut states = std::mem::take(&mut self.pairs.spare);
         let mut staged = std::mem::take(&mut self.pairs.staged);
@@ -350,9 +350,12 @@ impl StepFrame<'_> {
         let fill = PairState::new(BodyHandle::new(0, 0, 0), BodyHandle::new(0, 0, 0));
         states.truncate(pairs.len());
         states.resize(pairs.len(), fill);
-        staged.truncate(pairs.len());
-        if staged.len() < pairs.len() {
-            staged.resize(pairs.len(), placeholder());
+        // The staging list serves the parallel chunks only (see `Settled`).
+        if self.parallel {
+            staged.truncate(pairs.len());
+            if staged.len() < pairs.len() {
+                staged.resize(pairs.len(), placeholder());
+            }
         }
         staged_events.truncate(pairs.len());
         staged_events.resize(pairs.len(), placeholder_event());
@@ -380,13 +383,13 @@ impl StepFrame<'_> {
         // task's buffers a chunk uses changes nothing. A task takes its thread's
         // buffers (kept from earlier steps, see `TaskBuffers`).
         let buffers = || TaskBuffers::take(chunk);
-        let work = |buffers: &mut TaskBuffers, (c, (states, staged)): ChunkSlots| {
+        let work = |buffers: &mut TaskBuffers, (c, (states, settled)): ChunkSlots| {
             let start = c * chunk;
             plan.carry_chunk(&old, pairs, start, states, &fresh);
             let (batch, scratch) = buffers.parts(states.len());
             let kept = narrow_chunk(states, scratch, batch, &context);
             let (contacts, events) =
-                settle_chunk(states, scratch, start, staged, store, prev_index);
+                settle_chunk(states, scratch, start, settled, store, prev_index);
             ChunkOutcome {
                 contacts,
                 kept,
@@ -394,23 +397,24 @@ impl StepFrame<'_> {
             }
         };
         if self.parallel {
-            let staged_chunks =
-                (staged.par_chunks_mut(chunk)).zip(staged_events.par_chunks_mut(chunk));
+            let staged_chunks = (staged.par_chunks_mut(chunk))
+                .map(Settled::Staged)
+                .zip(staged_events.par_chunks_mut(chunk));
             (states.par_chunks_mut(chunk))
                 .zip(staged_chunks)
                 .enumerate()
                 .map_init(buffers, work)
                 .collect_into_vec(&mut outcomes);
         } else {
+            // In key order, each chunk appending its contacts to the report's list.
             let mut buffers = buffers();
-            let staged_chunks = (staged.chunks_mut(chunk)).zip(staged_events.chunks_mut(chunk));
+            contacts.clear();
             outcomes.clear();
-            outcomes.extend(
-                (states.chunks_mut(chunk))
-                    .zip(staged_chunks)
-                    .enumerate()
-                    .map(|item| work(&mut buffers, item)),
-            );
+            let chunks = (states.chunks_mut(chunk)).zip(staged_events.chunks_mut(chunk));
+            for (c, (states, events)) in chunks.enumerate() {
+                let settled = Settled::Appended(&mut *contacts);
+                outcomes.push(work(&mut buffers, (c, (states, (settled, events)))));
+            }
         }
         self.pairs.states = states;
         self.pairs.spare = old;
@@ -424,10 +428,7 @@ impl StepFrame<'_> {
 /// states and its ranges of the staged contacts and events.
 type ChunkSlots<'s> = (
     usize,
-    (
-        &'s mut [PairState],
-        (&'s mut [ContactPair], &'s mut [StagedEvent]),
-    ),
+    (&'s mut [PairState], (Settled<'s>, &'s mut [StagedEvent])),
 );
 
 /// Puts a body's AABB into the broad phase under its slot index (inserting its proxy
