@@ -121,12 +121,12 @@ impl Settled<'_> {
 
 /// Settles one chunk of pairs from pair index `start` (see the [module docs](self)):
 /// each manifold of `manifolds` (the chunk's scratch, emptied) becomes a contact in
-/// `settled` (see [`Settled`]); each state's touch
-/// flag and contact code are updated, reading its last contact through `prev`, and
-/// its touch event, if any, goes to the front of `staged_events` (the chunk's range
-/// of the event staging list; at most one event a pair). Returns the number of
-/// contacts and of events staged. A pair's touch state follows
-/// [`Manifold::is_touching`]: speculative contacts are reported but start no event.
+/// `settled` (see [`Settled`]); each state's touch flag and contact code are updated,
+/// reading its last contact through `prev`, and its touch event, if any, goes to the
+/// front of `staged_events` (the chunk's range of the event staging list; at most one
+/// event a pair). Returns the number of contacts and of events settled. A pair's touch
+/// state follows [`Manifold::is_touching`]: speculative contacts are reported but
+/// start no event.
 pub(crate) fn settle_chunk(
     states: &mut [PairState],
     manifolds: &mut [Option<Manifold>],

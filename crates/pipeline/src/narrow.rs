@@ -91,9 +91,10 @@ pub(crate) struct BoxBatch {
 /// pair of a chunk, `None` between chunks). Each thread keeps one set from step to
 /// step (`take` hands it out, and it goes back to its thread when the task drops it),
 /// so that a step allocates nothing for them once they have grown to the chunk's
-/// size: about 45 KB a thread at the default chunk of 128 pairs, held while the thread
-/// lives. A thread that runs two tasks at once (a task waiting in the pool picks up
-/// another) gives the second fresh buffers; either set may be the one kept.
+/// size: about 50 KB a thread at the default chunk of 128 pairs (the scratch's 128
+/// manifold slots, the batch's pairs and caches), held while the thread lives. A
+/// thread that runs two tasks at once (a task waiting in the pool picks up another)
+/// gives the second fresh buffers; either set may be the one kept.
 pub(crate) struct TaskBuffers {
     buffers: Option<(BoxBatch, Vec<Option<Manifold>>)>,
 }

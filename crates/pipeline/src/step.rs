@@ -331,9 +331,10 @@ impl StepFrame<'_> {
     /// Each chunk takes its pairs' states over from last step's list (an added pair
     /// gets a fresh state, any other pair its own: [`CarryPlan::carry_chunk`]), tests
     /// them into a manifold scratch of its own, then settles them (their contacts
-    /// staged in the chunk's range of the staging list, touch flags and events:
-    /// [`settle_chunk`]), all while the chunk's states are in cache. What each chunk
-    /// staged goes to `pairs.outcomes`.
+    /// staged in the chunk's range of the staging list, or on one thread appended to
+    /// `contacts`, the report's list; touch flags and events: [`settle_chunk`]), all
+    /// while the chunk's states are in cache. What each chunk settled goes to
+    /// `pairs.outcomes`.
     ///
     /// Carrying and settling inside the pass rather than in passes of their own saves
     /// two reads and writes of every state (80 bytes a pair) per step.
