@@ -119,8 +119,9 @@ impl Config {
     pub const DEFAULT_PAIR_BUDGET: usize = sepax_broadphase::DEFAULT_PAIR_BUDGET;
     /// An upper estimate of the memory one kept candidate pair costs, in bytes, over
     /// the world's buffers, from the sizes of the types involved: 8-byte keys in about
-    /// ten lists, two pair states (80 B each), a staged contact slot, this and last
-    /// step's contact (288 B each), events. Most of it is only spent on pairs whose
+    /// ten lists, two pair states (80 B each), a staged contact slot (a world with a
+    /// pool) and a staged event slot, this and last step's contact (288 B each),
+    /// events. Most of it is only spent on pairs whose
     /// AABBs overlap and touch; 12.5M pairs at one point measured about 650 B each
     /// (before 28 November 2026, when the 224-byte manifold slot per pair became a
     /// 288-byte staged contact).
@@ -153,10 +154,11 @@ mod tests {
         // into the kept list, this and last frame's pairs, added, removed, and the
         // added and removed pairs' indices.
         let broad = 9 * size_of::<u64>() + 2 * size_of::<u32>();
-        // World: pair states (and their spare buffer), one staged contact slot, this
-        // and last step's contacts, and up to two events.
+        // World: pair states (and their spare buffer), one staged contact slot and
+        // one staged event slot, this and last step's contacts, and up to two events.
         let world = 2 * size_of::<crate::pairs::PairState>()
             + size_of::<crate::ContactPair>()
+            + size_of::<crate::events::StagedEvent>()
             + 2 * size_of::<crate::ContactPair>()
             + 2 * size_of::<crate::ContactEvent>();
         assert!(broad + world <= Config::BYTES_PER_PAIR, "{}", broad + world);
