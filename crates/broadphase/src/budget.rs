@@ -153,62 +153,56 @@ pub(crate) fn collect<T: Sync>(
     task: impl Fn(&T, &mut Sink) + Sync + Send,
 ) -> (Vec<u64>, bool) {
     if !parallel {
-        // One thread: every task appends to `kept` through one sink, which stops at
-        // the first pair past the budget, as the tasks' own sinks did one after the
-        // other (a task's room was the budget less the tasks before it); no list per
-        // task, so nothing is allocated once `kept` has grown.
-        kept.clear();
-        let budget = Budget::new(limit);
-        let mut sink = Sink::appending_to(kept, &budget);
-        for t in tasks {
-            if budget.exceeded() {
-                break;
-            }
+        return collect_in_order(tasks, limit, kept, &task);
+    }
+    let budget = Budget::new(limit);
+    let run = |t: &T| {
+        let mut sink = Sink::new(&budget);
+        if !budget.exceeded() {
             task(t, &mut sink);
         }
-        let mut kept = sink.finish();
-        kept.truncate(limit);
-        return (kept, budget.exceeded());
+        sink.finish()
+    };
+    let outs: Vec<Vec<u64>> = {
+        use rayon::prelude::*;
+        tasks.par_iter().map(run).collect()
+    };
+    if budget.exceeded() {
+        // Where each task stopped depended on timing: free that output and run the
+        // tasks again in order, where the pass stops at the same place every time.
+        drop(outs);
+        return collect_in_order(tasks, limit, kept, &task);
     }
-    let pass = |parallel: bool| {
-        let budget = Budget::new(limit);
-        let run = |t: &T| {
-            let mut sink = Sink::new(&budget);
-            if !budget.exceeded() {
-                task(t, &mut sink);
-            }
-            sink.finish()
-        };
-        let outs: Vec<Vec<u64>> = if parallel {
-            use rayon::prelude::*;
-            tasks.par_iter().map(run).collect()
-        } else {
-            // One thread: stop at the first task that finds the budget spent.
-            let mut outs = Vec::new();
-            for t in tasks {
-                if budget.exceeded() {
-                    break;
-                }
-                outs.push(run(t));
-            }
-            outs
-        };
-        (outs, budget.exceeded())
-    };
-    let (outs, exceeded) = pass(parallel);
-    let (outs, exceeded) = if exceeded && parallel {
-        drop(outs); // free the timing-dependent output before the rerun
-        pass(false)
-    } else {
-        (outs, exceeded)
-    };
     kept.clear();
     kept.reserve(outs.iter().map(Vec::len).sum::<usize>().min(limit));
     for out in outs {
         let room = limit - kept.len();
         kept.extend_from_slice(&out[..out.len().min(room)]);
     }
-    (kept, exceeded)
+    (kept, false)
+}
+
+/// [`collect`] on the calling thread: every task appends to `kept` (cleared first)
+/// through one sink, which stops at the first pair past the budget, in task order; no
+/// list per task, so nothing is allocated once `kept` has grown.
+fn collect_in_order<T>(
+    tasks: &[T],
+    limit: usize,
+    mut kept: Vec<u64>,
+    task: &impl Fn(&T, &mut Sink),
+) -> (Vec<u64>, bool) {
+    kept.clear();
+    let budget = Budget::new(limit);
+    let mut sink = Sink::appending_to(kept, &budget);
+    for t in tasks {
+        if budget.exceeded() {
+            break;
+        }
+        task(t, &mut sink);
+    }
+    let mut kept = sink.finish();
+    kept.truncate(limit);
+    (kept, budget.exceeded())
 }
 
 #[cfg(test)]
