@@ -11,7 +11,7 @@
 //! thread steals the second half after the first thread has finished its own, so the
 //! split costs more than it saves.
 //!
-//! So while a step runs, every other thread of the pool runs a *helper*: a loop of
+//! So while a step runs, every thread of the pool runs a *helper*: a loop of
 //! [`rayon::yield_now`], which runs any job waiting in the pool (the step's, stolen as
 //! soon as a stage splits) and otherwise spins, handing the core to any other runnable
 //! thread on each turn (`std::thread::yield_now`), until the step ends. The same `join`
@@ -28,18 +28,42 @@
 //! The helpers change which thread runs a chunk, never what a chunk computes: the
 //! output stays bit-identical for any thread count.
 //!
+//! **Delivery.** The helpers are a broadcast ([`rayon::ThreadPool::spawn_broadcast`]):
+//! one job per thread, delivered to that thread, which runs it before it looks for
+//! any other work, and every thread is woken at once. (Until 3 December 2026 the step's
+//! thread spawned them as ordinary jobs once the step had begun: those sat in its own
+//! queue, and either the other thread, once awake, stole one, or the step's thread
+//! popped them itself while it waited in a `join`. Timed from the spawn, at the
+//! 10,000-box soup on 2 threads, a helper started 230–900 µs later on average, most of
+//! the AABB and broad-phase stages.)
+//!
+//! **Woken ahead.** Even so a sleeping thread takes its 50–100 µs to wake, and the
+//! first stage (the AABBs: ~0.1 ms at 10,000 boxes) ran on one thread meanwhile. The
+//! bodies' poses come first, though: the first `set_pose` or `set_poses` entry that
+//! moves a body since the last step wakes the world's own pool ([`wake_ahead`]), and
+//! the helpers spin until the step comes and then serve it ([`install_awake`]), so the
+//! threads wake while the caller is still setting poses. Helpers that found no step
+//! for [`IDLE_LIMIT`] leave, and the step then wakes new ones; a step on another pool
+//! (`step_in`) lets them go. With both, `cargo bench -p sepax-benches --bench step`'s
+//! sepax side (poses set and stepped, 2 threads), three alternated runs against the
+//! build before: soup 1,000 266 / 266 / 237 → 207 / 217 / 267 µs, soup 10,000 2.41 /
+//! 2.19 / 2.30 → 2.36 / 1.88 / 2.19 ms, static-heavy 402 / 464 / 464 → 411 / 381 / 423
+//! µs.
+//!
 //! A helper never waits long for work that cannot come. One that lands on the thread
 //! running the step (that thread may pick it up while it waits inside a `join`)
-//! returns at once: spinning there would stop the step below it on the same stack. And
-//! a helper leaves after [`IDLE_LIMIT`] without a job even while its step goes on:
-//! a thread may pick a helper up while it waits inside other work (another world's
-//! step on a pool the caller shares, or, with three threads or more, a chunk of this
-//! step), and that work cannot go on until the helper returns; when every thread is
-//! stuck so, none finds work, and the limit breaks the wait. The helpers only spin
-//! during a step: between steps the threads sleep as before.
+//! returns at once: spinning there would stop the step below it on the same stack (one
+//! that was there first runs the step from its own loop instead, below it). And a
+//! helper leaves after [`IDLE_LIMIT`] without a job even while its step goes on: a
+//! thread may pick a helper up while it waits inside other work (another world's step
+//! on a pool the caller shares, or, with three threads or more, a chunk of this step),
+//! and that work cannot go on until the helper returns; when every thread is stuck so,
+//! none finds work, and the limit breaks the wait. Between steps the threads sleep as
+//! before, but for the wait from the first moved pose to the step (at most
+//! [`IDLE_LIMIT`]).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// A helper that found no job for this long leaves (see the module docs): longer
@@ -49,61 +73,146 @@ use std::time::{Duration, Instant};
 const IDLE_LIMIT: Duration = Duration::from_millis(1);
 
 /// What a step shares with its helpers.
-#[derive(Default)]
 struct Shift {
     /// Set when the step has ended (or unwound).
     done: AtomicBool,
+    /// The pool index of the thread running the step, once it has begun
+    /// ([`NOT_BEGUN`] before).
+    driver: AtomicUsize,
     /// Helpers running now (their loop entered and not yet left).
     helping: AtomicUsize,
-    /// Helpers that have entered their loop.
-    arrived: AtomicUsize,
+    /// The pool indices (below 64) of the threads whose helper has entered its loop,
+    /// one bit each.
+    arrivals: AtomicU64,
+    /// The same for the helpers in their loop now (a helper that runs the step from its
+    /// loop stays in it until the step ends).
+    in_loop: AtomicU64,
+    /// When the helpers were spawned.
+    woken: Instant,
 }
 
-/// Runs `step` (on a thread of the current rayon pool) with one helper spawned for
-/// each other thread of the pool, and stops them when it returns (or unwinds).
-pub(crate) fn with_threads_awake<R>(step: impl FnOnce() -> R) -> R {
-    awake_during(step, Arc::default())
-}
+/// [`Shift::driver`] before the step has begun.
+const NOT_BEGUN: usize = usize::MAX;
 
-/// [`with_threads_awake`] with the shift given (tests watch its helpers).
-fn awake_during<R>(step: impl FnOnce() -> R, shift: Arc<Shift>) -> R {
-    let helpers = rayon::current_num_threads().saturating_sub(1);
-    if helpers == 0 {
-        return step();
-    }
-    let driver = rayon::current_thread_index();
-    for _ in 0..helpers {
-        let shift = Arc::clone(&shift);
-        rayon::spawn(move || {
-            if rayon::current_thread_index() == driver {
-                return;
-            }
-            shift.arrived.fetch_add(1, Ordering::AcqRel);
-            shift.helping.fetch_add(1, Ordering::AcqRel);
-            let mut last_job = Instant::now();
-            while !shift.done.load(Ordering::Acquire) {
-                if rayon::yield_now() == Some(rayon::Yield::Executed) {
-                    last_job = Instant::now();
-                } else if last_job.elapsed() > IDLE_LIMIT {
-                    break;
-                } else {
-                    // Lets any other runnable thread of the machine have the core (a
-                    // pool with more threads than cores), else returns at once.
-                    std::thread::yield_now();
-                }
-            }
-            shift.helping.fetch_sub(1, Ordering::AcqRel);
-        });
-    }
-    // Stops the helpers however `step` ends.
-    struct Stop(Arc<Shift>);
-    impl Drop for Stop {
-        fn drop(&mut self) {
-            self.0.done.store(true, Ordering::Release);
+impl Default for Shift {
+    fn default() -> Shift {
+        Shift {
+            done: AtomicBool::new(false),
+            driver: AtomicUsize::new(NOT_BEGUN),
+            helping: AtomicUsize::new(0),
+            arrivals: AtomicU64::new(0),
+            in_loop: AtomicU64::new(0),
+            woken: Instant::now(),
         }
     }
-    let _stop = Stop(shift);
-    step()
+}
+
+/// Helpers woken ahead of a step (see [`wake_ahead`]); dropped, they leave.
+pub(crate) struct Crew(Arc<Shift>);
+
+impl Drop for Crew {
+    fn drop(&mut self) {
+        self.0.done.store(true, Ordering::Release);
+    }
+}
+
+/// Wakes a helper on every thread of `pool` now, for a step that is about to come:
+/// they spin until that step ends, or leave after [`IDLE_LIMIT`] without a job.
+pub(crate) fn wake_ahead(pool: &rayon::ThreadPool) -> Crew {
+    let shift = Arc::new(Shift::default());
+    let helper_shift = Arc::clone(&shift);
+    pool.spawn_broadcast(move |_| help(&helper_shift));
+    Crew(shift)
+}
+
+/// Runs `step` on `pool` (as [`rayon::ThreadPool::install`] does) with a helper on
+/// every other thread of the pool, and stops them when it returns (or unwinds): the
+/// helpers of `crew` (woken for this pool) unless they may have left, else new ones.
+pub(crate) fn install_awake<R: Send>(
+    pool: &rayon::ThreadPool,
+    crew: Option<Crew>,
+    step: impl FnOnce() -> R + Send,
+) -> R {
+    match &crew {
+        Some(Crew(shift)) if shift.expected() => run_shift(pool, step, Arc::clone(shift)),
+        _ => install_with(pool, step, Arc::default()),
+    }
+}
+
+impl Shift {
+    /// Whether the helpers can be counted on: some are in their loop, or they were
+    /// woken so recently that none can have left yet (a helper leaves only after
+    /// [`IDLE_LIMIT`] in its loop without a job).
+    fn expected(&self) -> bool {
+        self.helping.load(Ordering::Acquire) > 0 || self.woken.elapsed() < IDLE_LIMIT / 2
+    }
+}
+
+/// [`install_awake`] with the shift given (tests watch its helpers).
+fn install_with<R: Send>(
+    pool: &rayon::ThreadPool,
+    step: impl FnOnce() -> R + Send,
+    shift: Arc<Shift>,
+) -> R {
+    if pool.current_num_threads() <= 1 {
+        return pool.install(step);
+    }
+    // One helper per thread, each delivered to its own thread, which runs it before
+    // it looks for any other work, and every thread woken at once: the step's thread
+    // included (its helper, when it comes first, runs the step from its loop; when it
+    // comes on top of the step, it returns at once).
+    let helper_shift = Arc::clone(&shift);
+    pool.spawn_broadcast(move |_| help(&helper_shift));
+    run_shift(pool, step, shift)
+}
+
+/// `step` on `pool` with the helpers of `shift` (already spawned), stopped when it ends.
+fn run_shift<R: Send>(
+    pool: &rayon::ThreadPool,
+    step: impl FnOnce() -> R + Send,
+    shift: Arc<Shift>,
+) -> R {
+    pool.install(move || {
+        let here = rayon::current_thread_index().unwrap_or(NOT_BEGUN);
+        shift.driver.store(here, Ordering::Release);
+        // Stops the helpers however `step` ends.
+        struct Stop(Arc<Shift>);
+        impl Drop for Stop {
+            fn drop(&mut self) {
+                self.0.done.store(true, Ordering::Release);
+            }
+        }
+        let _stop = Stop(shift);
+        step()
+    })
+}
+
+/// A helper's loop: runs the pool's jobs (the step's) until the step ends or no job
+/// came for [`IDLE_LIMIT`]. Returns at once on the step's own thread while the step
+/// runs there (the helper would sit on top of it), and once the step has ended.
+fn help(shift: &Shift) {
+    let here = rayon::current_thread_index().unwrap_or(NOT_BEGUN);
+    if shift.done.load(Ordering::Acquire) || shift.driver.load(Ordering::Acquire) == here {
+        return;
+    }
+    let bit = 1u64.checked_shl(here as u32).unwrap_or(0);
+    shift.arrivals.fetch_or(bit, Ordering::AcqRel);
+    shift.in_loop.fetch_or(bit, Ordering::AcqRel);
+    shift.helping.fetch_add(1, Ordering::AcqRel);
+    let mut last_job = Instant::now();
+    while !shift.done.load(Ordering::Acquire) {
+        if rayon::yield_now() == Some(rayon::Yield::Executed) {
+            last_job = Instant::now();
+        } else if last_job.elapsed() > IDLE_LIMIT {
+            break;
+        } else {
+            // Lets any other runnable thread of the machine have the core (a pool
+            // with more threads than cores), else returns at once.
+            std::thread::yield_now();
+        }
+    }
+    shift.in_loop.fetch_and(!bit, Ordering::AcqRel);
+    shift.helping.fetch_sub(1, Ordering::AcqRel);
 }
 
 #[cfg(test)]
@@ -130,6 +239,18 @@ mod tests {
         false
     }
 
+    /// Of a bit set of threads, those other than the step's, once the step has begun.
+    fn others(shift: &Shift, threads: &AtomicU64) -> u32 {
+        let driver = shift.driver.load(Ordering::Acquire);
+        let threads = threads.load(Ordering::Acquire);
+        (threads & !1u64.checked_shl(driver as u32).unwrap_or(0)).count_ones()
+    }
+
+    /// The helpers that came on threads other than the step's.
+    fn others_arrived(shift: &Shift) -> u32 {
+        others(shift, &shift.arrivals)
+    }
+
     /// On pools of 2 to 4 threads, called from outside the pool and from inside a
     /// `join` of it: the helpers of every thread but the step's come, the step's
     /// parallel work gives the sequential answer, and once the step has returned every
@@ -143,26 +264,20 @@ mod tests {
                 let shift = Arc::new(Shift::default());
                 let watched = Arc::clone(&shift);
                 let step = || {
-                    awake_during(
-                        || {
-                            assert!(
-                                eventually(
-                                    || watched.arrived.load(Ordering::Acquire) == threads - 1
-                                ),
-                                "{threads} threads: the helpers never all came"
-                            );
-                            (0..100_000u64)
-                                .into_par_iter()
-                                .map(|i| i * i % 7)
-                                .sum::<u64>()
-                        },
-                        Arc::clone(&shift),
-                    )
+                    assert!(
+                        eventually(|| others_arrived(&watched) == threads as u32 - 1),
+                        "{threads} threads: the helpers never all came"
+                    );
+                    (0..100_000u64)
+                        .into_par_iter()
+                        .map(|i| i * i % 7)
+                        .sum::<u64>()
                 };
                 let sum = if round % 2 == 0 {
-                    pool.install(step)
+                    install_with(&pool, step, Arc::clone(&shift))
                 } else {
-                    pool.install(|| rayon::join(step, || ()).0)
+                    let inner = || install_with(&pool, step, Arc::clone(&shift));
+                    pool.install(|| rayon::join(inner, || ()).0)
                 };
                 assert_eq!(sum, expected);
                 assert!(
@@ -179,11 +294,76 @@ mod tests {
     #[test]
     fn idle_helpers_leave_before_the_step_ends() {
         let (left_while_running, shift) = step_on(3, |watched| {
-            let came = eventually(|| watched.arrived.load(Ordering::Acquire) == 2);
-            came && eventually(|| watched.helping.load(Ordering::Acquire) == 0)
+            let came = eventually(|| others_arrived(watched) == 2);
+            came && eventually(|| others(watched, &watched.in_loop) == 0)
         });
         assert!(left_while_running);
         assert!(shift.done.load(Ordering::Acquire));
+    }
+
+    /// Helpers woken ahead of a step, on pools of 2 to 4 threads: each thread's comes
+    /// and spins with no step; the step given the crew is served by them (every thread
+    /// but the step's runs one of the crew's helpers during the step), gives the
+    /// sequential answer, and they all leave once it has returned.
+    #[test]
+    fn woken_helpers_serve_the_step_and_leave_after_it() {
+        for threads in 2..=4 {
+            let pool = pool(threads);
+            let expected: u64 = (0..100_000u64).map(|i| i * i % 7).sum();
+            for _ in 0..10 {
+                let crew = wake_ahead(&pool);
+                let watched = Arc::clone(&crew.0);
+                assert!(
+                    eventually(|| watched.helping.load(Ordering::Acquire) == threads),
+                    "{threads} threads: the woken helpers never all came"
+                );
+                let sum = install_awake(&pool, Some(crew), || {
+                    assert!(
+                        eventually(|| others_arrived(&watched) == threads as u32 - 1),
+                        "{threads} threads: the crew does not serve the step"
+                    );
+                    (0..100_000u64)
+                        .into_par_iter()
+                        .map(|i| i * i % 7)
+                        .sum::<u64>()
+                });
+                assert_eq!(sum, expected);
+                assert!(watched.done.load(Ordering::Acquire));
+                assert!(
+                    eventually(|| watched.helping.load(Ordering::Acquire) == 0),
+                    "{threads} threads: a woken helper still runs after the step"
+                );
+            }
+        }
+    }
+
+    /// Woken helpers that get no step leave: at once when their crew is dropped, and
+    /// after `IDLE_LIMIT` when it is kept; a step given a crew whose helpers have left
+    /// wakes new ones (and still gives the answer).
+    #[test]
+    fn woken_helpers_without_a_step_leave() {
+        let pool = pool(3);
+        let crew = wake_ahead(&pool);
+        let watched = Arc::clone(&crew.0);
+        assert!(eventually(|| watched.helping.load(Ordering::Acquire) == 3));
+        drop(crew);
+        assert!(eventually(|| watched.helping.load(Ordering::Acquire) == 0));
+
+        let crew = wake_ahead(&pool);
+        let watched = Arc::clone(&crew.0);
+        assert!(eventually(|| watched
+            .arrivals
+            .load(Ordering::Acquire)
+            .count_ones()
+            == 3));
+        assert!(eventually(|| watched.helping.load(Ordering::Acquire) == 0));
+        assert!(!watched.expected());
+        let sum = install_awake(&pool, Some(crew), || {
+            (0..1000u64).into_par_iter().sum::<u64>()
+        });
+        assert_eq!(sum, 999 * 1000 / 2);
+        // The crew's helpers were not asked back: the step had its own.
+        assert_eq!(watched.driver.load(Ordering::Acquire), NOT_BEGUN);
     }
 
     /// One thread: no helper, the step runs as it is.
@@ -198,7 +378,7 @@ mod tests {
     fn step_on<R: Send>(threads: usize, step: impl FnOnce(&Shift) -> R + Send) -> (R, Arc<Shift>) {
         let shift = Arc::new(Shift::default());
         let watched = Arc::clone(&shift);
-        let answer = pool(threads).install(|| awake_during(|| step(&watched), Arc::clone(&shift)));
+        let answer = install_with(&pool(threads), || step(&watched), Arc::clone(&shift));
         (answer, shift)
     }
 }

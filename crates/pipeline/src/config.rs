@@ -97,16 +97,23 @@ pub struct Config {
     /// [`step_in`](crate::CollisionWorld::step_in)), every other thread of its pool runs
     /// a helper that takes the step's parallel work as soon as a stage splits it and
     /// otherwise spins (yielding its core to any other runnable thread), instead of
-    /// going to sleep between stages; a helper leaves when
-    /// the step ends, or after 1 ms without work. Waking a sleeping thread took
-    /// 50–100 µs on the 2-core virtual machine the figures come from (`cargo run
-    /// --release -p sepax-benches --example wake`), longer than many stages. With 2
-    /// threads, `stress --scene soup --bodies 10000 --threads 2` measured the step at
-    /// 1.62–1.64 ms instead of 1.70–1.76 in one set of alternated runs and 1.46 instead
-    /// of 1.52–1.56 in another (medians); the large world's at 30 instead of 39–41 µs,
-    /// then 29 instead of 31. The cost: the other threads spin (a core each, unless
-    /// another thread wants it) while a step runs, never between steps. The output is the same bits either way. On by
-    /// default; off suits a pool shared with other busy work. No effect with one thread.
+    /// going to sleep between stages; a helper leaves when the step ends, or after 1 ms
+    /// without work. And the world's own pool is woken ahead of its step: the first
+    /// [`set_pose`](crate::CollisionWorld::set_pose) or
+    /// [`set_poses`](crate::CollisionWorld::set_poses) entry that moves a body since the
+    /// last step wakes its threads, whose helpers then wait for the step (1 ms at most)
+    /// while the caller sets the other poses. Waking a sleeping thread took 50–100 µs
+    /// on the 2-core virtual machine the figures come from (`cargo run --release -p
+    /// sepax-benches --example wake`), longer than many stages. With 2 threads, `stress
+    /// --scene soup --bodies 10000 --threads 2` measured the step at 1.62–1.64 ms
+    /// instead of 1.70–1.76 in one set of alternated runs and 1.46 instead of 1.52–1.56
+    /// in another (medians); the large world's at 30 instead of 39–41 µs, then 29
+    /// instead of 31; waking ahead took a further 7–10 % off the poses-and-step time of
+    /// the step bench's box scenes (see the `awake` module's figures in the source).
+    /// The cost: the other threads spin (a core each, unless another thread wants it)
+    /// while a step runs, and from the first moved pose to the step (at most 1 ms);
+    /// otherwise they sleep. The output is the same bits either way. On by default; off
+    /// suits a pool shared with other busy work. No effect with one thread.
     pub keep_threads_awake: bool,
 }
 

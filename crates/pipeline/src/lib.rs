@@ -112,7 +112,9 @@
 //! crate re-exports [`rayon`]), with the same report bit for bit. While a step runs,
 //! the pool's other threads do not sleep between its stages: they wait for the next
 //! stage's work spinning ([`Config::keep_threads_awake`], on by default), because
-//! waking a sleeping thread cost more than many stages take. A world of one thread
+//! waking a sleeping thread cost more than many stages take; and the first pose that
+//! moves a body after a step wakes the world's own pool, so that its threads are up
+//! when the step begins. A world of one thread
 //! ([`Config::threads`] 1) has no pool at all: it spawns no thread, and its steps run
 //! on the thread that calls them, the same chunks in order, without touching rayon.
 //!
@@ -125,8 +127,9 @@
 //! list must grow past every earlier step's length or a static body's cached
 //! neighbour list spills past its inline room (`tests/no_allocation.rs`: at most 7
 //! allocations in 60 steps of five scenes, against 1,475 in 60 steps of a 2,000-box
-//! soup before 3 December 2026). A step on a pool makes a few more: two for the
-//! helpers that keep the pool awake, one list of the contacts' parts in the event
+//! soup before 3 December 2026). A step on a pool makes a few more: a few for the
+//! helpers that keep the pool awake (a shared flag block and one job per thread), one
+//! list of the contacts' parts in the event
 //! stage, and, in the steps that patch or rebuild the broad phase's candidates, one
 //! list per parallel task. The report's lists are reused too: the `contacts` and
 //! `events` a step returns are overwritten by the next one.

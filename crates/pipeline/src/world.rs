@@ -1,7 +1,7 @@
 //! [`CollisionWorld`]: body storage behind generational handles, and the getters and
 //! setters a physics engine calls between steps.
 
-use crate::awake::with_threads_awake;
+use crate::awake::{Crew, install_awake, wake_ahead};
 use crate::step::{PairTracker, StepFrame};
 use crate::store::{Body, BodyStore};
 use crate::{BodyDesc, BodyHandle, BodyKind, Config, Groups, PoseBatch, StepReport, WorldError};
@@ -51,6 +51,8 @@ pub struct CollisionWorld {
     /// Pair states of the last step, one per broad-phase pair and in the same order.
     pairs: PairTracker,
     report: StepReport,
+    /// The own pool's helpers, woken by `set_poses` for the step to come.
+    crew: Option<Crew>,
 }
 
 impl std::fmt::Debug for CollisionWorld {
@@ -109,6 +111,7 @@ impl CollisionWorld {
             broad,
             pairs: PairTracker::default(),
             report: StepReport::default(),
+            crew: None,
         })
     }
 
@@ -183,9 +186,17 @@ impl CollisionWorld {
     /// Setting the very same pose again (bit for bit) changes nothing: the body counts
     /// as resting, and its pairs with other resting bodies reuse last step's manifold
     /// at the next step (the answer would be the same bits).
+    ///
+    /// The first pose that moves a body since the last step wakes the world's own pool
+    /// for the step to come (see [`Config::keep_threads_awake`]).
     pub fn set_pose(&mut self, handle: BodyHandle, pose: Pose) -> Result<(), WorldError> {
         match self.try_set_pose(handle, pose) {
-            Some(_) => Ok(()),
+            Some(moved) => {
+                if moved {
+                    self.wake_pool();
+                }
+                Ok(())
+            }
             None => Err(WorldError::StaleHandle(handle)),
         }
     }
@@ -193,7 +204,9 @@ impl CollisionWorld {
     /// Moves many bodies at once: `set_pose` for each `(handle, pose)` in order,
     /// without a `Result` per body. A stale handle is skipped and counted (the other
     /// entries still apply); a pose with the same bits as the body's changes nothing.
-    /// See [`PoseBatch`] for the rules and the cost (a few ns a body).
+    /// See [`PoseBatch`] for the rules and the cost (a few ns a body). The first entry
+    /// that moves a body wakes the world's own pool for the step to come, as
+    /// [`set_pose`](Self::set_pose) does.
     ///
     /// ```
     /// use sepax_pipeline::{BodyDesc, CollisionWorld, Config};
@@ -217,7 +230,12 @@ impl CollisionWorld {
         let mut batch = PoseBatch::default();
         for (handle, pose) in poses {
             match self.try_set_pose(handle, pose) {
-                Some(true) => batch.moved += 1,
+                Some(true) => {
+                    if batch.moved == 0 {
+                        self.wake_pool();
+                    }
+                    batch.moved += 1;
+                }
                 Some(false) => batch.unchanged += 1,
                 None => {
                     batch.stale += 1;
@@ -226,6 +244,19 @@ impl CollisionWorld {
             }
         }
         batch
+    }
+
+    /// A body moved, so a step is coming: wakes the world's own pool now, once per step
+    /// (see [`Config::keep_threads_awake`]), so that its threads are up when the step
+    /// begins.
+    #[inline]
+    fn wake_pool(&mut self) {
+        if self.crew.is_none()
+            && self.config.keep_threads_awake
+            && let Some(pool) = &self.pool
+        {
+            self.crew = Some(wake_ahead(pool));
+        }
     }
 
     /// `set_pose` without the error: `None` for a stale handle, else whether the pose
@@ -415,6 +446,9 @@ impl CollisionWorld {
     /// (no pool), on the calling thread.
     fn step_on(&mut self, pool: Option<&rayon::ThreadPool>) -> &StepReport {
         let mut report = std::mem::take(&mut self.report);
+        // The helpers `set_pose` woke serve a step on the world's own pool (dropped,
+        // they leave).
+        let crew = self.crew.take().filter(|_| pool.is_none());
         let pool = pool.or(self.pool.as_ref());
         // Without a pool no stage may touch rayon (outside a pool that would be the
         // global one): the broad phase is told so, the other stages by `parallel`.
@@ -434,10 +468,10 @@ impl CollisionWorld {
             // One hand-over to the pool per step, whose other threads stay awake until
             // it ends (see `awake`).
             let awake = self.config.keep_threads_awake;
-            pool.install(|| match awake {
-                true => with_threads_awake(|| frame.run(&mut report)),
-                false => frame.run(&mut report),
-            });
+            match awake {
+                true => install_awake(pool, crew, || frame.run(&mut report)),
+                false => pool.install(|| frame.run(&mut report)),
+            }
         } else {
             // One thread: the same chunks in order, here (waking a pool thread took
             // 50–100 µs on the 2-core machine of `awake`'s figures).
