@@ -44,11 +44,12 @@
 //! the helpers spin until the step comes and then serve it ([`install_awake`]), so the
 //! threads wake while the caller is still setting poses. Helpers that found no step
 //! for [`IDLE_LIMIT`] leave, and the step then wakes new ones; a step on another pool
-//! (`step_in`) lets them go. With both, `cargo bench -p sepax-benches --bench step`'s
-//! sepax side (poses set and stepped, 2 threads), three alternated runs against the
-//! build before: soup 1,000 266 / 266 / 237 → 207 / 217 / 267 µs, soup 10,000 2.41 /
-//! 2.19 / 2.30 → 2.36 / 1.88 / 2.19 ms, static-heavy 402 / 464 / 464 → 411 / 381 / 423
-//! µs.
+//! (`step_in`) lets them go. With both, `cargo bench -p sepax-benches --bench step --
+//! --warm-up-time 1 --measurement-time 3 "step_.*/sepax"` (poses set and stepped, 2
+//! threads), three runs alternated with the build before, new / old time, geometric
+//! mean of the three: soup 1,000 1.00 (0.89, 0.89, 1.25), soup 10,000 0.91, soup
+//! 50,000 0.94, hulls 0.88, static-heavy 0.87, terrain 0.92; the one-thread world of
+//! the same runs, which this does not touch, 0.97 (the machine's noise).
 //!
 //! A helper never waits long for work that cannot come. One that lands on the thread
 //! running the step (that thread may pick it up while it waits inside a `join`)

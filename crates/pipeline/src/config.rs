@@ -108,8 +108,9 @@ pub struct Config {
     /// --scene soup --bodies 10000 --threads 2` measured the step at 1.62–1.64 ms
     /// instead of 1.70–1.76 in one set of alternated runs and 1.46 instead of 1.52–1.56
     /// in another (medians); the large world's at 30 instead of 39–41 µs, then 29
-    /// instead of 31; waking ahead took a further 7–10 % off the poses-and-step time of
-    /// the step bench's box scenes (see the `awake` module's figures in the source).
+    /// instead of 31; waking ahead took a further 6–13 % off the poses-and-step time of
+    /// most of the step bench's scenes, in noisy runs (the `awake` module's figures, in
+    /// the source).
     /// The cost: the other threads spin (a core each, unless another thread wants it)
     /// while a step runs, and from the first moved pose to the step (at most 1 ms);
     /// otherwise they sleep. The output is the same bits either way. On by default; off
