@@ -44,12 +44,19 @@
 //! the helpers spin until the step comes and then serve it ([`install_awake`]), so the
 //! threads wake while the caller is still setting poses. Helpers that found no step
 //! for [`IDLE_LIMIT`] leave, and the step then wakes new ones; a step on another pool
-//! (`step_in`) lets them go. With both, `cargo bench -p sepax-benches --bench step --
-//! --warm-up-time 1 --measurement-time 3 "step_.*/sepax"` (poses set and stepped, 2
-//! threads), three runs alternated with the build before, new / old time, geometric
-//! mean of the three: soup 1,000 1.00 (0.89, 0.89, 1.25), soup 10,000 0.91, soup
-//! 50,000 0.94, hulls 0.88, static-heavy 0.87, terrain 0.92; the one-thread world of
-//! the same runs, which this does not touch, 0.97 (the machine's noise).
+//! (`step_in`) lets them go. Measured with both, on the noisy 2-core VM of 3 December
+//! 2026, against the build before, runs alternated:
+//! * `stress --scene soup --threads 2`, whose poses are computed while they are set
+//!   (`Scene::apply`), the `call` row (the step's wall time for the caller), geometric
+//!   mean of new / old medians: 1,000 boxes 0.74 (8 runs of 1,500 frames), 10,000
+//!   boxes 0.92 (6 runs of 200 frames); the static-heavy scene 1.03 (6 runs, noise);
+//! * `cargo bench -p sepax-benches --bench step -- "step_.*/sepax"`, whose poses are
+//!   computed before the timed span and only copied in it (so the threads have less
+//!   time to wake before the step): three runs in a calm hour, new / old: soup 1,000
+//!   1.00 (0.89, 0.89, 1.25), soup 10,000 0.91, soup 50,000 0.94, hulls 0.88,
+//!   static-heavy 0.87, terrain 0.92 (the one-thread world, untouched, 0.97); an hour
+//!   later, in a noisier one, eight runs of soup 1,000 / hulls / static-heavy 1.00 /
+//!   1.07 / 1.00 and sixteen of soup 1,000 0.97: no gain the noise leaves visible there.
 //!
 //! A helper never waits long for work that cannot come. One that lands on the thread
 //! running the step (that thread may pick it up while it waits inside a `join`)

@@ -108,9 +108,10 @@ pub struct Config {
     /// --scene soup --bodies 10000 --threads 2` measured the step at 1.62–1.64 ms
     /// instead of 1.70–1.76 in one set of alternated runs and 1.46 instead of 1.52–1.56
     /// in another (medians); the large world's at 30 instead of 39–41 µs, then 29
-    /// instead of 31; waking ahead took a further 6–13 % off the poses-and-step time of
-    /// most of the step bench's scenes, in noisy runs (the `awake` module's figures, in
-    /// the source).
+    /// instead of 31; waking ahead took 8–26 % off the step's wall time in `stress
+    /// --scene soup` (poses computed while they are set), and no clear share of the
+    /// step bench's poses-and-step time (poses only copied in: less time to wake) in
+    /// noisy runs (the `awake` module's figures, in the source).
     /// The cost: the other threads spin (a core each, unless another thread wants it)
     /// while a step runs, and from the first moved pose to the step (at most 1 ms);
     /// otherwise they sleep. The output is the same bits either way. On by default; off
