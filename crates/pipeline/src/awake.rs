@@ -97,6 +97,9 @@ struct Shift {
     in_loop: AtomicU64,
     /// When the helpers were spawned.
     woken: Instant,
+    /// How long a helper waits for a job before it leaves ([`IDLE_LIMIT`]; longer in
+    /// tests that must not see helpers leave on a loaded machine).
+    idle_limit: Duration,
 }
 
 /// [`Shift::driver`] before the step has begun.
@@ -111,6 +114,7 @@ impl Default for Shift {
             arrivals: AtomicU64::new(0),
             in_loop: AtomicU64::new(0),
             woken: Instant::now(),
+            idle_limit: IDLE_LIMIT,
         }
     }
 }
@@ -127,7 +131,12 @@ impl Drop for Crew {
 /// Wakes a helper on every thread of `pool` now, for a step that is about to come:
 /// they spin until that step ends, or leave after [`IDLE_LIMIT`] without a job.
 pub(crate) fn wake_ahead(pool: &rayon::ThreadPool) -> Crew {
-    let shift = Arc::new(Shift::default());
+    wake_ahead_with(pool, Shift::default())
+}
+
+/// [`wake_ahead`] with the shift given (tests set its idle limit).
+fn wake_ahead_with(pool: &rayon::ThreadPool, shift: Shift) -> Crew {
+    let shift = Arc::new(shift);
     let helper_shift = Arc::clone(&shift);
     pool.spawn_broadcast(move |_| help(&helper_shift));
     Crew(shift)
@@ -152,7 +161,7 @@ impl Shift {
     /// woken so recently that none can have left yet (a helper leaves only after
     /// [`IDLE_LIMIT`] in its loop without a job).
     fn expected(&self) -> bool {
-        self.helping.load(Ordering::Acquire) > 0 || self.woken.elapsed() < IDLE_LIMIT / 2
+        self.helping.load(Ordering::Acquire) > 0 || self.woken.elapsed() < self.idle_limit / 2
     }
 }
 
@@ -211,7 +220,7 @@ fn help(shift: &Shift) {
     while !shift.done.load(Ordering::Acquire) {
         if rayon::yield_now() == Some(rayon::Yield::Executed) {
             last_job = Instant::now();
-        } else if last_job.elapsed() > IDLE_LIMIT {
+        } else if last_job.elapsed() > shift.idle_limit {
             break;
         } else {
             // Lets any other runnable thread of the machine have the core (a pool
@@ -233,6 +242,23 @@ mod tests {
             .num_threads(threads)
             .build()
             .unwrap()
+    }
+
+    /// A step's parallel work, and its answer computed sequentially.
+    fn parallel_work() -> u64 {
+        (0..100_000u64).into_par_iter().map(|i| i * i % 7).sum()
+    }
+
+    fn sequential_work() -> u64 {
+        (0..100_000u64).map(|i| i * i % 7).sum()
+    }
+
+    /// A shift whose helpers wait a minute for a job before they leave.
+    fn patient() -> Shift {
+        Shift {
+            idle_limit: Duration::from_secs(60),
+            ..Shift::default()
+        }
     }
 
     /// Waits up to 10 s for `ready`; false if it never held.
@@ -267,7 +293,6 @@ mod tests {
     fn helpers_come_during_the_step_and_leave_after_it() {
         for threads in 2..=4 {
             let pool = pool(threads);
-            let expected: u64 = (0..100_000u64).map(|i| i * i % 7).sum();
             for round in 0..20 {
                 let shift = Arc::new(Shift::default());
                 let watched = Arc::clone(&shift);
@@ -276,10 +301,7 @@ mod tests {
                         eventually(|| others_arrived(&watched) == threads as u32 - 1),
                         "{threads} threads: the helpers never all came"
                     );
-                    (0..100_000u64)
-                        .into_par_iter()
-                        .map(|i| i * i % 7)
-                        .sum::<u64>()
+                    parallel_work()
                 };
                 let sum = if round % 2 == 0 {
                     install_with(&pool, step, Arc::clone(&shift))
@@ -287,7 +309,7 @@ mod tests {
                     let inner = || install_with(&pool, step, Arc::clone(&shift));
                     pool.install(|| rayon::join(inner, || ()).0)
                 };
-                assert_eq!(sum, expected);
+                assert_eq!(sum, sequential_work());
                 assert!(
                     eventually(|| shift.helping.load(Ordering::Acquire) == 0),
                     "{threads} threads: a helper still runs after the step"
@@ -312,14 +334,17 @@ mod tests {
     /// Helpers woken ahead of a step, on pools of 2 to 4 threads: each thread's comes
     /// and spins with no step; the step given the crew is served by them (every thread
     /// but the step's runs one of the crew's helpers during the step), gives the
-    /// sequential answer, and they all leave once it has returned.
+    /// sequential answer, and they all leave once it has returned. (Patient helpers:
+    /// with the 1 ms idle limit, on a machine busy with other work, the first ones could
+    /// leave before the last came.)
     #[test]
     fn woken_helpers_serve_the_step_and_leave_after_it() {
         for threads in 2..=4 {
             let pool = pool(threads);
-            let expected: u64 = (0..100_000u64).map(|i| i * i % 7).sum();
             for _ in 0..10 {
-                let crew = wake_ahead(&pool);
+                // Helpers that never leave on their own: on a loaded machine a thread
+                // may come later than another's idle limit.
+                let crew = wake_ahead_with(&pool, patient());
                 let watched = Arc::clone(&crew.0);
                 assert!(
                     eventually(|| watched.helping.load(Ordering::Acquire) == threads),
@@ -330,12 +355,9 @@ mod tests {
                         eventually(|| others_arrived(&watched) == threads as u32 - 1),
                         "{threads} threads: the crew does not serve the step"
                     );
-                    (0..100_000u64)
-                        .into_par_iter()
-                        .map(|i| i * i % 7)
-                        .sum::<u64>()
+                    parallel_work()
                 });
-                assert_eq!(sum, expected);
+                assert_eq!(sum, sequential_work());
                 assert!(watched.done.load(Ordering::Acquire));
                 assert!(
                     eventually(|| watched.helping.load(Ordering::Acquire) == 0),
@@ -345,13 +367,14 @@ mod tests {
         }
     }
 
-    /// Woken helpers that get no step leave: at once when their crew is dropped, and
-    /// after `IDLE_LIMIT` when it is kept; a step given a crew whose helpers have left
-    /// wakes new ones (and still gives the answer).
+    /// Woken helpers that get no step leave: at once when their crew is dropped (patient
+    /// ones, which would not leave on their own), and after `IDLE_LIMIT` when it is kept;
+    /// a step given a crew whose helpers have left wakes new ones (and still gives the
+    /// answer).
     #[test]
     fn woken_helpers_without_a_step_leave() {
         let pool = pool(3);
-        let crew = wake_ahead(&pool);
+        let crew = wake_ahead_with(&pool, patient());
         let watched = Arc::clone(&crew.0);
         assert!(eventually(|| watched.helping.load(Ordering::Acquire) == 3));
         drop(crew);
