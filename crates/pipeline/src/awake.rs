@@ -137,9 +137,17 @@ pub(crate) fn wake_ahead(pool: &rayon::ThreadPool) -> Crew {
 /// [`wake_ahead`] with the shift given (tests set its idle limit).
 fn wake_ahead_with(pool: &rayon::ThreadPool, shift: Shift) -> Crew {
     let shift = Arc::new(shift);
-    let helper_shift = Arc::clone(&shift);
-    pool.spawn_broadcast(move |_| help(&helper_shift));
+    spawn_helpers(pool, &shift);
     Crew(shift)
+}
+
+/// One helper of `shift` per thread of `pool`, each delivered to its own thread, which
+/// runs it before it looks for any other work, and every thread woken at once: the
+/// step's thread included (its helper, when it comes first, runs the step from its
+/// loop; when it comes on top of the step, it returns at once).
+fn spawn_helpers(pool: &rayon::ThreadPool, shift: &Arc<Shift>) {
+    let shift = Arc::clone(shift);
+    pool.spawn_broadcast(move |_| help(&shift));
 }
 
 /// Runs `step` on `pool` (as [`rayon::ThreadPool::install`] does) with a helper on
@@ -174,12 +182,7 @@ fn install_with<R: Send>(
     if pool.current_num_threads() <= 1 {
         return pool.install(step);
     }
-    // One helper per thread, each delivered to its own thread, which runs it before
-    // it looks for any other work, and every thread woken at once: the step's thread
-    // included (its helper, when it comes first, runs the step from its loop; when it
-    // comes on top of the step, it returns at once).
-    let helper_shift = Arc::clone(&shift);
-    pool.spawn_broadcast(move |_| help(&helper_shift));
+    spawn_helpers(pool, &shift);
     run_shift(pool, step, shift)
 }
 
@@ -192,14 +195,8 @@ fn run_shift<R: Send>(
     pool.install(move || {
         let here = rayon::current_thread_index().unwrap_or(NOT_BEGUN);
         shift.driver.store(here, Ordering::Release);
-        // Stops the helpers however `step` ends.
-        struct Stop(Arc<Shift>);
-        impl Drop for Stop {
-            fn drop(&mut self) {
-                self.0.done.store(true, Ordering::Release);
-            }
-        }
-        let _stop = Stop(shift);
+        // Stops the helpers however `step` ends (a crew dropped).
+        let _stop = Crew(shift);
         step()
     })
 }

@@ -51,7 +51,7 @@ pub struct CollisionWorld {
     /// Pair states of the last step, one per broad-phase pair and in the same order.
     pairs: PairTracker,
     report: StepReport,
-    /// The own pool's helpers, woken by `set_poses` for the step to come.
+    /// The own pool's helpers, woken by `set_pose` / `set_poses` for the step to come.
     crew: Option<Crew>,
 }
 
