@@ -56,7 +56,7 @@
 //! "`bc[q] <= probe` in all four lanes" (negation is exact, so this is the same
 //! closed-interval test as the oracle's). With glam's `Vec4` this is one `cmpleps`
 //! and one `movmskps` per candidate, no branch; checked in the disassembly of
-//! `sweep_cell` (x86-64, SSE2 baseline): `movaps` load, `cmpleps`, `movmskps`,
+//! the cell sweep (x86-64, SSE2 baseline): `movaps` load, `cmpleps`, `movmskps`,
 //! `cmp $0xf`, followed by the (rarely taken) branch for a hit.
 //!
 //! **Coherence of the sweep.** The order is kept between sweeps. Each frame the boxes are read
@@ -83,11 +83,13 @@
 //! cut into a uniform grid of cells about four mean extents
 //! wide (at most `n/2` cells, at most 4,096 per axis). Every box is listed in every
 //! cell it touches, by a counting sort that walks the global order, so each cell's
-//! list is already sorted on `a`. A pair is reported only in the cell holding the
-//! lower corner of its overlap, `(max(min_b), max(min_c))`; since the cell function
-//! is monotonic that is `(max(cell(min_b)), max(cell(min_c)))`, one integer test, so
-//! each pair is reported once. A box touching more than 16 cells is tested against
-//! all boxes in one linear pass instead ("big" boxes, e.g. a ground plane).
+//! list is already sorted on `a`; a cell's entries are copied together before its
+//! sweep, which then reads them in a row (`cell_sweep`). A pair is reported only in
+//! the cell holding the lower corner of its overlap, `(max(min_b), max(min_c))`;
+//! since the cell function is monotonic that is `(max(cell(min_b)), max(cell(min_c)))`,
+//! one integer test, so each pair is reported once. A box touching more than 16 cells
+//! is tested against all boxes in one linear pass instead ("big" boxes, e.g. a ground
+//! plane).
 //!
 //! **Statics.** Static proxies live in a [`StaticBvh`] (bvh crate), rebuilt when a
 //! static proxy is added, moved or removed. Each dynamic proxy caches the statics
@@ -201,6 +203,7 @@
 
 mod brute_force;
 mod budget;
+mod cell_sweep;
 mod error;
 mod fat;
 mod grid;

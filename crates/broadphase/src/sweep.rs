@@ -15,9 +15,9 @@
 //! `max_c[q] >= min_c[p]` are then exactly `bc[q] <= probe` lane by lane. Boxes
 //! are stored as 32-byte [`Entry`]s (array of structs: the loop reads `min_a` and
 //! `bc` of the same candidate, so one cache line serves both). Grid cells hold
-//! positions into the sorted entries ([`sweep_cell`]), always read forward. With glam's
-//! `Vec4` this compiles to one `cmpleps` and one `movmskps` per candidate on x86-64
-//! (checked in the disassembly, see the crate docs). Negation is exact in floating
+//! positions into the sorted entries, copied together before the cell is swept
+//! ([`crate::cell_sweep`]). With glam's `Vec4` this compiles to one `cmpleps` and one
+//! `movmskps` per candidate on x86-64 (checked in the disassembly, see the crate docs). Negation is exact in floating
 //! point, so the test is bit-for-bit the closed-interval test of the oracle.
 
 use crate::budget::Sink;
@@ -87,10 +87,13 @@ pub(crate) fn sweep(s: &[Entry], starts: std::ops::Range<usize>, out: &mut Sink)
     true
 }
 
-/// [`sweep`] over the boxes `all[idx[..]]` of one grid cell: `idx` is increasing
+/// [`sweep`] over the boxes `all[idx[..]]` of one grid cell, read through their
+/// positions: the twin the full sweep's [`sweep_gathered_cell`](crate::cell_sweep)
+/// is tested against. `idx` is increasing
 /// and ends with the position of `all`'s sentinel. Pairs are kept only if the lower
 /// corner of their overlap lies in `cell` (see [`crate::grid`]). Returns false when
 /// the pair budget ran out.
+#[cfg(test)]
 pub(crate) fn sweep_cell(all: &[Entry], idx: &[u32], cell: [u16; 2], out: &mut Sink) -> bool {
     debug_assert!(
         idx.last()

@@ -19,11 +19,12 @@ use super::{
     GRID_MIN_CANDIDATES, GRID_MIN_PROXIES, PARALLEL_MIN_PROXIES, PARALLEL_MIN_SWEEP, SweepAndPrune,
 };
 use crate::budget;
+use crate::cell_sweep::sweep_gathered_cell;
 use crate::grid::{AxisStats, Buckets, GridSpec};
 use crate::moments::Moments;
 use crate::order::{choose_axis, order_bits, repair_or_sort};
 use crate::radix::sort_pair_keys;
-use crate::sweep::{Entry, big_against_all, pack_bc, sweep, sweep_cell};
+use crate::sweep::{Entry, big_against_all, pack_bc, sweep};
 use rayon::prelude::*;
 use sepax_geometry::Aabb;
 use smallvec::SmallVec;
@@ -320,7 +321,7 @@ impl SweepAndPrune {
                         continue;
                     }
                     let cell = [(k as u32 % gb) as u16, (k as u32 / gb) as u16];
-                    if !sweep_cell(all, &cells[seg], cell, sink) {
+                    if !sweep_gathered_cell(all, &cells[seg], cell, sink) {
                         return;
                     }
                 }
