@@ -31,6 +31,23 @@ use sepax_geometry::{Aabb, Pose, Shape};
 const HULL_HEADER_BODIES: usize = 6;
 const HULL_BLOCK_BODIES: usize = 3;
 
+/// A step with few changed bodies is cut into at least this many tasks, so that every
+/// thread gets some (a soup of 1,000 boxes was one task of the default 1,024 bodies:
+/// one thread).
+const MIN_TASKS: usize = 8;
+
+/// No task is cut smaller than this, whatever [`MIN_TASKS`] asks.
+const MIN_TASK_BODIES: usize = 64;
+
+/// The task size of a step with `changed` changed bodies: `configured`
+/// ([`Config::aabb_chunk`](crate::Config::aabb_chunk)), cut down to
+/// `⌈changed / MIN_TASKS⌉` but not below [`MIN_TASK_BODIES`] when the bodies are few.
+/// Each body's outcome is its own, whatever task computes it.
+pub(crate) fn chunk_bodies(changed: usize, configured: usize) -> usize {
+    let finer = changed.div_ceil(MIN_TASKS).max(MIN_TASK_BODIES);
+    configured.min(finer).max(1)
+}
+
 /// What the AABB stage found for one changed slot.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum AabbOutcome {
@@ -251,6 +268,18 @@ mod tests {
     use super::*;
     use glam::Quat;
     use sepax_geometry::Cuboid;
+
+    /// Few changed bodies are cut into 8 tasks of at least 64; many go in tasks of the
+    /// configured size; no task is empty or larger than configured.
+    #[test]
+    fn few_bodies_are_cut_for_every_thread() {
+        assert_eq!(chunk_bodies(1_000, 1024), 125);
+        assert_eq!(chunk_bodies(10_000, 1024), 1024);
+        assert_eq!(chunk_bodies(100, 1024), 64);
+        assert_eq!(chunk_bodies(0, 1024), 64);
+        assert_eq!(chunk_bodies(1_000, 1), 1);
+        assert_eq!(chunk_bodies(1_000, 0), 1);
+    }
 
     /// The 4-lane box AABBs equal the scalar `Shape::aabb(..).expanded(..)` bit for bit,
     /// with the same validity verdict, on random rotations (normalised and slightly off

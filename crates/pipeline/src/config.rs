@@ -77,7 +77,9 @@ pub struct Config {
     /// than 8 × this many candidate pairs is cut into 8 chunks (of at least 16 pairs),
     /// so that every thread gets some. No answer depends on the chunking. 0 counts as 1.
     pub narrow_chunk: usize,
-    /// Bodies per parallel task in the AABB update. 0 counts as 1.
+    /// Bodies per parallel task in the AABB update. A step with fewer than 8 × this
+    /// many changed bodies is cut into 8 tasks (of at least 64 bodies), so that every
+    /// thread gets some. No box depends on the tasks. 0 counts as 1.
     pub aabb_chunk: usize,
     /// Box–box pairs of the narrow phase go through
     /// [`collide_box_pairs`](crate::narrowphase::collide_box_pairs) (8 pairs' axes

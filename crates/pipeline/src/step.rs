@@ -40,7 +40,7 @@
 //! chunks) runs in marking or key order. So the report is bit-identical for any
 //! thread count.
 
-use crate::aabbs::{AabbOutcome, aabb_outcomes};
+use crate::aabbs::{AabbOutcome, aabb_outcomes, chunk_bodies};
 use crate::carry::CarryPlan;
 use crate::ccd::{CcdContext, ccd_hits};
 use crate::events::{
@@ -169,7 +169,8 @@ impl StepFrame<'_> {
     #[inline(never)] // a stage of its own in profiles
     fn update_aabbs(&mut self, report: &mut StepReport) {
         let changed = (self.bodies).begin_step(std::mem::take(&mut self.pairs.changed));
-        let (bodies, margin, chunk) = (&*self.bodies, self.config.margin, self.config.aabb_chunk);
+        let chunk = chunk_bodies(changed.len(), self.config.aabb_chunk);
+        let (bodies, margin) = (&*self.bodies, self.config.margin);
         let mut outcomes = std::mem::take(&mut self.pairs.aabb_outcomes);
         // Every slot is written below: only the length matters.
         outcomes.truncate(changed.len());
