@@ -128,6 +128,35 @@ impl Drop for Crew {
     }
 }
 
+/// A look at a crew's shift that outlives the crew (tests of the world's crew).
+#[cfg(test)]
+pub(crate) struct CrewWatch(Arc<Shift>);
+
+#[cfg(test)]
+impl Crew {
+    pub(crate) fn watch(&self) -> CrewWatch {
+        CrewWatch(Arc::clone(&self.0))
+    }
+}
+
+#[cfg(test)]
+impl CrewWatch {
+    /// The same shift as `other`'s.
+    pub(crate) fn same(&self, other: &CrewWatch) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// The helpers were told to leave (the crew was dropped or its step ended).
+    pub(crate) fn stopped(&self) -> bool {
+        self.0.done.load(Ordering::Acquire)
+    }
+
+    /// A step ran with this shift.
+    pub(crate) fn served_a_step(&self) -> bool {
+        self.0.driver.load(Ordering::Acquire) != NOT_BEGUN
+    }
+}
+
 /// Wakes a helper on every thread of `pool` now, for a step that is about to come:
 /// they spin until that step ends, or leave after [`IDLE_LIMIT`] without a job.
 pub(crate) fn wake_ahead(pool: &rayon::ThreadPool) -> Crew {

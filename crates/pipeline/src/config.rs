@@ -104,7 +104,9 @@ pub struct Config {
     /// [`set_pose`](crate::CollisionWorld::set_pose) or
     /// [`set_poses`](crate::CollisionWorld::set_poses) entry that moves a body since the
     /// last step wakes its threads, whose helpers then wait for the step (1 ms at most)
-    /// while the caller sets the other poses. Waking a sleeping thread took 50–100 µs
+    /// while the caller sets the other poses; a pool of the caller's is woken so by
+    /// [`wake_ahead_in`](crate::CollisionWorld::wake_ahead_in) before its
+    /// [`step_in`](crate::CollisionWorld::step_in). Waking a sleeping thread took 50–100 µs
     /// on the 2-core virtual machine the figures come from (`cargo run --release -p
     /// sepax-benches --example wake`), longer than many stages. With 2 threads, `stress
     /// --scene soup --bodies 10000 --threads 2` measured the step at 1.62–1.64 ms

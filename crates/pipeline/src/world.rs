@@ -51,8 +51,12 @@ pub struct CollisionWorld {
     /// Pair states of the last step, one per broad-phase pair and in the same order.
     pairs: PairTracker,
     report: StepReport,
-    /// The own pool's helpers, woken by `set_pose` / `set_poses` for the step to come.
+    /// Helpers woken for the step to come: the own pool's by `set_pose` / `set_poses`,
+    /// or a caller's pool's by [`wake_ahead_in`](Self::wake_ahead_in).
     crew: Option<Crew>,
+    /// Which pool `crew` serves: `None` the own pool, else the address of the caller's
+    /// pool it was woken in (compared only, never followed).
+    crew_pool: Option<usize>,
 }
 
 impl std::fmt::Debug for CollisionWorld {
@@ -112,6 +116,7 @@ impl CollisionWorld {
             pairs: PairTracker::default(),
             report: StepReport::default(),
             crew: None,
+            crew_pool: None,
         })
     }
 
@@ -256,7 +261,53 @@ impl CollisionWorld {
             && let Some(pool) = &self.pool
         {
             self.crew = Some(wake_ahead(pool));
+            self.crew_pool = None;
         }
+    }
+
+    /// Says that a [`step_in`](Self::step_in) on `pool` is coming: wakes its threads
+    /// now, as the first moved pose wakes the world's own pool for
+    /// [`step`](Self::step) (see [`Config::keep_threads_awake`]), so that they are up
+    /// when the step begins instead of 50–100 µs after. Call it before setting the
+    /// step's poses: its threads then wait for the step while the poses go in. They
+    /// wait at most 1 ms (then leave; the step wakes them again), spinning but yielding
+    /// their cores to any other runnable thread, and they leave at once when the next
+    /// step runs elsewhere (on the world's own pool, or on another pool).
+    ///
+    /// Nothing is woken when `keep_threads_awake` is off, nor again while this pool's
+    /// threads are already woken for the coming step. A resting step (nothing moved)
+    /// runs on no pool: the woken threads then leave. The report is the same bits
+    /// whether this was called or not.
+    ///
+    /// Measured with `stress --pool caller` (the world of one thread, the scene's own
+    /// 2-thread pool): see the figures in the `stress` example's docs.
+    ///
+    /// ```
+    /// use sepax_pipeline::{rayon, BodyDesc, CollisionWorld, Config};
+    /// use sepax_pipeline::geometry::{Pose, Sphere};
+    /// use glam::Vec3;
+    ///
+    /// let engine_pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let mut world = CollisionWorld::new(Config { threads: 1, ..Config::default() }).unwrap();
+    /// let ball = Sphere::try_new(0.5).unwrap();
+    /// let a = world.insert(BodyDesc::dynamic(ball, Pose::IDENTITY)).unwrap();
+    /// world.insert(BodyDesc::dynamic(ball, Pose::from_translation(Vec3::X * 2.0))).unwrap();
+    /// world.step_in(&engine_pool);
+    /// // Next frame: wake the engine's pool, set the poses, step on it.
+    /// world.wake_ahead_in(&engine_pool);
+    /// world.set_pose(a, Pose::from_translation(Vec3::X * 1.5)).unwrap();
+    /// assert_eq!(world.step_in(&engine_pool).contacts.len(), 1);
+    /// ```
+    pub fn wake_ahead_in(&mut self, pool: &rayon::ThreadPool) {
+        let address = pool_address(pool);
+        if !self.config.keep_threads_awake
+            || (self.crew.is_some() && self.crew_pool == Some(address))
+        {
+            return;
+        }
+        // A crew of another pool leaves when dropped here.
+        self.crew = Some(wake_ahead(pool));
+        self.crew_pool = Some(address);
     }
 
     /// `set_pose` without the error: `None` for a stale handle, else whether the pose
@@ -446,9 +497,9 @@ impl CollisionWorld {
     /// (no pool), on the calling thread.
     fn step_on(&mut self, pool: Option<&rayon::ThreadPool>) -> &StepReport {
         let mut report = std::mem::take(&mut self.report);
-        // The helpers `set_pose` woke serve a step on the world's own pool (dropped,
+        // The helpers woken ahead serve a step on the pool they were woken in (dropped,
         // they leave).
-        let crew = self.crew.take().filter(|_| pool.is_none());
+        let crew = (self.crew.take()).filter(|_| self.crew_pool == pool.map(pool_address));
         let pool = pool.or(self.pool.as_ref());
         // Without a pool no stage may touch rayon (outside a pool that would be the
         // global one): the broad phase is told so, the other stages by `parallel`.
@@ -507,5 +558,92 @@ impl CollisionWorld {
     pub(crate) fn handle_at(&self, index: u32) -> Option<BodyHandle> {
         let body = self.bodies.live(index)?;
         Some(BodyHandle::new(index, body.generation, self.id))
+    }
+}
+/// A pool's identity while it stays where it is: its address (two pools alive at once
+/// never share one; a pool moved or rebuilt in between only costs a woken crew).
+fn pool_address(pool: &rayon::ThreadPool) -> usize {
+    std::ptr::from_ref(pool).addr()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::BodyDesc;
+    use glam::Vec3;
+    use sepax_geometry::Sphere;
+
+    fn pool(threads: usize) -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+    }
+
+    /// Two touching balls in a world of `threads`, stepped once on `pool`.
+    fn world(threads: usize, pool: &rayon::ThreadPool) -> (CollisionWorld, BodyHandle) {
+        let config = Config {
+            threads,
+            ..Config::default()
+        };
+        let mut world = CollisionWorld::new(config).unwrap();
+        let ball = Sphere::try_new(0.5).unwrap();
+        let a = world
+            .insert(BodyDesc::dynamic(ball, Pose::IDENTITY))
+            .unwrap();
+        let at = Pose::from_translation(Vec3::X * 0.9);
+        world.insert(BodyDesc::dynamic(ball, at)).unwrap();
+        assert_eq!(world.step_in(pool).contacts.len(), 1);
+        (world, a)
+    }
+
+    fn watch(world: &CollisionWorld) -> crate::awake::CrewWatch {
+        world.crew.as_ref().expect("a crew is woken").watch()
+    }
+
+    /// `wake_ahead_in` wakes the pool once for the coming step: again, or a moved pose
+    /// (which would wake the world's own pool), keeps that crew; the step on the pool
+    /// takes it and stops it. Woken in another pool, or before a step on the world's
+    /// own pool, the crew serves no step and is stopped.
+    #[test]
+    fn a_crew_woken_in_a_callers_pool_serves_only_a_step_there() {
+        let (engine, other) = (pool(2), pool(2));
+        let (mut world, a) = world(2, &engine);
+        let moved = |x: f32| Pose::from_translation(Vec3::X * x);
+
+        world.wake_ahead_in(&engine);
+        let first = watch(&world);
+        world.wake_ahead_in(&engine);
+        world.set_pose(a, moved(0.1)).unwrap();
+        assert!(watch(&world).same(&first), "woken again or replaced");
+        assert!(!first.stopped());
+        assert_eq!(world.step_in(&engine).contacts.len(), 1);
+        assert!(world.crew.is_none() && first.stopped());
+
+        world.wake_ahead_in(&other);
+        let elsewhere = watch(&world);
+        world.set_pose(a, moved(0.2)).unwrap();
+        world.step_in(&engine);
+        assert!(elsewhere.stopped() && !elsewhere.served_a_step());
+
+        world.wake_ahead_in(&engine);
+        let then_own = watch(&world);
+        world.set_pose(a, moved(0.3)).unwrap();
+        world.step();
+        assert!(then_own.stopped() && !then_own.served_a_step());
+    }
+
+    /// With `keep_threads_awake` off nothing is woken.
+    #[test]
+    fn no_crew_when_threads_may_sleep() {
+        let engine = pool(2);
+        let config = Config {
+            threads: 1,
+            keep_threads_awake: false,
+            ..Config::default()
+        };
+        let mut world = CollisionWorld::new(config).unwrap();
+        world.wake_ahead_in(&engine);
+        assert!(world.crew.is_none());
     }
 }

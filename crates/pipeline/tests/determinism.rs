@@ -24,6 +24,11 @@ enum Runner<'p> {
     Caller(&'p rayon::ThreadPool),
     /// `step_in(pool)` from a thread of that very pool.
     Inside(&'p rayon::ThreadPool),
+    /// `wake_ahead_in(wake)` before each frame's poses, then `step_in(step)`.
+    Woken {
+        wake: &'p rayon::ThreadPool,
+        step: &'p rayon::ThreadPool,
+    },
 }
 
 impl Runner<'_> {
@@ -50,6 +55,14 @@ impl Runner<'_> {
             Runner::Own(_) | Runner::Sleepy(_) => hash(world.step()),
             Runner::Caller(pool) => hash(world.step_in(pool)),
             Runner::Inside(pool) => pool.install(|| hash(world.step_in(pool))),
+            Runner::Woken { step, .. } => hash(world.step_in(step)),
+        }
+    }
+
+    /// Before a frame's poses are set.
+    fn before_poses(self, world: &mut CollisionWorld) {
+        if let Runner::Woken { wake, .. } = self {
+            world.wake_ahead_in(wake);
         }
     }
 }
@@ -74,6 +87,7 @@ fn run_on(runner: Runner) -> (u64, usize, usize) {
     let mut h = DefaultHasher::new();
     let (mut contacts, mut events) = (0, 0);
     for frame in 0..12u32 {
+        runner.before_poses(&mut world);
         scene.apply(&mut world, &handles, frame).unwrap();
         hulls.apply(&mut world, &hull_handles, frame).unwrap();
         if frame % 4 == 1 {
@@ -118,6 +132,16 @@ fn same_bits_on_a_pool_of_the_callers() {
         assert_eq!(run_on(Runner::Caller(&p)), one, "{threads} threads");
         assert_eq!(run_on(Runner::Inside(&p)), one, "{threads} threads, inside");
     }
+    // Woken ahead in the pool of the step, and in another one (whose threads then
+    // leave): the same bits.
+    let (p, other) = (pool(2), pool(2));
+    let woken = Runner::Woken { wake: &p, step: &p };
+    assert_eq!(run_on(woken), one, "woken ahead");
+    let elsewhere = Runner::Woken {
+        wake: &other,
+        step: &p,
+    };
+    assert_eq!(run_on(elsewhere), one, "woken in another pool");
 }
 
 /// A pile that rests most frames (the short way) and moves now and then, and a static
