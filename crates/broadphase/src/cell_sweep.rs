@@ -21,8 +21,7 @@
 //! it was not kept.
 
 use crate::budget::Sink;
-use crate::pairs::pack;
-use crate::sweep::{Entry, probe};
+use crate::sweep::{Entry, sweep_keeping};
 use std::cell::RefCell;
 
 thread_local! {
@@ -48,27 +47,11 @@ pub(crate) fn sweep_gathered_cell(
     CELL_OF_THREAD.with_borrow_mut(|run| {
         run.clear();
         run.extend(idx.iter().map(|&i| all[i as usize]));
-        for p in 0..run.len() - 1 {
-            if out.over() {
-                return false;
-            }
-            let ep = run[p];
-            let pr = probe(ep.bc);
-            // The sentinel (min_a = +inf) ends the loop without a bounds test.
-            let mut q = p + 1;
-            while run[q].min_a <= ep.max_a {
-                let eq = &run[q];
-                if eq.bc.cmple(pr).all()
-                    && eq.cell[0].max(ep.cell[0]) == cell[0]
-                    && eq.cell[1].max(ep.cell[1]) == cell[1]
-                    && !out.push(pack(ep.id, eq.id))
-                {
-                    return false;
-                }
-                q += 1;
-            }
-        }
-        true
+        // Reported only in the cell of the overlap's lower corner (see `crate::grid`).
+        let in_cell = |ep: &Entry, eq: &Entry| {
+            eq.cell[0].max(ep.cell[0]) == cell[0] && eq.cell[1].max(ep.cell[1]) == cell[1]
+        };
+        sweep_keeping(run, 0..run.len() - 1, in_cell, out)
     })
 }
 

@@ -67,6 +67,18 @@ pub(crate) fn probe(bc: Vec4) -> Vec4 {
 /// Every box of `s` but the sentinel is finite (fat boxes are clamped, see
 /// [`crate::fat`]), so `s[q].min_a <= ep.max_a` is false at the sentinel.
 pub(crate) fn sweep(s: &[Entry], starts: std::ops::Range<usize>, out: &mut Sink) -> bool {
+    sweep_keeping(s, starts, |_, _| true, out)
+}
+
+/// [`sweep`] reporting only the overlapping pairs that `keep(p, q)` accepts (the grid
+/// cells' rule of where a pair is reported).
+#[inline(always)]
+pub(crate) fn sweep_keeping(
+    s: &[Entry],
+    starts: std::ops::Range<usize>,
+    keep: impl Fn(&Entry, &Entry) -> bool,
+    out: &mut Sink,
+) -> bool {
     debug_assert!(s.last().is_some_and(|e| e.min_a == f32::INFINITY));
     for p in starts {
         if out.over() {
@@ -78,7 +90,7 @@ pub(crate) fn sweep(s: &[Entry], starts: std::ops::Range<usize>, out: &mut Sink)
         let mut q = p + 1;
         while s[q].min_a <= ep.max_a {
             let eq = &s[q];
-            if eq.bc.cmple(pr).all() && !out.push(pack(ep.id, eq.id)) {
+            if eq.bc.cmple(pr).all() && keep(&ep, eq) && !out.push(pack(ep.id, eq.id)) {
                 return false;
             }
             q += 1;

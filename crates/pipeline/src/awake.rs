@@ -259,11 +259,12 @@ fn help(shift: &Shift) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use rayon::prelude::*;
 
-    fn pool(threads: usize) -> rayon::ThreadPool {
+    /// A new pool of `threads` threads (the world's tests use it too).
+    pub(crate) fn pool(threads: usize) -> rayon::ThreadPool {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()

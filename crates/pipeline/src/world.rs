@@ -570,15 +570,9 @@ fn pool_address(pool: &rayon::ThreadPool) -> usize {
 mod tests {
     use super::*;
     use crate::BodyDesc;
+    use crate::awake::tests::pool;
     use glam::Vec3;
     use sepax_geometry::Sphere;
-
-    fn pool(threads: usize) -> rayon::ThreadPool {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-    }
 
     /// Two touching balls in a world of `threads`, stepped once on `pool`.
     fn world(threads: usize, pool: &rayon::ThreadPool) -> (CollisionWorld, BodyHandle) {
