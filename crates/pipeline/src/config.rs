@@ -78,7 +78,7 @@ pub struct Config {
     /// so that every thread gets some. No answer depends on the chunking. 0 counts as 1.
     pub narrow_chunk: usize,
     /// Bodies per parallel task in the AABB update. A step with fewer than 8 × this
-    /// many changed bodies is cut into 8 tasks (of at least 64 bodies), so that every
+    /// many changed bodies is cut into 8 tasks (of at least 256 bodies), so that every
     /// thread gets some. No box depends on the tasks. 0 counts as 1.
     pub aabb_chunk: usize,
     /// Box–box pairs of the narrow phase go through
