@@ -279,8 +279,8 @@ impl CollisionWorld {
     /// runs on no pool: the woken threads then leave. The report is the same bits
     /// whether this was called or not.
     ///
-    /// Measured with `stress --pool caller` (the world of one thread, the scene's own
-    /// 2-thread pool): see the figures in the `stress` example's docs.
+    /// Measured with `stress --pool caller` (a world of one thread stepped on the
+    /// example's own 2-thread pool): see the figures in the `stress` example's docs.
     ///
     /// ```
     /// use sepax_pipeline::{rayon, BodyDesc, CollisionWorld, Config};
@@ -560,6 +560,7 @@ impl CollisionWorld {
         Some(BodyHandle::new(index, body.generation, self.id))
     }
 }
+
 /// A pool's identity while it stays where it is: its address (two pools alive at once
 /// never share one; a pool moved or rebuilt in between only costs a woken crew).
 fn pool_address(pool: &rayon::ThreadPool) -> usize {
