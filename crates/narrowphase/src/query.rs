@@ -1087,9 +1087,6 @@ mod tests {
     use super::*;
     use sepax_geometry::rng::Rng;
 
-    /// The capsules' own order key gives the general order on every pair: sizes and
-    /// poses drawn from small sets, so that equal sizes, equal translations and equal
-    /// rotations (the ties the key must break as `order_key` does) come often.
     /// The bits of a manifold's every field.
     fn manifold_bits(m: &Manifold) -> Vec<u64> {
         let mut bits = m.normal.to_array().map(|x| x.to_bits() as u64).to_vec();
@@ -1143,6 +1140,9 @@ mod tests {
         }
     }
 
+    /// The capsules' own order key gives the general order on every pair: sizes and
+    /// poses drawn from small sets, so that equal sizes, equal translations and equal
+    /// rotations (the ties the key must break as `order_key` does) come often.
     #[test]
     fn capsule_order_is_the_general_order() {
         let mut rng = Rng::new(20261202);

@@ -82,7 +82,7 @@ impl Witnesses {
     /// The inner spheres' bound `facing − inner_radii` of each plane of `block`
     /// (`facing = sign · n·towards`), with the scalar test's operations in its order
     /// (the same bits; a NaN read as `+∞`, which never rules a face out there), and the
-    /// mask of the planes it does not rule out against `best`.
+    /// mask of the planes it does not rule out against `best` (`!(bound < best)`).
     #[inline(always)]
     fn block_bounds(
         block: &PlaneBlock,
@@ -101,10 +101,10 @@ impl Witnesses {
         let bound = bound
             .simd_eq(bound)
             .select(bound, f32x8::splat(f32::INFINITY));
-        (
-            bound.to_array(),
-            bound.simd_ge(f32x8::splat(best)).to_bitmask(),
-        )
+        // Open: not `bound < best`, as the scalar test reads it (a NaN best rules
+        // nothing out).
+        let closed = bound.simd_lt(f32x8::splat(best)).to_bitmask();
+        (bound.to_array(), !closed & 0xff)
     }
 }
 
