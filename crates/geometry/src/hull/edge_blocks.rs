@@ -83,7 +83,7 @@ pub struct ReachTarget {
     pub bound: f32,
 }
 
-/// One edge's data for pairing, in one cache line (64-byte aligned, 16 bytes spare).
+/// One edge's data for pairing, in one cache line (64-byte aligned).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C, align(64))]
 pub struct EdgeRecord {
@@ -95,6 +95,27 @@ pub struct EdgeRecord {
     pub point: Vec3,
     /// `vertices[1] − vertices[0]`.
     pub direction: Vec3,
+    /// The normal of the edge's Gauss-arc plane, `−direction / max|direction_k|`, and
+    /// `|direction|`: [`scaled_direction`] of the direction, negated, computed once
+    /// here (the edge query of a hull in its own frame reads them instead of dividing
+    /// for every reaching edge).
+    pub cross: Vec3,
+    /// See [`EdgeRecord::cross`].
+    pub length: f32,
+}
+
+/// `(d / max|d_k|, |d|)` for an edge direction `d`, the length taken on the scaled
+/// vector so that it neither underflows nor overflows; zeros for a zero or non-finite
+/// `d`. The hull SAT's edge query uses the first, negated, as the normal of the edge's
+/// Gauss-arc plane (see `sepax-narrowphase`'s `sat::hull_hull::edges`).
+#[inline(always)]
+pub fn scaled_direction(d: Vec3) -> (Vec3, f32) {
+    let scale = d.abs().max_element();
+    if !(scale > 0.0 && scale.is_finite()) {
+        return (Vec3::ZERO, 0.0);
+    }
+    let scaled = d / scale;
+    (scaled, scaled.length() * scale)
 }
 
 impl EdgeBlock {
@@ -272,11 +293,15 @@ pub(crate) fn edge_records(
         .iter()
         .map(|e| {
             let point = vertices[e.vertices[0] as usize];
+            let direction = vertices[e.vertices[1] as usize] - point;
+            let (scaled, length) = scaled_direction(direction);
             EdgeRecord {
                 n0: planes[e.faces[0] as usize].normal,
                 n1: planes[e.faces[1] as usize].normal,
                 point,
-                direction: vertices[e.vertices[1] as usize] - point,
+                direction,
+                cross: -scaled,
+                length,
             }
         })
         .collect()
