@@ -1046,46 +1046,46 @@ pub(crate) fn to_world(
     });
 }
 
-/// [`to_world`] in `Vec3`, the form its bits are tested against.
-#[cfg(test)]
-pub(crate) fn to_world_vec3(
-    pose_a: &Pose,
-    frame: &Frame,
-    axis: &Axis,
-    points: &[Candidate],
-    mirrored: bool,
-    manifold: &mut Manifold,
-) {
-    let world = unit_rotation(pose_a);
-    let normal = world.transform_vector(axis.normal);
-    manifold.normal = if mirrored { -normal } else { normal };
-    manifold.feature = if mirrored {
-        axis.feature.flipped()
-    } else {
-        axis.feature
-    };
-    manifold.points.overwrite_with(points.len(), |i| {
-        let c = &points[i];
-        let half = axis.normal * (0.5 * c.depth);
-        let point = ManifoldPoint {
-            position: world.transform_point(c.point),
-            depth: c.depth,
-            id: c.id,
-            anchor_a: c.point + half,
-            anchor_b: frame.point_to_b(c.point - half),
-        };
-        if mirrored {
-            point.mirrored(axis.feature)
-        } else {
-            point
-        }
-    });
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use sepax_geometry::rng::Rng;
+
+    /// [`to_world`] in `Vec3`, the form its bits are tested against (the function as
+    /// it was before it moved to `Vec3A`), returning the manifold.
+    fn to_world_vec3(
+        pose_a: &Pose,
+        frame: &Frame,
+        axis: &Axis,
+        (points, mirrored): (&[Candidate], bool),
+    ) -> Manifold {
+        let world = unit_rotation(pose_a);
+        let normal = world.transform_vector(axis.normal);
+        let mut manifold = empty_manifold();
+        manifold.normal = if mirrored { -normal } else { normal };
+        manifold.feature = if mirrored {
+            axis.feature.flipped()
+        } else {
+            axis.feature
+        };
+        manifold.points.overwrite_with(points.len(), |i| {
+            let c = &points[i];
+            let half = axis.normal * (0.5 * c.depth);
+            let point = ManifoldPoint {
+                position: world.transform_point(c.point),
+                depth: c.depth,
+                id: c.id,
+                anchor_a: c.point + half,
+                anchor_b: frame.point_to_b(c.point - half),
+            };
+            if mirrored {
+                point.mirrored(axis.feature)
+            } else {
+                point
+            }
+        });
+        manifold
+    }
 
     /// The bits of a manifold's every field.
     fn manifold_bits(m: &Manifold) -> Vec<u64> {
@@ -1132,9 +1132,9 @@ mod tests {
                 })
                 .collect();
             let mirrored = rng.below(2) == 1;
-            let (mut simd, mut plain) = (empty_manifold(), empty_manifold());
+            let mut simd = empty_manifold();
             to_world(&pose_a, &frame, &axis, &points, mirrored, &mut simd);
-            to_world_vec3(&pose_a, &frame, &axis, &points, mirrored, &mut plain);
+            let plain = to_world_vec3(&pose_a, &frame, &axis, (&points, mirrored));
             assert_eq!(manifold_bits(&simd), manifold_bits(&plain), "round {round}");
             assert_eq!(simd.feature, plain.feature);
         }
