@@ -1,5 +1,6 @@
-//! The grid-cell sweep over the cell's boxes gathered first: [`sweep_cell`](crate::sweep::sweep_cell)'s pairs
-//! in its order, from a contiguous copy of the cell's entries.
+//! The grid-cell sweep over the cell's boxes gathered first: the pairs of the sweep
+//! through positions (`sweep::sweep_cell`, kept as the tests' twin) in its order, from
+//! a contiguous copy of the cell's entries.
 //!
 //! A cell lists positions into the full sweep's sorted entries, about one in every
 //! `cells` of them, so a forward walk through the sorted entries themselves reads
@@ -9,7 +10,7 @@
 //! thread (the cell's sentinel last), and each box walks the boxes after it in
 //! that copy: the same tests on the same values in the same order, so the same pairs
 //! in the same order, and the budget stops it at the same pair (tested against
-//! [`sweep_cell`](crate::sweep::sweep_cell) on random cells below).
+//! `sweep_cell` on random cells below).
 //!
 //! Measured on `stress --scene soup --bodies 10000 --frames 150`, one thread, the
 //! cells' part of each full sweep timed alone (13 sweeps a run, three runs each):
