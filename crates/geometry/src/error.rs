@@ -81,7 +81,9 @@ pub enum HullError {
     /// More points than the limit of
     /// [`ConvexHull::try_from_points`](crate::ConvexHull::try_from_points)
     /// ([`ConvexHull::MAX_POINTS`](crate::ConvexHull::MAX_POINTS)) or the one given to
-    /// [`ConvexHull::try_from_points_with_limit`](crate::ConvexHull::try_from_points_with_limit).
+    /// [`ConvexHull::try_from_points_with_limit`](crate::ConvexHull::try_from_points_with_limit),
+    /// or more vertices than [`ConvexHull::try_from_faces`](crate::ConvexHull::try_from_faces)
+    /// takes ([`ConvexHull::MAX_VERTICES`](crate::ConvexHull::MAX_VERTICES)).
     TooManyPoints {
         /// The number of points given.
         count: usize,

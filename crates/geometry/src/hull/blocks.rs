@@ -16,7 +16,7 @@ pub const BLOCK: usize = 8;
 
 /// Up to 8 vertices, one coordinate per array. The last block of a hull is padded with
 /// copies of vertex 0 (their dot product ties vertex 0's, which wins the tie).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C, align(32))]
 pub struct VertexBlock {
     /// x coordinates.

@@ -59,7 +59,7 @@ const PADDING: i16 = i16::MIN;
 /// The Gauss arcs of up to 8 edges as caps, one component per row, in 16-bit fixed
 /// point (see the [module docs](self)). Lanes past the last edge are padding: their
 /// arcs never reach (`cos_half` is `i16::MIN`).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C, align(64))]
 pub struct EdgeBlock {
     /// The cap's middle direction (x, y, z), see [`GaussArc::mid`], in
@@ -84,7 +84,7 @@ pub struct ReachTarget {
 }
 
 /// One edge's data for pairing, in one cache line (64-byte aligned).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C, align(64))]
 pub struct EdgeRecord {
     /// Normal of the edge's first face, `faces[0]`.

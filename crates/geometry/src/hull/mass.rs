@@ -32,8 +32,7 @@
 //! (2004); F. Tonon, "Explicit exact formulas for the 3-D tetrahedron inertia tensor in
 //! terms of its vertex coordinates" (J. Math. Stat., 2005).
 
-use super::polar_climb::PolarClimb;
-use super::{ConvexHull, blocks, edge_blocks, incidence, plane_blocks};
+use super::ConvexHull;
 use crate::mass::{MassProperties, Moments, check_density};
 use crate::{HullError, ShapeError};
 use glam::{DMat3, DVec3, Vec3};
@@ -41,7 +40,7 @@ use glam::{DMat3, DVec3, Vec3};
 impl ConvexHull {
     // The tetrahedron fan of the module docs, summed in f64 about the vertex mean.
     fn moments(&self) -> Moments {
-        let points: Vec<DVec3> = self.vertices.iter().map(|v| v.as_dvec3()).collect();
+        let points: Vec<DVec3> = self.vertices().iter().map(|v| v.as_dvec3()).collect();
         let o = points.iter().sum::<DVec3>() / points.len() as f64;
         let mut volume6 = 0.0; // Σ d
         let mut first24 = DVec3::ZERO; // Σ d (a + b + c)
@@ -184,9 +183,9 @@ impl ConvexHull {
     /// polar climb's poles) are recomputed as [`ConvexHull::try_from_faces`] computes
     /// them.
     fn translated(&self, delta: Vec3) -> ConvexHull {
-        let vertices: Vec<Vec3> = self.vertices.iter().map(|v| *v + delta).collect();
+        let vertices: Vec<Vec3> = self.vertices().iter().map(|v| *v + delta).collect();
         let planes: Vec<_> = self
-            .planes
+            .planes()
             .iter()
             .map(|p| super::Plane {
                 normal: p.normal,
@@ -196,39 +195,16 @@ impl ConvexHull {
         let centroid = (vertices.iter().map(|v| v.as_dvec3()).sum::<DVec3>()
             / vertices.len() as f64)
             .as_vec3();
-        let inradius = planes
-            .iter()
-            .map(|p| -p.signed_distance(centroid))
-            .fold(f32::INFINITY, f32::min);
-        let bounding_radius = vertices
-            .iter()
-            .map(|v| v.as_dvec3().length())
-            .fold(0.0f64, f64::max) as f32;
-        let point_unit = edge_blocks::point_unit(&vertices);
-        let side_planes =
-            incidence::side_planes(&vertices, &planes, &self.face_starts, &self.face_vertices);
-        let climb = PolarClimb::new(
-            &planes,
-            &self.face_starts,
-            &self.face_edges,
-            |e| self.edges[e as usize].faces,
+        ConvexHull::assemble(&super::HullParts {
+            vertices: &vertices,
+            planes: &planes,
+            face_starts: self.face_starts(),
+            face_vertices: self.face_indices(),
+            edges: self.edges(),
+            arcs: self.gauss_arcs(),
+            neighbor_starts: self.neighbor_starts(),
+            neighbors: self.neighbor_indices(),
             centroid,
-        );
-        ConvexHull {
-            blocks: blocks::vertex_blocks(&vertices).into(),
-            plane_blocks: plane_blocks::plane_blocks(&planes).into(),
-            edge_blocks: edge_blocks::edge_blocks(&vertices, &self.edges, &self.arcs, point_unit)
-                .into(),
-            edge_point_unit: point_unit,
-            edge_records: edge_blocks::edge_records(&vertices, &planes, &self.edges).into(),
-            side_planes: side_planes.into(),
-            climb,
-            vertices: vertices.into(),
-            planes: planes.into(),
-            centroid,
-            inradius,
-            bounding_radius,
-            ..self.clone()
-        }
+        })
     }
 }

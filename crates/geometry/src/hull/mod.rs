@@ -35,6 +35,7 @@ mod incidence;
 pub mod mass;
 pub mod plane_blocks;
 mod polar_climb;
+mod tables;
 
 use crate::HullError;
 use blocks::{VertexBlock, support_index_blocks, vertex_blocks};
@@ -42,13 +43,19 @@ use edge_blocks::{EdgeBlock, EdgeRecord};
 use glam::{DVec3, Vec3};
 use plane_blocks::{PlaneBlock, furthest_plane_blocks, furthest_plane_distance};
 use polar_climb::PolarClimb;
+use tables::{
+    ACROSS, ARCS, EDGE_BLOCKS, EDGE_RECORDS, EDGE_STEPS, EDGES, FACE_EDGES, FACE_STARTS,
+    FACE_VERTICES, NEIGHBOR_EDGES, NEIGHBOR_STARTS, NEIGHBORS, NORMAL_BLOCKS, PLANE_BLOCKS, PLANES,
+    POLES, SIDE_PLANES, TableSlices, Tables, VERTEX_BLOCKS, VERTICES,
+};
 
 /// An oriented plane `normal · x = offset`, `normal` unit length and pointing outward.
 ///
 /// A hull's face plane is its supporting plane: `offset` is the largest `normal · v`
 /// over the hull's vertices (in f64, rounded once), so no vertex lies outside it and the
 /// face's own vertices lie on it within the hull's flatness tolerance.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
 pub struct Plane {
     /// Outward unit normal.
     pub normal: Vec3,
@@ -65,7 +72,8 @@ impl Plane {
 }
 
 /// One edge of a hull with the two faces it separates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
 pub struct HullEdge {
     /// `vertices[0] → vertices[1]` runs counter-clockwise around `faces[0]`.
     pub vertices: [u32; 2],
@@ -78,7 +86,8 @@ pub struct HullEdge {
 ///
 /// Every normal `n` on the arc satisfies `n · mid ≥ cos_half`; the narrow phase uses this
 /// to skip, in O(1), edges whose arc cannot reach a given cone of directions.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
 pub struct GaussArc {
     /// Unit direction halfway between the two face normals.
     pub mid: Vec3,
@@ -90,51 +99,54 @@ pub struct GaussArc {
 
 /// A convex polyhedron in its local frame. See the [module docs](self).
 ///
-/// **Layout.** Every table is a boxed slice (16 bytes in the header, no spare
-/// capacity), and the header is laid out in the order the narrow phase reads it: the
-/// tables and scalars of every hull pair first (`Polytope::from_hull` in
-/// `sepax-narrowphase`), those of the clipping and the closest-feature walk next, the
-/// rest last, from a 64-byte boundary. A hull pair then reads 3–4 header lines of each
-/// hull instead of most of the 12 the header took with `Vec`s in declaration order. In
-/// a scene of thousands of distinct hulls those reads miss the caches: on
-/// `stress --scene hulls --bodies 2000 --threads 1` (cachegrind, 512 KB L2 simulated,
-/// frames 13–24) the data reads missing L2 fell from 205k to 187k a frame.
-#[derive(Clone, Debug, PartialEq)]
+/// **Layout.** Every table lies in one allocation (`tables.rs`: one buffer of cache
+/// lines, the tables in the order a hull pair reads them), and the header holds
+/// the tables' spans first, then the scalars, then the polar climb's start faces. In a
+/// scene of thousands of distinct hulls a pair's reads miss the caches and the TLB:
+/// fewer, closer pages a hull pay there.
+///
+/// Two hulls are equal (`==`) when their tables are equal bit for bit (so `0.0` and
+/// `−0.0` differ) and their scalars compare equal.
+#[derive(Clone, PartialEq)]
 #[repr(C, align(64))]
 pub struct ConvexHull {
-    vertices: Box<[Vec3]>,
-    planes: Box<[Plane]>,
-    edges: Box<[HullEdge]>,
-    /// The edges' Gauss arcs in blocks of 8: which edges reach a cone of directions.
-    edge_blocks: Box<[EdgeBlock]>,
-    /// Each edge's face normals, point and direction, a cache line an edge.
-    edge_records: Box<[EdgeRecord]>,
-    /// The vertices again, in blocks of 8 for the support mapping.
-    blocks: Box<[VertexBlock]>,
-    face_starts: Box<[u32]>,
-    face_vertices: Box<[u32]>,
-    neighbor_starts: Box<[u32]>,
-    neighbors: Box<[u32]>,
+    tables: Tables,
     centroid: Vec3,
     inradius: f32,
     bounding_radius: f32,
     /// The unit of the arc blocks' points ([`edge_blocks::point_unit`]).
     edge_point_unit: f32,
-    /// The side plane of each face-loop step, parallel to `face_vertices`.
-    side_planes: Box<[Plane]>,
-    /// The edge of each face-loop step, parallel to `face_vertices` (`incidence.rs`).
-    face_edges: Box<[u32]>,
-    /// Where each edge is a loop step of its two faces (indices into `face_vertices`).
-    edge_steps: Box<[[u32; 2]]>,
-    /// The edge to each neighbour, parallel to `neighbors` (`incidence.rs`).
-    neighbor_edges: Box<[u32]>,
-    /// The face planes in blocks of 8: which face a point lies furthest in front of.
-    plane_blocks: Box<[PlaneBlock]>,
-    /// The face normals in blocks of 8: which face faces a direction.
-    normal_blocks: Box<[VertexBlock]>,
-    arcs: Box<[GaussArc]>,
-    /// The face planes' poles and their adjacency: a face a point is in front of.
+    /// The start faces of the climb to a face a point is in front of.
     climb: PolarClimb,
+}
+
+impl std::fmt::Debug for ConvexHull {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let faces: Vec<&[u32]> = (0..self.face_count()).map(|k| self.face(k)).collect();
+        f.debug_struct("ConvexHull")
+            .field("vertices", &self.vertices())
+            .field("faces", &faces)
+            .field("planes", &self.planes())
+            .field("centroid", &self.centroid)
+            .field("inradius", &self.inradius)
+            .field("bounding_radius", &self.bounding_radius)
+            .field("table_bytes", &self.tables.byte_len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a hull is assembled from (see [`ConvexHull::assemble`]): its vertices, face
+/// planes and loops, edges with their Gauss arcs, vertex adjacency and vertex mean.
+struct HullParts<'a> {
+    vertices: &'a [Vec3],
+    planes: &'a [Plane],
+    face_starts: &'a [u32],
+    face_vertices: &'a [u32],
+    edges: &'a [HullEdge],
+    arcs: &'a [GaussArc],
+    neighbor_starts: &'a [u32],
+    neighbors: &'a [u32],
+    centroid: Vec3,
 }
 
 impl ConvexHull {
@@ -181,6 +193,12 @@ impl ConvexHull {
         ConvexHull::try_from_faces(vertices, &faces)
     }
 
+    /// The most vertices [`try_from_faces`](ConvexHull::try_from_faces) takes: 2²⁰
+    /// (1,048,576). The hull's tables lie in one allocation addressed by `u32` byte
+    /// offsets; at about 730 bytes of tables a vertex, this many vertices take 0.8 GB,
+    /// well inside them (a physics engine's hulls have 4 to about 1,000 vertices).
+    pub const MAX_VERTICES: usize = 1 << 20;
+
     /// A hull from vertices and CCW (seen from outside) face loops.
     ///
     /// Checks that the faces close up into a convex polyhedron: every face has at least 3
@@ -191,13 +209,21 @@ impl ConvexHull {
     /// hull wider than `f32::MAX` about its centroid, or a face plane whose offset
     /// overflows f32 (coordinates near `f32::MAX`), is [`HullError::TooLarge`].
     /// Finite coordinates are accepted as long as every face plane's offset fits in an
-    /// f32 (sums and lengths are taken in `f64`).
+    /// f32 (sums and lengths are taken in `f64`). More than
+    /// [`MAX_VERTICES`](ConvexHull::MAX_VERTICES) vertices is
+    /// [`HullError::TooManyPoints`].
     pub fn try_from_faces<F: AsRef<[u32]>>(
         vertices: Vec<Vec3>,
         faces: &[F],
     ) -> Result<ConvexHull, HullError> {
         if let Some(i) = vertices.iter().position(|v| !v.is_finite()) {
             return Err(HullError::NonFinite(i));
+        }
+        if vertices.len() > Self::MAX_VERTICES {
+            return Err(HullError::TooManyPoints {
+                count: vertices.len(),
+                limit: Self::MAX_VERTICES,
+            });
         }
         if vertices.len() < 4 || faces.len() < 4 {
             return Err(HullError::InvalidTopology);
@@ -354,95 +380,125 @@ impl ConvexHull {
                 }
             })
             .collect();
+        let hull = ConvexHull::assemble(&HullParts {
+            vertices: &vertices,
+            planes: &planes,
+            face_starts: &face_starts,
+            face_vertices: &face_vertices,
+            edges: &edges,
+            arcs: &arcs,
+            neighbor_starts: &neighbor_starts,
+            neighbors: &neighbors,
+            centroid,
+        });
+        if hull.inradius <= 0.0 {
+            return Err(HullError::InvalidTopology);
+        }
+        Ok(hull)
+    }
+
+    /// The hull of `parts`: its scalars and every table derived from the parts (the
+    /// blocks of 8 lanes, the edge records, the incidences, the side planes, the polar
+    /// climb), all packed into one allocation. The inradius is not checked here.
+    fn assemble(parts: &HullParts) -> ConvexHull {
+        let HullParts {
+            vertices,
+            planes,
+            face_starts,
+            face_vertices,
+            edges,
+            arcs,
+            neighbor_starts,
+            neighbors,
+            centroid,
+        } = *parts;
         let inradius = planes
             .iter()
             .map(|p| -p.signed_distance(centroid))
             .fold(f32::INFINITY, f32::min);
-        if inradius <= 0.0 {
-            return Err(HullError::InvalidTopology);
-        }
         let bounding_radius = vertices
             .iter()
             .map(|v| v.as_dvec3().length())
             .fold(0.0f64, f64::max) as f32;
         let normals: Vec<Vec3> = planes.iter().map(|p| p.normal).collect();
-        let edge_point_unit = edge_blocks::point_unit(&vertices);
+        let edge_point_unit = edge_blocks::point_unit(vertices);
         let (face_edges, neighbor_edges) = incidence::incidence(
-            &edges,
-            &face_starts,
-            &face_vertices,
-            &neighbor_starts,
-            &neighbors,
+            edges,
+            face_starts,
+            face_vertices,
+            neighbor_starts,
+            neighbors,
         );
-        let edge_steps = incidence::edge_steps(&edges, &face_starts, &face_edges);
-        let side_planes = incidence::side_planes(&vertices, &planes, &face_starts, &face_vertices);
-        let climb = PolarClimb::new(
-            &planes,
-            &face_starts,
-            &face_edges,
-            |e| edges[e as usize].faces,
-            centroid,
-        );
-        Ok(ConvexHull {
-            climb,
-            plane_blocks: plane_blocks::plane_blocks(&planes).into(),
-            face_edges: face_edges.into(),
-            side_planes: side_planes.into(),
-            edge_steps: edge_steps.into(),
-            neighbor_edges: neighbor_edges.into(),
-            blocks: vertex_blocks(&vertices).into(),
-            normal_blocks: vertex_blocks(&normals).into(),
-            edge_blocks: edge_blocks::edge_blocks(&vertices, &edges, &arcs, edge_point_unit).into(),
-            edge_records: edge_blocks::edge_records(&vertices, &planes, &edges).into(),
-            vertices: vertices.into(),
-            planes: planes.into(),
-            face_starts: face_starts.into(),
-            face_vertices: face_vertices.into(),
-            edges: edges.into(),
-            neighbor_starts: neighbor_starts.into(),
-            neighbors: neighbors.into(),
-            arcs: arcs.into(),
+        let edge_steps = incidence::edge_steps(edges, face_starts, &face_edges);
+        let side_planes = incidence::side_planes(vertices, planes, face_starts, face_vertices);
+        let poles = polar_climb::poles(planes, centroid);
+        let across = polar_climb::across(face_starts, &face_edges, |e| edges[e as usize].faces);
+        let tables = Tables::pack(&TableSlices {
+            plane_blocks: &plane_blocks::plane_blocks(planes),
+            vertex_blocks: &vertex_blocks(vertices),
+            planes,
+            vertices,
+            edge_blocks: &edge_blocks::edge_blocks(vertices, edges, arcs, edge_point_unit),
+            edge_records: &edge_blocks::edge_records(vertices, planes, edges),
+            face_starts,
+            face_vertices,
+            side_planes: &side_planes,
+            face_edges: &face_edges,
+            edge_steps: &edge_steps,
+            edges,
+            normal_blocks: &vertex_blocks(&normals),
+            arcs,
+            neighbor_starts,
+            neighbors,
+            neighbor_edges: &neighbor_edges,
+            poles: &poles,
+            across: &across,
+        });
+        ConvexHull {
+            climb: PolarClimb::new(&poles, centroid),
+            tables,
             centroid,
             inradius,
             bounding_radius,
             edge_point_unit,
-        })
+        }
     }
 
     /// The corner points.
     #[inline]
     pub fn vertices(&self) -> &[Vec3] {
-        &self.vertices
+        self.tables.get(VERTICES)
     }
 
     /// Number of faces.
     #[inline]
     pub fn face_count(&self) -> usize {
-        self.planes.len()
+        self.tables.get(PLANES).len()
     }
 
     /// The outward plane of every face.
     #[inline]
     pub fn planes(&self) -> &[Plane] {
-        &self.planes
+        self.tables.get(PLANES)
     }
 
     /// The CCW vertex loop of face `f` (indices into [`ConvexHull::vertices`]).
     #[inline]
     pub fn face(&self, f: usize) -> &[u32] {
-        &self.face_vertices[self.face_starts[f] as usize..self.face_starts[f + 1] as usize]
+        let starts = self.tables.get(FACE_STARTS);
+        &self.tables.get(FACE_VERTICES)[starts[f] as usize..starts[f + 1] as usize]
     }
 
     /// Start of each face's loop in [`ConvexHull::face_indices`]; one more entry than faces.
     #[inline]
     pub fn face_starts(&self) -> &[u32] {
-        &self.face_starts
+        self.tables.get(FACE_STARTS)
     }
 
     /// Every face loop, one after the other (see [`ConvexHull::face_starts`]).
     #[inline]
     pub fn face_indices(&self) -> &[u32] {
-        &self.face_vertices
+        self.tables.get(FACE_VERTICES)
     }
 
     /// The edge (index into [`ConvexHull::edges`]) of every face-loop step, parallel to
@@ -450,7 +506,7 @@ impl ConvexHull {
     /// `k` to loop vertex `k + 1` (wrapping).
     #[inline]
     pub fn face_edges(&self) -> &[u32] {
-        &self.face_edges
+        self.tables.get(FACE_EDGES)
     }
 
     /// The side plane of every face-loop step, parallel to [`ConvexHull::face_indices`]:
@@ -460,7 +516,7 @@ impl ConvexHull {
     /// all of `f`'s side planes.
     #[inline]
     pub fn side_planes(&self) -> &[Plane] {
-        &self.side_planes
+        self.tables.get(SIDE_PLANES)
     }
 
     /// Where each edge (in [`ConvexHull::edges`]' order) is a face-loop step: the
@@ -468,21 +524,21 @@ impl ConvexHull {
     /// its step in `faces[0]`'s loop and in `faces[1]`'s.
     #[inline]
     pub fn edge_steps(&self) -> &[[u32; 2]] {
-        &self.edge_steps
+        self.tables.get(EDGE_STEPS)
     }
 
     /// The edge (index into [`ConvexHull::edges`]) to every neighbour, parallel to
     /// [`ConvexHull::neighbor_indices`].
     #[inline]
     pub fn neighbor_edges(&self) -> &[u32] {
-        &self.neighbor_edges
+        self.tables.get(NEIGHBOR_EDGES)
     }
 
     /// The face planes in blocks of 8 lanes ([`plane_blocks`]), the last padded with
     /// face 0.
     #[inline]
     pub fn plane_blocks(&self) -> &[PlaneBlock] {
-        &self.plane_blocks
+        self.tables.get(PLANE_BLOCKS)
     }
 
     /// The face whose plane `p` lies furthest in front of (the lowest index among
@@ -498,7 +554,7 @@ impl ConvexHull {
     /// ```
     #[inline]
     pub fn furthest_plane(&self, p: Vec3) -> (usize, f32) {
-        furthest_plane_blocks(&self.plane_blocks, p)
+        furthest_plane_blocks(self.tables.get(PLANE_BLOCKS), p)
     }
 
     /// The distance of [`furthest_plane`](ConvexHull::furthest_plane) alone, in one pass
@@ -514,7 +570,7 @@ impl ConvexHull {
     /// ```
     #[inline]
     pub fn furthest_plane_distance(&self, p: Vec3) -> f32 {
-        furthest_plane_distance(&self.plane_blocks, p)
+        furthest_plane_distance(self.tables.get(PLANE_BLOCKS), p)
     }
 
     /// A face whose plane `p` lies strictly in front of, found by a climb over the
@@ -536,13 +592,19 @@ impl ConvexHull {
     /// ```
     #[inline]
     pub fn face_in_front(&self, p: Vec3) -> Option<usize> {
-        self.climb.face_in_front(&self.planes, &self.face_starts, p)
+        self.climb.face_in_front(
+            self.tables.get(POLES),
+            self.tables.get(ACROSS),
+            self.tables.get(PLANES),
+            self.tables.get(FACE_STARTS),
+            p,
+        )
     }
 
     /// The Gauss-map arc of every edge, in the order of [`ConvexHull::edges`].
     #[inline]
     pub fn gauss_arcs(&self) -> &[GaussArc] {
-        &self.arcs
+        self.tables.get(ARCS)
     }
 
     /// Distance from the centroid to the nearest face plane: the ball of this radius
@@ -555,13 +617,14 @@ impl ConvexHull {
     /// Every edge once.
     #[inline]
     pub fn edges(&self) -> &[HullEdge] {
-        &self.edges
+        self.tables.get(EDGES)
     }
 
     /// The vertices joined to vertex `v` by an edge.
     #[inline]
     pub fn neighbors(&self, v: usize) -> &[u32] {
-        &self.neighbors[self.neighbor_starts[v] as usize..self.neighbor_starts[v + 1] as usize]
+        let starts = self.tables.get(NEIGHBOR_STARTS);
+        &self.tables.get(NEIGHBORS)[starts[v] as usize..starts[v + 1] as usize]
     }
 
     /// The mean of the vertices: a point strictly inside the hull, used as the centre
@@ -585,33 +648,33 @@ impl ConvexHull {
     /// Start of each vertex's list in the adjacency (CSR layout), one more entry than vertices.
     #[inline]
     pub fn neighbor_starts(&self) -> &[u32] {
-        &self.neighbor_starts
+        self.tables.get(NEIGHBOR_STARTS)
     }
 
     /// All neighbour lists, one after the other (see [`ConvexHull::neighbor_starts`]).
     #[inline]
     pub fn neighbor_indices(&self) -> &[u32] {
-        &self.neighbors
+        self.tables.get(NEIGHBORS)
     }
 
     /// Index of a vertex furthest along `dir` (the lowest index among ties).
     #[inline]
     pub fn support_index(&self, dir: Vec3) -> usize {
-        support_index_blocks(&self.blocks, dir)
+        support_index_blocks(self.tables.get(VERTEX_BLOCKS), dir)
     }
 
     /// Index of the face whose outward normal is furthest along `dir` (the lowest
     /// index among ties; 0 for a NaN direction): the face a direction leaves through.
     #[inline]
     pub fn face_towards(&self, dir: Vec3) -> usize {
-        support_index_blocks(&self.normal_blocks, dir)
+        support_index_blocks(self.tables.get(NORMAL_BLOCKS), dir)
     }
 
     /// The edges' Gauss arcs in blocks of 8 lanes ([`edge_blocks`]), in
     /// [`ConvexHull::edges`]' order.
     #[inline]
     pub fn edge_blocks(&self) -> &[EdgeBlock] {
-        &self.edge_blocks
+        self.tables.get(EDGE_BLOCKS)
     }
 
     /// The unit of the arc blocks' points: a block's point row times it is the edge's
@@ -625,13 +688,13 @@ impl ConvexHull {
     /// [`ConvexHull::edges`]' order.
     #[inline]
     pub fn edge_records(&self) -> &[EdgeRecord] {
-        &self.edge_records
+        self.tables.get(EDGE_RECORDS)
     }
 
     /// The vertices in blocks of 8 lanes ([`blocks`]), the last padded with vertex 0.
     #[inline]
     pub fn vertex_blocks(&self) -> &[VertexBlock] {
-        &self.blocks
+        self.tables.get(VERTEX_BLOCKS)
     }
 
     /// Where the arrays a pair query scans first lie in memory, as (start, length in
@@ -645,16 +708,16 @@ impl ConvexHull {
             (items.as_ptr().cast(), std::mem::size_of_val(items))
         }
         [
-            range(&self.planes),
-            range(&self.blocks),
-            range(&self.edge_blocks),
+            range(self.tables.get(PLANES)),
+            range(self.tables.get(VERTEX_BLOCKS)),
+            range(self.tables.get(EDGE_BLOCKS)),
         ]
     }
 
     /// The largest `dir · v` over the vertices.
     #[inline]
     pub fn support_distance(&self, dir: Vec3) -> f32 {
-        support_distance(&self.vertices, dir)
+        support_distance(self.tables.get(VERTICES), dir)
     }
 }
 
@@ -749,6 +812,14 @@ mod tests {
         assert_eq!(
             ConvexHull::try_from_faces(dented, &faces),
             Err(HullError::InvalidTopology)
+        );
+        let too_many = vec![Vec3::ONE; ConvexHull::MAX_VERTICES + 1];
+        assert_eq!(
+            ConvexHull::try_from_faces(too_many, &faces),
+            Err(HullError::TooManyPoints {
+                count: ConvexHull::MAX_VERTICES + 1,
+                limit: ConvexHull::MAX_VERTICES
+            })
         );
         let mut bad = verts;
         bad[3].x = f32::NAN;

@@ -17,7 +17,7 @@ use wide::f32x8;
 
 /// Up to 8 face planes, one component per array. The last block of a hull is padded
 /// with copies of face 0 (their distances tie face 0's, which wins the tie).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C, align(32))]
 pub struct PlaneBlock {
     /// Normals' x components.

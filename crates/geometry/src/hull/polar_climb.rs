@@ -74,47 +74,53 @@ const ORDER_AXES: [[usize; 3]; 8] = [
     [0, 1, 2], // 111: x ≥ y ≥ z
 ];
 
-/// The poles, their adjacency and the climb's start faces (see the [module docs](self)).
+/// The climb's start faces (see the [module docs](self)); its tables, the poles
+/// ([`poles`]) and the face across each loop step ([`across`]), live with the hull's
+/// other tables.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct PolarClimb {
     /// The centre the poles are taken about: the hull's centroid.
     centre: Vec3,
-    /// `u_f = n_f / h_f`, one per face, computed in f64 and rounded once.
-    poles: Vec<Vec3>,
-    /// Parallel to the face loops: the face across each loop step's edge.
-    across: Vec<u32>,
-    /// The start face of each of the 24 bins of directions ([`bin`]).
+    /// The start face of each of the 64 bins of directions ([`bin`]).
     starts: [u32; BINS],
 }
 
-impl PolarClimb {
-    /// The climb's tables for a hull's planes, loops (with the edge of each loop step,
-    /// and each edge's two faces) and centroid.
-    pub(crate) fn new(
-        planes: &[Plane],
-        face_starts: &[u32],
-        face_edges: &[u32],
-        edge_faces: impl Fn(u32) -> [u32; 2],
-        centre: Vec3,
-    ) -> PolarClimb {
-        let c = centre.as_dvec3();
-        let poles: Vec<Vec3> = planes
-            .iter()
-            .map(|plane| {
-                let n = plane.normal.as_dvec3();
-                // Positive for a valid hull (its inradius is); kept so for any input.
-                let height = (f64::from(plane.offset) - n.dot(c)).max(f64::MIN_POSITIVE);
-                (n / height).as_vec3()
-            })
-            .collect();
-        let mut across = Vec::with_capacity(face_edges.len());
-        for f in 0..face_starts.len() - 1 {
-            let range = face_starts[f] as usize..face_starts[f + 1] as usize;
-            for &e in &face_edges[range] {
-                let [f0, f1] = edge_faces(e);
-                across.push(if f0 == f as u32 { f1 } else { f0 });
-            }
+/// The faces' poles `u_f = n_f / h_f` about `centre`, one per face, computed in f64 and
+/// rounded once.
+pub(crate) fn poles(planes: &[Plane], centre: Vec3) -> Vec<Vec3> {
+    let c = centre.as_dvec3();
+    planes
+        .iter()
+        .map(|plane| {
+            let n = plane.normal.as_dvec3();
+            // Positive for a valid hull (its inradius is); kept so for any input.
+            let height = (f64::from(plane.offset) - n.dot(c)).max(f64::MIN_POSITIVE);
+            (n / height).as_vec3()
+        })
+        .collect()
+}
+
+/// Parallel to the face loops: the face across each loop step's edge (given the edge
+/// of each loop step, and each edge's two faces).
+pub(crate) fn across(
+    face_starts: &[u32],
+    face_edges: &[u32],
+    edge_faces: impl Fn(u32) -> [u32; 2],
+) -> Vec<u32> {
+    let mut across = Vec::with_capacity(face_edges.len());
+    for f in 0..face_starts.len() - 1 {
+        let range = face_starts[f] as usize..face_starts[f + 1] as usize;
+        for &e in &face_edges[range] {
+            let [f0, f1] = edge_faces(e);
+            across.push(if f0 == f as u32 { f1 } else { f0 });
         }
+    }
+    across
+}
+
+impl PolarClimb {
+    /// The climb's start faces for a hull's poles about `centre`.
+    pub(crate) fn new(poles: &[Vec3], centre: Vec3) -> PolarClimb {
         let starts = std::array::from_fn(|bin| {
             let (octant, axes) = (bin & 7, ORDER_AXES[bin >> 3]);
             let component = |k: usize| {
@@ -128,12 +134,7 @@ impl PolarClimb {
                 .reduce(|best, f| if value(f) > value(best) { f } else { best })
                 .unwrap_or(0) as u32
         });
-        PolarClimb {
-            centre,
-            poles,
-            across,
-            starts,
-        }
+        PolarClimb { centre, starts }
     }
 
     /// A face whose plane has `p` strictly in front (`signed_distance(p) > 0`): the one
@@ -143,21 +144,23 @@ impl PolarClimb {
     #[inline]
     pub(crate) fn face_in_front(
         &self,
+        poles: &[Vec3],
+        across: &[u32],
         planes: &[Plane],
         face_starts: &[u32],
         p: Vec3,
     ) -> Option<usize> {
         let q = p - self.centre;
         let mut face = self.starts[bin(q)] as usize;
-        let mut best = self.poles[face].dot(q);
+        let mut best = poles[face].dot(q);
         // Steepest ascent until a face has `p` in front: each move raises `best`
         // strictly, so no face comes twice and the climb ends (at once when `q` is not
         // finite: no comparison holds).
         while best <= 1.0 {
             let range = face_starts[face] as usize..face_starts[face + 1] as usize;
             let mut next = face;
-            for &g in &self.across[range] {
-                let value = self.poles[g as usize].dot(q);
+            for &g in &across[range] {
+                let value = poles[g as usize].dot(q);
                 if value > best {
                     best = value;
                     next = g as usize;
