@@ -698,18 +698,20 @@ impl ConvexHull {
     }
 
     /// Where the arrays a pair query scans first lie in memory, as (start, length in
-    /// bytes): the face planes, the vertex blocks and the edge blocks. For a caller
+    /// bytes): the plane blocks, the vertex blocks, the planes and the edge blocks
+    /// (all near the start of the hull's one table buffer). For a caller
     /// that asks the CPU to load them ahead of the query (the pipeline's narrow stage);
     /// no answer depends on it.
     #[doc(hidden)]
     #[inline]
-    pub fn query_arrays(&self) -> [(*const u8, usize); 3] {
+    pub fn query_arrays(&self) -> [(*const u8, usize); 4] {
         fn range<T>(items: &[T]) -> (*const u8, usize) {
             (items.as_ptr().cast(), std::mem::size_of_val(items))
         }
         [
-            range(self.tables.get(PLANES)),
+            range(self.tables.get(PLANE_BLOCKS)),
             range(self.tables.get(VERTEX_BLOCKS)),
+            range(self.tables.get(PLANES)),
             range(self.tables.get(EDGE_BLOCKS)),
         ]
     }
