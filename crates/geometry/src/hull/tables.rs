@@ -1,7 +1,7 @@
 //! A hull's tables in one allocation.
 //!
 //! A [`ConvexHull`](super::ConvexHull) keeps 19 tables (vertices, planes, edges, their
-//! blocks of 8 lanes, the face loops, the adjacency, …). As 19 boxed slices they were
+//! blocks of 8 lanes, the face loops, the adjacency, …). As 17 boxed slices and two vectors they were
 //! 19 allocations made among the builder's temporaries: in a scene of 2,000 distinct
 //! 24-point hulls each hull's ~14 KB lay on about 10 pages, a megabyte apart, and a
 //! hull pair paid for the TLB misses (copied after the build, ~5 pages a hull, the
