@@ -1,11 +1,11 @@
 //! A hull's tables in one allocation.
 //!
 //! A [`ConvexHull`](super::ConvexHull) keeps 19 tables (vertices, planes, edges, their
-//! blocks of 8 lanes, the face loops, the adjacency, …). As 17 boxed slices and two vectors they were
-//! 19 allocations made among the builder's temporaries: in a scene of 2,000 distinct
-//! 24-point hulls each hull's ~14 KB lay on about 10 pages, a megabyte apart, and a
-//! hull pair paid for the TLB misses (copied after the build, ~5 pages a hull, the
-//! hull scene's narrow stage was 11 % faster).
+//! blocks of 8 lanes, the face loops, the adjacency, …). As 17 boxed slices and two
+//! vectors they were 19 allocations made among the builder's temporaries: in a scene
+//! of 2,000 distinct 24-point hulls each hull's ~14 KB lay on about 10 pages, a
+//! megabyte apart, and a hull pair paid for the TLB misses (copied after the build, ~5
+//! pages a hull, the hull scene's narrow stage was 11 % faster).
 //!
 //! Here the tables lie one after the other in one buffer of 64-byte lines, each from a
 //! line boundary (so every table is aligned for its type, the 64-byte edge blocks and
