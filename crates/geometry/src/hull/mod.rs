@@ -194,10 +194,10 @@ impl ConvexHull {
     }
 
     /// The most vertices [`try_from_faces`](ConvexHull::try_from_faces) takes: 2²⁰
-    /// (1,048,576). The hull's tables lie in one allocation, each found by a `u32` line
-    /// index and item count; at about 730 bytes of tables a vertex, this many vertices
-    /// take 0.8 GB, well inside what those address (a physics engine's hulls have 4 to
-    /// about 1,000 vertices).
+    /// (1,048,576). The hull's tables lie in one allocation, each found by a `u32`
+    /// byte offset and item count; at about 730 bytes of tables a vertex, this many
+    /// vertices take 0.8 GB, well inside what those address (a physics engine's hulls
+    /// have 4 to about 1,000 vertices).
     pub const MAX_VERTICES: usize = 1 << 20;
 
     /// A hull from vertices and CCW (seen from outside) face loops.
