@@ -9,18 +9,19 @@
 //!
 //! 1. **Settling, in the narrow pass** ([`settle_chunk`]): right after a chunk's
 //!    pairs are tested, while their states are in cache, each pair with a manifold
-//!    becomes a [`ContactPair`] at the front of the chunk's own range of a staging
-//!    list (the range of its pairs' indices, so no chunk waits for another), its
-//!    touch state is updated and its touch event written at the front of the chunk's
-//!    range of a second staging list, for events. On one thread the chunks run in key
-//!    order, so each appends its contacts to the report's list instead, and step 2
-//!    has no contact to move.
+//!    becomes a [`ContactPair`], its touch state is updated and its touch event
+//!    written at the front of the chunk's range of a staging list for events. The
+//!    contact goes to the report's list when the chunk starts with every earlier
+//!    chunk's contacts there (`crate::join`: on one thread every chunk, on two the
+//!    caller's run of chunks from the first on), else to the front of the chunk's own
+//!    range of a staging list for contacts (the range of its pairs' indices, so no
+//!    chunk waits for another).
 //! 2. **Joining, in the event stage** ([`build_events`]): a prefix sum over the
-//!    chunks' counts gives each chunk the index of its first contact; each chunk's
-//!    staged contacts are moved into their place (in parallel), and the chunks'
-//!    staged events (few: events come on changes only) are joined sequentially with
-//!    the ended pairs' events merged in at their places.
-//!
+//!    chunks' counts gives each chunk the index of its first contact; the staged
+//!    contacts of the chunks after those in the list are moved into their places (in
+//!    parallel), and the chunks' staged events (few: events come on changes only) are
+//!    joined sequentially with the ended pairs' events merged in at their places.
+
 //! **No allocation.** Every list here is a buffer kept by the world from step to
 //! step: the two staging lists, the chunks' outcomes, the contact and event lists of
 //! the report. A step allocates only when a list must grow past every earlier step's
@@ -100,21 +101,33 @@ pub(crate) struct ChunkOutcome {
 pub(crate) type StagedEvent = (usize, ContactEvent);
 
 /// Where a chunk's settled contacts go: the front of the chunk's range of the staging
-/// list (chunks in parallel), or the end of the report's own list (one thread: the
-/// chunks run in key order, so the list is in key order already and the event stage
-/// copies nothing).
+/// list (chunks in parallel, but for the chunk at the frontier), the report's list
+/// right after the contacts of the chunks before it (chunks in parallel, the chunk
+/// that starts with every earlier chunk's contacts in the list: `crate::join`), or
+/// the end of the report's list (one thread: the chunks run in key order, so the list
+/// is in key order already and the event stage copies nothing).
 pub(crate) enum Settled<'a> {
     Staged(&'a mut [ContactPair]),
     Appended(&'a mut Vec<ContactPair>),
+    /// The chunk's `k`-th contact goes to index `at + k` of the list, written over
+    /// the old contact there, or pushed at its end (`at` is at most its length).
+    Placed {
+        list: &'a mut Vec<ContactPair>,
+        at: usize,
+    },
 }
 
 impl Settled<'_> {
     /// Puts the chunk's `k`-th contact.
     #[inline(always)]
-    fn put(&mut self, k: usize, contact: ContactPair) {
+    pub(crate) fn put(&mut self, k: usize, contact: ContactPair) {
         match self {
             Settled::Staged(staged) => staged[k] = contact,
             Settled::Appended(list) => list.push(contact),
+            Settled::Placed { list, at } => match list.get_mut(*at + k) {
+                Some(slot) => *slot = contact,
+                None => list.push(contact),
+            },
         }
     }
 }
@@ -190,17 +203,16 @@ pub(crate) fn settle_chunk(
     (count, events)
 }
 
-/// Fills `report.contacts` and `report.events` from the chunks' staged contacts and
-/// events (see the [module docs](self)), chunks of `chunk` pairs, and records where
-/// the contacts went in `index`. With `parallel`, the contacts are copied from the
-/// staging list (on the rayon pool) into `contacts`, a spare buffer whose old entries
-/// are overwritten in place (no fresh pages every frame); without, the chunks
-/// appended them to `contacts` already ([`Settled::Appended`]). `contacts` becomes
-/// `report.contacts`.
+/// Fills `report.contacts` and `report.events` (see the [module docs](self)) from the
+/// narrow pass's chunks of `chunk` pairs. `contacts` holds the contacts of the first
+/// `joined` chunks (written in chunk order, see `crate::join`); the contacts of the
+/// chunks after them are copied from the staging list (on the rayon pool), and the
+/// list becomes `report.contacts`. The chunks' staged events are joined with the ended
+/// pairs'. Records where each chunk's contacts begin in `index`.
 #[inline(never)] // a stage of its own in profiles
 pub(crate) fn build_events(
     (staged, staged_events): (&[ContactPair], &[StagedEvent]),
-    (chunk, outcomes, parallel): (usize, &[ChunkOutcome], bool),
+    (chunk, outcomes, joined): (usize, &[ChunkOutcome], usize),
     ended: &[Ended],
     mut contacts: Vec<ContactPair>,
     index: &mut ContactIndex,
@@ -216,12 +228,16 @@ pub(crate) fn build_events(
         index.first.push(total as u32);
         total += outcome.contacts;
     }
-    if parallel {
+    if let Some(waiting) = outcomes.get(joined..) {
+        // The first `from` entries are this step's; the rest, old contacts to write
+        // over (a buffer of an earlier step: no fresh pages every step).
+        let from = total - waiting.iter().map(|o| o.contacts).sum::<usize>();
         contacts.truncate(total);
         if contacts.len() < total {
             contacts.resize(total, placeholder());
         }
-        place_contacts(staged, chunk, outcomes, &mut contacts);
+        let staged = staged.get(joined * chunk..).unwrap_or_default();
+        place_contacts(staged, chunk, waiting, &mut contacts[from..]);
     }
     debug_assert_eq!(contacts.len(), total);
 

@@ -142,6 +142,7 @@ mod ccd;
 mod config;
 mod error;
 mod events;
+mod join;
 mod narrow;
 mod pairs;
 mod poses;

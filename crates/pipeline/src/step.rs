@@ -15,8 +15,10 @@
 //!                   answer if both bodies rest, bounding-sphere test; then the SAT and
 //!                   manifold one pair at a time, or box–box pairs batched through the
 //!                   SIMD box test with Config::batch_box_pairs (each pair owns its
-//!                   cache: crate::narrow); then the chunk's contacts staged in its
-//!                   own range and its touch events listed (crate::events)
+//!                   cache: crate::narrow); then the chunk's contacts written to the
+//!                   report's list if every earlier chunk's are there (crate::join),
+//!                   else staged in its own range, and its touch events listed
+//!                   (crate::events)
 //!                ─► contacts and events in key order: the staged contacts moved to
 //!                   their places (parallel, the same chunks), the events joined
 //!                   (crate::events)
@@ -33,7 +35,8 @@
 //!
 //! **Determinism.** Every parallel stage computes one independent result per item and
 //! writes it to a place fixed before the stage runs (the item's index, or an offset
-//! from a prefix sum over chunks); chunk boundaries depend on the configured chunk
+//! from a prefix sum over chunks; the narrow pass's contacts go to the report's list
+//! in chunk order only, whichever chunk finishes first: crate::join); chunk boundaries depend on the configured chunk
 //! sizes and the item counts only, never on the thread count. The parallel
 //! broad-phase update writes each box to its own slot. What stays sequential (the
 //! broad-phase updates when they cannot go in parallel, joining the events of the
@@ -47,6 +50,7 @@ use crate::events::{
     ChunkOutcome, ContactIndex, Ended, Settled, StagedEvent, build_events, ended_event,
     placeholder, placeholder_event, settle_chunk,
 };
+use crate::join::ContactJoin;
 use crate::narrow::{NarrowContext, TaskBuffers, chunk_pairs, narrow_chunk};
 use crate::pairs::PairState;
 use crate::store::BodyStore;
@@ -123,14 +127,14 @@ impl StepFrame<'_> {
         let t_broad = Instant::now();
 
         let chunk = chunk_pairs(self.broad.pairs().len(), self.config.narrow_chunk);
-        self.narrow_phase(chunk, &mut contacts);
+        let joined = self.narrow_phase(chunk, &mut contacts);
         let outcomes = &self.pairs.outcomes;
         report.kept_pairs = outcomes.iter().map(|o| o.kept).sum();
         let t_narrow = Instant::now();
 
         build_events(
             (&self.pairs.staged, &self.pairs.staged_events),
-            (chunk, outcomes, self.parallel),
+            (chunk, outcomes, joined),
             &ended,
             contacts,
             &mut self.pairs.contact_index,
@@ -332,15 +336,17 @@ impl StepFrame<'_> {
     /// Each chunk takes its pairs' states over from last step's list (an added pair
     /// gets a fresh state, any other pair its own: [`CarryPlan::carry_chunk`]), tests
     /// them into a manifold scratch of its own, then settles them (their contacts
-    /// staged in the chunk's range of the staging list, or on one thread appended to
-    /// `contacts`, the report's list; touch flags and events: [`settle_chunk`]), all
-    /// while the chunk's states are in cache. What each chunk settled goes to
-    /// `pairs.outcomes`.
+    /// appended to `contacts`, the report's list, when every chunk before it is there
+    /// already, else staged in the chunk's range of the staging list: see
+    /// [`ContactJoin`]; touch flags and events: [`settle_chunk`]), all while the
+    /// chunk's states are in cache. What each chunk settled goes to `pairs.outcomes`.
+    /// Returns the number of chunks whose contacts are in `contacts` (all, on one
+    /// thread: `usize::MAX`).
     ///
     /// Carrying and settling inside the pass rather than in passes of their own saves
     /// two reads and writes of every state (80 bytes a pair) per step.
     #[inline(never)] // a stage of its own in profiles
-    fn narrow_phase(&mut self, chunk: usize, contacts: &mut Vec<ContactPair>) {
+    fn narrow_phase(&mut self, chunk: usize, contacts: &mut Vec<ContactPair>) -> usize {
         let old = std::mem::take(&mut self.pairs.states);
         let mut states = std::mem::take(&mut self.pairs.spare);
         let mut staged = std::mem::take(&mut self.pairs.staged);
@@ -381,41 +387,66 @@ impl StepFrame<'_> {
             hulls: self.bodies.any_hulls(),
         };
         let plan = &self.pairs.plan;
+        let joined;
         // The batch buffers and the manifold scratch are cleared per chunk: which
         // task's buffers a chunk uses changes nothing. A task takes its thread's
         // buffers (kept from earlier steps, see `TaskBuffers`).
         let buffers = || TaskBuffers::take(chunk);
-        let work = |buffers: &mut TaskBuffers, (c, (states, settled)): ChunkSlots| {
-            let start = c * chunk;
-            plan.carry_chunk(&old, pairs, start, states, &fresh);
+        // A chunk's test: its states carried over, its pairs tested into its task's
+        // scratch; then its settling (see `settle_chunk`).
+        let test = |buffers: &mut TaskBuffers, c: usize, states: &mut [PairState]| {
+            plan.carry_chunk(&old, pairs, c * chunk, states, &fresh);
             let (batch, scratch) = buffers.parts(states.len());
-            let kept = narrow_chunk(states, scratch, batch, &context);
-            let (contacts, events) =
-                settle_chunk(states, scratch, start, settled, store, prev_index);
-            ChunkOutcome {
-                contacts,
-                kept,
-                events,
-            }
+            narrow_chunk(states, scratch, batch, &context)
+        };
+        let settle =
+            |buffers: &mut TaskBuffers, c: usize, slots: ChunkSlots<'_>, settled: Settled<'_>| {
+                let (states, events) = slots;
+                let (_, scratch) = buffers.parts(states.len());
+                settle_chunk(
+                    states,
+                    scratch,
+                    c * chunk,
+                    (settled, events),
+                    store,
+                    prev_index,
+                )
+            };
+        let outcome = |kept, (contacts, events)| ChunkOutcome {
+            contacts,
+            kept,
+            events,
         };
         if self.parallel {
-            let staged_chunks = (staged.par_chunks_mut(chunk))
-                .map(Settled::Staged)
-                .zip(staged_events.par_chunks_mut(chunk));
+            // A chunk that starts with every chunk before it in the report's list
+            // appends to it; any other is staged in its range, for the event stage
+            // to copy (`ContactJoin`).
+            let join = ContactJoin::new(contacts);
             (states.par_chunks_mut(chunk))
-                .zip(staged_chunks)
+                .zip(staged_events.par_chunks_mut(chunk))
+                .zip(staged.par_chunks_mut(chunk))
                 .enumerate()
-                .map_init(buffers, work)
+                .map_init(buffers, |buffers, (c, ((states, events), staged))| {
+                    let kept = test(buffers, c, states);
+                    let settled = join.settle(c, staged, |settled| {
+                        settle(buffers, c, (states, events), settled)
+                    });
+                    outcome(kept, settled)
+                })
                 .collect_into_vec(&mut outcomes);
+            joined = join.joined().0;
         } else {
             // In key order, each chunk appending its contacts to the report's list.
+            joined = usize::MAX;
             let mut buffers = buffers();
             contacts.clear();
             outcomes.clear();
             let chunks = (states.chunks_mut(chunk)).zip(staged_events.chunks_mut(chunk));
             for (c, (states, events)) in chunks.enumerate() {
+                let kept = test(&mut buffers, c, states);
                 let settled = Settled::Appended(&mut *contacts);
-                outcomes.push(work(&mut buffers, (c, (states, (settled, events)))));
+                let settled = settle(&mut buffers, c, (states, events), settled);
+                outcomes.push(outcome(kept, settled));
             }
         }
         self.pairs.states = states;
@@ -423,15 +454,13 @@ impl StepFrame<'_> {
         self.pairs.staged = staged;
         self.pairs.staged_events = staged_events;
         self.pairs.outcomes = outcomes;
+        joined
     }
 }
 
-/// One chunk of the narrow pass as its task gets it: the chunk's number, its pair
-/// states and its ranges of the staged contacts and events.
-type ChunkSlots<'s> = (
-    usize,
-    (&'s mut [PairState], (Settled<'s>, &'s mut [StagedEvent])),
-);
+/// One chunk of the narrow pass as its settling gets it: its pair states and its
+/// range of the staged events.
+type ChunkSlots<'s> = (&'s mut [PairState], &'s mut [StagedEvent]);
 
 /// Puts a body's AABB into the broad phase under its slot index (inserting its proxy
 /// if it has none).
