@@ -21,7 +21,7 @@
 //!    contacts of the chunks after those in the list are moved into their places (in
 //!    parallel), and the chunks' staged events (few: events come on changes only) are
 //!    joined sequentially with the ended pairs' events merged in at their places.
-
+//!
 //! **No allocation.** Every list here is a buffer kept by the world from step to
 //! step: the two staging lists, the chunks' outcomes, the contact and event lists of
 //! the report. A step allocates only when a list must grow past every earlier step's

@@ -26,12 +26,13 @@ use crate::BodyHandle;
 /// appears twice is applied twice: the last pose wins.
 ///
 /// **Cost.** Per body: the handle check, the 7-float bit compare and, for a moved body,
-/// a store and a queue push: about 53 instructions a body given its pose again and 90
-/// a moved body (callgrind, `stress --scene soup --bodies 10000 --resting N`, which
-/// sets every frame's poses from a slice in one batch). The `set_poses_10k` group of
-/// `benches/benches/poses.rs` times it beside a `set_pose` loop: 15–16 ns a body on
-/// the 2-core machine of November 2026 while other builds ran (the loop: 19 ns). The
-/// AABB of a moved body is computed later, at the step, in parallel.
+/// a store and a queue push: about 76 instructions a moved body (callgrind, 10,000
+/// moved bodies set from a slice in one batch). The `set_poses_10k` group of
+/// `benches/benches/poses.rs` times it beside a `set_pose` loop: on the 2-core
+/// machine of 4 December 2026, 4.6 ns a moved body, 3.8 ns a body given its pose
+/// again (the loop: 5.1 ns a moved body); 10.6 and 11.4 ns before the bit compare
+/// was written so that the compiler keeps it in registers. The AABB of a moved body is
+/// computed later, at the step, in parallel.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[must_use = "stale handles in the batch were skipped; check `stale`"]
 pub struct PoseBatch {

@@ -29,16 +29,16 @@ use sepax_geometry::{Pose, Shape};
 
 /// True when two poses have the same bit patterns (unlike `==`, which equates -0 and +0
 /// and never equates NaNs).
+/// The rotation's four floats compare as one 16-byte block, the translation's three
+/// apart (the pose's padding is never read). The form matters: with the seven floats
+/// gathered in one array the compiler went through the stack, and `set_poses` of
+/// 10,000 bodies took 106 µs against 46 now (`cargo bench --bench poses --
+/// set_poses_10k/batch/moved`; `unchanged` 114 → 38 µs).
 #[inline]
 fn same_bits(a: &Pose, b: &Pose) -> bool {
-    pose_bits(a) == pose_bits(b)
-}
-
-/// The seven floats of a pose as bits (one compare of two small arrays).
-#[inline]
-fn pose_bits(p: &Pose) -> [u32; 7] {
-    let (t, r) = (p.translation, p.rotation);
-    [t.x, t.y, t.z, r.x, r.y, r.z, r.w].map(f32::to_bits)
+    let rotation = |p: &Pose| p.rotation.to_array().map(f32::to_bits);
+    let translation = |p: &Pose| p.translation.to_array().map(f32::to_bits);
+    rotation(a) == rotation(b) && translation(a) == translation(b)
 }
 
 /// What the step reads per body and pair: one cache line each, 32 (pose) + 16 (shape)
@@ -305,6 +305,7 @@ impl BodyStore {
     }
 
     /// Marks slot `index` for the next step (once).
+    #[inline]
     pub fn mark_changed(&mut self, index: u32) {
         self.edited = true;
         let next = self.now + 1;
@@ -371,6 +372,29 @@ fn is_hull(shape: &Shape) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::same_bits;
+    use glam::{Quat, Vec3};
+    use sepax_geometry::Pose;
+
+    /// Every one of the seven floats counts, by its bits: +0 and −0 differ, a NaN
+    /// equals itself.
+    #[test]
+    fn same_bits_compares_every_float_by_its_bits() {
+        let floats = [0.5, -0.0, 2.0, 0.0, f32::NAN, 0.25, 1.0];
+        let pose = |f: [f32; 7]| {
+            Pose::new(
+                Vec3::new(f[0], f[1], f[2]),
+                Quat::from_xyzw(f[3], f[4], f[5], f[6]),
+            )
+        };
+        assert!(same_bits(&pose(floats), &pose(floats)));
+        for k in 0..7 {
+            let mut other = floats;
+            other[k] = f32::from_bits(other[k].to_bits() ^ 0x8000_0000);
+            assert!(!same_bits(&pose(floats), &pose(other)), "float {k}");
+        }
+    }
+
     /// `CollisionWorld::set_ccd` documents up to 48 bytes a slot for the last-step
     /// poses (48 where glam's quaternion is 16-byte aligned, as on x86-64).
     #[test]
