@@ -101,14 +101,13 @@ pub(crate) struct ChunkOutcome {
 pub(crate) type StagedEvent = (usize, ContactEvent);
 
 /// Where a chunk's settled contacts go: the front of the chunk's range of the staging
-/// list (chunks in parallel, but for the chunk at the frontier), the report's list
+/// list (chunks in parallel, but for the chunk at the frontier), or the report's list
 /// right after the contacts of the chunks before it (chunks in parallel, the chunk
-/// that starts with every earlier chunk's contacts in the list: `crate::join`), or
-/// the end of the report's list (one thread: the chunks run in key order, so the list
-/// is in key order already and the event stage copies nothing).
+/// that starts with every earlier chunk's contacts in the list: `crate::join`; on one
+/// thread every chunk, as the chunks run in key order, so the event stage copies
+/// nothing).
 pub(crate) enum Settled<'a> {
     Staged(&'a mut [ContactPair]),
-    Appended(&'a mut Vec<ContactPair>),
     /// The chunk's `k`-th contact goes to index `at + k` of the list, written over
     /// the old contact there, or pushed at its end (`at` is at most its length).
     Placed {
@@ -118,17 +117,28 @@ pub(crate) enum Settled<'a> {
 }
 
 impl Settled<'_> {
-    /// Puts the chunk's `k`-th contact.
+    /// The slot of the chunk's `k`-th contact, to be written whole (the contacts
+    /// before it are written already). The settling writes its fields there one by
+    /// one: a contact built first and then moved in was built on the stack and copied
+    /// (its manifold twice), 512 bytes a contact.
     #[inline(always)]
-    pub(crate) fn put(&mut self, k: usize, contact: ContactPair) {
+    pub(crate) fn slot(&mut self, k: usize) -> &mut ContactPair {
         match self {
-            Settled::Staged(staged) => staged[k] = contact,
-            Settled::Appended(list) => list.push(contact),
-            Settled::Placed { list, at } => match list.get_mut(*at + k) {
-                Some(slot) => *slot = contact,
-                None => list.push(contact),
-            },
+            Settled::Staged(staged) => &mut staged[k],
+            Settled::Placed { list, at } => {
+                let i = *at + k;
+                if i >= list.len() {
+                    list.push(placeholder());
+                }
+                &mut list[i]
+            }
         }
+    }
+
+    /// Puts the chunk's `k`-th contact.
+    #[cfg(test)]
+    pub(crate) fn put(&mut self, k: usize, contact: ContactPair) {
+        *self.slot(k) = contact;
     }
 }
 
@@ -178,20 +188,23 @@ pub(crate) fn settle_chunk(
             Some(m) => {
                 // Codes are pair indices, which fit a u32 (see `ContactIndex`).
                 st.contact = (start + count) as u32;
-                // Written whole: one pass over the slot's bytes (a `ContactPair` is
-                // plain data, so nothing of the slot's old contact is read).
-                settled.put(
-                    count,
-                    ContactPair {
-                        a: st.a,
-                        b: st.b,
-                        user_data: [user_data(st.a), user_data(st.b)],
-                        manifold: *m,
-                        touching,
-                        previous,
-                        previous_points: st.matches,
-                    },
-                );
+                // Every field written (the pattern names them all): the slot's old
+                // contact is never read.
+                let ContactPair {
+                    a,
+                    b,
+                    user_data: data,
+                    manifold: points,
+                    touching: touches,
+                    previous: before,
+                    previous_points,
+                } = settled.slot(count);
+                (*a, *b) = (st.a, st.b);
+                *data = [user_data(st.a), user_data(st.b)];
+                *points = *m;
+                *touches = touching;
+                *before = previous;
+                *previous_points = st.matches;
                 count += 1;
                 // The scratch slot is `None` again for the next chunk (the narrow
                 // pass writes only the pairs it answers).
@@ -262,7 +275,7 @@ pub(crate) fn build_events(
 /// contacts (a swap read and wrote both lists; with the contact settled whole,
 /// alternated with the swapping build, three runs each of `stress --scene soup`, 1
 /// thread: events stage medians at 50,000 boxes 1.45–1.48 → 1.28–1.34 ms, at 10,000
-/// 0.135–0.138 → 0.123–0.125 ms; on one thread the chunks now append to the report's
+/// 0.135–0.138 → 0.123–0.125 ms; on one thread the chunks now write to the report's
 /// list directly, see [`Settled`]). Each chunk's part of `out` is cut first (a list of
 /// parts, the one allocation of this stage; halving the chunk list recursively with
 /// `rayon::join` instead needs no list, but in one alternated set of six `stress

@@ -336,7 +336,7 @@ impl StepFrame<'_> {
     /// Each chunk takes its pairs' states over from last step's list (an added pair
     /// gets a fresh state, any other pair its own: [`CarryPlan::carry_chunk`]), tests
     /// them into a manifold scratch of its own, then settles them (their contacts
-    /// appended to `contacts`, the report's list, when every chunk before it is there
+    /// written to `contacts`, the report's list, when every chunk before it is there
     /// already, else staged in the chunk's range of the staging list: see
     /// [`ContactJoin`]; touch flags and events: [`settle_chunk`]), all while the
     /// chunk's states are in cache. What each chunk settled goes to `pairs.outcomes`.
@@ -419,7 +419,7 @@ impl StepFrame<'_> {
         };
         if self.parallel {
             // A chunk that starts with every chunk before it in the report's list
-            // appends to it; any other is staged in its range, for the event stage
+            // writes to it; any other is staged in its range, for the event stage
             // to copy (`ContactJoin`).
             let join = ContactJoin::new(contacts);
             (states.par_chunks_mut(chunk))
@@ -436,18 +436,22 @@ impl StepFrame<'_> {
                 .collect_into_vec(&mut outcomes);
             joined = join.joined().0;
         } else {
-            // In key order, each chunk appending its contacts to the report's list.
+            // In key order, each chunk writing its contacts into the report's list
+            // after the earlier chunks' (over the buffer's old entries).
             joined = usize::MAX;
             let mut buffers = buffers();
-            contacts.clear();
             outcomes.clear();
+            let mut placed = 0;
             let chunks = (states.chunks_mut(chunk)).zip(staged_events.chunks_mut(chunk));
             for (c, (states, events)) in chunks.enumerate() {
                 let kept = test(&mut buffers, c, states);
-                let settled = Settled::Appended(&mut *contacts);
+                let list = &mut *contacts;
+                let settled = Settled::Placed { list, at: placed };
                 let settled = settle(&mut buffers, c, (states, events), settled);
+                placed += settled.0;
                 outcomes.push(outcome(kept, settled));
             }
+            contacts.truncate(placed);
         }
         self.pairs.states = states;
         self.pairs.spare = old;
