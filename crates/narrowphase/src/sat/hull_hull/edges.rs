@@ -371,9 +371,14 @@ impl Query<'_> {
             };
             reserve(&mut pairs, &RANKED_PAIRS, most);
             let mut cached_raw: Option<(Axis, f32)> = None;
-            for (i, ea) in edges_a.iter().enumerate() {
-                for k in 0..edges_b.blocks() {
-                    let mut crossing = crossings[i * edges_b.blocks() + k] as u32;
+            // Edge `i`'s masks are the `i`-th run of `blocks` (the slice and the count
+            // taken once: through the small vectors, every read checked where their
+            // items live).
+            let blocks = edges_b.blocks();
+            let masks_of_a = crossings.chunks_exact(blocks.max(1));
+            for (i, (ea, masks)) in edges_a.iter().zip(masks_of_a).enumerate() {
+                for (k, &mask) in masks.iter().enumerate() {
+                    let mut crossing = mask as u32;
                     while crossing != 0 {
                         let l = crossing.trailing_zeros() as usize;
                         crossing &= crossing - 1;
