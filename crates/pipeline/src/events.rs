@@ -127,7 +127,8 @@ impl Settled<'_> {
             Settled::Staged(staged) => &mut staged[k],
             Settled::Placed { list, at } => {
                 let i = *at + k;
-                if i >= list.len() {
+                // One push when the list grows (`at + k` is at most its length).
+                while list.len() <= i {
                     list.push(placeholder());
                 }
                 &mut list[i]

@@ -36,12 +36,12 @@
 //! **Determinism.** Every parallel stage computes one independent result per item and
 //! writes it to a place fixed before the stage runs (the item's index, or an offset
 //! from a prefix sum over chunks; the narrow pass's contacts go to the report's list
-//! in chunk order only, whichever chunk finishes first: crate::join); chunk boundaries depend on the configured chunk
-//! sizes and the item counts only, never on the thread count. The parallel
-//! broad-phase update writes each box to its own slot. What stays sequential (the
-//! broad-phase updates when they cannot go in parallel, joining the events of the
-//! chunks) runs in marking or key order. So the report is bit-identical for any
-//! thread count.
+//! in chunk order only, whichever chunk finishes first: crate::join); chunk
+//! boundaries depend on the configured chunk sizes and the item counts only, never on
+//! the thread count. The parallel broad-phase update writes each box to its own slot.
+//! What stays sequential (the broad-phase updates when they cannot go in parallel,
+//! joining the events of the chunks) runs in marking or key order. So the report is
+//! bit-identical for any thread count.
 
 use crate::aabbs::{AabbOutcome, aabb_outcomes, chunk_bodies};
 use crate::carry::CarryPlan;
