@@ -28,8 +28,8 @@
 //! length (tested in `tests/no_allocation.rs`), but for the list of the contacts'
 //! parts that the parallel copy cuts (see `place_contacts`).
 //!
-//! A pair state names its contact before the final index is known, by its place in
-//! the staging list ([`ContactIndex`]); the next step reads last step's contact
+//! A pair state names its contact before the final index is known, by its chunk and
+//! its place among the chunk's contacts ([`ContactIndex`]); the next step reads last step's contact
 //! through it. The chunking depends on the pair count only and each result goes to a
 //! place fixed by the prefix sums, so the report is the same on any thread count.
 //!
@@ -60,16 +60,29 @@ pub(crate) fn ended_event(st: &PairState, cause: EndCause) -> ContactEvent {
 
 /// Where each contact of the last step is, for the pair states that name it.
 ///
-/// A chunk of pairs starting at pair index `start` stages its `k`-th contact at index
-/// `start + k` of the staging list, and the pair state keeps that number (its
-/// *code*); the event stage then moves the chunk's contacts to the chunk's first
-/// contact index `first[c]`. So code `x` is the contact `first[x / chunk] + x % chunk`.
+/// Chunk `c` of the narrow pass settles its `k`-th contact under the code
+/// `c · 2^shift + k`, with `2^shift` the chunk size rounded up to a power of two (the
+/// pair state keeps the code); the event stage then moves the chunk's contacts to the
+/// chunk's first contact index `first[c]`. So code `x` is the contact
+/// `first[x >> shift] + (x & (2^shift − 1))`: a shift and a mask, where the chunk size
+/// itself as the unit asked for a division (read for every pair that had a contact,
+/// twice a step; `div` was a visible sample in `perf annotate` of the narrow pass).
+/// Eight alternated runs of `stress --scene soup --bodies 10000 --frames 300`
+/// (geometric means of the medians): 1 thread narrow 2.489 → 2.397 ms, step 2.831 →
+/// 2.726; 2 threads narrow 1.283 → 1.237, step 1.581 → 1.497. The codes stay below
+/// twice the pair count, so they fit a `u32` as pair indices do.
 #[derive(Debug, Default)]
 pub(crate) struct ContactIndex {
-    /// The chunk size of the step that made the contacts.
-    chunk: usize,
+    /// The code shift of the step that made the contacts ([`code_shift`]).
+    shift: u32,
     /// Index of each chunk's first contact.
     first: Vec<u32>,
+}
+
+/// The code shift of a narrow pass in chunks of `chunk` pairs: `⌈log2 chunk⌉` (0 for
+/// one pair or none), so that a chunk's contact numbers fit below `1 << shift`.
+pub(crate) fn code_shift(chunk: usize) -> u32 {
+    chunk.max(1).next_power_of_two().trailing_zeros()
 }
 
 impl ContactIndex {
@@ -79,9 +92,9 @@ impl ContactIndex {
         if code == u32::MAX {
             return None;
         }
-        let code = code as usize;
-        let first = *self.first.get(code / self.chunk.max(1))?;
-        Some(first as usize + code % self.chunk.max(1))
+        let first = *self.first.get((code >> self.shift) as usize)?;
+        let within = code & ((1u32 << self.shift) - 1);
+        Some(first as usize + within as usize)
     }
 }
 
@@ -143,7 +156,8 @@ impl Settled<'_> {
     }
 }
 
-/// Settles one chunk of pairs from pair index `start` (see the [module docs](self)):
+/// Settles one chunk of pairs from pair index `start`, whose contacts are coded from
+/// `code` (the chunk's first code, see [`ContactIndex`]; see the [module docs](self)):
 /// each manifold of `manifolds` (the chunk's scratch, emptied) becomes a contact in
 /// `settled` (see [`Settled`]); each state's touch flag and contact code are updated,
 /// reading its last contact through `prev`, and its touch event, if any, goes to the
@@ -154,7 +168,7 @@ impl Settled<'_> {
 pub(crate) fn settle_chunk(
     states: &mut [PairState],
     manifolds: &mut [Option<Manifold>],
-    start: usize,
+    (start, code): (usize, u32),
     (mut settled, staged_events): (Settled, &mut [StagedEvent]),
     bodies: &BodyStore,
     prev: &ContactIndex,
@@ -187,8 +201,8 @@ pub(crate) fn settle_chunk(
         let previous = prev.contact(st.contact).map(|c| c as u32);
         match manifold {
             Some(m) => {
-                // Codes are pair indices, which fit a u32 (see `ContactIndex`).
-                st.contact = (start + count) as u32;
+                // The chunk's code plus the contact's number in it (see `ContactIndex`).
+                st.contact = code + count as u32;
                 // Every field written (the pattern names them all): the slot's old
                 // contact is never read.
                 let ContactPair {
@@ -234,7 +248,7 @@ pub(crate) fn build_events(
 ) {
     // Each chunk's first contact.
     let chunk = chunk.max(1);
-    index.chunk = chunk;
+    index.shift = code_shift(chunk);
     index.first.clear();
     let mut total = 0;
     for outcome in outcomes {
@@ -343,5 +357,50 @@ mod tests {
     fn a_contact_is_plain_data_of_fixed_size() {
         assert_eq!(size_of::<Manifold>(), 224);
         assert_eq!(size_of::<ContactPair>(), 288);
+    }
+
+    /// Every chunking: chunk `c`'s `k`-th contact, coded as `settle_chunk` codes it,
+    /// reads back as the prefix sum of the earlier chunks' contacts plus `k`, and the
+    /// codes stay below twice the pair count; `u32::MAX` and a chunk past the list
+    /// name no contact.
+    #[test]
+    fn contact_codes_read_back_as_the_contacts_places() {
+        let mut rng = sepax_geometry::rng::Rng::new(31);
+        for chunk in [1, 2, 3, 7, 64, 100, 128, 129, 1000] {
+            let pairs = 1 + rng.below(3000);
+            let chunks = pairs.div_ceil(chunk);
+            let counts: Vec<usize> = (0..chunks)
+                .map(|c| {
+                    let len = chunk.min(pairs - c * chunk);
+                    rng.below(len + 1)
+                })
+                .collect();
+            let mut index = ContactIndex {
+                shift: code_shift(chunk),
+                first: Vec::new(),
+            };
+            let mut total = 0;
+            for &n in &counts {
+                index.first.push(total as u32);
+                total += n;
+            }
+            let mut place = 0;
+            for (c, &n) in counts.iter().enumerate() {
+                let code = (c << code_shift(chunk)) as u32;
+                for k in 0..n {
+                    let coded = code + k as u32;
+                    assert!((coded as usize) < 2 * pairs, "chunk {chunk}");
+                    assert_eq!(index.contact(coded), Some(place), "chunk {chunk}");
+                    place += 1;
+                }
+            }
+            assert_eq!(index.contact(u32::MAX), None);
+            assert_eq!(index.contact((chunks << code_shift(chunk)) as u32), None);
+        }
+        assert_eq!((code_shift(0), code_shift(1), code_shift(2)), (0, 0, 1));
+        assert_eq!(
+            (code_shift(100), code_shift(128), code_shift(129)),
+            (7, 7, 8)
+        );
     }
 }
