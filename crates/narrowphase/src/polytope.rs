@@ -77,7 +77,8 @@ impl<'a> Polytope<'a> {
         let normal = self.planes[f].normal;
         (0..face.len()).all(|k| {
             let v0 = self.vertices[face[k] as usize];
-            let v1 = self.vertices[face[(k + 1) % face.len()] as usize];
+            // The next loop vertex, wrapping to the first (no `%`: a division a side).
+            let v1 = self.vertices[face.get(k + 1).copied().unwrap_or(face[0]) as usize];
             (v1 - v0).cross(normal).dot(q - v0) <= 0.0
         })
     }

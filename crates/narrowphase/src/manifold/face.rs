@@ -85,7 +85,8 @@ pub(crate) fn face_sides<'a>(
     let (vertices, face) = (poly.vertices, poly.face(f));
     (0..face.len()).map(move |k| {
         let v0 = vertices[face[k] as usize];
-        let v1 = vertices[face[(k + 1) % face.len()] as usize];
+        // The next loop vertex, wrapping to the first (no `%`: a division per side).
+        let v1 = vertices[face.get(k + 1).copied().unwrap_or(face[0]) as usize];
         ((v1 - v0).cross(n), v0)
     })
 }
