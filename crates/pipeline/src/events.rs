@@ -67,10 +67,12 @@ pub(crate) fn ended_event(st: &PairState, cause: EndCause) -> ContactEvent {
 /// `first[x >> shift] + (x & (2^shift − 1))`: a shift and a mask, where the chunk size
 /// itself as the unit asked for a division (read for every pair that had a contact,
 /// twice a step; `div` was a visible sample in `perf annotate` of the narrow pass).
-/// Eight alternated runs of `stress --scene soup --bodies 10000 --frames 300`
-/// (geometric means of the medians): 1 thread narrow 2.489 → 2.397 ms, step 2.831 →
-/// 2.726; 2 threads narrow 1.283 → 1.237, step 1.581 → 1.497. The codes stay below
-/// twice the pair count, so they fit a `u32` as pair indices do.
+/// A small gain, at the edge of this machine's noise: `stress --scene soup --bodies
+/// 10000 --frames 300`, runs alternated with the division's build (geometric means of
+/// the narrow stage's medians), 1 thread −3.7 % (8 runs each), +0.8 % (10), −1.5 % (10);
+/// 2 threads −3.5 % (8), −2.0 % (8), −2.0 % (10); 0.3 % more instructions (callgrind,
+/// 20 frames). (An earlier try measured no gain.) The codes stay below twice the pair
+/// count, so they fit a `u32` as pair indices do.
 #[derive(Debug, Default)]
 pub(crate) struct ContactIndex {
     /// The code shift of the step that made the contacts ([`code_shift`]).
