@@ -29,8 +29,8 @@
 //! parts that the parallel copy cuts (see `place_contacts`).
 //!
 //! A pair state names its contact before the final index is known, by its chunk and
-//! its place among the chunk's contacts ([`ContactIndex`]); the next step reads last step's contact
-//! through it. The chunking depends on the pair count only and each result goes to a
+//! its place among the chunk's contacts ([`ContactIndex`]); the next step reads last
+//! step's contact through it. The chunking depends on the pair count only and each result goes to a
 //! place fixed by the prefix sums, so the report is the same on any thread count.
 //!
 //! Settling in the narrow pass rather than in a pass of its own over every pair saves
@@ -82,9 +82,18 @@ pub(crate) struct ContactIndex {
 }
 
 /// The code shift of a narrow pass in chunks of `chunk` pairs: `⌈log2 chunk⌉` (0 for
-/// one pair or none), so that a chunk's contact numbers fit below `1 << shift`.
+/// one pair or none), so that a chunk's contact numbers fit below `1 << shift`. A chunk
+/// is at most an eighth of the pairs (or 16), so the shift stays below 32 for any pair
+/// list that fits in memory.
 pub(crate) fn code_shift(chunk: usize) -> u32 {
     chunk.max(1).next_power_of_two().trailing_zeros()
+}
+
+/// The code of the first contact of chunk `c` of a narrow pass in chunks of `chunk`
+/// pairs (see [`ContactIndex`]): `settle_chunk` adds the contact's number in the chunk.
+pub(crate) fn chunk_code(c: usize, chunk: usize) -> u32 {
+    // Below twice the pair count: a u32, as pair indices are.
+    (c << code_shift(chunk)) as u32
 }
 
 impl ContactIndex {
@@ -388,7 +397,7 @@ mod tests {
             }
             let mut place = 0;
             for (c, &n) in counts.iter().enumerate() {
-                let code = (c << code_shift(chunk)) as u32;
+                let code = chunk_code(c, chunk);
                 for k in 0..n {
                     let coded = code + k as u32;
                     assert!((coded as usize) < 2 * pairs, "chunk {chunk}");
@@ -397,7 +406,7 @@ mod tests {
                 }
             }
             assert_eq!(index.contact(u32::MAX), None);
-            assert_eq!(index.contact((chunks << code_shift(chunk)) as u32), None);
+            assert_eq!(index.contact(chunk_code(chunks, chunk)), None);
         }
         assert_eq!((code_shift(0), code_shift(1), code_shift(2)), (0, 0, 1));
         assert_eq!(

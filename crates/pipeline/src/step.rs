@@ -47,7 +47,7 @@ use crate::aabbs::{AabbOutcome, aabb_outcomes, chunk_bodies};
 use crate::carry::CarryPlan;
 use crate::ccd::{CcdContext, ccd_hits};
 use crate::events::{
-    ChunkOutcome, ContactIndex, Ended, Settled, StagedEvent, build_events, code_shift, ended_event,
+    ChunkOutcome, ContactIndex, Ended, Settled, StagedEvent, build_events, chunk_code, ended_event,
     placeholder, placeholder_event, settle_chunk,
 };
 use crate::join::ContactJoin;
@@ -403,12 +403,10 @@ impl StepFrame<'_> {
             |buffers: &mut TaskBuffers, c: usize, slots: ChunkSlots<'_>, settled: Settled<'_>| {
                 let (states, events) = slots;
                 let (_, scratch) = buffers.parts(states.len());
-                // Codes stay below twice the pair count (see `ContactIndex`).
-                let code = (c << code_shift(chunk)) as u32;
                 settle_chunk(
                     states,
                     scratch,
-                    (c * chunk, code),
+                    (c * chunk, chunk_code(c, chunk)),
                     (settled, events),
                     store,
                     prev_index,
