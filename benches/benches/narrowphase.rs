@@ -5,8 +5,9 @@
 //! Each measurement runs a batch of 256 pairs (4,096 in `box_box_manifold_4096`);
 //! criterion's throughput line gives pairs per second, and the time per pair is the
 //! batch time / 256 (/ 4,096). Both sides start cold on every call: sepax with an
-//! empty `PairCache`, parry with an empty manifold vector and no workspace. (Given the same poses again, parry's persistent manifolds skip the
-//! query altogether, which would measure nothing.) Box pairs also run batched,
+//! empty `PairCache`, parry with an empty manifold vector and no workspace. (Given the
+//! same poses again, parry's persistent manifolds skip the query altogether, which
+//! would measure nothing.) Box pairs also run batched,
 //! `sepax-batch`: the same 256 pairs through `contact_box_pairs` / `collide_box_pairs`
 //! (8 pairs at a time in SIMD lanes, the level this CPU has; the same answers bit for
 //! bit), with cold caches too.
@@ -15,12 +16,13 @@
 //! PairKind::Touching)`, the same kind as `box_box_manifold/touching`), one pass over
 //! all of them per measurement. 256 pairs run again and again are few enough for the
 //! CPU's branch predictor to learn each pair's path through the clipper and the SAT's
-//! choices, which a moving scene never repeats: on the 2-core machine (4 December 2026,
-//! the medians of 11 timed passes of a throwaway loop) sepax's batched manifold took
-//! 190–197 ns a pair on 256 pairs and 265–271 ns on 4,096 (+38 %), parry3d's 1,236–1,294
-//! and 1,301–1,365 ns (+6 %): the ratio falls from 6.4–6.7× to 4.9–5.1×. The 4,096-pair
-//! group measures what a scene sees; the 256-pair groups stay for comparison with the
-//! earlier figures.
+//! choices, which a moving scene does not repeat soon: on the 2-core machine (4 December
+//! 2026, medians of 11 timed passes of a throwaway loop, several runs) sepax's batched
+//! manifold took 190–210 ns a pair on 256 pairs and 265–290 ns on 4,096 (+38 % in the
+//! first run), parry3d's 1,236–1,294 and 1,301–1,365 ns (+6 %): the ratio falls from
+//! 6.4–6.7× to 4.9–5.1×. The same 256 pairs repeated 16 times ran at the 256-pair speed
+//! (the predictor, not the caches). The 4,096-pair group measures what a scene sees;
+//! the 256-pair groups stay for comparison with the earlier figures.
 //!
 //! Each side keeps its answer from the optimiser by reference: parry3d's manifold list,
 //! sepax's `Option<Manifold>` where the call left it (`black_box(&manifold)`). (Until
