@@ -15,6 +15,11 @@
 //! pool; moving colliders use `ActiveCollisionTypes::all()` (parent-less colliders count
 //! as fixed), static ones the default, so static–static pairs are skipped on both sides.
 //!
+//! `hull_pile_2k`: 2,000 hulls of 24 points resting in columns on a ground box, each
+//! swaying by 0.002 (`scenes::hull_pile`): shallow face contacts whose features stay
+//! from frame to frame, as a solver keeps them, where `hulls_2k`'s bodies pass through
+//! each other.
+//!
 //! `terrain_1k`: 1,000 boxes and capsules on a 20,000-triangle terrain mesh; rapier's
 //! mesh is built from the same kept triangles with `TriMeshFlags::FIX_INTERNAL_EDGES`
 //! (its own ghost-collision fix, as sepax's mesh removes internal edges).
@@ -226,6 +231,7 @@ fn cases() -> Vec<(&'static str, Scene)> {
         ("soup_10k", scenes::soup(10_000, 1)),
         ("soup_50k", scenes::soup(50_000, 1)),
         ("hulls_2k", scenes::hulls(2_000, 1)),
+        ("hull_pile_2k", scenes::hull_pile(2_001, 1)),
         ("static_heavy_51k", scenes::static_heavy(50_000, 1_000, 1)),
         ("terrain_1k", scenes::terrain(1_000, 1)),
     ]

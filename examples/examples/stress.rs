@@ -1,7 +1,7 @@
 //! The main job: step a scene for a number of frames and report per-stage times.
 //!
 //! ```text
-//! cargo run --release --example stress -- [--scene soup|hulls|static-heavy|pile|large-world|terrain|ccd]
+//! cargo run --release --example stress -- [--scene soup|hulls|static-heavy|pile|hull-pile|large-world|terrain|ccd]
 //!     [--bodies N] [--frames N] [--threads N] [--seed N] [--resting N] [--check] [--per-frame]
 //!     [--pool own|caller|caller-asleep]
 //! ```
@@ -78,7 +78,7 @@ use sepax_testkit::scenes::{self, Scene};
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: stress [--scene soup|hulls|static-heavy|pile|large-world|terrain|ccd] [--bodies N] [--frames N] [--threads N] [--seed N] [--resting N] [--check] [--per-frame] [--pool own|caller|caller-asleep]";
+const USAGE: &str = "usage: stress [--scene soup|hulls|static-heavy|pile|hull-pile|large-world|terrain|ccd] [--bodies N] [--frames N] [--threads N] [--seed N] [--resting N] [--check] [--per-frame] [--pool own|caller|caller-asleep]";
 const WARM_UP: usize = 5;
 /// How far a moving frame of `--resting` nudges each body along y, every other time.
 const NUDGE: f32 = 1e-4;

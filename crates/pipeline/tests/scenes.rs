@@ -50,6 +50,49 @@ fn pile_pairs_are_all_face_contacts() {
     }
 }
 
+/// The hull pile rests as its docs say: every pair a shallow face contact (sunk 0.01,
+/// each hull swaying by 0.002), and from the second step on the narrow phase's warm
+/// path answers nearly every pair (the scene exists to measure it).
+#[test]
+fn hull_pile_pairs_are_shallow_face_contacts_kept_warm() {
+    use sepax_pipeline::narrowphase::Feature;
+    let scene = scenes::hull_pile(501, 3);
+    let mut world = CollisionWorld::new(Config::default()).unwrap();
+    let handles = scene.populate(&mut world).unwrap();
+    for frame in 1..6 {
+        scene.apply(&mut world, &handles, frame).unwrap();
+        let r = world.step();
+        // 50 columns of 10: 9 pairs inside each column + 1 with the ground.
+        assert_eq!(r.candidate_pairs, 500, "frame {frame}");
+        assert_eq!(r.contacts.len(), 500, "frame {frame}");
+        for c in &r.contacts {
+            assert!(
+                matches!(c.manifold.feature, Feature::FaceA(_) | Feature::FaceB(_)),
+                "frame {frame}: {:?}",
+                c.manifold.feature
+            );
+            assert!(c.manifold.points.len() >= 3, "frame {frame}");
+            let deepest = c
+                .manifold
+                .points
+                .iter()
+                .map(|p| p.depth)
+                .fold(0.0, f32::max);
+            assert!(
+                (0.005..0.015).contains(&deepest),
+                "frame {frame}: {deepest}"
+            );
+        }
+        if frame > 1 {
+            let kept = r.kept_pairs;
+            assert!(
+                kept * 100 >= 95 * r.candidate_pairs,
+                "frame {frame}: {kept} kept"
+            );
+        }
+    }
+}
+
 #[test]
 fn static_heavy_has_statics_and_movers() {
     let scene = scenes::by_name("static-heavy", 5100, 1).unwrap();

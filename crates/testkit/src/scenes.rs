@@ -15,6 +15,7 @@
 //! | [`hulls`] | n moving hulls | the same, with convex hulls of 24 random points |
 //! | [`static_heavy`] | statics + movers | static boxes everywhere, a few moving boxes among them (not the broad-phase bench's floor scene, [`clouds::floor_tiles`](crate::clouds::floor_tiles)) |
 //! | [`pile`] | n resting boxes | columns of unit cubes sunk 0.01 into each other on a static ground: every pair a face contact |
+//! | [`hull_pile`] | n resting hulls | columns of 24-point frustums sunk 0.01 into each other on a static ground, crossed 15°, each swaying 0.002: shallow face contacts whose features stay |
 //! | [`terrain`] | 1 mesh + movers | a static terrain mesh of 20,000 triangles (rolling, 100 m square) with boxes and lying capsules gliding on it |
 //! | [`ccd`] | walls + bullets | thin static walls and small boxes with CCD on flying through them at 10–100× their size per frame |
 //! | [`large_world`] | statics + movers | a floor of static 10 m tiles (1,000,000 in the scene, as Box3D's `large_world`) and a few spheres and boxes gliding on it |
@@ -323,6 +324,65 @@ pub fn pile(n: usize) -> Scene {
     scene
 }
 
+/// The hull of [`hull_pile`]: a frustum of 24 points, a regular 12-gon of radius 0.5 at
+/// `y = −0.5` and one of radius 0.4 at `y = 0.5`.
+fn pile_frustum() -> Arc<ConvexHull> {
+    let ring = |radius: f32, y: f32| {
+        (0..12).map(move |k| {
+            let angle = k as f32 * std::f32::consts::TAU / 12.0;
+            Vec3::new(radius * angle.cos(), y, radius * angle.sin())
+        })
+    };
+    let points: Vec<Vec3> = ring(0.5, -0.5).chain(ring(0.4, 0.5)).collect();
+    Arc::new(ConvexHull::try_from_points(&points).unwrap_or_else(|_| unreachable!()))
+}
+
+/// `n − 1` convex hulls resting in columns of ten on a static ground box: frustums of 24
+/// points (a 12-gon of radius 0.5 below, 0.4 above, 1 high), each sunk 0.01 into the one
+/// below and turned 15° about the vertical from it, so that every contact is a face on a
+/// face whose polygons cross. Each hull sways by 0.002 along a direction of its own
+/// (random phase), so poses change every frame while the contacts stay shallow and their
+/// features stay the same: the resting contacts a solver keeps, where the narrow phase's
+/// warm path is meant to answer (the [`hulls`] scene's bodies pass through each other).
+pub fn hull_pile(n: usize, seed: u64) -> Scene {
+    const HEIGHT: usize = 10;
+    let mut rng = Rng::new(seed);
+    let mut scene = Scene::new("hull-pile");
+    let hulls = n.saturating_sub(1);
+    let columns = hulls.div_ceil(HEIGHT);
+    let per_row = (columns as f32).sqrt().ceil().max(1.0) as usize;
+    let half = 0.75 * per_row as f32 + 1.0;
+    let ground = Cuboid::try_from_half_extents(Vec3::new(half, 0.5, half))
+        .unwrap_or_else(|_| unreachable!());
+    if n > 0 {
+        scene.push_static(
+            ground.into(),
+            Pose::from_translation(Vec3::new(0.0, -0.5, 0.0)),
+        );
+    }
+    let frustum = Shape::from(pile_frustum());
+    for i in 0..hulls {
+        let (column, level) = (i / HEIGHT, i % HEIGHT);
+        let (cx, cz) = (column % per_row, column / per_row);
+        let x = 1.5 * cx as f32 - 0.75 * per_row as f32 + 0.75;
+        let z = 1.5 * cz as f32 - 0.75 * per_row as f32 + 0.75;
+        let y = 0.49 + 0.99 * level as f32;
+        let turn = Quat::from_rotation_y((level % 2) as f32 * 15f32.to_radians());
+        let motion = Motion {
+            base: Pose::new(Vec3::new(x, y, z), turn),
+            direction: rng.unit_vec3(),
+            amplitude: 0.002,
+            omega: OMEGA,
+            wave: Wave::Sine,
+            phase: rng.range(0.0, std::f32::consts::TAU),
+            spin_axis: Vec3::Y,
+            spin: 0.0,
+        };
+        scene.push(frustum.clone(), SceneKind::Dynamic, Some(motion));
+    }
+    scene
+}
+
 /// Side of a floor tile of [`large_world`], as in Box3D's `large_world` (10 m cells).
 pub const LARGE_WORLD_TILE: f32 = 10.0;
 
@@ -523,17 +583,19 @@ pub fn ccd(bullets: usize, walls: usize, seed: u64) -> Scene {
 }
 
 /// The scene names [`by_name`] knows.
-pub const NAMES: [&str; 7] = [
+pub const NAMES: [&str; 8] = [
     "soup",
     "hulls",
     "static-heavy",
     "pile",
+    "hull-pile",
     "large-world",
     "terrain",
     "ccd",
 ];
 
-/// A scene by name with `n` bodies in all: `soup`, `hulls`, `pile`, `static-heavy`
+/// A scene by name with `n` bodies in all: `soup`, `hulls`, `pile`, `hull-pile`,
+/// `static-heavy`
 /// (`n / 51` movers, the rest static: 51,000 gives the 50,000 + 1,000), or
 /// `large-world` (100 movers, or `n / 2` below 200 bodies, the rest static: 1,000,100
 /// gives the 1,000,000 + 100, and smaller `n` the same movers on a smaller
@@ -549,6 +611,7 @@ pub fn by_name(name: &str, n: usize, seed: u64) -> Option<Scene> {
             Some(static_heavy(n - movers, movers, seed))
         }
         "pile" => Some(pile(n)),
+        "hull-pile" => Some(hull_pile(n, seed)),
         "large-world" => {
             let movers = 100.min(n / 2);
             Some(large_world(n - movers, movers, seed))
