@@ -286,10 +286,36 @@ pub fn static_heavy(statics: usize, movers: usize, seed: u64) -> Scene {
 /// included). Nothing moves, but every box gets its (unchanged) pose each frame, as
 /// from a solver. Every touching pair is a face contact of depth 0.01.
 pub fn pile(n: usize) -> Scene {
-    const HEIGHT: usize = 10;
     let mut scene = Scene::new("pile");
-    let boxes = n.saturating_sub(1);
-    let columns = boxes.div_ceil(HEIGHT);
+    let cube: Shape = Cuboid::try_from_half_extents(Vec3::splat(0.5))
+        .unwrap_or_else(|_| unreachable!())
+        .into();
+    columns_on_ground(&mut scene, n, cube, |_, at| Motion {
+        base: Pose::from_translation(at),
+        direction: Vec3::X,
+        amplitude: 0.0,
+        omega: OMEGA,
+        wave: Wave::Sine,
+        phase: 0.0,
+        spin_axis: Vec3::Y,
+        spin: 0.0,
+    });
+    scene
+}
+
+/// The layout of [`pile`] and [`hull_pile`]: a static ground box (for `n > 0`) under
+/// `n − 1` bodies of `shape` in columns of ten, 1.5 apart on a square grid, the lowest
+/// centred 0.49 above the ground and each next one 0.99 higher (sunk 0.01 into the one
+/// below); `motion(level, centre)` gives each body its motion.
+fn columns_on_ground(
+    scene: &mut Scene,
+    n: usize,
+    shape: Shape,
+    mut motion: impl FnMut(usize, Vec3) -> Motion,
+) {
+    const HEIGHT: usize = 10;
+    let bodies = n.saturating_sub(1);
+    let columns = bodies.div_ceil(HEIGHT);
     let per_row = (columns as f32).sqrt().ceil().max(1.0) as usize;
     let half = 0.75 * per_row as f32 + 1.0;
     let ground = Cuboid::try_from_half_extents(Vec3::new(half, 0.5, half))
@@ -300,28 +326,15 @@ pub fn pile(n: usize) -> Scene {
             Pose::from_translation(Vec3::new(0.0, -0.5, 0.0)),
         );
     }
-    let cube: Shape = Cuboid::try_from_half_extents(Vec3::splat(0.5))
-        .unwrap_or_else(|_| unreachable!())
-        .into();
-    for i in 0..boxes {
+    for i in 0..bodies {
         let (column, level) = (i / HEIGHT, i % HEIGHT);
         let (cx, cz) = (column % per_row, column / per_row);
         let x = 1.5 * cx as f32 - 0.75 * per_row as f32 + 0.75;
         let z = 1.5 * cz as f32 - 0.75 * per_row as f32 + 0.75;
         let y = 0.49 + 0.99 * level as f32;
-        let motion = Motion {
-            base: Pose::from_translation(Vec3::new(x, y, z)),
-            direction: Vec3::X,
-            amplitude: 0.0,
-            omega: OMEGA,
-            wave: Wave::Sine,
-            phase: 0.0,
-            spin_axis: Vec3::Y,
-            spin: 0.0,
-        };
-        scene.push(cube.clone(), SceneKind::Dynamic, Some(motion));
+        let motion = motion(level, Vec3::new(x, y, z));
+        scene.push(shape.clone(), SceneKind::Dynamic, Some(motion));
     }
-    scene
 }
 
 /// The hull of [`hull_pile`]: a frustum of 24 points, a regular 12-gon of radius 0.5 at
@@ -345,41 +358,22 @@ fn pile_frustum() -> Arc<ConvexHull> {
 /// features stay the same: the resting contacts a solver keeps, where the narrow phase's
 /// warm path is meant to answer (the [`hulls`] scene's bodies pass through each other).
 pub fn hull_pile(n: usize, seed: u64) -> Scene {
-    const HEIGHT: usize = 10;
     let mut rng = Rng::new(seed);
     let mut scene = Scene::new("hull-pile");
-    let hulls = n.saturating_sub(1);
-    let columns = hulls.div_ceil(HEIGHT);
-    let per_row = (columns as f32).sqrt().ceil().max(1.0) as usize;
-    let half = 0.75 * per_row as f32 + 1.0;
-    let ground = Cuboid::try_from_half_extents(Vec3::new(half, 0.5, half))
-        .unwrap_or_else(|_| unreachable!());
-    if n > 0 {
-        scene.push_static(
-            ground.into(),
-            Pose::from_translation(Vec3::new(0.0, -0.5, 0.0)),
-        );
-    }
     let frustum = Shape::from(pile_frustum());
-    for i in 0..hulls {
-        let (column, level) = (i / HEIGHT, i % HEIGHT);
-        let (cx, cz) = (column % per_row, column / per_row);
-        let x = 1.5 * cx as f32 - 0.75 * per_row as f32 + 0.75;
-        let z = 1.5 * cz as f32 - 0.75 * per_row as f32 + 0.75;
-        let y = 0.49 + 0.99 * level as f32;
-        let turn = Quat::from_rotation_y((level % 2) as f32 * 15f32.to_radians());
-        let motion = Motion {
-            base: Pose::new(Vec3::new(x, y, z), turn),
-            direction: rng.unit_vec3(),
-            amplitude: 0.002,
-            omega: OMEGA,
-            wave: Wave::Sine,
-            phase: rng.range(0.0, std::f32::consts::TAU),
-            spin_axis: Vec3::Y,
-            spin: 0.0,
-        };
-        scene.push(frustum.clone(), SceneKind::Dynamic, Some(motion));
-    }
+    columns_on_ground(&mut scene, n, frustum, |level, at| Motion {
+        base: Pose::new(
+            at,
+            Quat::from_rotation_y((level % 2) as f32 * 15f32.to_radians()),
+        ),
+        direction: rng.unit_vec3(),
+        amplitude: 0.002,
+        omega: OMEGA,
+        wave: Wave::Sine,
+        phase: rng.range(0.0, std::f32::consts::TAU),
+        spin_axis: Vec3::Y,
+        spin: 0.0,
+    });
     scene
 }
 
