@@ -589,8 +589,8 @@ pub const NAMES: [&str; 8] = [
 ];
 
 /// A scene by name with `n` bodies in all: `soup`, `hulls`, `pile`, `hull-pile`,
-/// `static-heavy`
-/// (`n / 51` movers, the rest static: 51,000 gives the 50,000 + 1,000), or
+/// `static-heavy` (`n / 51` movers, the rest static: 51,000 gives the 50,000 +
+/// 1,000), or
 /// `large-world` (100 movers, or `n / 2` below 200 bodies, the rest static: 1,000,100
 /// gives the 1,000,000 + 100, and smaller `n` the same movers on a smaller
 /// grid), or `terrain` (one 20,000-triangle mesh and `n − 1` boxes and capsules on it),
