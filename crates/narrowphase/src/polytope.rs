@@ -42,6 +42,13 @@ pub(crate) struct Polytope<'a> {
     pub radius: f32,
 }
 
+/// The vertex after loop step `k` of a face loop, wrapping to the first: a lookup, not
+/// a `%` (a division per side, on the clippers' and the point query's paths).
+#[inline(always)]
+pub(crate) fn next_in_loop(face: &[u32], k: usize) -> u32 {
+    face.get(k + 1).copied().unwrap_or(face[0])
+}
+
 impl<'a> Polytope<'a> {
     pub fn from_hull(hull: &'a ConvexHull) -> Polytope<'a> {
         Polytope {
@@ -77,8 +84,7 @@ impl<'a> Polytope<'a> {
         let normal = self.planes[f].normal;
         (0..face.len()).all(|k| {
             let v0 = self.vertices[face[k] as usize];
-            // The next loop vertex, wrapping to the first (no `%`: a division a side).
-            let v1 = self.vertices[face.get(k + 1).copied().unwrap_or(face[0]) as usize];
+            let v1 = self.vertices[next_in_loop(face, k) as usize];
             (v1 - v0).cross(normal).dot(q - v0) <= 0.0
         })
     }

@@ -30,8 +30,9 @@
 //!
 //! A pair state names its contact before the final index is known, by its chunk and
 //! its place among the chunk's contacts ([`ContactIndex`]); the next step reads last
-//! step's contact through it. The chunking depends on the pair count only and each result goes to a
-//! place fixed by the prefix sums, so the report is the same on any thread count.
+//! step's contact through it. The chunking depends on the pair count only and each
+//! result goes to a place fixed by the prefix sums, so the report is the same on any
+//! thread count.
 //!
 //! Settling in the narrow pass rather than in a pass of its own over every pair saves
 //! a second read and write of every pair state (80 bytes), and the manifolds stay in

@@ -35,7 +35,7 @@ use super::reduce::Candidate;
 use crate::Feature;
 use crate::frame::Frame;
 use crate::math::closest_points_on_segments_f64;
-use crate::polytope::Polytope;
+use crate::polytope::{Polytope, next_in_loop};
 use crate::sat::Axis;
 use crate::sat::capsule::{Core, flip_axis};
 use crate::solid::Solid;
@@ -387,7 +387,7 @@ fn face_points(
     let mut empty = false;
     for k in 0..loop_.len() {
         let v0 = poly.vertices[loop_[k] as usize];
-        let v1 = poly.vertices[loop_.get(k + 1).copied().unwrap_or(loop_[0]) as usize];
+        let v1 = poly.vertices[next_in_loop(loop_, k) as usize];
         let side = (v1 - v0).cross(n);
         let start = side.dot(core.p0 - v0) - clip_tolerance * side.length();
         let rate = side.dot(d);

@@ -21,7 +21,7 @@ use super::clip::{
 use super::pack_id;
 use super::reduce::{Candidate, FaceCandidates, give_back_candidates, reduce, reserve_candidates};
 use crate::frame::Frame;
-use crate::polytope::Polytope;
+use crate::polytope::{Polytope, next_in_loop};
 use glam::Vec3;
 use smallvec::SmallVec;
 
@@ -85,8 +85,7 @@ pub(crate) fn face_sides<'a>(
     let (vertices, face) = (poly.vertices, poly.face(f));
     (0..face.len()).map(move |k| {
         let v0 = vertices[face[k] as usize];
-        // The next loop vertex, wrapping to the first (no `%`: a division per side).
-        let v1 = vertices[face.get(k + 1).copied().unwrap_or(face[0]) as usize];
+        let v1 = vertices[next_in_loop(face, k) as usize];
         ((v1 - v0).cross(n), v0)
     })
 }

@@ -42,7 +42,7 @@
 //! when the distance it finds is round-off).
 
 use crate::math::{closest_points_on_segments, length_and_unit};
-use crate::polytope::Polytope;
+use crate::polytope::{Polytope, next_in_loop};
 use glam::{Vec3, Vec4};
 use sepax_geometry::ConvexHull;
 
@@ -183,7 +183,7 @@ fn face_step(hull: &ConvexHull, p: Vec3, f: usize) -> Option<Step> {
         if side.signed_distance(p) <= 0.0 {
             continue;
         }
-        let i1 = face.get(k + 1).copied().unwrap_or(face[0]);
+        let i1 = next_in_loop(face, k);
         let (v0, v1) = (hull.vertices()[i0 as usize], hull.vertices()[i1 as usize]);
         // The segment's closest point: an end when `p` lies behind it along the
         // segment (the tests the edge and vertex steps make), else `v0 + t(v1 − v0)`.
