@@ -21,7 +21,7 @@ pub(crate) struct ClipVertex {
     pub lines: [u16; 2],
 }
 
-pub(crate) type ClipPolygon = SmallVec<[ClipVertex; 16]>;
+pub(crate) type ClipPolygon = SmallVec<[ClipVertex; 40]>;
 
 pools! {
     CLIP_POLYGON: ClipVertex,
@@ -75,14 +75,26 @@ pub(crate) fn clip_polygon(
     input: &[ClipVertex],
     distance: impl Fn(Vec3) -> f32,
     plane_label: u16,
+    push: impl FnMut(ClipVertex),
+) {
+    clip_polygon_at(input, |i| distance(input[i].point), plane_label, push);
+}
+
+/// [`clip_polygon`] with the signed distance of vertex `i` given by `distance_at(i)`
+/// (distances worked out once, before the clip).
+#[inline(always)]
+fn clip_polygon_at(
+    input: &[ClipVertex],
+    distance_at: impl Fn(usize) -> f32,
+    plane_label: u16,
     mut push: impl FnMut(ClipVertex),
 ) {
     let Some(mut previous) = input.last() else {
         return;
     };
-    let mut previous_distance = distance(previous.point);
-    for current in input {
-        let current_distance = distance(current.point);
+    let mut previous_distance = distance_at(input.len() - 1);
+    for (i, current) in input.iter().enumerate() {
+        let current_distance = distance_at(i);
         if (previous_distance <= 0.0) != (current_distance <= 0.0) {
             let t = previous_distance / (previous_distance - current_distance);
             let line = shared_line(previous, current);
@@ -116,6 +128,104 @@ pub(crate) fn clip_by_plane(
     );
 }
 
+/// Up to this many vertices a polygon's distances to a plane are worked out once and
+/// kept on the stack for the clip; a longer polygon (a face of many sides) has them
+/// worked out twice, with the same bits.
+const DISTANCES: usize = 64;
+
+/// Clips `from` by `normal · x ≤ offset` into `to`, unless every vertex is inside
+/// (`normal · p − offset ≤ 0`): then `to` is left as it is and the answer is false, as a
+/// clip would have copied the polygon unchanged. `distances` is room for the distances.
+#[inline(always)]
+fn clip_unless_inside(
+    from: &[ClipVertex],
+    normal: Vec3,
+    offset: f32,
+    label: u16,
+    to: &mut ClipPolygon,
+    distances: &mut [f32; DISTANCES],
+) -> bool {
+    if from.len() > DISTANCES {
+        if from.iter().all(|v| normal.dot(v.point) - offset <= 0.0) {
+            return false;
+        }
+        clip_by_plane(from, normal, offset, label, to);
+        return true;
+    }
+    let distances = &mut distances[..from.len()];
+    let mut outside = false;
+    for (distance, v) in distances.iter_mut().zip(from) {
+        *distance = normal.dot(v.point) - offset;
+        outside |= !is_inside(*distance);
+    }
+    if !outside {
+        return false;
+    }
+    to.clear();
+    clip_polygon_at(from, |i| distances[i], label, |v| to.push(v));
+    true
+}
+
+/// Whether a signed distance keeps its vertex (`≤ 0`; a NaN one does not), as the clip
+/// decides it.
+#[inline(always)]
+fn is_inside(distance: f32) -> bool {
+    distance <= 0.0
+}
+
+/// A ball holding every vertex of a polygon: a plane the whole ball lies behind keeps
+/// every vertex, so the clip by it can be skipped without working out a distance.
+struct Ball {
+    centre: Vec3,
+    /// The radius and a slack for the round-off of the distances the clip works out
+    /// (see [`Ball::around`]).
+    reach: f32,
+}
+
+impl Ball {
+    /// The ball about the vertices' mean, its radius the furthest vertex's distance.
+    /// The reach adds `2⁻¹⁶` of the sizes in play (the centre's and each vertex's
+    /// distance from the origin, the radius), far above the few units in the last place
+    /// by which a computed `normal · p − offset` can differ from the exact one, so that
+    /// [`Ball::is_behind`] skips only planes the clip would pass unchanged. A polygon
+    /// with a NaN or infinite coordinate gets a NaN reach, which skips nothing.
+    fn around(polygon: &[ClipVertex]) -> Ball {
+        let count = polygon.len().max(1) as f32;
+        let centre = polygon.iter().fold(Vec3::ZERO, |sum, v| sum + v.point) / count;
+        let (mut radius_squared, mut size_squared) = (0.0f32, centre.length_squared());
+        for v in polygon {
+            let (from_centre, from_origin) = (
+                (v.point - centre).length_squared(),
+                v.point.length_squared(),
+            );
+            if from_centre > radius_squared {
+                radius_squared = from_centre;
+            }
+            if from_origin > size_squared {
+                size_squared = from_origin;
+            }
+        }
+        let (radius, size) = (radius_squared.sqrt(), size_squared.sqrt());
+        let reach = radius + (radius + 2.0 * size) * (1.0 / 65536.0);
+        Ball {
+            centre,
+            // A comparison drops a NaN: put it back, so that nothing is skipped.
+            reach: if centre.is_finite() && reach.is_finite() {
+                reach
+            } else {
+                f32::NAN
+            },
+        }
+    }
+
+    /// Whether the ball lies behind the plane `normal · x = offset` (`normal` unit), with
+    /// the slack: every vertex's computed distance is then `≤ 0`.
+    #[inline(always)]
+    fn is_behind(&self, normal: Vec3, offset: f32) -> bool {
+        normal.dot(self.centre) - offset + self.reach + offset.abs() * (1.0 / 65536.0) <= 0.0
+    }
+}
+
 /// Marks a side-plane label as the bevel at a sharp corner of the reference face (see
 /// [`clip_by_sides`]): `SIDE | BEVEL | k` is the bevel at the face's vertex `k`.
 pub(crate) const BEVEL: u16 = 0x4000;
@@ -143,6 +253,11 @@ const SHARP_CORNER: f32 = -0.5;
 /// A polygon wholly inside a plane would come out of the clip as it went in (every
 /// vertex kept, in order), so that plane is passed without a copy: the flush faces of a
 /// resting contact clip nothing on most side planes.
+///
+/// Two shortcuts give the same bits as clipping by every plane (tested against that
+/// twin): a plane behind which a ball around the incoming polygon lies is skipped
+/// unseen (every later polygon lies in that ball: a clip only cuts away), and each
+/// vertex's distance to a plane is worked out once, for the inside test and the clip.
 #[inline(always)]
 pub(crate) fn clip_by_sides<'p>(
     polygon: &'p mut ClipPolygon,
@@ -151,18 +266,36 @@ pub(crate) fn clip_by_sides<'p>(
     clip_tolerance: f32,
     bevel_corners: bool,
 ) -> &'p ClipPolygon {
+    clip_by_sides_with::<true>(polygon, scratch, sides, clip_tolerance, bevel_corners)
+}
+
+/// [`clip_by_sides`], with its shortcuts or (`SHORTCUTS = false`, the tests' twin) with
+/// every plane clipped by [`clip_by_plane`].
+#[inline(always)]
+fn clip_by_sides_with<'p, const SHORTCUTS: bool>(
+    polygon: &'p mut ClipPolygon,
+    scratch: &'p mut ClipPolygon,
+    sides: impl Iterator<Item = (Vec3, Vec3)>,
+    clip_tolerance: f32,
+    bevel_corners: bool,
+) -> &'p ClipPolygon {
     let (mut from, mut to) = (polygon, scratch);
+    let ball = Ball::around(from);
+    let mut distances = [0.0f32; DISTANCES];
     // Clips by one plane; false once nothing is left.
-    let clip = |from: &mut &'p mut ClipPolygon,
-                to: &mut &'p mut ClipPolygon,
-                normal: Vec3,
-                through: Vec3,
-                label: u16| {
+    let mut clip = |from: &mut &'p mut ClipPolygon,
+                    to: &mut &'p mut ClipPolygon,
+                    normal: Vec3,
+                    through: Vec3,
+                    label: u16| {
         let offset = normal.dot(through) + clip_tolerance;
-        if from.iter().all(|v| normal.dot(v.point) - offset <= 0.0) {
+        if !SHORTCUTS {
+            clip_by_plane(from, normal, offset, label, to);
+        } else if ball.is_behind(normal, offset)
+            || !clip_unless_inside(from, normal, offset, label, to, &mut distances)
+        {
             return true;
         }
-        clip_by_plane(from, normal, offset, label, to);
         std::mem::swap(from, to);
         !from.is_empty()
     };
@@ -218,6 +351,116 @@ pub(crate) fn write_incident_polygon(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A small generator for the twin test (xorshift).
+    struct Noise(u64);
+
+    impl Noise {
+        fn next(&mut self) -> f32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 >> 40) as f32 / (1u64 << 24) as f32
+        }
+
+        fn range(&mut self, lo: f32, hi: f32) -> f32 {
+            lo + (hi - lo) * self.next()
+        }
+    }
+
+    /// A convex `count`-gon about `centre` in the plane `z = height`, radius `radius`,
+    /// turned by `turn`, with a tilt of `tilt` (z grows with x).
+    fn ngon(count: usize, centre: Vec3, radius: f32, turn: f32, tilt: f32) -> Vec<Vec3> {
+        (0..count)
+            .map(|k| {
+                let angle = turn + k as f32 * std::f32::consts::TAU / count as f32;
+                let (x, y) = (radius * angle.cos(), radius * angle.sin());
+                centre + Vec3::new(x, y, tilt * x)
+            })
+            .collect()
+    }
+
+    /// `clip_by_sides`' shortcuts (the ball, the distances worked out once) give the
+    /// bits of clipping by every plane: random polygons against random reference faces,
+    /// overlapping, nested both ways, apart, flush on a shared side, with many sides
+    /// (past the 64 kept distances), with sharp corners (bevels), and with NaN and
+    /// infinite coordinates.
+    #[test]
+    fn shortcuts_give_the_bits_of_clipping_by_every_plane() {
+        let mut noise = Noise(0x9e37_79b9_7f4a_7c15);
+        let mut compared = 0;
+        for case in 0..20_000 {
+            let reference_count = [3, 4, 5, 6, 12, 24, 80][case % 7];
+            let incident_count = [3, 4, 6, 8, 12, 20, 70][(case / 7) % 7];
+            let scale = [1.0, 0.01, 100.0, 1.0e4][(case / 49) % 4];
+            let far = if case % 11 == 0 { 1.0e4 } else { 0.0 };
+            let reference_centre = Vec3::new(far, -far, 0.0) * scale;
+            let reference = ngon(
+                reference_count,
+                reference_centre,
+                scale * noise.range(0.2, 1.0),
+                noise.range(0.0, 6.3),
+                0.0,
+            );
+            let offset = Vec3::new(noise.range(-1.0, 1.0), noise.range(-1.0, 1.0), 0.0)
+                * scale
+                * [0.0, 0.05, 0.5, 1.5][case % 4];
+            let mut incident = ngon(
+                incident_count,
+                reference_centre + offset,
+                scale * noise.range(0.2, 1.2),
+                noise.range(0.0, 6.3),
+                noise.range(-0.2, 0.2),
+            );
+            match case % 13 {
+                // Flush: the incident polygon is the reference one (shared sides).
+                0 => incident = reference.clone(),
+                // A sliver: sharp corners, bevels.
+                1 => incident = vec![incident[0], incident[1], incident[1] * 1.0001],
+                2 => incident[0].x = f32::NAN,
+                3 => incident[1].y = f32::INFINITY,
+                _ => {}
+            }
+            let reference_sides: Vec<(Vec3, Vec3)> = (0..reference.len())
+                .map(|k| {
+                    let (v0, v1) = (reference[k], reference[(k + 1) % reference.len()]);
+                    ((v1 - v0).cross(Vec3::Z), v0)
+                })
+                .collect();
+            let sliver_sides = [
+                (Vec3::new(0.0, -1.0, 0.0), Vec3::ZERO),
+                (Vec3::new(1.0, 0.05, 0.0), Vec3::new(scale, 0.0, 0.0)),
+                (
+                    Vec3::new(-1.0, 0.05, 0.0),
+                    Vec3::new(scale, 0.1 * scale, 0.0),
+                ),
+            ];
+            let sides: &[(Vec3, Vec3)] = if case % 17 == 5 {
+                &sliver_sides
+            } else {
+                &reference_sides
+            };
+            let tolerance = [0.0, 1.0e-4, 3.4e-3][case % 3] * scale;
+            let bevel = case % 2 == 0;
+            let clip = |shortcuts: bool| -> Vec<([u32; 3], [u16; 2])> {
+                let (mut polygon, mut scratch) = (ClipPolygon::new(), ClipPolygon::new());
+                write_incident_polygon(incident.iter().copied(), &mut polygon);
+                let sides = sides.iter().copied();
+                let clipped = if shortcuts {
+                    clip_by_sides_with::<true>(&mut polygon, &mut scratch, sides, tolerance, bevel)
+                } else {
+                    clip_by_sides_with::<false>(&mut polygon, &mut scratch, sides, tolerance, bevel)
+                };
+                clipped
+                    .iter()
+                    .map(|v| (v.point.to_array().map(f32::to_bits), v.lines))
+                    .collect()
+            };
+            assert_eq!(clip(true), clip(false), "case {case}");
+            compared += 1;
+        }
+        assert_eq!(compared, 20_000);
+    }
 
     #[test]
     fn square_clipped_by_a_diagonal_plane() {
