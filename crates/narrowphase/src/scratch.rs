@@ -83,7 +83,7 @@ where
     let _ = pool.try_with(|cell| cell.set(buffer));
 }
 
-/// Declares per-thread pools for [`Pooled`]: `pools! { NAME: Type, ... }`.
+/// Declares per-thread pools for [`reserve`] and [`give_back`]: `pools! { NAME: Type, ... }`.
 macro_rules! pools {
     ($($(#[$meta:meta])* $vis:vis $name:ident: $t:ty),* $(,)?) => {
         thread_local! {
