@@ -22,7 +22,7 @@ use sepax_testkit::pairs::{Pair, hull_pairs};
 use sepax_testkit::shapes::{ball_hull, ellipsoid_hull_with, random_cuboid};
 
 /// The hash of `fingerprint`: changed on purpose only.
-const FINGERPRINT: u64 = 0xb1dd_bf4a_75ca_185d;
+const FINGERPRINT: u64 = 0xfd24_4f1a_d995_130f;
 
 /// A random hull: 4–64 points in a ball, or an ellipsoid's, a quarter of them flat.
 fn random_hull(rng: &mut Rng) -> Shape {

@@ -20,7 +20,7 @@ use sepax_testkit::terrain::rolling_terrain;
 use std::sync::Arc;
 
 /// The hash of `fingerprint`: changed on purpose only.
-const FINGERPRINT: u64 = 0xfa5a_8570_b299_590a;
+const FINGERPRINT: u64 = 0x9bcd_75d9_c74b_7636;
 
 fn random_shape(rng: &mut Rng, k: usize) -> Shape {
     match k % 4 {

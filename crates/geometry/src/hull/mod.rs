@@ -514,7 +514,8 @@ impl ConvexHull {
     /// for step `v_k → v_{k+1}` of face `f`, the plane through the step that contains
     /// `f`'s normal, its unit normal `(v_{k+1} − v_k) × n_f` pointing out of the polygon
     /// (in `f64`, rounded once). A point projects into face `f` iff it is on or behind
-    /// all of `f`'s side planes.
+    /// all of `f`'s side planes. The face clipper of the narrow phase clips by them (a
+    /// degenerate step, impossible on a valid hull, gets a zero plane).
     #[inline]
     pub fn side_planes(&self) -> &[Plane] {
         self.tables.get(SIDE_PLANES)

@@ -263,6 +263,30 @@ impl Ball {
     }
 }
 
+/// A side plane of a reference face for [`clip_by_sides`]: `normal · x = offset`, the
+/// normal unit and outward (`None` for a degenerate side, which is skipped), through
+/// `through`, the side's first vertex (where a bevel is placed).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SidePlane {
+    pub normal: Option<Vec3>,
+    pub offset: f32,
+    pub through: Vec3,
+}
+
+impl SidePlane {
+    /// The side from `v0` to `v1` of a face with normal `n`: the normal is
+    /// `(v1 − v0) × n` normalised (`None` when it has no length).
+    #[inline(always)]
+    pub(crate) fn through(v0: Vec3, v1: Vec3, n: Vec3) -> SidePlane {
+        let normal = (v1 - v0).cross(n).try_normalize();
+        SidePlane {
+            normal,
+            offset: normal.map_or(0.0, |m| m.dot(v0)),
+            through: v0,
+        }
+    }
+}
+
 /// Marks a side-plane label as the bevel at a sharp corner of the reference face (see
 /// [`clip_by_sides`]): `SIDE | BEVEL | k` is the bevel at the face's vertex `k`.
 pub(crate) const BEVEL: u16 = 0x4000;
@@ -300,7 +324,7 @@ const SHARP_CORNER: f32 = -0.5;
 pub(crate) fn clip_by_sides<'p>(
     polygon: &'p mut ClipPolygon,
     scratch: &'p mut ClipPolygon,
-    sides: impl Iterator<Item = (Vec3, Vec3)>,
+    sides: impl Iterator<Item = SidePlane>,
     clip_tolerance: f32,
     bevel_corners: bool,
 ) -> &'p ClipPolygon {
@@ -313,7 +337,7 @@ pub(crate) fn clip_by_sides<'p>(
 fn clip_by_sides_with<'p, const SHORTCUTS: bool>(
     polygon: &'p mut ClipPolygon,
     scratch: &'p mut ClipPolygon,
-    sides: impl Iterator<Item = (Vec3, Vec3)>,
+    sides: impl Iterator<Item = SidePlane>,
     clip_tolerance: f32,
     bevel_corners: bool,
 ) -> &'p ClipPolygon {
@@ -328,9 +352,9 @@ fn clip_by_sides_with<'p, const SHORTCUTS: bool>(
     let clip = |from: &mut &'p mut ClipPolygon,
                 to: &mut &'p mut ClipPolygon,
                 normal: Vec3,
-                through: Vec3,
+                offset: f32,
                 label: u16| {
-        let offset = normal.dot(through) + clip_tolerance;
+        let offset = offset + clip_tolerance;
         let cut = if !SHORTCUTS {
             clip_by_plane(from, normal, offset, label, to);
             true
@@ -346,18 +370,24 @@ fn clip_by_sides_with<'p, const SHORTCUTS: bool>(
     };
     // The first side (for the corner that closes the loop) and the previous one.
     let (mut first, mut previous): (Option<(Vec3, Vec3)>, Option<Vec3>) = (None, None);
-    for (k, (outward, through)) in sides.enumerate() {
-        let Some(side) = outward.try_normalize() else {
+    for (k, plane) in sides.enumerate() {
+        let (Some(side), through) = (plane.normal, plane.through) else {
             continue;
         };
-        if !clip(&mut from, &mut to, side, through, SIDE | k as u16) {
+        if !clip(&mut from, &mut to, side, plane.offset, SIDE | k as u16) {
             return from;
         }
         if bevel_corners
             && let Some(before) = previous
             && before.dot(side) < SHARP_CORNER
             && let Some(bevel) = (before + side).try_normalize()
-            && !clip(&mut from, &mut to, bevel, through, SIDE | BEVEL | k as u16)
+            && !clip(
+                &mut from,
+                &mut to,
+                bevel,
+                bevel.dot(through),
+                SIDE | BEVEL | k as u16,
+            )
         {
             return from;
         }
@@ -369,7 +399,7 @@ fn clip_by_sides_with<'p, const SHORTCUTS: bool>(
         && before.dot(side) < SHARP_CORNER
         && let Some(bevel) = (before + side).try_normalize()
     {
-        clip(&mut from, &mut to, bevel, through, SIDE | BEVEL);
+        clip(&mut from, &mut to, bevel, bevel.dot(through), SIDE | BEVEL);
     }
     from
 }
@@ -466,21 +496,31 @@ mod tests {
                 3 => incident[1].y = f32::INFINITY,
                 _ => {}
             }
-            let reference_sides: Vec<(Vec3, Vec3)> = (0..reference.len())
+            let reference_sides: Vec<SidePlane> = (0..reference.len())
                 .map(|k| {
                     let (v0, v1) = (reference[k], reference[(k + 1) % reference.len()]);
-                    ((v1 - v0).cross(Vec3::Z), v0)
+                    SidePlane::through(v0, v1, Vec3::Z)
                 })
                 .collect();
+            // Sides given by an outward direction and a point (the last one degenerate).
+            let side = |outward: Vec3, through: Vec3| {
+                let normal = outward.try_normalize();
+                SidePlane {
+                    normal,
+                    offset: normal.map_or(0.0, |m| m.dot(through)),
+                    through,
+                }
+            };
             let sliver_sides = [
-                (Vec3::new(0.0, -1.0, 0.0), Vec3::ZERO),
-                (Vec3::new(1.0, 0.05, 0.0), Vec3::new(scale, 0.0, 0.0)),
-                (
+                side(Vec3::new(0.0, -1.0, 0.0), Vec3::ZERO),
+                side(Vec3::new(1.0, 0.05, 0.0), Vec3::new(scale, 0.0, 0.0)),
+                side(
                     Vec3::new(-1.0, 0.05, 0.0),
                     Vec3::new(scale, 0.1 * scale, 0.0),
                 ),
+                side(Vec3::ZERO, Vec3::ZERO),
             ];
-            let sides: &[(Vec3, Vec3)] = if case % 17 == 5 {
+            let sides: &[SidePlane] = if case % 17 == 5 {
                 &sliver_sides
             } else {
                 &reference_sides

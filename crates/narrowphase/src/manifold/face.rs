@@ -8,15 +8,15 @@
 //!    polygon that gets clipped: the most anti-parallel face of the whole shape can lie
 //!    elsewhere on a hull with a sharp tip;
 //! 2. for each edge `v_k → v_{k+1}` of the reference loop (CCW about `n`), the side
-//!    plane has outward normal `(v_{k+1} − v_k) × n` and passes through `v_k`, pushed
-//!    out by the clip tolerance; clip;
+//!    plane has outward normal `(v_{k+1} − v_k) × n` (unit) and passes through `v_k`,
+//!    pushed out by the clip tolerance; clip;
 //! 3. each surviving point `p` has depth `d − n · p`; keep it when `depth ≥ −margin`
 //!    and place it at `p + n · depth / 2`, halfway between the surfaces;
 //! 4. reduce to at most four.
 
 use super::clip::{
-    ClipPolygon, ClipVertex, clip_by_sides, give_back_clip_buffers, reserve_clip_buffers,
-    write_incident_polygon,
+    ClipPolygon, ClipVertex, SidePlane, clip_by_sides, give_back_clip_buffers,
+    reserve_clip_buffers, write_incident_polygon,
 };
 use super::pack_id;
 use super::reduce::{Candidate, FaceCandidates, give_back_candidates, reduce, reserve_candidates};
@@ -73,20 +73,35 @@ pub(crate) fn face_contact(
     kept
 }
 
-/// The side planes of face `f` of `poly` about the normal `n`, as [`clip_by_sides`]
-/// takes them: per loop edge `v_k → v_{k+1}`, the outward direction `(v_{k+1} − v_k) × n`
-/// (not unit) and the point `v_k`.
+/// The side planes of face `f` of `poly` about the normal `n` (the face's), as
+/// [`clip_by_sides`] takes them, per loop edge `v_k → v_{k+1}`: the unit outward normal
+/// along `(v_{k+1} − v_k) × n`, the plane's offset and the point `v_k`. A hull's come
+/// from its table ([`ConvexHull::side_planes`], worked out in `f64` and rounded once,
+/// when the hull was built: no square root and division per side and pair); a box's
+/// are worked out here.
+///
+/// [`ConvexHull::side_planes`]: sepax_geometry::ConvexHull::side_planes
 #[inline(always)]
 pub(crate) fn face_sides<'a>(
     poly: &Polytope<'a>,
     f: usize,
     n: Vec3,
-) -> impl Iterator<Item = (Vec3, Vec3)> + 'a {
+) -> impl Iterator<Item = SidePlane> + 'a {
     let (vertices, face) = (poly.vertices, poly.face(f));
+    let table = poly
+        .hull
+        .map(|hull| &hull.side_planes()[poly.face_starts[f] as usize..][..face.len()]);
     (0..face.len()).map(move |k| {
         let v0 = vertices[face[k] as usize];
-        let v1 = vertices[next_in_loop(face, k) as usize];
-        ((v1 - v0).cross(n), v0)
+        match table {
+            Some(planes) => SidePlane {
+                // A zero normal marks a degenerate step (none on a valid hull).
+                normal: Some(planes[k].normal).filter(|m| *m != Vec3::ZERO),
+                offset: planes[k].offset,
+                through: v0,
+            },
+            None => SidePlane::through(v0, vertices[next_in_loop(face, k) as usize], n),
+        }
     })
 }
 

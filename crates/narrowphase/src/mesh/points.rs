@@ -20,7 +20,7 @@
 use super::local::{Convex, LocalTriangle};
 use crate::Feature;
 use crate::manifold::clip::{
-    ClipPolygon, clip_by_sides, give_back_clip_buffers, reserve_clip_buffers,
+    ClipPolygon, SidePlane, clip_by_sides, give_back_clip_buffers, reserve_clip_buffers,
     write_incident_polygon,
 };
 use crate::manifold::edge::{edge_contact, polytope_edge};
@@ -98,7 +98,7 @@ pub(crate) fn triangle_face_points(
     );
     let sides = (0..3).map(|i| {
         let (v0, v1) = tri.edge(i);
-        ((v1 - v0).cross(n), v0)
+        SidePlane::through(v0, v1, n)
     });
     let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, clip_tolerance, false);
     let mut candidates = FaceCandidates::new();
