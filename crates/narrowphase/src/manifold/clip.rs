@@ -221,28 +221,25 @@ impl Ball {
     };
 
     /// The ball about the vertices' mean, its radius the furthest vertex's distance.
-    /// The reach adds `2⁻¹⁶` of the sizes in play (the centre's and each vertex's
-    /// distance from the origin, the radius), far above the few units in the last place
-    /// by which a computed `normal · p − offset` can differ from the exact one, so that
+    /// The reach adds `2⁻¹⁶` of the sizes in play (the radius, and twice `|centre| +
+    /// radius`, which bounds every vertex's distance from the origin), far above the few
+    /// units in the last place by which a computed `normal · p − offset` can differ from
+    /// the exact one, so that
     /// [`Ball::is_behind`] skips only planes the clip would pass unchanged. A polygon
     /// with a NaN or infinite coordinate gets a NaN reach, which skips nothing.
     fn around(polygon: &[ClipVertex]) -> Ball {
         let count = polygon.len().max(1) as f32;
         let centre = polygon.iter().fold(Vec3::ZERO, |sum, v| sum + v.point) / count;
-        let (mut radius_squared, mut size_squared) = (0.0f32, centre.length_squared());
+        let mut radius_squared = 0.0f32;
         for v in polygon {
-            let (from_centre, from_origin) = (
-                (v.point - centre).length_squared(),
-                v.point.length_squared(),
-            );
+            let from_centre = (v.point - centre).length_squared();
             if from_centre > radius_squared {
                 radius_squared = from_centre;
             }
-            if from_origin > size_squared {
-                size_squared = from_origin;
-            }
         }
-        let (radius, size) = (radius_squared.sqrt(), size_squared.sqrt());
+        let radius = radius_squared.sqrt();
+        // |p| ≤ |centre| + radius for every vertex p.
+        let size = centre.length() + radius;
         let reach = radius + (radius + 2.0 * size) * (1.0 / 65536.0);
         Ball {
             centre,
