@@ -424,22 +424,6 @@ pub(crate) fn write_incident_polygon(
 mod tests {
     use super::*;
 
-    /// A small generator for the twin test (xorshift).
-    struct Noise(u64);
-
-    impl Noise {
-        fn next(&mut self) -> f32 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 >> 40) as f32 / (1u64 << 24) as f32
-        }
-
-        fn range(&mut self, lo: f32, hi: f32) -> f32 {
-            lo + (hi - lo) * self.next()
-        }
-    }
-
     /// A convex `count`-gon about `centre` in the plane `z = height`, radius `radius`,
     /// turned by `turn`, with a tilt of `tilt` (z grows with x).
     fn ngon(count: usize, centre: Vec3, radius: f32, turn: f32, tilt: f32) -> Vec<Vec3> {
@@ -459,7 +443,7 @@ mod tests {
     /// infinite coordinates.
     #[test]
     fn shortcuts_give_the_bits_of_clipping_by_every_plane() {
-        let mut noise = Noise(0x9e37_79b9_7f4a_7c15);
+        let mut noise = sepax_geometry::rng::Rng::new(0x9e37_79b9_7f4a_7c15);
         let mut compared = 0;
         for case in 0..20_000 {
             let reference_count = [3, 4, 5, 6, 12, 24, 80][case % 7];
