@@ -25,7 +25,10 @@
 //! --frames 20 --threads 1`), where rapier3d's persistent manifolds update theirs.
 //! After the clipper's shortcuts for many-sided faces and the hull's own side planes
 //! (4 December, later): sepax 1.39–1.49 ms against 0.63–0.83 ms (four runs), still
-//! 1.7–2.3× slower; 11,900 instructions a pair.
+//! 1.7–2.3× slower; 11,900 instructions a pair. Not like for like: parry3d 0.31 clips
+//! only the first four vertices of a hull face, so rapier3d's manifold for a pile
+//! contact is one point near the rim of the 12-gon, sepax's four points spread over it
+//! (`benches/examples/pile_contact_vs_parry.rs`).
 //!
 //! `terrain_1k`: 1,000 boxes and capsules on a 20,000-triangle terrain mesh; rapier's
 //! mesh is built from the same kept triangles with `TriMeshFlags::FIX_INTERNAL_EDGES`
