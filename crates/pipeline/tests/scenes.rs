@@ -51,8 +51,9 @@ fn pile_pairs_are_all_face_contacts() {
 }
 
 /// The hull pile rests as its docs say: every pair a shallow face contact (sunk 0.01,
-/// each hull swaying by 0.002), and from the second step on the narrow phase's warm
-/// path answers nearly every pair (the scene exists to measure it).
+/// each hull swaying by 0.002) whose points span the touching faces, and from the
+/// second step on the narrow phase's warm path answers nearly every pair (the scene
+/// exists to measure it).
 #[test]
 fn hull_pile_pairs_are_shallow_face_contacts_kept_warm() {
     use sepax_pipeline::narrowphase::Feature;
@@ -82,6 +83,20 @@ fn hull_pile_pairs_are_shallow_face_contacts_kept_warm() {
                 (0.005..0.015).contains(&deepest),
                 "frame {frame}: {deepest}"
             );
+            // The points span the contact (the smaller 12-gon, radius 0.4: a largest
+            // triangle of 0.16 for four points at its rim), not a sliver of it: a
+            // clipper given part of a face (parry3d 0.31 takes a face's first four
+            // vertices) gives one point near the rim here.
+            let points: Vec<_> = c.manifold.points.iter().map(|p| p.position).collect();
+            let mut largest = 0.0f32;
+            for (i, &p) in points.iter().enumerate() {
+                for (j, &q) in points.iter().enumerate().skip(i + 1) {
+                    for &r in &points[j + 1..] {
+                        largest = largest.max(0.5 * (q - p).cross(r - p).length());
+                    }
+                }
+            }
+            assert!(largest > 0.1, "frame {frame}: largest triangle {largest}");
         }
         if frame > 1 {
             let kept = r.kept_pairs;
