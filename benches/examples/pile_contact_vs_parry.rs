@@ -1,5 +1,5 @@
 //! One contact of the hull pile (`scenes::hull_pile`), from sepax and from parry3d:
-//! a 24-point frustum (a 12-gon of radius 0.5 below, 0.4 above) sunk 0.01 into one
+//! its 24-point frustum (a 12-gon of radius 0.5 below, 0.4 above) sunk 0.01 into one
 //! below it and turned 15°, so that the contact is the lower one's top 12-gon against
 //! the upper one's bottom 12-gon.
 //!
@@ -17,24 +17,13 @@
 use glam::{Quat, Vec3};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
 use sepax_benches::parry_pairs;
-use sepax_geometry::{ConvexHull, Pose, Shape};
+use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::{PairCache, collide};
 use sepax_testkit::pairs::Pair;
-use std::sync::Arc;
+use sepax_testkit::scenes;
 
 fn main() {
-    let ring = |radius: f32, y: f32| {
-        (0..12).map(move |k| {
-            let angle = k as f32 * std::f32::consts::TAU / 12.0;
-            Vec3::new(radius * angle.cos(), y, radius * angle.sin())
-        })
-    };
-    let points: Vec<Vec3> = ring(0.5, -0.5).chain(ring(0.4, 0.5)).collect();
-    let Ok(hull) = ConvexHull::try_from_points(&points) else {
-        eprintln!("the frustum's points make no hull");
-        return;
-    };
-    let hull = Shape::from(Arc::new(hull));
+    let hull = Shape::from(scenes::pile_frustum());
     let pair = Pair {
         a: hull.clone(),
         pose_a: Pose::new(Vec3::ZERO, Quat::IDENTITY),

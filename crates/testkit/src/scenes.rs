@@ -339,7 +339,7 @@ fn columns_on_ground(
 
 /// The hull of [`hull_pile`]: a frustum of 24 points, a regular 12-gon of radius 0.5 at
 /// `y = −0.5` and one of radius 0.4 at `y = 0.5`.
-fn pile_frustum() -> Arc<ConvexHull> {
+pub fn pile_frustum() -> Arc<ConvexHull> {
     let ring = |radius: f32, y: f32| {
         (0..12).map(move |k| {
             let angle = k as f32 * std::f32::consts::TAU / 12.0;

@@ -214,12 +214,6 @@ struct Ball {
 const LARGE: usize = 6;
 
 impl Ball {
-    /// A ball that skips nothing (the polygon is not [`LARGE`]).
-    const NONE: Ball = Ball {
-        centre: Vec3::ZERO,
-        reach: f32::NAN,
-    };
-
     /// The ball about the vertices' mean, its radius the furthest vertex's distance.
     /// The reach adds `2⁻¹⁶` of the sizes in play (the radius, and twice `|centre| +
     /// radius`, which bounds every vertex's distance from the origin), far above the few
@@ -341,11 +335,7 @@ fn clip_by_sides_with<'p, const SHORTCUTS: bool>(
 ) -> &'p ClipPolygon {
     let (mut from, mut to) = (polygon, scratch);
     let large = from.len() >= LARGE && sides.size_hint().0 >= LARGE;
-    let ball = if large {
-        Ball::around(from)
-    } else {
-        Ball::NONE
-    };
+    let ball = large.then(|| Ball::around(from));
     // Clips by one plane; false once nothing is left.
     let clip = |from: &mut &'p mut ClipPolygon,
                 to: &mut &'p mut ClipPolygon,
@@ -356,8 +346,8 @@ fn clip_by_sides_with<'p, const SHORTCUTS: bool>(
         let cut = if !SHORTCUTS {
             clip_by_plane(from, normal, offset, label, to);
             true
-        } else if large {
-            clip_large_unless_inside(from, normal, offset, label, to, &ball)
+        } else if let Some(ball) = &ball {
+            clip_large_unless_inside(from, normal, offset, label, to, ball)
         } else {
             clip_unless_inside(from, normal, offset, label, to)
         };
