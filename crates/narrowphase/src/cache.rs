@@ -2,6 +2,7 @@
 
 use crate::Feature;
 use crate::distance::SimplexHint;
+use crate::manifold::replay::KeptClip;
 
 /// Per-pair memory between frames.
 ///
@@ -42,6 +43,10 @@ pub struct PairCache {
     /// Last distance query's simplex (GJK's warm start): from `closest_points`, and
     /// from `collide` on a polytope pair apart within the margin (see `speculative`).
     pub(crate) simplex: SimplexHint,
+    /// Last clip of a kept face (hull–hull and box–hull pairs): its points' features
+    /// and how far the incident shape may move before they could change
+    /// (`manifold::replay`).
+    pub(crate) kept_clip: KeptClip,
 }
 
 /// Last hull query's support vertices (indices; `u16::MAX` for none), the warm start of
@@ -112,6 +117,7 @@ impl PairCache {
             }),
             support: self.support.flipped(),
             simplex: self.simplex.flipped(),
+            kept_clip: self.kept_clip.flipped(),
         }
     }
 

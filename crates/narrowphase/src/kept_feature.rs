@@ -23,25 +23,30 @@
 //! is not measured twice. [`collide_full`](crate::collide_full) never takes this path:
 //! the twin the tests compare it with.
 
+use crate::Feature;
 use crate::PairCache;
 use crate::contact::Manifold;
 use crate::frame::Frame;
 use crate::manifold::CLIP_TOLERANCE;
-use crate::manifold::manifold_points;
 use crate::manifold::reduce::Candidate;
+use crate::manifold::replay::{FacePair, KeptClip, kept_face_contact};
+use crate::manifold::{manifold_points, to_frame_a};
 use crate::query::to_world;
+use crate::sat::Axis;
 use crate::sat::hull_hull::{Remembered, SupportMode, depth_below_planes, remeasure};
 use crate::solid::{Solid, with_polytopes};
 use glam::Vec3;
 use sepax_geometry::Pose;
+use smallvec::SmallVec;
 
 /// What the warm path did with a pair.
 pub(crate) enum Warm {
     /// Last query's feature separates the pair beyond the margin: no manifold, the
     /// cache remembers the axis (the full test's answer).
     Separated,
-    /// The kept feature's manifold is written.
-    Kept,
+    /// The kept feature's manifold is written; `replayed` when its points were worked
+    /// out from a clip's features (`manifold::replay`), not taken from the clip.
+    Kept { replayed: bool },
     /// The full test must run; the remembered feature measured on this frame, when it
     /// could be.
     Full(Option<Remembered>),
@@ -61,6 +66,8 @@ pub(crate) fn warm_polytope_pair(
     mirrored: bool,
     out: &mut Manifold,
 ) -> Warm {
+    // Last clip's record goes back into the cache only when this query keeps a face.
+    let mut record = std::mem::take(&mut cache.kept_clip);
     let Some(cached) = cache.last else {
         return Warm::Full(None);
     };
@@ -95,7 +102,20 @@ pub(crate) fn warm_polytope_pair(
         return full;
     }
     let clip_tolerance = CLIP_TOLERANCE * solid_a.inner_radius().min(solid_b.inner_radius());
-    let points = manifold_points(solid_a, solid_b, frame, &axis, margin, clip_tolerance);
+    let (points, replayed) = if face {
+        kept_face_points(
+            solid_a,
+            solid_b,
+            frame,
+            &axis,
+            margin,
+            clip_tolerance,
+            &mut record,
+        )
+    } else {
+        let points = manifold_points(solid_a, solid_b, frame, &axis, margin, clip_tolerance);
+        (points, false)
+    };
     if points.is_empty() {
         return full;
     }
@@ -133,6 +153,46 @@ pub(crate) fn warm_polytope_pair(
         }
     }
     cache.remember(axis.feature, false);
+    cache.kept_clip = record;
     to_world(pose_a, frame, &axis, &points, mirrored, out);
-    Warm::Kept
+    Warm::Kept { replayed }
+}
+
+/// The points of a kept face: last clip's features recomputed, or a fresh clip that
+/// records them (`manifold::replay`), in a's frame. The flag says whether they are
+/// recomputed ones.
+fn kept_face_points(
+    solid_a: &Solid,
+    solid_b: &Solid,
+    frame: &Frame,
+    axis: &Axis,
+    margin: f32,
+    clip_tolerance: f32,
+    record: &mut KeptClip,
+) -> (SmallVec<[Candidate; 4]>, bool) {
+    let found = with_polytopes(solid_a, solid_b, |pa, pb| match axis.feature {
+        Feature::FaceA(i) => {
+            let pair = FacePair {
+                reference: pa,
+                incident: pb,
+                frame: *frame,
+                reference_face: i as usize,
+                reference_is_b: false,
+            };
+            kept_face_contact(&pair, margin, clip_tolerance, record)
+        }
+        Feature::FaceB(j) => {
+            let pair = FacePair {
+                reference: pb,
+                incident: pa,
+                frame: frame.inverse(),
+                reference_face: j as usize,
+                reference_is_b: true,
+            };
+            let (points, replayed) = kept_face_contact(&pair, margin, clip_tolerance, record);
+            (to_frame_a(points, frame), replayed)
+        }
+        _ => (SmallVec::new(), false),
+    });
+    found.unwrap_or_default()
 }

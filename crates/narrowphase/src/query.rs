@@ -566,6 +566,20 @@ pub enum QueryPath {
     /// is the full query's, bit for bit (see "Warm hull pairs" in the docs of
     /// [`collide`]).
     Kept,
+    /// As [`Kept`](QueryPath::Kept), with the face contact's points worked out from the
+    /// features of a clip made on an earlier query (or recorded on this one), without
+    /// clipping: the same feature, normal and points (ids) as the full query's, each
+    /// within round-off, except that the choice of at most four points is the earlier
+    /// clip's (see "Warm hull pairs" in the docs of [`collide`]).
+    Replayed,
+}
+
+impl QueryPath {
+    /// True when the warm path kept last query's feature ([`Kept`](QueryPath::Kept) or
+    /// [`Replayed`](QueryPath::Replayed)).
+    pub fn kept_feature(self) -> bool {
+        matches!(self, QueryPath::Kept | QueryPath::Replayed)
+    }
 }
 
 /// [`collide`], also saying which way it answered: for tests and profiling (how many
@@ -798,8 +812,12 @@ fn collide_in_order(
             &solid_a, &solid_b, pose_a, &frame, margin, cache, mode, mirrored, out,
         ) {
             Warm::Separated => return false,
-            Warm::Kept => {
-                *path = QueryPath::Kept;
+            Warm::Kept { replayed } => {
+                *path = if replayed {
+                    QueryPath::Replayed
+                } else {
+                    QueryPath::Kept
+                };
                 return true;
             }
             Warm::Full(measured) => remembered = measured,

@@ -51,7 +51,7 @@ use crate::store::Body;
 use crate::{ContactPair, MATCH_DISTANCE};
 use sepax_geometry::{Cuboid, Shape};
 use sepax_narrowphase::{
-    BoxBoxPair, Manifold, PairCache, QueryPath, collide_box_pairs_scattered, collide_into,
+    BoxBoxPair, Manifold, PairCache, collide_box_pairs_scattered, collide_into,
 };
 use std::cell::Cell;
 
@@ -167,7 +167,7 @@ pub(crate) fn chunk_pairs(pairs: usize, configured: usize) -> usize {
 
 /// Fills `out[i]` with the manifold of `states[i]` and updates the pair's cache and
 /// point matches: one chunk of the narrow pass (see the [module docs](self)). Returns
-/// the number of pairs the narrow phase's warm path answered ([`QueryPath::Kept`]).
+/// the number of pairs the narrow phase's warm path answered ([`QueryPath::kept_feature`](sepax_narrowphase::QueryPath::kept_feature)).
 pub(crate) fn narrow_chunk(
     states: &mut [PairState],
     out: &mut [Option<Manifold>],
@@ -206,7 +206,7 @@ pub(crate) fn narrow_chunk(
             let path = collide_into(
                 shapes.0, &a.pose, shapes.1, &b.pose, margin, cache, manifold,
             );
-            kept += (path == QueryPath::Kept) as usize;
+            kept += path.kept_feature() as usize;
         }
         match_points(st, manifold, context);
     }

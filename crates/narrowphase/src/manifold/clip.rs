@@ -285,7 +285,7 @@ pub(crate) const BEVEL: u16 = 0x4000;
 
 /// Below this cosine between consecutive side normals (a corner sharper than 60°, where
 /// the pushed-out side planes meet more than `2 t` out) the corner is bevelled.
-const SHARP_CORNER: f32 = -0.5;
+pub(crate) const SHARP_CORNER: f32 = -0.5;
 
 /// Clips `polygon` by the side planes `(outward, through)` (outward normals need not be
 /// unit, a zero one is skipped), each pushed out by `clip_tolerance`, labelled

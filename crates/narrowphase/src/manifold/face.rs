@@ -36,12 +36,45 @@ pub(crate) fn face_contact(
     clip_tolerance: f32,
     reference_is_b: bool,
 ) -> SmallVec<[Candidate; 4]> {
-    let plane = reference.planes[reference_face];
-    let n = plane.normal;
+    let n = reference.planes[reference_face].normal;
+    let incident_face = incident_face_of(incident, frame, n);
+    face_contact_on(
+        reference,
+        incident,
+        frame,
+        reference_face,
+        incident_face,
+        margin,
+        clip_tolerance,
+        reference_is_b,
+    )
+}
+
+/// Step 1 of the module docs: the incident face for the reference normal `n` (in the
+/// reference frame), among the faces around the incident shape's deepest vertex.
+#[inline]
+pub(crate) fn incident_face_of(incident: &Polytope, frame: &Frame, n: Vec3) -> usize {
     let n_in_incident = frame.rot_t * n;
     // The 8-lane scan: the scalar scan's index, bit for bit (tests/hull_blocks.rs).
     let deepest = incident.support(-n_in_incident).0 as u32;
-    let incident_face = incident_face(incident, deepest, n_in_incident);
+    incident_face(incident, deepest, n_in_incident)
+}
+
+/// [`face_contact`] with the incident face given (steps 2–4 of the module docs).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub(crate) fn face_contact_on(
+    reference: &Polytope,
+    incident: &Polytope,
+    frame: &Frame,
+    reference_face: usize,
+    incident_face: usize,
+    margin: f32,
+    clip_tolerance: f32,
+    reference_is_b: bool,
+) -> SmallVec<[Candidate; 4]> {
+    let plane = reference.planes[reference_face];
+    let n = plane.normal;
     let (mut polygon, mut scratch) = (ClipPolygon::new(), ClipPolygon::new());
     // The incident face clipped by every side of the reference face and a bevel at
     // each corner at most.
@@ -87,22 +120,27 @@ pub(crate) fn face_sides<'a>(
     f: usize,
     n: Vec3,
 ) -> impl Iterator<Item = SidePlane> + 'a {
+    let poly = *poly;
+    (0..poly.face(f).len()).map(move |k| face_side(&poly, f, k, n))
+}
+
+/// Side `k` of face `f` of `poly` (normal `n`), as [`face_sides`] gives it.
+#[inline(always)]
+pub(crate) fn face_side(poly: &Polytope, f: usize, k: usize, n: Vec3) -> SidePlane {
     let (vertices, face) = (poly.vertices, poly.face(f));
-    let table = poly
-        .hull
-        .map(|hull| &hull.side_planes()[poly.face_starts[f] as usize..][..face.len()]);
-    (0..face.len()).map(move |k| {
-        let v0 = vertices[face[k] as usize];
-        match table {
-            Some(planes) => SidePlane {
+    let v0 = vertices[face[k] as usize];
+    match poly.hull {
+        Some(hull) => {
+            let plane = hull.side_planes()[poly.face_starts[f] as usize + k];
+            SidePlane {
                 // A zero normal marks a degenerate step (none on a valid hull).
-                normal: Some(planes[k].normal).filter(|m| *m != Vec3::ZERO),
-                offset: planes[k].offset,
+                normal: Some(plane.normal).filter(|m| *m != Vec3::ZERO),
+                offset: plane.offset,
                 through: v0,
-            },
-            None => SidePlane::through(v0, vertices[next_in_loop(face, k) as usize], n),
+            }
         }
-    })
+        None => SidePlane::through(v0, vertices[next_in_loop(face, k) as usize], n),
+    }
 }
 
 /// The clipped points within `margin` below the reference plane `n · x = offset`, each

@@ -62,6 +62,7 @@ pub(crate) mod deepest;
 pub(crate) mod edge;
 pub(crate) mod face;
 pub(crate) mod reduce;
+pub(crate) mod replay;
 pub(crate) mod sphere;
 
 use crate::Feature;
@@ -155,7 +156,10 @@ pub(crate) fn manifold_points(
 }
 
 /// Points found in b's frame (b's face as the reference), moved to a's.
-fn to_frame_a(mut points: SmallVec<[Candidate; 4]>, frame: &Frame) -> SmallVec<[Candidate; 4]> {
+pub(crate) fn to_frame_a(
+    mut points: SmallVec<[Candidate; 4]>,
+    frame: &Frame,
+) -> SmallVec<[Candidate; 4]> {
     for c in &mut points {
         c.point = frame.point_to_a(c.point);
     }

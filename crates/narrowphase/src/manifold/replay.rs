@@ -1,0 +1,476 @@
+//! A kept face contact's points recomputed from last clip's features, without clipping
+//! again: what a resting hull pair costs once its reference face is kept.
+//!
+//! Clipping the incident face by the reference face's side planes
+//! ([`super::face`]) is, in projection along the reference normal `n`, the intersection
+//! of two convex polygons: the incident polygon `P` and the reference face pushed out by
+//! the clip tolerance (bevels included), `Q`. Its vertices are named by the two lines
+//! each lies on ([`super::clip`]): an incident vertex (two incident edges), an incident
+//! edge crossing a side of `Q`, or a corner of `Q` (two sides) lifted onto the incident
+//! plane. Which of these exist is decided by two kinds of signs only:
+//! * `A(i, k) = s_k · p_i − o_k`, incident vertex `p_i` against the side `k` of `Q`
+//!   (unit normal `s_k ⊥ n`, offset pushed out);
+//! * `B(c, j)`, the signed distance of a corner `c` of `Q` from incident edge `j`'s line,
+//!   both projected along `n`.
+//!
+//! While every sign stays, a fresh clip names the same points; each is then worked out
+//! straight from its two lines (a vertex moved with the incident shape, an edge crossing
+//! a plane, three planes meeting), and the reduction's choice of at most four is kept.
+//!
+//! **How far the incident shape may move.** Its vertices move by at most
+//! `δ = r (|ΔR|) + |Δt|` from where they were at the clip (`r` the incident shape's
+//! largest vertex distance from its origin, `R`, `t` its rotation and origin in the
+//! reference shape's frame; `|ΔR v| ≤ |v|(|Δc₀| + |Δc₁| + |Δc₂|)` over the columns,
+//! with `|Δc₂| ≤ |Δc₀| + |Δc₁|` as `c₂ = c₀ × c₁`). A vertex moving by `δ < |A|` keeps
+//! the sign of `A`. An edge whose ends move by `δ` moves its line by at most
+//! `δ (|τ| + |1 − τ|)` at the foot of `c` (`τ` the foot's parameter along the edge) and
+//! turns it by less than 30° while `δ ≤ |e|/4` (`e` the projected edge), so `B` keeps
+//! its sign while `δ (|τ| + |1 − τ|) < |B| cos 30°`. The clip records
+//! `μ = min(|A|, |B| / (2 (|τ| + |1 − τ|)), |e| / 4)` over all vertices, edges, sides
+//! and corners, and a later query reuses its features while `δ ≤ μ / 2` (the other half
+//! covers round-off), `μ` above round-off itself.
+//!
+//! **What differs from a fresh clip.** The same points (same ids), each within
+//! round-off of the clip's crossing point (the clip reaches it through the chain of
+//! earlier cuts, the recomputation directly), except that the reduction to four is not
+//! made again: a fresh one may pick other points among near ties (the points a
+//! reduction weighs move by up to `δ`), and points that have come within the margin
+//! since are not added. The deepest-point rule is checked on every query as before
+//! (`kept_feature`). A query whose incident shape sits exactly where it sat at the clip
+//! clips again (the clip's bits), so a query repeated with the same poses and the cache
+//! it left gives the same answer (the pipeline reuses resting pairs' manifolds on that).
+
+use super::clip::{BEVEL, SHARP_CORNER, SIDE};
+use super::face::{face_contact_on, face_side, face_sides, incident_face_of};
+use super::pack_id;
+use super::reduce::Candidate;
+use crate::frame::Frame;
+use crate::polytope::Polytope;
+use glam::Vec3;
+use smallvec::SmallVec;
+
+/// What a face contact's clip leaves for the next query of the pair (in the
+/// [`PairCache`](crate::PairCache)): the points' lines and how far the incident shape
+/// may move before they could change. `reach == 0` (the default) holds nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct KeptClip {
+    /// The incident shape's rotation (columns) and origin in the reference shape's
+    /// frame, at the clip.
+    columns: [Vec3; 3],
+    origin: Vec3,
+    /// `μ / 2` of the module docs: how far the incident vertices may move; 0 when it was
+    /// not worked out (the pair moved fast).
+    reach: f32,
+    /// The reference face, bit 31 set when it is b's.
+    reference: u32,
+    incident: u32,
+    lines: [[u16; 2]; 4],
+    count: u8,
+    /// Set while the cache holding it speaks the pair in the other order than the one
+    /// the clip ran in (see [`KeptClip::flipped`]): it holds nothing for that order.
+    other_order: bool,
+}
+
+impl KeptClip {
+    /// The record as the cache of the pair in the other order keeps it: unusable there,
+    /// and whole again when flipped back (a query that puts a pair in its canonical
+    /// order flips its cache both ways).
+    pub(crate) fn flipped(self) -> KeptClip {
+        KeptClip {
+            other_order: !self.other_order,
+            ..self
+        }
+    }
+}
+
+impl PartialEq for KeptClip {
+    fn eq(&self, other: &KeptClip) -> bool {
+        let floats = |k: &KeptClip| {
+            let [c0, c1, c2] = k.columns;
+            [c0, c1, c2, k.origin].map(|v| v.to_array().map(f32::to_bits))
+        };
+        floats(self) == floats(other)
+            && self.reach.to_bits() == other.reach.to_bits()
+            && (self.reference, self.incident, self.lines, self.count)
+                == (other.reference, other.incident, other.lines, other.count)
+            && self.other_order == other.other_order
+    }
+}
+
+impl Eq for KeptClip {}
+
+/// A clipping line of `Q`: a side (or a bevel) of the reference face, pushed out.
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    normal: Vec3,
+    offset: f32,
+}
+
+type Lines = SmallVec<[Line; 24]>;
+
+/// The lines of `Q` in order around the face (a bevel between its two sides), as the
+/// clipper cuts by them: each side
+/// pushed out by `tolerance`, and the bevel at a corner sharper than 60°
+/// (`super::clip::clip_by_sides`, with `bevel_corners`), between its two sides.
+fn clip_lines(reference: &Polytope, f: usize, n: Vec3, tolerance: f32, lines: &mut Lines) {
+    let mut first: Option<(Vec3, Vec3)> = None;
+    let mut previous: Option<Vec3> = None;
+    for side in face_sides(reference, f, n) {
+        let Some(normal) = side.normal else {
+            continue;
+        };
+        if let Some(before) = previous
+            && before.dot(normal) < SHARP_CORNER
+            && let Some(bevel) = (before + normal).try_normalize()
+        {
+            lines.push(Line {
+                normal: bevel,
+                offset: bevel.dot(side.through) + tolerance,
+            });
+        }
+        lines.push(Line {
+            normal,
+            offset: side.offset + tolerance,
+        });
+        first.get_or_insert((normal, side.through));
+        previous = Some(normal);
+    }
+    if let (Some((normal, through)), Some(before)) = (first, previous)
+        && before.dot(normal) < SHARP_CORNER
+        && let Some(bevel) = (before + normal).try_normalize()
+    {
+        lines.push(Line {
+            normal: bevel,
+            offset: bevel.dot(through) + tolerance,
+        });
+    }
+}
+
+/// The line of `Q` labelled `label` (a side, or the bevel at a corner: [`clip_lines`]),
+/// worked out alone; `None` for a label the face does not have.
+fn line_of(reference: &Polytope, f: usize, n: Vec3, tolerance: f32, label: u16) -> Option<Line> {
+    let count = reference.face(f).len();
+    let k = (label & !(SIDE | BEVEL)) as usize;
+    if label & SIDE == 0 || k >= count {
+        return None;
+    }
+    let side = face_side(reference, f, k, n);
+    let normal = side.normal?;
+    if label & BEVEL == 0 {
+        return Some(Line {
+            normal,
+            offset: side.offset + tolerance,
+        });
+    }
+    // The bevel between the side before and this one, through this side's first vertex.
+    let before = face_side(reference, f, (k + count - 1) % count, n).normal?;
+    let bevel = (before + normal).try_normalize()?;
+    Some(Line {
+        normal: bevel,
+        offset: bevel.dot(side.through) + tolerance,
+    })
+}
+
+/// The point where three planes `m · x = o` meet (Cramer's rule with cross products);
+/// `None` when they do not meet in one finite point.
+fn three_planes(p: [(Vec3, f32); 3]) -> Option<Vec3> {
+    let [(m0, o0), (m1, o1), (m2, o2)] = p;
+    let (c12, c20, c01) = (m1.cross(m2), m2.cross(m0), m0.cross(m1));
+    let det = m0.dot(c12);
+    let x = (c12 * o0 + c20 * o1 + c01 * o2) / det;
+    x.is_finite().then_some(x)
+}
+
+/// The pair's view for the kept face: the reference and incident shapes, the incident
+/// shape in the reference's frame, and the reference face.
+pub(crate) struct FacePair<'p, 'a> {
+    pub reference: &'p Polytope<'a>,
+    pub incident: &'p Polytope<'a>,
+    pub frame: Frame,
+    pub reference_face: usize,
+    pub reference_is_b: bool,
+}
+
+impl FacePair<'_, '_> {
+    /// The incident face's vertex `k` of loop `face`, in the reference frame.
+    #[inline]
+    fn vertex(&self, face: &[u32], k: usize) -> Vec3 {
+        self.frame
+            .point_to_a(self.incident.vertices[face[k] as usize])
+    }
+
+    /// The point named by `lines` (an incident vertex, an incident edge crossing a line
+    /// of `Q`, or a corner of `Q` on the incident plane), in the reference frame.
+    fn point(
+        &self,
+        face: &[u32],
+        incident_face: usize,
+        lines: [u16; 2],
+        tolerance: f32,
+    ) -> Option<Vec3> {
+        let [low, high] = lines;
+        let (reference, f) = (self.reference, self.reference_face);
+        let n = reference.planes[f].normal;
+        let line = |label: u16| line_of(reference, f, n, tolerance, label);
+        let count = face.len();
+        if high < SIDE {
+            // Vertex k lies on edges k − 1 and k; vertex 0 on edges 0 and count − 1.
+            let k = if high == low + 1 {
+                high as usize
+            } else if low == 0 && high as usize == count - 1 {
+                0
+            } else {
+                return None;
+            };
+            return (k < count).then(|| self.vertex(face, k));
+        }
+        if low < SIDE {
+            let j = low as usize;
+            if j >= count {
+                return None;
+            }
+            let plane = line(high)?;
+            let (p, q) = (self.vertex(face, j), self.vertex(face, (j + 1) % count));
+            let (dp, dq) = (
+                plane.normal.dot(p) - plane.offset,
+                plane.normal.dot(q) - plane.offset,
+            );
+            let x = p + (q - p) * (dp / (dp - dq));
+            return x.is_finite().then_some(x);
+        }
+        let (l0, l1) = (line(low)?, line(high)?);
+        let plane = self.incident.planes[incident_face];
+        let m = self.frame.rot * plane.normal;
+        let e = plane.offset + m.dot(self.frame.trans);
+        three_planes([(l0.normal, l0.offset), (l1.normal, l1.offset), (m, e)])
+    }
+
+    /// The candidates named by `lines`, as the face contact places them (depth below the
+    /// reference plane, halfway between the surfaces); `None` when one cannot be worked
+    /// out or lies beyond the margin.
+    fn points(
+        &self,
+        incident_face: usize,
+        lines: &[[u16; 2]],
+        tolerance: f32,
+        margin: f32,
+    ) -> Option<SmallVec<[Candidate; 4]>> {
+        let plane = self.reference.planes[self.reference_face];
+        let n = plane.normal;
+        let face = self.incident.face(incident_face);
+        let mut points = SmallVec::new();
+        for &l in lines {
+            let x = self.point(face, incident_face, l, tolerance)?;
+            let depth = plane.offset - n.dot(x);
+            // Beyond the margin, or NaN: the clip decides.
+            if depth.is_nan() || depth < -margin {
+                return None;
+            }
+            points.push(Candidate {
+                point: x + n * (0.5 * depth),
+                depth,
+                id: pack_id(
+                    self.reference_is_b,
+                    self.reference_face as u32,
+                    incident_face as u32,
+                    l,
+                ),
+            });
+        }
+        Some(points)
+    }
+
+    /// `μ / 2` of the module docs for the incident face `incident_face` against `q`;
+    /// `None` when it is not above round-off (or not finite). The signs that matter:
+    /// every `A`; for each corner of `Q`, the `B`s that decide whether it lies inside
+    /// `P` (all of them when it does, the strongest one that puts it outside when it
+    /// does not); and for each incident edge that straddles a line of `Q`, the `B`s of
+    /// that line's two corners (whether the segments cross).
+    fn reach(&self, incident_face: usize, q: &Lines) -> Option<f32> {
+        let plane = self.reference.planes[self.reference_face];
+        let n = plane.normal;
+        let face = self.incident.face(incident_face);
+        let polygon: SmallVec<[Vec3; 16]> = (0..face.len()).map(|k| self.vertex(face, k)).collect();
+        let corners: SmallVec<[Vec3; 24]> = (0..q.len())
+            .map(|k| {
+                let (line, next) = (q[k], q[(k + 1) % q.len()]);
+                three_planes([
+                    (line.normal, line.offset),
+                    (next.normal, next.offset),
+                    (n, plane.offset),
+                ])
+            })
+            .collect::<Option<_>>()?;
+        // The projected polygon's turn about n: its inside is to the left of each edge
+        // when positive.
+        let turn: f32 = (1..polygon.len().saturating_sub(1))
+            .map(|j| {
+                (polygon[j] - polygon[0])
+                    .cross(polygon[j + 1] - polygon[0])
+                    .dot(n)
+            })
+            .sum();
+        let inward = if turn > 0.0 {
+            1.0
+        } else if turn < 0.0 {
+            -1.0
+        } else {
+            return None;
+        };
+        // The least value so far; a NaN stays (f32::min would drop it).
+        let smaller = |mu: f32, x: f32| if x < mu || x.is_nan() { x } else { mu };
+        let mut mu = f32::INFINITY;
+        // `B` of corner `c` against edge `j`, signed (positive inside) and divided by
+        // `2 (|τ| + |1 − τ|)`, for each corner and edge.
+        let count = polygon.len();
+        let mut b = SmallVec::<[f32; 384]>::from_elem(0.0, corners.len() * count);
+        for (j, p) in polygon.iter().enumerate() {
+            let along = polygon[(j + 1) % count] - *p;
+            let along = along - n * n.dot(along);
+            let squared = along.length_squared();
+            let length = squared.sqrt();
+            mu = smaller(mu, 0.25 * length);
+            let left = n.cross(along) * (inward / length);
+            for (c, corner) in corners.iter().enumerate() {
+                let to_corner = *corner - *p;
+                let tau = to_corner.dot(along) / squared;
+                let spread = tau.abs() + (1.0 - tau).abs();
+                b[c * count + j] = left.dot(to_corner) / (2.0 * spread);
+            }
+        }
+        for row in b.chunks_exact(count) {
+            let deepest_out = row
+                .iter()
+                .fold(0.0f32, |m, &x| if -x > m || x.is_nan() { -x } else { m });
+            if deepest_out > 0.0 || deepest_out.is_nan() {
+                mu = smaller(mu, deepest_out);
+            } else {
+                mu = row.iter().fold(mu, |m, &x| smaller(m, x));
+            }
+        }
+        for (k, line) in q.iter().enumerate() {
+            let distance = |p: Vec3| line.normal.dot(p) - line.offset;
+            let (before, after) = ((k + corners.len() - 1) % corners.len(), k);
+            for j in 0..count {
+                let (d0, d1) = (distance(polygon[j]), distance(polygon[(j + 1) % count]));
+                mu = smaller(mu, d0.abs());
+                if (d0 > 0.0) != (d1 > 0.0) {
+                    mu = smaller(mu, b[before * count + j].abs());
+                    mu = smaller(mu, b[after * count + j].abs());
+                }
+            }
+        }
+        let reach = 0.5 * mu;
+        let size = self.incident.radius + self.frame.trans.length() + self.reference.radius;
+        (reach.is_finite() && reach > size * (1.0 / 65536.0)).then_some(reach)
+    }
+
+    /// A bound on how far any incident vertex has moved since `record`'s clip:
+    /// `|ΔR v| ≤ |v| (|Δc₀| + |Δc₁| + |Δc₂|) ≤ |v| √(3 Σ|Δcₖ|²)`.
+    fn moved_since(&self, record: &KeptClip) -> f32 {
+        let rot = self.frame.rot;
+        let [c0, c1, c2] = record.columns;
+        let turned = (rot.x_axis - c0).length_squared()
+            + (rot.y_axis - c1).length_squared()
+            + (rot.z_axis - c2).length_squared();
+        self.incident.radius * (3.0 * turned).sqrt() + (self.frame.trans - record.origin).length()
+    }
+
+    /// Whether the incident shape sits exactly where it sat at `record`'s clip.
+    fn unmoved_since(&self, record: &KeptClip) -> bool {
+        let rot = self.frame.rot;
+        let bits = |v: [Vec3; 4]| v.map(|v| v.to_array().map(f32::to_bits));
+        let [c0, c1, c2] = record.columns;
+        bits([rot.x_axis, rot.y_axis, rot.z_axis, self.frame.trans])
+            == bits([c0, c1, c2, record.origin])
+    }
+
+    fn reference_code(&self) -> u32 {
+        self.reference_face as u32 | (self.reference_is_b as u32) << 31
+    }
+}
+
+/// A pair whose incident shape moved by less than this fraction of its radius since
+/// its last query gets the margin of its clip worked out (the [module docs](self)); one
+/// moving faster would rarely stay within it, and clips again.
+const RECORD_BELOW: f32 = 4e-3;
+
+/// The largest reference face and incident face whose margin is worked out: their
+/// lines, corners and signs fit the lists' inline room (no allocation per pair); larger
+/// faces clip on every query.
+const RECORD_SIDES: usize = 12;
+const RECORD_INCIDENT: usize = 16;
+
+/// The face contact of a kept reference face, in the reference frame: last clip's points
+/// recomputed when `record` holds them, the incident shape has moved since, and not too
+/// far; else a fresh clip ([`face_contact_on`]), whose points' lines are recorded in
+/// `record`, with the margin of the module docs when the pair moves slowly. The flag
+/// says whether the points are recomputed ones.
+///
+/// A pair that has not moved at all since the clip is clipped again, which gives the
+/// clip's bits: so a query repeated with the same poses and the cache it left gives the
+/// same answer, whether the first one clipped or was the full test.
+pub(crate) fn kept_face_contact(
+    pair: &FacePair,
+    margin: f32,
+    clip_tolerance: f32,
+    record: &mut KeptClip,
+) -> (SmallVec<[Candidate; 4]>, bool) {
+    let reference = pair.reference;
+    let n = reference.planes[pair.reference_face].normal;
+    let incident_face = incident_face_of(pair.incident, &pair.frame, n);
+    let same_faces = record.count > 0
+        && !record.other_order
+        && record.reference == pair.reference_code()
+        && record.incident == incident_face as u32;
+    let moved = same_faces.then(|| pair.moved_since(record));
+    if let Some(moved) = moved
+        && moved <= record.reach
+        && !pair.unmoved_since(record)
+    {
+        let lines = &record.lines[..record.count as usize];
+        if let Some(points) = pair.points(incident_face, lines, clip_tolerance, margin) {
+            return (points, true);
+        }
+    }
+    *record = KeptClip::default();
+    let clipped = face_contact_on(
+        reference,
+        pair.incident,
+        &pair.frame,
+        pair.reference_face,
+        incident_face,
+        margin,
+        clip_tolerance,
+        pair.reference_is_b,
+    );
+    if clipped.is_empty() || clipped.len() > 4 {
+        return (clipped, false);
+    }
+    let mut lines = [[0u16; 2]; 4];
+    for (line, c) in lines.iter_mut().zip(&clipped) {
+        *line = [(c.id >> 16) as u16, c.id as u16];
+    }
+    let small = reference.face(pair.reference_face).len() <= RECORD_SIDES
+        && pair.incident.face(incident_face).len() <= RECORD_INCIDENT;
+    let slow = small && moved.is_some_and(|m| m <= RECORD_BELOW * pair.incident.radius);
+    let reach = slow
+        .then(|| {
+            let mut q = Lines::new();
+            clip_lines(reference, pair.reference_face, n, clip_tolerance, &mut q);
+            pair.reach(incident_face, &q)
+        })
+        .flatten();
+    let rot = pair.frame.rot;
+    *record = KeptClip {
+        columns: [rot.x_axis, rot.y_axis, rot.z_axis],
+        origin: pair.frame.trans,
+        reach: reach.unwrap_or(0.0),
+        reference: pair.reference_code(),
+        incident: incident_face as u32,
+        lines,
+        count: clipped.len() as u8,
+        other_order: false,
+    };
+    (clipped, false)
+}
