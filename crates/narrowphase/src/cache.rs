@@ -40,13 +40,23 @@ use crate::manifold::replay::KeptClip;
 pub struct PairCache {
     pub(crate) last: Option<CachedAxis>,
     pub(crate) support: SupportHints,
+    pub(crate) recall: Recall,
+}
+
+/// The rest of a pair's memory, one thing at a time (the two serve pairs apart and
+/// pairs on a face; one room keeps the cache small, and the pipeline carries a cache
+/// for every pair).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Recall {
+    #[default]
+    Nothing,
     /// Last distance query's simplex (GJK's warm start): from `closest_points`, and
     /// from `collide` on a polytope pair apart within the margin (see `speculative`).
-    pub(crate) simplex: SimplexHint,
+    Simplex(SimplexHint),
     /// Last clip of a kept face (hull–hull and box–hull pairs): its points' features
     /// and how far the incident shape may move before they could change
     /// (`manifold::replay`).
-    pub(crate) kept_clip: KeptClip,
+    Clip(KeptClip),
 }
 
 /// Last hull query's support vertices (indices; `u16::MAX` for none), the warm start of
@@ -116,8 +126,42 @@ impl PairCache {
                 separated: c.separated,
             }),
             support: self.support.flipped(),
-            simplex: self.simplex.flipped(),
-            kept_clip: self.kept_clip.flipped(),
+            recall: match self.recall {
+                Recall::Nothing => Recall::Nothing,
+                Recall::Simplex(hint) => Recall::Simplex(hint.flipped()),
+                Recall::Clip(clip) => Recall::Clip(clip.flipped()),
+            },
+        }
+    }
+
+    /// Last distance query's simplex (empty when the cache holds none).
+    pub(crate) fn simplex(&self) -> SimplexHint {
+        match self.recall {
+            Recall::Simplex(hint) => hint,
+            _ => SimplexHint::default(),
+        }
+    }
+
+    pub(crate) fn set_simplex(&mut self, hint: SimplexHint) {
+        self.recall = Recall::Simplex(hint);
+    }
+
+    /// The record of a kept face's last clip, taken out (empty when the cache holds
+    /// none; a simplex stays).
+    pub(crate) fn take_clip(&mut self) -> KeptClip {
+        match self.recall {
+            Recall::Clip(clip) => {
+                self.recall = Recall::Nothing;
+                clip
+            }
+            _ => KeptClip::default(),
+        }
+    }
+
+    /// Keeps `clip` unless it is empty.
+    pub(crate) fn keep_clip(&mut self, clip: KeptClip) {
+        if clip != KeptClip::default() {
+            self.recall = Recall::Clip(clip);
         }
     }
 

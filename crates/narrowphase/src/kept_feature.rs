@@ -67,7 +67,7 @@ pub(crate) fn warm_polytope_pair(
     out: &mut Manifold,
 ) -> Warm {
     // Last clip's record goes back into the cache only when this query keeps a face.
-    let mut record = std::mem::take(&mut cache.kept_clip);
+    let mut record = cache.take_clip();
     let Some(cached) = cache.last else {
         return Warm::Full(None);
     };
@@ -153,7 +153,7 @@ pub(crate) fn warm_polytope_pair(
         }
     }
     cache.remember(axis.feature, false);
-    cache.kept_clip = record;
+    cache.keep_clip(record);
     to_world(pose_a, frame, &axis, &points, mirrored, out);
     Warm::Kept { replayed }
 }

@@ -270,7 +270,7 @@ pub(crate) fn measure(
         return Gap::Touching;
     };
     let hint = simplex.hint();
-    cache.simplex = hint;
+    cache.set_simplex(hint);
     let d = v.length();
     if d > margin as f64 {
         return Gap::Beyond;

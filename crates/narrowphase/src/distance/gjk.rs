@@ -99,7 +99,7 @@ pub(crate) fn run_gjk(
 ) -> Option<DVec3> {
     let pair = Pair { a, b, frame };
     simplex.len = 0;
-    let hint = cache.simplex;
+    let hint = cache.simplex();
     let (na, nb) = (a.vertex_count(), b.vertex_count());
     let warm = hint.len > 0
         && hint.pairs[..hint.len as usize]
@@ -172,10 +172,10 @@ pub(crate) fn local_closest(
 ) -> Option<LocalClosest> {
     let mut simplex = Simplex::default();
     let Some(v) = run_gjk(core_a, core_b, frame, cache, scale, &mut simplex) else {
-        cache.simplex = SimplexHint::default();
+        cache.set_simplex(SimplexHint::default());
         return None;
     };
-    cache.simplex = simplex.hint();
+    cache.set_simplex(simplex.hint());
     let core_gap = v.length();
     let normal = v / core_gap;
     let gap = core_gap - radius_a as f64 - radius_b as f64;
@@ -194,7 +194,7 @@ pub(crate) fn local_closest(
         normal,
         point_a: pa + normal * radius_a as f64,
         point_b: pb - normal * radius_b as f64,
-        simplex: cache.simplex,
+        simplex: cache.simplex(),
     })
 }
 

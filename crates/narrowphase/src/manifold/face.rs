@@ -120,11 +120,26 @@ pub(crate) fn face_sides<'a>(
     f: usize,
     n: Vec3,
 ) -> impl Iterator<Item = SidePlane> + 'a {
-    let poly = *poly;
-    (0..poly.face(f).len()).map(move |k| face_side(&poly, f, k, n))
+    let (vertices, face) = (poly.vertices, poly.face(f));
+    let table = poly
+        .hull
+        .map(|hull| &hull.side_planes()[poly.face_starts[f] as usize..][..face.len()]);
+    (0..face.len()).map(move |k| {
+        let v0 = vertices[face[k] as usize];
+        match table {
+            Some(planes) => SidePlane {
+                // A zero normal marks a degenerate step (none on a valid hull).
+                normal: Some(planes[k].normal).filter(|m| *m != Vec3::ZERO),
+                offset: planes[k].offset,
+                through: v0,
+            },
+            None => SidePlane::through(v0, vertices[next_in_loop(face, k) as usize], n),
+        }
+    })
 }
 
-/// Side `k` of face `f` of `poly` (normal `n`), as [`face_sides`] gives it.
+/// Side `k` of face `f` of `poly` (normal `n`), as [`face_sides`] gives it (the same
+/// reads, for one side: the clipper's loop keeps the face's slices across its sides).
 #[inline(always)]
 pub(crate) fn face_side(poly: &Polytope, f: usize, k: usize, n: Vec3) -> SidePlane {
     let (vertices, face) = (poly.vertices, poly.face(f));

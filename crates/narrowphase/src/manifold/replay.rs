@@ -46,30 +46,44 @@ use super::pack_id;
 use super::reduce::Candidate;
 use crate::frame::Frame;
 use crate::polytope::Polytope;
-use glam::Vec3;
+use glam::{Quat, Vec3};
 use smallvec::SmallVec;
 
 /// What a face contact's clip leaves for the next query of the pair (in the
 /// [`PairCache`](crate::PairCache)): the points' lines and how far the incident shape
-/// may move before they could change. `reach == 0` (the default) holds nothing.
-#[derive(Clone, Copy, Debug, Default)]
+/// may move before they could change. `count == 0` (the default) holds nothing;
+/// `reach == 0` only the features and the pose of the last clip.
+///
+/// Kept small (40 bytes, sharing its room in the cache with GJK's simplex): every pair
+/// state of the pipeline carries one, box pairs too. The rotation is a unit quaternion
+/// rounded to 2⁻¹⁵ a component (the motion bound adds the rounding), and the lines'
+/// labels fit a byte each (faces of at most [`RECORD_SIDES`] sides and
+/// [`RECORD_INCIDENT`] vertices are recorded). A pair counts as unmoved when its origin
+/// has the same bits and its rounded rotation is the same: a pair that turned by less
+/// than the rounding then clips again, which is never wrong.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct KeptClip {
-    /// The incident shape's rotation (columns) and origin in the reference shape's
-    /// frame, at the clip.
-    columns: [Vec3; 3],
-    origin: Vec3,
-    /// `μ / 2` of the module docs: how far the incident vertices may move; 0 when it was
-    /// not worked out (the pair moved fast).
-    reach: f32,
-    /// The reference face, bit 31 set when it is b's.
-    reference: u32,
-    incident: u32,
-    lines: [[u16; 2]; 4],
+    /// The incident shape's rotation in the reference shape's frame, `w ≥ 0`, each
+    /// component times 32767, rounded.
+    turn: [i16; 4],
+    /// The incident shape's origin in the reference shape's frame, as bits.
+    origin: [u32; 3],
+    /// `μ / 2` of the module docs (as bits): how far the incident vertices may move; 0
+    /// when it was not worked out (the pair moved fast).
+    reach: u32,
+    /// The reference face, bit 15 set when it is b's.
+    reference: u16,
+    incident: u16,
+    /// Each point's two lines, as [`pack_label`] packs them.
+    lines: [[u8; 2]; 4],
+    /// The number of points; bit 7 set while the cache holding the record speaks the
+    /// pair in the other order than the one the clip ran in (see
+    /// [`KeptClip::flipped`]): it holds nothing for that order.
     count: u8,
-    /// Set while the cache holding it speaks the pair in the other order than the one
-    /// the clip ran in (see [`KeptClip::flipped`]): it holds nothing for that order.
-    other_order: bool,
 }
+
+/// The other-order bit of [`KeptClip::count`].
+const OTHER_ORDER: u8 = 0x80;
 
 impl KeptClip {
     /// The record as the cache of the pair in the other order keeps it: unusable there,
@@ -77,27 +91,63 @@ impl KeptClip {
     /// order flips its cache both ways).
     pub(crate) fn flipped(self) -> KeptClip {
         KeptClip {
-            other_order: !self.other_order,
+            count: self.count ^ OTHER_ORDER,
             ..self
         }
     }
-}
 
-impl PartialEq for KeptClip {
-    fn eq(&self, other: &KeptClip) -> bool {
-        let floats = |k: &KeptClip| {
-            let [c0, c1, c2] = k.columns;
-            [c0, c1, c2, k.origin].map(|v| v.to_array().map(f32::to_bits))
-        };
-        floats(self) == floats(other)
-            && self.reach.to_bits() == other.reach.to_bits()
-            && (self.reference, self.incident, self.lines, self.count)
-                == (other.reference, other.incident, other.lines, other.count)
-            && self.other_order == other.other_order
+    /// The points recorded for this order (none in the other order).
+    fn points(&self) -> usize {
+        if self.count & OTHER_ORDER != 0 {
+            0
+        } else {
+            self.count as usize
+        }
+    }
+
+    fn reach(&self) -> f32 {
+        f32::from_bits(self.reach)
+    }
+
+    fn origin(&self) -> Vec3 {
+        Vec3::from_array(self.origin.map(f32::from_bits))
+    }
+
+    /// The recorded rotation, unit again.
+    fn turn(&self) -> Quat {
+        let [x, y, z, w] = self.turn.map(|c| c as f32 * (1.0 / 32767.0));
+        Quat::from_xyzw(x, y, z, w).normalize()
     }
 }
 
-impl Eq for KeptClip {}
+/// A line label of the clipper (`SIDE`, `BEVEL` and an index) in a byte: bit 7 a side,
+/// bit 6 a bevel, the index below 64; `None` for a larger index.
+fn pack_label(label: u16) -> Option<u8> {
+    let index = label & !(SIDE | BEVEL);
+    let side = if label & SIDE != 0 { 0x80 } else { 0 };
+    let bevel = if label & BEVEL != 0 { 0x40 } else { 0 };
+    (index < 64).then_some(index as u8 | side | bevel)
+}
+
+/// [`pack_label`] undone.
+fn unpack_label(byte: u8) -> u16 {
+    (byte & 0x3f) as u16
+        | if byte & 0x80 != 0 { SIDE } else { 0 }
+        | if byte & 0x40 != 0 { BEVEL } else { 0 }
+}
+
+/// The rotation of a frame as a unit quaternion with `w ≥ 0`.
+fn rotation_of(frame: &Frame) -> Quat {
+    let q = Quat::from_mat3(&frame.rot).normalize();
+    if q.w < 0.0 { -q } else { q }
+}
+
+/// A frame's rotation as the record rounds it.
+fn rounded_turn(frame: &Frame) -> [i16; 4] {
+    rotation_of(frame)
+        .to_array()
+        .map(|c| (c * 32767.0).round() as i16)
+}
 
 /// A clipping line of `Q`: a side (or a bevel) of the reference face, pushed out.
 #[derive(Clone, Copy, Debug)]
@@ -365,28 +415,25 @@ impl FacePair<'_, '_> {
         (reach.is_finite() && reach > size * (1.0 / 65536.0)).then_some(reach)
     }
 
-    /// A bound on how far any incident vertex has moved since `record`'s clip:
-    /// `|ΔR v| ≤ |v| (|Δc₀| + |Δc₁| + |Δc₂|) ≤ |v| √(3 Σ|Δcₖ|²)`.
+    /// A bound on how far any incident vertex has moved since `record`'s clip: with
+    /// unit quaternions `q`, `q₀` of the two rotations (either sign), a vector `v`
+    /// turns by at most `2 |q − q₀| |v|`; the recorded `q₀` is off by at most
+    /// `6e-5` (its rounding), the computed ones by round-off, both covered by `1e-4`.
     fn moved_since(&self, record: &KeptClip) -> f32 {
-        let rot = self.frame.rot;
-        let [c0, c1, c2] = record.columns;
-        let turned = (rot.x_axis - c0).length_squared()
-            + (rot.y_axis - c1).length_squared()
-            + (rot.z_axis - c2).length_squared();
-        self.incident.radius * (3.0 * turned).sqrt() + (self.frame.trans - record.origin).length()
+        let (q, q0) = (rotation_of(&self.frame), record.turn());
+        let turned = (q - q0).length().min((q + q0).length()) + 1e-4;
+        self.incident.radius * 2.0 * turned + (self.frame.trans - record.origin()).length()
     }
 
-    /// Whether the incident shape sits exactly where it sat at `record`'s clip.
+    /// Whether the incident shape may sit where it sat at `record`'s clip: the same
+    /// origin bits and the same rounded rotation (a false yes only clips again).
     fn unmoved_since(&self, record: &KeptClip) -> bool {
-        let rot = self.frame.rot;
-        let bits = |v: [Vec3; 4]| v.map(|v| v.to_array().map(f32::to_bits));
-        let [c0, c1, c2] = record.columns;
-        bits([rot.x_axis, rot.y_axis, rot.z_axis, self.frame.trans])
-            == bits([c0, c1, c2, record.origin])
+        self.frame.trans.to_array().map(f32::to_bits) == record.origin
+            && rounded_turn(&self.frame) == record.turn
     }
 
-    fn reference_code(&self) -> u32 {
-        self.reference_face as u32 | (self.reference_is_b as u32) << 31
+    fn reference_code(&self) -> u16 {
+        self.reference_face as u16 | (self.reference_is_b as u16) << 15
     }
 }
 
@@ -419,16 +466,19 @@ pub(crate) fn kept_face_contact(
     let reference = pair.reference;
     let n = reference.planes[pair.reference_face].normal;
     let incident_face = incident_face_of(pair.incident, &pair.frame, n);
-    let same_faces = record.count > 0
-        && !record.other_order
+    let same_faces = record.points() > 0
         && record.reference == pair.reference_code()
-        && record.incident == incident_face as u32;
+        && record.incident as usize == incident_face;
     let moved = same_faces.then(|| pair.moved_since(record));
     if let Some(moved) = moved
-        && moved <= record.reach
+        && moved <= record.reach()
         && !pair.unmoved_since(record)
     {
-        let lines = &record.lines[..record.count as usize];
+        let mut lines = [[0u16; 2]; 4];
+        for (line, packed) in lines.iter_mut().zip(&record.lines) {
+            *line = packed.map(unpack_label);
+        }
+        let lines = &lines[..record.points()];
         if let Some(points) = pair.points(incident_face, lines, clip_tolerance, margin) {
             return (points, true);
         }
@@ -447,13 +497,22 @@ pub(crate) fn kept_face_contact(
     if clipped.is_empty() || clipped.len() > 4 {
         return (clipped, false);
     }
-    let mut lines = [[0u16; 2]; 4];
-    for (line, c) in lines.iter_mut().zip(&clipped) {
-        *line = [(c.id >> 16) as u16, c.id as u16];
-    }
     let small = reference.face(pair.reference_face).len() <= RECORD_SIDES
-        && pair.incident.face(incident_face).len() <= RECORD_INCIDENT;
-    let slow = small && moved.is_some_and(|m| m <= RECORD_BELOW * pair.incident.radius);
+        && pair.incident.face(incident_face).len() <= RECORD_INCIDENT
+        && pair.reference_face < 1 << 15
+        && incident_face < 1 << 16;
+    if !small {
+        return (clipped, false);
+    }
+    let mut lines = [[0u8; 2]; 4];
+    for (line, c) in lines.iter_mut().zip(&clipped) {
+        let (Some(low), Some(high)) = (pack_label((c.id >> 16) as u16), pack_label(c.id as u16))
+        else {
+            return (clipped, false);
+        };
+        *line = [low, high];
+    }
+    let slow = moved.is_some_and(|m| m <= RECORD_BELOW * pair.incident.radius);
     let reach = slow
         .then(|| {
             let mut q = Lines::new();
@@ -461,16 +520,181 @@ pub(crate) fn kept_face_contact(
             pair.reach(incident_face, &q)
         })
         .flatten();
-    let rot = pair.frame.rot;
     *record = KeptClip {
-        columns: [rot.x_axis, rot.y_axis, rot.z_axis],
-        origin: pair.frame.trans,
-        reach: reach.unwrap_or(0.0),
+        turn: rounded_turn(&pair.frame),
+        origin: pair.frame.trans.to_array().map(f32::to_bits),
+        reach: reach.unwrap_or(0.0).to_bits(),
         reference: pair.reference_code(),
-        incident: incident_face as u32,
+        incident: incident_face as u16,
         lines,
         count: clipped.len() as u8,
-        other_order: false,
     };
     (clipped, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::clip::{ClipPolygon, clip_by_sides, write_incident_polygon};
+    use super::*;
+    use sepax_geometry::rng::Rng;
+    use sepax_geometry::{ConvexHull, Pose};
+
+    #[test]
+    fn labels_pack_into_a_byte_and_back() {
+        for label in [0, 5, 63, SIDE, SIDE | 11, SIDE | BEVEL, SIDE | BEVEL | 63] {
+            assert_eq!(pack_label(label).map(unpack_label), Some(label));
+        }
+        assert_eq!(pack_label(64), None);
+        assert_eq!(pack_label(SIDE | 64), None);
+    }
+
+    fn random_hull(rng: &mut Rng, n: usize) -> ConvexHull {
+        let radii = Vec3::new(
+            rng.range(0.3, 2.0),
+            rng.range(0.3, 2.0),
+            rng.range(0.3, 2.0),
+        );
+        loop {
+            let points: Vec<Vec3> = (0..n).map(|_| rng.unit_vec3() * radii).collect();
+            if let Ok(hull) = ConvexHull::try_from_points(&points) {
+                return hull;
+            }
+        }
+    }
+
+    /// The lines of every vertex the clipper makes (before the depth filter and the
+    /// reduction): what the sign margin promises to keep.
+    fn clipped_lines(pair: &FacePair, incident_face: usize, tolerance: f32) -> Vec<[u16; 2]> {
+        let n = pair.reference.planes[pair.reference_face].normal;
+        let (mut polygon, mut scratch) = (ClipPolygon::new(), ClipPolygon::new());
+        let face = pair.incident.face(incident_face);
+        write_incident_polygon(
+            face.iter()
+                .map(|&v| pair.frame.point_to_a(pair.incident.vertices[v as usize])),
+            &mut polygon,
+        );
+        let sides = face_sides(pair.reference, pair.reference_face, n);
+        let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, tolerance, true);
+        let mut lines: Vec<[u16; 2]> = clipped.iter().map(|v| v.lines).collect();
+        lines.sort_unstable();
+        lines
+    }
+
+    /// The promise of the module docs, against the clipper itself: on random hull pairs
+    /// with a face of a sunk into b, a record's reach is worked out at one pose; at
+    /// poses whose motion bound is within it, the incident face is the same (or the
+    /// replay would not run), the clipper makes vertices with exactly the same lines,
+    /// and each recomputed point is the clipper's within round-off. The motion bound is
+    /// checked against the vertices' true motion too.
+    #[test]
+    fn within_the_reach_the_clip_names_the_same_points() {
+        let mut rng = Rng::new(0x5e_9a_34);
+        let (mut checked, mut poses) = (0usize, 0usize);
+        for case in 0..20_000 {
+            let a = random_hull(&mut rng, 4 + case % 20);
+            let b = random_hull(&mut rng, 4 + (case / 7) % 20);
+            let (pa, pb) = (Polytope::from_hull(&a), Polytope::from_hull(&b));
+            let f = rng.below(a.face_count());
+            let plane = a.planes()[f];
+            // b turned at random, its deepest vertex along −n sunk 0.02 below the face,
+            // slid sideways by up to the face's size.
+            let rotation = rng.rotation();
+            let deepest = pb
+                .vertices
+                .iter()
+                .map(|v| rotation * *v)
+                .fold(f32::INFINITY, |m, v| m.min(v.dot(plane.normal)));
+            let centre = pa
+                .face(f)
+                .iter()
+                .map(|&v| pa.vertices[v as usize])
+                .sum::<Vec3>()
+                / pa.face(f).len() as f32;
+            let slide = (rng.unit_vec3() - plane.normal * rng.unit_vec3().dot(plane.normal))
+                * rng.range(0.0, 0.5);
+            let origin = centre
+                + slide
+                + plane.normal * (plane.offset - centre.dot(plane.normal) - deepest - 0.02);
+            let frame_at = |pose: &Pose| Frame::new(&Pose::IDENTITY, pose);
+            let pose0 = Pose::new(origin, rotation);
+            let pair0 = FacePair {
+                reference: &pa,
+                incident: &pb,
+                frame: frame_at(&pose0),
+                reference_face: f,
+                reference_is_b: false,
+            };
+            let tolerance = CLIP_TOLERANCE_FOR_TESTS * a.inradius().min(b.inradius());
+            let mut record = KeptClip::default();
+            kept_face_contact(&pair0, 0.0, tolerance, &mut record);
+            kept_face_contact(&pair0, 0.0, tolerance, &mut record);
+            let reach = record.reach();
+            if record.points() == 0 || reach <= 0.0 {
+                continue;
+            }
+            let incident_face = record.incident as usize;
+            let lines0 = clipped_lines(&pair0, incident_face, tolerance);
+            checked += 1;
+            for _ in 0..16 {
+                // Mostly near the reach, where a sign would turn first.
+                let scale = rng.range(0.0, 1.0).sqrt();
+                let turn =
+                    Quat::from_axis_angle(rng.unit_vec3(), scale * reach / (pb.radius + 1e-3));
+                let pose1 = Pose::new(
+                    origin + rng.unit_vec3() * (scale * reach),
+                    (turn * rotation).normalize(),
+                );
+                let pair1 = FacePair {
+                    frame: frame_at(&pose1),
+                    ..pair0
+                };
+                let bound = pair1.moved_since(&record);
+                // The bound holds the true motion of every incident vertex.
+                let motion = pb
+                    .vertices
+                    .iter()
+                    .map(|v| (pair1.frame.point_to_a(*v) - pair0.frame.point_to_a(*v)).length())
+                    .fold(0.0f32, f32::max);
+                assert!(
+                    motion <= bound * (1.0 + 1e-4) + 1e-6,
+                    "case {case}: moved {motion}, bound {bound}"
+                );
+                let n = plane.normal;
+                if bound > reach || incident_face_of(&pb, &pair1.frame, n) != incident_face {
+                    continue;
+                }
+                poses += 1;
+                let lines1 = clipped_lines(&pair1, incident_face, tolerance);
+                assert_eq!(lines1, lines0, "case {case}: bound {bound}, reach {reach}");
+                // Each named point against the clipper's vertex of the same lines.
+                let face = pb.face(incident_face);
+                let (mut polygon, mut scratch) = (ClipPolygon::new(), ClipPolygon::new());
+                write_incident_polygon(
+                    face.iter()
+                        .map(|&v| pair1.frame.point_to_a(pb.vertices[v as usize])),
+                    &mut polygon,
+                );
+                let sides = face_sides(&pa, f, n);
+                let clipped = clip_by_sides(&mut polygon, &mut scratch, sides, tolerance, true);
+                for v in clipped.iter() {
+                    let x = pair1
+                        .point(face, incident_face, v.lines, tolerance)
+                        .expect("a named point");
+                    let size = 1.0 + origin.length() + pa.radius + pb.radius;
+                    assert!(
+                        (x - v.point).length() <= 1e-5 * size,
+                        "case {case}: {x} against {}",
+                        v.point
+                    );
+                }
+            }
+        }
+        assert!(
+            checked > 500 && poses > 2000,
+            "{checked} records, {poses} poses"
+        );
+    }
+
+    /// The clip tolerance of `manifold`, as a fraction of the smaller inner radius.
+    const CLIP_TOLERANCE_FOR_TESTS: f32 = super::super::CLIP_TOLERANCE;
 }
