@@ -31,6 +31,13 @@ use crate::manifold::replay::KeptClip;
 /// bits as one without ([`PairCache::forget_support`]), which
 /// `tests/hull_warm_equals_cold.rs` checks on random motion sequences.
 ///
+/// For a hull pair on a kept face it keeps the features of the face contact's last
+/// clip, and how far the pair may move before a fresh clip could name other points:
+/// within that reach the next query works the points out from those features without
+/// clipping (see "Replayed face contacts" in the docs of [`collide`](crate::collide)).
+/// That record and GJK's simplex share one room (a pair is apart or on a face), which
+/// keeps the cache at 64 bytes.
+///
 /// ```
 /// use sepax_narrowphase::PairCache;
 /// let cache = PairCache::default();

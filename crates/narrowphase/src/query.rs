@@ -509,6 +509,24 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
 /// full test. The proof and its round-off allowance are in the
 /// narrow phase's `sat::hull_hull::warm` module docs (in the source).
 ///
+/// **Replayed face contacts.** When a kept face's pair moves slowly (less than 0.4 % of
+/// the incident shape's radius since the query before), the clip records which
+/// features its points lie on and how far the incident shape may move before a fresh
+/// clip could name other points (the signs that decide the clip, with their margins).
+/// While the pair stays within that reach, later queries work the points out straight
+/// from those features instead of clipping and reducing again ([`QueryPath::Replayed`]):
+/// the verdict, feature and normal are the full test's bit for bit; each point is the
+/// full test's point of the same id within round-off (its place, depth and anchors);
+/// but the choice of at most four points is the clip's, where a fresh reduction may
+/// pick others among near ties (each within the clip tolerance of the one kept), and
+/// points that came within the margin since are not added. The deepest-point rule is
+/// checked every time. A query whose poses are those of the clip clips again, so the
+/// same poses and the cache a query left give the same answer. Tested against the full
+/// test on resting sequences, and against the clipper on random poses within the reach
+/// (the narrow phase's `manifold::replay` module docs, in the source). The hull pile of
+/// the `stress` example, 2,000 resting 12-gon face contacts, spends 40 % less time in
+/// the step with it.
+///
 /// ```
 /// use sepax_geometry::{Cuboid, Pose, Shape};
 /// use sepax_narrowphase::{collide, PairCache};
@@ -567,10 +585,10 @@ pub enum QueryPath {
     /// [`collide`]).
     Kept,
     /// As [`Kept`](QueryPath::Kept), with the face contact's points worked out from the
-    /// features of a clip made on an earlier query (or recorded on this one), without
-    /// clipping: the same feature, normal and points (ids) as the full query's, each
-    /// within round-off, except that the choice of at most four points is the earlier
-    /// clip's (see "Warm hull pairs" in the docs of [`collide`]).
+    /// features a clip made on an earlier query named, without clipping: the same
+    /// feature and normal as the full query's, each point the full query's point of the
+    /// same id within round-off, except that the choice of at most four points is the
+    /// earlier clip's (see "Replayed face contacts" in the docs of [`collide`]).
     Replayed,
 }
 

@@ -116,7 +116,7 @@ pub(crate) struct ChunkOutcome {
     /// Contacts staged at the front of the chunk's range.
     pub contacts: usize,
     /// Pairs the narrow phase's warm path answered
-    /// ([`QueryPath::Kept`](sepax_narrowphase::QueryPath)).
+    /// ([`QueryPath::kept_feature`](sepax_narrowphase::QueryPath::kept_feature)).
     pub kept: usize,
     /// Touch events staged at the front of the chunk's range of the event staging list.
     pub events: usize,

@@ -197,8 +197,10 @@ pub struct StepReport {
     /// Pairs the narrow phase answered by its warm path: a hull–hull or box–hull pair
     /// whose face or edge pair from the previous step was proven to stay, so only that
     /// feature was measured and clipped
-    /// ([`QueryPath::Kept`](sepax_narrowphase::QueryPath::Kept)); the answer is the full
-    /// test's, bit for bit. A profiling aid: resting hulls should mostly land here.
+    /// ([`QueryPath::Kept`](sepax_narrowphase::QueryPath::Kept); the answer is the full
+    /// test's, bit for bit), or its face contact's points worked out again from last
+    /// clip's features ([`QueryPath::Replayed`](sepax_narrowphase::QueryPath::Replayed)).
+    /// A profiling aid: resting hulls should mostly land here.
     pub kept_pairs: usize,
     /// The time of impact of each pair a CCD body passed through within the step
     /// without touching at its end (see [`CcdHit`] and
