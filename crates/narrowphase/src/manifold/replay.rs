@@ -142,11 +142,9 @@ fn rotation_of(frame: &Frame) -> Quat {
     if q.w < 0.0 { -q } else { q }
 }
 
-/// A frame's rotation as the record rounds it.
-fn rounded_turn(frame: &Frame) -> [i16; 4] {
-    rotation_of(frame)
-        .to_array()
-        .map(|c| (c * 32767.0).round() as i16)
+/// A rotation ([`rotation_of`]) as the record rounds it.
+fn rounded(q: Quat) -> [i16; 4] {
+    q.to_array().map(|c| (c * 32767.0).round() as i16)
 }
 
 /// A clipping line of `Q`: a side (or a bevel) of the reference face, pushed out.
@@ -419,17 +417,16 @@ impl FacePair<'_, '_> {
     /// unit quaternions `q`, `q₀` of the two rotations (either sign), a vector `v`
     /// turns by at most `2 |q − q₀| |v|`; the recorded `q₀` is off by at most
     /// `6e-5` (its rounding), the computed ones by round-off, both covered by `1e-4`.
-    fn moved_since(&self, record: &KeptClip) -> f32 {
-        let (q, q0) = (rotation_of(&self.frame), record.turn());
+    fn moved_since(&self, record: &KeptClip, q: Quat) -> f32 {
+        let q0 = record.turn();
         let turned = (q - q0).length().min((q + q0).length()) + 1e-4;
         self.incident.radius * 2.0 * turned + (self.frame.trans - record.origin()).length()
     }
 
     /// Whether the incident shape may sit where it sat at `record`'s clip: the same
     /// origin bits and the same rounded rotation (a false yes only clips again).
-    fn unmoved_since(&self, record: &KeptClip) -> bool {
-        self.frame.trans.to_array().map(f32::to_bits) == record.origin
-            && rounded_turn(&self.frame) == record.turn
+    fn unmoved_since(&self, record: &KeptClip, q: Quat) -> bool {
+        self.frame.trans.to_array().map(f32::to_bits) == record.origin && rounded(q) == record.turn
     }
 
     fn reference_code(&self) -> u16 {
@@ -469,10 +466,12 @@ pub(crate) fn kept_face_contact(
     let same_faces = record.points() > 0
         && record.reference == pair.reference_code()
         && record.incident as usize == incident_face;
-    let moved = same_faces.then(|| pair.moved_since(record));
+    // The frame's rotation, for the motion bound and the record.
+    let q = rotation_of(&pair.frame);
+    let moved = same_faces.then(|| pair.moved_since(record, q));
     if let Some(moved) = moved
         && moved <= record.reach()
-        && !pair.unmoved_since(record)
+        && !pair.unmoved_since(record, q)
     {
         let mut lines = [[0u16; 2]; 4];
         for (line, packed) in lines.iter_mut().zip(&record.lines) {
@@ -521,7 +520,7 @@ pub(crate) fn kept_face_contact(
         })
         .flatten();
     *record = KeptClip {
-        turn: rounded_turn(&pair.frame),
+        turn: rounded(q),
         origin: pair.frame.trans.to_array().map(f32::to_bits),
         reach: reach.unwrap_or(0.0).to_bits(),
         reference: pair.reference_code(),
@@ -648,7 +647,7 @@ mod tests {
                     frame: frame_at(&pose1),
                     ..pair0
                 };
-                let bound = pair1.moved_since(&record);
+                let bound = pair1.moved_since(&record, rotation_of(&pair1.frame));
                 // The bound holds the true motion of every incident vertex.
                 let motion = pb
                     .vertices
