@@ -510,7 +510,7 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
 /// narrow phase's `sat::hull_hull::warm` module docs (in the source).
 ///
 /// **Replayed face contacts.** When a kept face's pair moves slowly (less than 0.4 % of
-/// the incident shape's radius since the query before), the clip records which
+/// the incident shape's radius since its clip before), the clip records which
 /// features its points lie on and how far the incident shape may move before a fresh
 /// clip could name other points (the signs that decide the clip, with their margins).
 /// While the pair stays within that reach, later queries work the points out straight

@@ -18,17 +18,21 @@
 //! a plane, three planes meeting), and the reduction's choice of at most four is kept.
 //!
 //! **How far the incident shape may move.** Its vertices move by at most
-//! `δ = r (|ΔR|) + |Δt|` from where they were at the clip (`r` the incident shape's
-//! largest vertex distance from its origin, `R`, `t` its rotation and origin in the
-//! reference shape's frame; `|ΔR v| ≤ |v|(|Δc₀| + |Δc₁| + |Δc₂|)` over the columns,
-//! with `|Δc₂| ≤ |Δc₀| + |Δc₁|` as `c₂ = c₀ × c₁`). A vertex moving by `δ < |A|` keeps
+//! `δ = 2 r |q − q₀| + |Δt|` from where they were at the clip (`r` the incident shape's
+//! largest vertex distance from its origin, `q`, `q₀` unit quaternions of its rotation
+//! in the reference shape's frame now and at the clip, of either sign, `t` its origin
+//! there: a rotation by `θ` moves `v` by `2 sin(θ/2) |v| ≤ 4 sin(θ/4) |v|`, and
+//! `|q − q₀| = 2 sin(θ/4)`; the recorded `q₀` is rounded, which adds `10⁻⁴` to
+//! `|q − q₀|`). A vertex moving by `δ < |A|` keeps
 //! the sign of `A`. An edge whose ends move by `δ` moves its line by at most
 //! `δ (|τ| + |1 − τ|)` at the foot of `c` (`τ` the foot's parameter along the edge) and
 //! turns it by less than 30° while `δ ≤ |e|/4` (`e` the projected edge), so `B` keeps
-//! its sign while `δ (|τ| + |1 − τ|) < |B| cos 30°`. The clip records
-//! `μ = min(|A|, |B| / (2 (|τ| + |1 − τ|)), |e| / 4)` over all vertices, edges, sides
-//! and corners, and a later query reuses its features while `δ ≤ μ / 2` (the other half
-//! covers round-off), `μ` above round-off itself.
+//! its sign while `δ (|τ| + |1 − τ|) < |B| cos 30°`. The clip records `μ`, the least of
+//! `|A|` over every vertex and side, `|e| / 4` over every edge, and
+//! `|B| / (2 (|τ| + |1 − τ|))` over the `B`s that decide which points exist (whether a
+//! corner lies inside `P`, whether a straddling edge crosses a side between its
+//! corners: `FacePair::reach`), and a later query reuses its features while `δ ≤ μ / 2`
+//! (the other half covers round-off), `μ` above round-off itself.
 //!
 //! **What differs from a fresh clip.** The same points (same ids), each within
 //! round-off of the clip's crossing point (the clip reaches it through the chain of
@@ -36,9 +40,16 @@
 //! made again: a fresh one may pick other points among near ties (the points a
 //! reduction weighs move by up to `δ`), and points that have come within the margin
 //! since are not added. The deepest-point rule is checked on every query as before
-//! (`kept_feature`). A query whose incident shape sits exactly where it sat at the clip
-//! clips again (the clip's bits), so a query repeated with the same poses and the cache
-//! it left gives the same answer (the pipeline reuses resting pairs' manifolds on that).
+//! (`kept_feature`). A query whose incident shape sits where it sat at the clip (the
+//! same origin bits and rounded rotation) clips again (the clip's bits), so a query
+//! repeated with the same poses and the cache it left gives the same answer (the
+//! pipeline reuses resting pairs' manifolds on that).
+//!
+//! The margin is worked out only for a pair that moved by less than [`RECORD_BELOW`]
+//! of the incident shape's radius since its clip before (a faster one would rarely
+//! stay within it), on faces small enough for the record ([`RECORD_SIDES`],
+//! [`RECORD_INCIDENT`]). Measured (`stress --scene hull-pile --bodies 2001 --threads 1`,
+//! alternated runs): the step of 2,000 resting 12-gon face contacts 2.65 → 1.60 ms.
 
 use super::clip::{BEVEL, SHARP_CORNER, SIDE};
 use super::face::{face_contact_on, face_side, face_sides, incident_face_of};
@@ -435,7 +446,7 @@ impl FacePair<'_, '_> {
 }
 
 /// A pair whose incident shape moved by less than this fraction of its radius since
-/// its last query gets the margin of its clip worked out (the [module docs](self)); one
+/// its clip before gets the margin of its clip worked out (the [module docs](self)); one
 /// moving faster would rarely stay within it, and clips again.
 const RECORD_BELOW: f32 = 4e-3;
 
