@@ -699,6 +699,7 @@ mod tests {
                 }
             }
         }
+        eprintln!("{checked} records, {poses} poses within their reach");
         assert!(
             checked > 500 && poses > 2000,
             "{checked} records, {poses} poses"
