@@ -17,7 +17,10 @@
 //!    most that, so the deepest-point rule has nothing to add (it never touches an edge
 //!    pair's point). The manifold is the full query's, bit for bit, and so is the
 //!    cache's feature; only the support vertices the cache keeps as hints can differ,
-//!    and those never change an answer.
+//!    and those never change an answer. The exception is a face whose points are
+//!    worked out from last clip's features (`manifold::replay`, the pair within that
+//!    clip's margin): its points are the full query's within round-off, chosen by the
+//!    earlier clip's reduction.
 //!
 //! Anything else takes the full test, with the measured feature handed over so that it
 //! is not measured twice. [`collide_full`](crate::collide_full) never takes this path:
