@@ -14,6 +14,9 @@
 //!   against the other capsule's span, for up to two points; else one point.
 //! * **Deepest point** ([`deepest`]): the incident shape's deepest vertex, the fallback
 //!   when clipping gave nothing and the deepest-point rule below.
+//! * **Replayed face contact** ([`replay`]): a kept face's points worked out from the
+//!   features its last clip named, while the pair stays within that clip's margin (the
+//!   warm path of `kept_feature` only).
 //!
 //! [`manifold_points`] picks the builder for the pair and the axis' feature. The
 //! separating-axis tests ([`crate::sat`]) never call in here; the pair's frame and the
