@@ -156,7 +156,9 @@ pub(crate) fn warm_polytope_pair(
         }
     }
     cache.remember(axis.feature, false);
-    cache.keep_clip(record);
+    if face {
+        cache.keep_clip(record);
+    }
     to_world(pose_a, frame, &axis, &points, mirrored, out);
     Warm::Kept { replayed }
 }

@@ -516,7 +516,8 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
 /// While the pair stays within that reach, later queries work the points out straight
 /// from those features instead of clipping and reducing again ([`QueryPath::Replayed`]):
 /// the verdict, feature and normal are the full test's bit for bit; each point is the
-/// full test's point of the same id within round-off (its place, depth and anchors);
+/// full test's point of the same id within round-off (its place, depth and anchors;
+/// on a hull face merged from nearly coplanar ones, within that face's flatness);
 /// but the choice of at most four points is the clip's, where a fresh reduction may
 /// pick others among near ties (each within the clip tolerance of the one kept), and
 /// points that came within the margin since are not added. The deepest-point rule is

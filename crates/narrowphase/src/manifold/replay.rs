@@ -36,7 +36,10 @@
 //!
 //! **What differs from a fresh clip.** The same points (same ids), each within
 //! round-off of the clip's crossing point (the clip reaches it through the chain of
-//! earlier cuts, the recomputation directly), except that the reduction to four is not
+//! earlier cuts, the recomputation directly; a corner of `Q` is placed on the incident
+//! face's plane, where the clip interpolates between its vertices, so on a hull face
+//! merged from nearly coplanar ones it is off by that face's flatness too, up to about
+//! 1e-5 of the hull's size), except that the reduction to four is not
 //! made again: a fresh one may pick other points among near ties (the points a
 //! reduction weighs move by up to `δ`), and points that have come within the margin
 //! since are not added. The deepest-point rule is checked on every query as before
@@ -474,7 +477,9 @@ pub(crate) fn kept_face_contact(
     let reference = pair.reference;
     let n = reference.planes[pair.reference_face].normal;
     let incident_face = incident_face_of(pair.incident, &pair.frame, n);
+    // (A reference face index that does not fit the record's 15 bits never matches.)
     let same_faces = record.points() > 0
+        && pair.reference_face < 1 << 15
         && record.reference == pair.reference_code()
         && record.incident as usize == incident_face;
     // The frame's rotation, for the motion bound and the record.
