@@ -285,7 +285,19 @@ pub(crate) const BEVEL: u16 = 0x4000;
 
 /// Below this cosine between consecutive side normals (a corner sharper than 60°, where
 /// the pushed-out side planes meet more than `2 t` out) the corner is bevelled.
-pub(crate) const SHARP_CORNER: f32 = -0.5;
+const SHARP_CORNER: f32 = -0.5;
+
+/// The bevel's unit normal at the corner between sides of outward unit normals `before`
+/// and `side` (in loop order), when the corner is sharp enough to get one (see
+/// [`clip_by_sides`]): along `before + side`.
+#[inline(always)]
+pub(crate) fn bevel_normal(before: Vec3, side: Vec3) -> Option<Vec3> {
+    if before.dot(side) < SHARP_CORNER {
+        (before + side).try_normalize()
+    } else {
+        None
+    }
+}
 
 /// Clips `polygon` by the side planes `(outward, through)` (outward normals need not be
 /// unit, a zero one is skipped), each pushed out by `clip_tolerance`, labelled
@@ -367,8 +379,7 @@ fn clip_by_sides_with<'p, const SHORTCUTS: bool>(
         }
         if bevel_corners
             && let Some(before) = previous
-            && before.dot(side) < SHARP_CORNER
-            && let Some(bevel) = (before + side).try_normalize()
+            && let Some(bevel) = bevel_normal(before, side)
             && !clip(
                 &mut from,
                 &mut to,
@@ -384,8 +395,7 @@ fn clip_by_sides_with<'p, const SHORTCUTS: bool>(
     }
     if bevel_corners
         && let (Some((side, through)), Some(before)) = (first, previous)
-        && before.dot(side) < SHARP_CORNER
-        && let Some(bevel) = (before + side).try_normalize()
+        && let Some(bevel) = bevel_normal(before, side)
     {
         clip(&mut from, &mut to, bevel, bevel.dot(through), SIDE | BEVEL);
     }

@@ -54,7 +54,7 @@
 //! [`RECORD_INCIDENT`]). Measured (`stress --scene hull-pile --bodies 2001 --threads 1`,
 //! alternated runs): the step of 2,000 resting 12-gon face contacts 2.65 → 1.60 ms.
 
-use super::clip::{BEVEL, SHARP_CORNER, SIDE};
+use super::clip::{BEVEL, SIDE, bevel_normal};
 use super::face::{face_contact_on, face_side, face_sides, incident_face_of};
 use super::pack_id;
 use super::reduce::Candidate;
@@ -182,8 +182,7 @@ fn clip_lines(reference: &Polytope, f: usize, n: Vec3, tolerance: f32, lines: &m
             continue;
         };
         if let Some(before) = previous
-            && before.dot(normal) < SHARP_CORNER
-            && let Some(bevel) = (before + normal).try_normalize()
+            && let Some(bevel) = bevel_normal(before, normal)
         {
             lines.push(Line {
                 normal: bevel,
@@ -198,8 +197,7 @@ fn clip_lines(reference: &Polytope, f: usize, n: Vec3, tolerance: f32, lines: &m
         previous = Some(normal);
     }
     if let (Some((normal, through)), Some(before)) = (first, previous)
-        && before.dot(normal) < SHARP_CORNER
-        && let Some(bevel) = (before + normal).try_normalize()
+        && let Some(bevel) = bevel_normal(before, normal)
     {
         lines.push(Line {
             normal: bevel,
@@ -226,7 +224,7 @@ fn line_of(reference: &Polytope, f: usize, n: Vec3, tolerance: f32, label: u16) 
     }
     // The bevel between the side before and this one, through this side's first vertex.
     let before = face_side(reference, f, (k + count - 1) % count, n).normal?;
-    let bevel = (before + normal).try_normalize()?;
+    let bevel = bevel_normal(before, normal)?;
     Some(Line {
         normal: bevel,
         offset: bevel.dot(side.through) + tolerance,
