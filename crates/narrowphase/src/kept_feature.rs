@@ -110,7 +110,13 @@ pub(crate) fn warm_polytope_pair(
             solid_a,
             solid_b,
             frame,
-            &axis,
+            // The face's separation was measured with the other shape's support along
+            // the face normal: the incident face's deepest vertex, the same bits (with
+            // the scan; the climb may stop at another vertex of a tie).
+            (
+                &axis,
+                (mode == SupportMode::Scan).then_some(measured.remembered.vertex as u32),
+            ),
             margin,
             clip_tolerance,
             &mut record,
@@ -165,12 +171,13 @@ pub(crate) fn warm_polytope_pair(
 
 /// The points of a kept face: last clip's features recomputed, or a fresh clip that
 /// records them (`manifold::replay`), in a's frame. The flag says whether they are
-/// recomputed ones.
+/// recomputed ones. `deepest` is the incident shape's vertex deepest below the face
+/// when the caller has it (see `FacePair::deepest`).
 fn kept_face_points(
     solid_a: &Solid,
     solid_b: &Solid,
     frame: &Frame,
-    axis: &Axis,
+    (axis, deepest): (&Axis, Option<u32>),
     margin: f32,
     clip_tolerance: f32,
     record: &mut KeptClip,
@@ -183,6 +190,7 @@ fn kept_face_points(
                 frame: *frame,
                 reference_face: i as usize,
                 reference_is_b: false,
+                deepest,
             };
             kept_face_contact(&pair, margin, clip_tolerance, record)
         }
@@ -193,6 +201,7 @@ fn kept_face_points(
                 frame: frame.inverse(),
                 reference_face: j as usize,
                 reference_is_b: true,
+                deepest,
             };
             let (points, replayed) = kept_face_contact(&pair, margin, clip_tolerance, record);
             (to_frame_a(points, frame), replayed)

@@ -54,9 +54,23 @@ pub(crate) fn face_contact(
 /// reference frame), among the faces around the incident shape's deepest vertex.
 #[inline]
 pub(crate) fn incident_face_of(incident: &Polytope, frame: &Frame, n: Vec3) -> usize {
+    incident_face_at(incident, frame, n, None)
+}
+
+/// [`incident_face_of`] given the deepest vertex when the caller has it already:
+/// `deepest` must be `incident.support(−Rᵀn)`'s index for these very bits of `frame`
+/// and `n` (the kept-feature proof measures the face's separation with that support;
+/// `None` looks for it).
+#[inline]
+pub(crate) fn incident_face_at(
+    incident: &Polytope,
+    frame: &Frame,
+    n: Vec3,
+    deepest: Option<u32>,
+) -> usize {
     let n_in_incident = frame.rot_t * n;
     // The 8-lane scan: the scalar scan's index, bit for bit (tests/hull_blocks.rs).
-    let deepest = incident.support(-n_in_incident).0 as u32;
+    let deepest = deepest.unwrap_or_else(|| incident.support(-n_in_incident).0 as u32);
     incident_face(incident, deepest, n_in_incident)
 }
 

@@ -55,7 +55,7 @@
 //! alternated runs): the step of 2,000 resting 12-gon face contacts 2.65 → 1.60 ms.
 
 use super::clip::{BEVEL, SIDE, bevel_normal};
-use super::face::{face_contact_on, face_side, face_sides, incident_face_of};
+use super::face::{face_contact_on, face_side, face_sides, incident_face_at};
 use super::pack_id;
 use super::reduce::Candidate;
 use crate::frame::Frame;
@@ -249,6 +249,10 @@ pub(crate) struct FacePair<'p, 'a> {
     pub frame: Frame,
     pub reference_face: usize,
     pub reference_is_b: bool,
+    /// The incident shape's vertex deepest below the reference face, as
+    /// `Polytope::support` finds it along `−Rᵀn` with these bits of the frame and the
+    /// normal, when the caller has measured it (`None`: looked for again).
+    pub deepest: Option<u32>,
 }
 
 impl FacePair<'_, '_> {
@@ -474,7 +478,7 @@ pub(crate) fn kept_face_contact(
 ) -> (SmallVec<[Candidate; 4]>, bool) {
     let reference = pair.reference;
     let n = reference.planes[pair.reference_face].normal;
-    let incident_face = incident_face_of(pair.incident, &pair.frame, n);
+    let incident_face = incident_face_at(pair.incident, &pair.frame, n, pair.deepest);
     // (A reference face index that does not fit the record's 15 bits never matches.)
     let same_faces = record.points() > 0
         && pair.reference_face < 1 << 15
@@ -548,6 +552,7 @@ pub(crate) fn kept_face_contact(
 #[cfg(test)]
 mod tests {
     use super::super::clip::{ClipPolygon, clip_by_sides, write_incident_polygon};
+    use super::super::face::incident_face_of;
     use super::*;
     use sepax_geometry::rng::Rng;
     use sepax_geometry::{ConvexHull, Pose};
@@ -637,6 +642,7 @@ mod tests {
                 frame: frame_at(&pose0),
                 reference_face: f,
                 reference_is_b: false,
+                deepest: None,
             };
             let tolerance = CLIP_TOLERANCE_FOR_TESTS * a.inradius().min(b.inradius());
             let mut record = KeptClip::default();
