@@ -568,8 +568,19 @@ pub fn collide_with(
 ) -> Option<Manifold> {
     // Straight to the body: a `Manifold` is a few hundred bytes, and a tuple around it
     // would be copied on the way out.
-    let mut path = QueryPath::Full;
-    collide_on(a, pose_a, b, pose_b, margin, cache, (mode, true), &mut path)
+    let (mut path, mut out) = (QueryPath::Full, None);
+    collide_on(
+        a,
+        pose_a,
+        b,
+        pose_b,
+        margin,
+        cache,
+        (mode, true),
+        &mut path,
+        &mut out,
+    );
+    out
 }
 
 /// Which way [`collide`] answered a pair (see [`collide_path`]). More ways may come.
@@ -627,9 +638,19 @@ pub fn collide_path(
     margin: f32,
     cache: &mut PairCache,
 ) -> (Option<Manifold>, QueryPath) {
-    let mut path = QueryPath::Full;
+    let (mut path, mut answer) = (QueryPath::Full, None);
     let how = (DEFAULT_SUPPORT_MODE, true);
-    let answer = collide_on(a, pose_a, b, pose_b, margin, cache, how, &mut path);
+    collide_on(
+        a,
+        pose_a,
+        b,
+        pose_b,
+        margin,
+        cache,
+        how,
+        &mut path,
+        &mut answer,
+    );
     (answer, path)
 }
 
@@ -661,7 +682,7 @@ pub fn collide_into(
 ) -> QueryPath {
     let mut path = QueryPath::Full;
     let how = (DEFAULT_SUPPORT_MODE, true);
-    *out = collide_on(a, pose_a, b, pose_b, margin, cache, how, &mut path);
+    collide_on(a, pose_a, b, pose_b, margin, cache, how, &mut path, out);
     path
 }
 
@@ -677,13 +698,17 @@ pub fn collide_full(
     margin: f32,
     cache: &mut PairCache,
 ) -> Option<Manifold> {
-    let mut path = QueryPath::Full;
+    let (mut path, mut out) = (QueryPath::Full, None);
     let how = (DEFAULT_SUPPORT_MODE, false);
-    collide_on(a, pose_a, b, pose_b, margin, cache, how, &mut path)
+    collide_on(
+        a, pose_a, b, pose_b, margin, cache, how, &mut path, &mut out,
+    );
+    out
 }
 
-/// The body of [`collide_with`], [`collide_path`] and [`collide_full`]: `how` is the
-/// support mode and whether the warm path may answer; `path` is set when it does.
+/// The body of [`collide_with`], [`collide_path`], [`collide_into`] and
+/// [`collide_full`], its answer written to `out`: `how` is the support mode and whether
+/// the warm path may answer; `path` is set when it does.
 #[allow(clippy::too_many_arguments)]
 fn collide_on(
     a: &Shape,
@@ -694,18 +719,23 @@ fn collide_on(
     cache: &mut PairCache,
     how: (SupportMode, bool),
     path: &mut QueryPath,
-) -> Option<Manifold> {
+    out: &mut Option<Manifold>,
+) {
     if !(pose_a.is_valid() && pose_b.is_valid()) || far_apart(pose_a, pose_b) {
-        return None;
+        *out = None;
+        return;
     }
     if let (Shape::Capsule(ca), Shape::Capsule(cb)) = (a, b) {
-        return two_capsules((ca, pose_a), (cb, pose_b), margin, cache);
+        *out = two_capsules((ca, pose_a), (cb, pose_b), margin, cache);
+        return;
     }
     if let Some(two) = two_spheres(a, pose_a, b, pose_b) {
-        return two.manifold(sanitize_margin(margin), cache);
+        *out = two.manifold(sanitize_margin(margin), cache);
+        return;
     }
     if let Some(pair) = sphere_and_target(a, pose_a, b, pose_b) {
-        return collide_sphere(pair, sanitize_margin(margin), cache);
+        *out = collide_sphere(pair, sanitize_margin(margin), cache);
+        return;
     }
     if let Some(answer) = mesh_pair(a, b, |mesh, mesh_first| {
         with_thread_scratch(|scratch| match mesh_first {
@@ -716,15 +746,13 @@ fn collide_on(
             }),
         })
     }) {
-        return answer;
+        *out = answer;
+        return;
     }
-    // The manifold is written once, in place (a `Manifold` is a few hundred bytes:
-    // moving it through every layer costs more than building it), mirrored there when
-    // the pair runs in the other order.
-    let mut answer = Some(empty_manifold());
-    let Some(manifold) = &mut answer else {
-        unreachable!("just made")
-    };
+    // The manifold is written once, in place, into the caller's `out` (a `Manifold` is
+    // a few hundred bytes: moving it through every layer costs more than building it),
+    // mirrored there when the pair runs in the other order.
+    let manifold = out.insert(empty_manifold());
     let found = if canonical_swap(a, pose_a, b, pose_b) {
         // The cache speaks the caller's order; the computation runs in the other.
         let mut inner = cache.flipped();
@@ -739,9 +767,8 @@ fn collide_on(
         )
     };
     if !found {
-        answer = None;
+        *out = None;
     }
-    answer
 }
 
 /// Two capsules (poses checked): [`collide_capsules`] in the canonical order, first of
