@@ -980,7 +980,13 @@ fn manifold_from_outcome(
             cache.remember(preferred.feature, false);
             return false;
         }
-        points.push(support_point(solid_a, solid_b, frame, exact));
+        points.push(support_point(
+            solid_a,
+            solid_b,
+            frame,
+            exact,
+            clip_tolerance,
+        ));
         axis = exact;
     }
     // The reference feature the preference keeps next time (see `sat`): the preferred

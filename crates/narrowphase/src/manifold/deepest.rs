@@ -6,8 +6,9 @@ use super::pack_id;
 use super::reduce::{Candidate, reduce};
 use crate::Feature;
 use crate::frame::Frame;
+use crate::polytope::Polytope;
 use crate::sat::Axis;
-use crate::solid::Solid;
+use crate::solid::{Solid, with_polytopes};
 use glam::Vec3;
 use smallvec::SmallVec;
 
@@ -15,25 +16,103 @@ use smallvec::SmallVec;
 /// reference feature, a's along `n` when b does), moved halfway towards the other
 /// surface, with the axis' depth. Its id names the vertex, so it stays the same while
 /// that vertex is the deepest.
-pub(crate) fn support_point(a: &Solid, b: &Solid, frame: &Frame, axis: &Axis) -> Candidate {
+///
+/// **Near ties.** An incident edge lying flat along the reference plane has vertices
+/// within round-off of the deepest, and the one the support scan names may lie beside
+/// the reference face, outside the reference shape (seen with nearly parallel edges: a
+/// point 0.27 outside on shapes of radius 2). So when the deepest vertex lies outside
+/// the reference shape by more than `tolerance`, the point is the one of these that
+/// lies least outside the other shape (measured by its planes):
+/// 1. a vertex within `tolerance` of the deepest one's depth (taken outright when it
+///    lies inside within `tolerance`);
+/// 2. a corner of the reference face, placed halfway down (the flat incident edge
+///    crosses the face's border, which pokes into the incident shape);
+/// 3. the deepest vertex itself, unless one of the others lies less outside.
+///
+/// The lowest index wins among equals, vertices before corners. The point's depth
+/// stays the axis' (a taken vertex is within `tolerance` of it, as a clipped point may
+/// be). A rare path: the common deepest vertex inside the reference shape costs one
+/// pass over the reference shape's planes more than before.
+pub(crate) fn support_point(
+    a: &Solid,
+    b: &Solid,
+    frame: &Frame,
+    axis: &Axis,
+    tolerance: f32,
+) -> Candidate {
     let n = axis.normal;
     let depth = -axis.separation;
-    let deepest = |solid: &Solid, dir: Vec3| {
-        solid.with_polytope(|poly| {
-            poly.map_or((Vec3::ZERO, u32::MAX), |p| {
-                let i = p.support_index(dir);
-                (p.vertices[i], i as u32)
+    let (reference_is_b, face) = match axis.feature {
+        Feature::FaceA(i) => (false, Some(i as usize)),
+        Feature::FaceB(j) => (true, Some(j as usize)),
+        _ => (false, None),
+    };
+    // Halfway down from the incident side (`half`, in a's frame) for an incident
+    // vertex; from the reference face for one of its corners.
+    let half = if reference_is_b { -0.5 } else { 0.5 } * depth * n;
+    let to_a = |p: Vec3, in_b: bool| if in_b { frame.point_to_a(p) } else { p };
+    let found = with_polytopes(a, b, |pa, pb| {
+        let (incident, reference) = if reference_is_b { (pa, pb) } else { (pb, pa) };
+        // The incident shape's own frame: the way down, and a point into the other's.
+        let dir = if reference_is_b { n } else { frame.rot_t * -n };
+        let across = |p: Vec3| {
+            if reference_is_b {
+                frame.point_to_b(p)
+            } else {
+                frame.point_to_a(p)
+            }
+        };
+        let back = |p: Vec3| {
+            if reference_is_b {
+                frame.point_to_a(p)
+            } else {
+                frame.point_to_b(p)
+            }
+        };
+        let outside = |poly: &Polytope, p: Vec3| {
+            (poly.planes.iter())
+                .map(|plane| plane.normal.dot(p) - plane.offset)
+                .fold(f32::NEG_INFINITY, f32::max)
+        };
+        // The lowest `outside` among `points` (index, value), the first among equals.
+        let most_inside = |points: &mut dyn Iterator<Item = (usize, f32)>| {
+            points.fold((usize::MAX, f32::INFINITY), |best, (i, out)| {
+                if out < best.1 { (i, out) } else { best }
             })
-        })
-    };
-    let reference_is_b = matches!(axis.feature, Feature::FaceB(_));
-    let (point, vertex) = if reference_is_b {
-        let (v, i) = deepest(a, n);
-        (v - n * (0.5 * depth), i)
-    } else {
-        let (v, i) = deepest(b, frame.rot_t * -n);
-        (frame.point_to_a(v) + n * (0.5 * depth), i)
-    };
+        };
+        let deepest = incident.support_index(dir);
+        let v = incident.vertices[deepest];
+        let v_outside = outside(reference, across(v));
+        if v_outside <= tolerance {
+            return (deepest, to_a(v, !reference_is_b) + half, false);
+        }
+        let floor = v.dot(dir) - tolerance;
+        let (i, vertex_outside) = most_inside(
+            &mut (incident.vertices.iter().enumerate())
+                .filter(|(_, w)| w.dot(dir) >= floor)
+                .map(|(i, w)| (i, outside(reference, across(*w)))),
+        );
+        let (k, corner_outside) =
+            match face.filter(|&f| f < reference.planes.len()) {
+                Some(f) => {
+                    most_inside(&mut reference.face(f).iter().enumerate().map(|(k, &c)| {
+                        (k, outside(incident, back(reference.vertices[c as usize])))
+                    }))
+                }
+                None => (usize::MAX, f32::INFINITY),
+            };
+        if vertex_outside <= tolerance
+            || (vertex_outside <= corner_outside && vertex_outside < v_outside)
+        {
+            return (i, to_a(incident.vertices[i], !reference_is_b) + half, false);
+        }
+        if corner_outside < v_outside {
+            let c = reference.face(face.unwrap_or(0))[k] as usize;
+            return (c, to_a(reference.vertices[c], reference_is_b) - half, true);
+        }
+        (deepest, to_a(v, !reference_is_b) + half, false)
+    });
+    let (vertex, point, corner) = found.unwrap_or((u32::MAX as usize, Vec3::ZERO, false));
     Candidate {
         point,
         depth,
@@ -41,7 +120,7 @@ pub(crate) fn support_point(a: &Solid, b: &Solid, frame: &Frame, axis: &Axis) ->
             reference_is_b,
             u32::MAX,
             u32::MAX,
-            [u16::MAX - 1, vertex as u16],
+            [u16::MAX - 1 - corner as u16, vertex as u16],
         ),
     }
 }
@@ -74,6 +153,6 @@ pub(crate) fn keep_deepest(
         return;
     }
     let mut candidates: SmallVec<[Candidate; 5]> = SmallVec::from_slice(points);
-    candidates.push(support_point(a, b, frame, axis));
+    candidates.push(support_point(a, b, frame, axis, clip_tolerance));
     *points = reduce(&candidates, axis.normal, clip_tolerance);
 }
