@@ -568,19 +568,8 @@ pub fn collide_with(
 ) -> Option<Manifold> {
     // Straight to the body: a `Manifold` is a few hundred bytes, and a tuple around it
     // would be copied on the way out.
-    let (mut path, mut out) = (QueryPath::Full, None);
-    collide_on(
-        a,
-        pose_a,
-        b,
-        pose_b,
-        margin,
-        cache,
-        (mode, true),
-        &mut path,
-        &mut out,
-    );
-    out
+    let mut path = QueryPath::Full;
+    collide_on(a, pose_a, b, pose_b, margin, cache, (mode, true), &mut path)
 }
 
 /// Which way [`collide`] answered a pair (see [`collide_path`]). More ways may come.
@@ -638,19 +627,9 @@ pub fn collide_path(
     margin: f32,
     cache: &mut PairCache,
 ) -> (Option<Manifold>, QueryPath) {
-    let (mut path, mut answer) = (QueryPath::Full, None);
+    let mut path = QueryPath::Full;
     let how = (DEFAULT_SUPPORT_MODE, true);
-    collide_on(
-        a,
-        pose_a,
-        b,
-        pose_b,
-        margin,
-        cache,
-        how,
-        &mut path,
-        &mut answer,
-    );
+    let answer = collide_on(a, pose_a, b, pose_b, margin, cache, how, &mut path);
     (answer, path)
 }
 
@@ -682,7 +661,7 @@ pub fn collide_into(
 ) -> QueryPath {
     let mut path = QueryPath::Full;
     let how = (DEFAULT_SUPPORT_MODE, true);
-    collide_on(a, pose_a, b, pose_b, margin, cache, how, &mut path, out);
+    *out = collide_on(a, pose_a, b, pose_b, margin, cache, how, &mut path);
     path
 }
 
@@ -698,17 +677,13 @@ pub fn collide_full(
     margin: f32,
     cache: &mut PairCache,
 ) -> Option<Manifold> {
-    let (mut path, mut out) = (QueryPath::Full, None);
+    let mut path = QueryPath::Full;
     let how = (DEFAULT_SUPPORT_MODE, false);
-    collide_on(
-        a, pose_a, b, pose_b, margin, cache, how, &mut path, &mut out,
-    );
-    out
+    collide_on(a, pose_a, b, pose_b, margin, cache, how, &mut path)
 }
 
-/// The body of [`collide_with`], [`collide_path`], [`collide_into`] and
-/// [`collide_full`], its answer written to `out`: `how` is the support mode and whether
-/// the warm path may answer; `path` is set when it does.
+/// The body of [`collide_with`], [`collide_path`] and [`collide_full`]: `how` is the
+/// support mode and whether the warm path may answer; `path` is set when it does.
 #[allow(clippy::too_many_arguments)]
 fn collide_on(
     a: &Shape,
@@ -719,23 +694,18 @@ fn collide_on(
     cache: &mut PairCache,
     how: (SupportMode, bool),
     path: &mut QueryPath,
-    out: &mut Option<Manifold>,
-) {
+) -> Option<Manifold> {
     if !(pose_a.is_valid() && pose_b.is_valid()) || far_apart(pose_a, pose_b) {
-        *out = None;
-        return;
+        return None;
     }
     if let (Shape::Capsule(ca), Shape::Capsule(cb)) = (a, b) {
-        *out = two_capsules((ca, pose_a), (cb, pose_b), margin, cache);
-        return;
+        return two_capsules((ca, pose_a), (cb, pose_b), margin, cache);
     }
     if let Some(two) = two_spheres(a, pose_a, b, pose_b) {
-        *out = two.manifold(sanitize_margin(margin), cache);
-        return;
+        return two.manifold(sanitize_margin(margin), cache);
     }
     if let Some(pair) = sphere_and_target(a, pose_a, b, pose_b) {
-        *out = collide_sphere(pair, sanitize_margin(margin), cache);
-        return;
+        return collide_sphere(pair, sanitize_margin(margin), cache);
     }
     if let Some(answer) = mesh_pair(a, b, |mesh, mesh_first| {
         with_thread_scratch(|scratch| match mesh_first {
@@ -746,13 +716,15 @@ fn collide_on(
             }),
         })
     }) {
-        *out = answer;
-        return;
+        return answer;
     }
-    // The manifold is written once, in place, into the caller's `out` (a `Manifold` is
-    // a few hundred bytes: moving it through every layer costs more than building it),
-    // mirrored there when the pair runs in the other order.
-    let manifold = out.insert(empty_manifold());
+    // The manifold is written once, in place (a `Manifold` is a few hundred bytes:
+    // moving it through every layer costs more than building it), mirrored there when
+    // the pair runs in the other order.
+    let mut answer = Some(empty_manifold());
+    let Some(manifold) = &mut answer else {
+        unreachable!("just made")
+    };
     let found = if canonical_swap(a, pose_a, b, pose_b) {
         // The cache speaks the caller's order; the computation runs in the other.
         let mut inner = cache.flipped();
@@ -767,8 +739,9 @@ fn collide_on(
         )
     };
     if !found {
-        *out = None;
+        answer = None;
     }
+    answer
 }
 
 /// Two capsules (poses checked): [`collide_capsules`] in the canonical order, first of
