@@ -661,7 +661,22 @@ pub fn collide_into(
 ) -> QueryPath {
     let mut path = QueryPath::Full;
     let how = (DEFAULT_SUPPORT_MODE, true);
-    *out = collide_on(a, pose_a, b, pose_b, margin, cache, how, &mut path);
+    if !takes_convex_pair(a, b) {
+        *out = collide_on(a, pose_a, b, pose_b, margin, cache, how, &mut path);
+        return path;
+    }
+    // A polytope or capsule pair: straight into `out`, where `collide_on` would build
+    // it in its own slot and this copy it over (a memcpy a pair).
+    if !(pose_a.is_valid() && pose_b.is_valid()) || far_apart(pose_a, pose_b) {
+        *out = None;
+        return path;
+    }
+    let manifold = out.insert(empty_manifold());
+    if !convex_pair(
+        a, pose_a, b, pose_b, margin, cache, how, &mut path, manifold,
+    ) {
+        *out = None;
+    }
     path
 }
 
@@ -725,7 +740,45 @@ fn collide_on(
     let Some(manifold) = &mut answer else {
         unreachable!("just made")
     };
-    let found = if canonical_swap(a, pose_a, b, pose_b) {
+    if !convex_pair(a, pose_a, b, pose_b, margin, cache, how, path, manifold) {
+        answer = None;
+    }
+    answer
+}
+
+/// Whether [`collide_on`] sends the pair to [`convex_pair`] (once the poses pass): not
+/// two capsules, two spheres, a sphere and a box or hull, or a mesh.
+fn takes_convex_pair(a: &Shape, b: &Shape) -> bool {
+    let sphere_and_target = |s: &Shape, t: &Shape| {
+        matches!(s, Shape::Sphere(_))
+            && matches!(
+                t,
+                Shape::Sphere(_) | Shape::Cuboid(_) | Shape::ConvexHull(_)
+            )
+    };
+    !(matches!((a, b), (Shape::Capsule(_), Shape::Capsule(_)))
+        || sphere_and_target(a, b)
+        || sphere_and_target(b, a)
+        || matches!(a, Shape::TriMesh(_))
+        || matches!(b, Shape::TriMesh(_)))
+}
+
+/// The polytope and capsule pairs of [`collide_on`] (poses checked): the pair in its
+/// canonical order, the manifold written to `manifold`; true when they touch.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn convex_pair(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: f32,
+    cache: &mut PairCache,
+    how: (SupportMode, bool),
+    path: &mut QueryPath,
+    manifold: &mut Manifold,
+) -> bool {
+    if canonical_swap(a, pose_a, b, pose_b) {
         // The cache speaks the caller's order; the computation runs in the other.
         let mut inner = cache.flipped();
         let found = collide_in_order(
@@ -737,11 +790,7 @@ fn collide_on(
         collide_in_order(
             a, pose_a, b, pose_b, margin, cache, how, path, false, manifold,
         )
-    };
-    if !found {
-        answer = None;
     }
-    answer
 }
 
 /// Two capsules (poses checked): [`collide_capsules`] in the canonical order, first of
@@ -1211,5 +1260,84 @@ mod tests {
         }
         // Both answers came up often (the test compares something).
         assert!(swapped > 5_000 && kept > 5_000, "{swapped} / {kept}");
+    }
+}
+
+#[cfg(test)]
+mod collide_into_tests {
+    use super::*;
+    use glam::Quat;
+    use sepax_geometry::rng::Rng;
+    use sepax_geometry::{Capsule, ConvexHull, Cuboid, Sphere, TriMesh};
+
+    /// `collide_into` takes polytope and capsule pairs straight into its slot
+    /// (`takes_convex_pair`) and the rest through `collide_on`: the same answer, path and
+    /// cache as `collide_path` for every kind of pair, warm or cold, bad poses and far
+    /// ones included, and whatever the slot held before.
+    #[test]
+    fn collide_into_answers_as_collide_path_for_every_kind() {
+        let shapes: Vec<Shape> = vec![
+            Sphere::try_new(0.6).unwrap().into(),
+            Cuboid::try_from_half_extents(Vec3::new(0.5, 0.7, 0.4))
+                .unwrap()
+                .into(),
+            ConvexHull::cuboid(Vec3::new(0.6, 0.4, 0.5)).unwrap().into(),
+            Capsule::try_new(0.5, 0.3).unwrap().into(),
+            TriMesh::try_new(
+                vec![
+                    Vec3::new(-2.0, 0.0, -2.0),
+                    Vec3::new(2.0, 0.0, -2.0),
+                    Vec3::new(0.0, 0.0, 2.0),
+                ],
+                vec![[0, 1, 2]],
+            )
+            .unwrap()
+            .into(),
+        ];
+        let mut rng = Rng::new(35);
+        let (mut compared, mut touching) = (0, 0);
+        for round in 0..400 {
+            for a in &shapes {
+                for b in &shapes {
+                    if matches!((a, b), (Shape::TriMesh(_), Shape::TriMesh(_))) {
+                        continue;
+                    }
+                    let pose = |rng: &mut Rng| {
+                        let turn = Quat::from_axis_angle(rng.unit_vec3(), rng.range(0.0, 3.0));
+                        Pose::new(rng.vec3(Vec3::splat(-0.8), Vec3::splat(0.8)), turn)
+                    };
+                    let (pa, mut pb) = (pose(&mut rng), pose(&mut rng));
+                    match round % 10 {
+                        0 => pb.translation.x = f32::NAN,
+                        1 => pb.translation.x = 1e38,
+                        _ => {}
+                    }
+                    let (mut cache, mut twin) = (PairCache::default(), PairCache::default());
+                    // A slot holding an old answer, as a pipeline's scratch may.
+                    let mut out = collide(
+                        &shapes[1],
+                        &Pose::IDENTITY,
+                        &shapes[1],
+                        &Pose::IDENTITY,
+                        0.0,
+                        &mut PairCache::default(),
+                    );
+                    for step in 0..3 {
+                        let nudge = Vec3::splat(0.01 * step as f32);
+                        let pb = Pose::new(pb.translation + nudge, pb.rotation);
+                        let path = collide_into(a, &pa, b, &pb, 0.02, &mut cache, &mut out);
+                        let (want, want_path) = collide_path(a, &pa, b, &pb, 0.02, &mut twin);
+                        assert_eq!(format!("{out:?}"), format!("{want:?}"), "{a:?} {b:?}");
+                        assert_eq!((path, cache), (want_path, twin));
+                        compared += 1;
+                        touching += want.is_some() as usize;
+                    }
+                }
+            }
+        }
+        assert!(
+            compared > 20_000 && touching > 5_000,
+            "{compared} / {touching}"
+        );
     }
 }
