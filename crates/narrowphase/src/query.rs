@@ -633,9 +633,10 @@ pub fn collide_path(
     (answer, path)
 }
 
-/// [`collide`] writing its answer into `out` (a `Manifold` is a few hundred bytes: no
-/// copy on the way out), and saying which way it answered: what a pipeline that counts
-/// its warm pairs calls. The same answer and cache as `collide`.
+/// [`collide`] writing its answer into `out`, and saying which way it answered: what a
+/// pipeline that counts its warm pairs calls. The same answer and cache as `collide`.
+/// A polytope or capsule pair's manifold (a few hundred bytes) is built straight in
+/// `out`, with no copy on the way out; the sphere and mesh pairs' are moved in.
 ///
 /// ```
 /// use sepax_geometry::{ConvexHull, Pose, Shape};
@@ -697,8 +698,9 @@ pub fn collide_full(
     collide_on(a, pose_a, b, pose_b, margin, cache, how, &mut path)
 }
 
-/// The body of [`collide_with`], [`collide_path`] and [`collide_full`]: `how` is the
-/// support mode and whether the warm path may answer; `path` is set when it does.
+/// The body of [`collide_with`], [`collide_path`] and [`collide_full`], and of
+/// [`collide_into`] for the pairs it does not build in place: `how` is the support mode
+/// and whether the warm path may answer; `path` is set when it does.
 #[allow(clippy::too_many_arguments)]
 fn collide_on(
     a: &Shape,
