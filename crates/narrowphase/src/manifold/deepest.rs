@@ -55,20 +55,14 @@ pub(crate) fn support_point(
         let (incident, reference) = if reference_is_b { (pa, pb) } else { (pb, pa) };
         // The incident shape's own frame: the way down, and a point into the other's.
         let dir = if reference_is_b { n } else { frame.rot_t * -n };
-        let across = |p: Vec3| {
-            if reference_is_b {
-                frame.point_to_b(p)
-            } else {
-                frame.point_to_a(p)
-            }
+        type Move = fn(&Frame, Vec3) -> Vec3;
+        let (to_reference, to_incident): (Move, Move) = if reference_is_b {
+            (Frame::point_to_b, Frame::point_to_a)
+        } else {
+            (Frame::point_to_a, Frame::point_to_b)
         };
-        let back = |p: Vec3| {
-            if reference_is_b {
-                frame.point_to_a(p)
-            } else {
-                frame.point_to_b(p)
-            }
-        };
+        let across = |p: Vec3| to_reference(frame, p);
+        let back = |p: Vec3| to_incident(frame, p);
         let outside = |poly: &Polytope, p: Vec3| {
             (poly.planes.iter())
                 .map(|plane| plane.normal.dot(p) - plane.offset)
