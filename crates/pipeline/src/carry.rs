@@ -22,7 +22,9 @@
 //! the states are then in cache for the test, and no pass of its own reads and
 //! writes every state. The result is the same list for any chunking, so on any thread
 //! count. `PairState` is `Copy`: the states between two entries of the diff are copied as
-//! one block.
+//! one block. When the diff is empty (a settled pile: the same pairs as last step), the
+//! narrow pass skips the carry and updates last step's list in place
+//! ([`CarryPlan::keeps_every_state`]).
 
 use crate::pairs::PairState;
 use sepax_broadphase::ProxyId;
@@ -60,6 +62,13 @@ impl CarryPlan {
     /// The old index of each removed pair, in key order.
     pub fn removed_at(&self) -> &[usize] {
         &self.removed_at
+    }
+
+    /// True when the new list is the old one (`old` states, `new` pairs): nothing added
+    /// or removed, so every state stays in its slot and the narrow pass can update last
+    /// step's list in place instead of carrying it over (a settled pile's common case).
+    pub fn keeps_every_state(&self, old: usize, new: usize) -> bool {
+        self.added_at.is_empty() && self.removed_at.is_empty() && old == new
     }
 
     /// Fills `chunk`, the slots of the new list from index `start` on, with one state

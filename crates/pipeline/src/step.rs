@@ -347,12 +347,22 @@ impl StepFrame<'_> {
     /// two reads and writes of every state (80 bytes a pair) per step.
     #[inline(never)] // a stage of its own in profiles
     fn narrow_phase(&mut self, chunk: usize, contacts: &mut Vec<ContactPair>) -> usize {
-        let old = std::mem::take(&mut self.pairs.states);
+        let mut old = std::mem::take(&mut self.pairs.states);
         let mut states = std::mem::take(&mut self.pairs.spare);
+        let pairs = self.broad.pairs();
+        let plan = &self.pairs.plan;
+        // When no pair came or went, last step's list is this step's, updated in place
+        // (the spare list, unread, stays the spare): no copy of every state. `stress
+        // --scene hull-pile --bodies 2001 --frames 200`, five runs alternated with the
+        // carrying build, geometric means: step 1.093 → 1.044 ms on 1 thread, 0.602 →
+        // 0.574 ms on 2 (callgrind: the copies were 102 of 5,093 instructions a pair).
+        let in_place = plan.keeps_every_state(old.len(), pairs.len());
+        if in_place {
+            std::mem::swap(&mut old, &mut states);
+        }
         let mut staged = std::mem::take(&mut self.pairs.staged);
         let mut staged_events = std::mem::take(&mut self.pairs.staged_events);
         let mut outcomes = std::mem::take(&mut self.pairs.outcomes);
-        let pairs = self.broad.pairs();
         // Every state is written below, so only the lengths change here (no sequential
         // pass over last step's slots); a staged slot is written before it is read.
         let fill = PairState::new(BodyHandle::new(0, 0, 0), BodyHandle::new(0, 0, 0));
@@ -386,7 +396,6 @@ impl StepFrame<'_> {
             batch_boxes: self.config.batch_box_pairs,
             hulls: self.bodies.any_hulls(),
         };
-        let plan = &self.pairs.plan;
         let joined;
         // The batch buffers and the manifold scratch are cleared per chunk: which
         // task's buffers a chunk uses changes nothing. A task takes its thread's
@@ -395,7 +404,9 @@ impl StepFrame<'_> {
         // A chunk's test: its states carried over, its pairs tested into its task's
         // scratch; then its settling (see `settle_chunk`).
         let test = |buffers: &mut TaskBuffers, c: usize, states: &mut [PairState]| {
-            plan.carry_chunk(&old, pairs, c * chunk, states, &fresh);
+            if !in_place {
+                plan.carry_chunk(&old, pairs, c * chunk, states, &fresh);
+            }
             let (batch, scratch) = buffers.parts(states.len());
             narrow_chunk(states, scratch, batch, &context)
         };
