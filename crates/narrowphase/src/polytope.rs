@@ -50,6 +50,7 @@ pub(crate) fn next_in_loop(face: &[u32], k: usize) -> u32 {
 }
 
 impl<'a> Polytope<'a> {
+    #[inline(always)]
     pub fn from_hull(hull: &'a ConvexHull) -> Polytope<'a> {
         Polytope {
             vertices: hull.vertices(),

@@ -20,6 +20,7 @@ pub(crate) enum Solid<'s> {
 }
 
 impl<'s> Solid<'s> {
+    #[inline(always)]
     pub fn new(shape: &'s Shape) -> Solid<'s> {
         match shape {
             Shape::Sphere(s) => Solid::Sphere(s.radius()),
