@@ -20,6 +20,10 @@ pub(crate) enum Solid<'s> {
 }
 
 impl<'s> Solid<'s> {
+    /// The solid of `shape`. Always inlined, with `Polytope::from_hull`: a hull's view
+    /// (about 240 bytes) is then built in the caller's place, where a call returned it
+    /// through a `memcpy` (callgrind, the hull pile's narrow phase: 65 of 4,988
+    /// instructions a pair).
     #[inline(always)]
     pub fn new(shape: &'s Shape) -> Solid<'s> {
         match shape {
