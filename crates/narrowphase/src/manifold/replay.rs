@@ -207,7 +207,12 @@ fn clip_lines(reference: &Polytope, f: usize, n: Vec3, tolerance: f32, lines: &m
 }
 
 /// The line of `Q` labelled `label` (a side, or the bevel at a corner: [`clip_lines`]),
-/// worked out alone; `None` for a label the face does not have.
+/// worked out alone; `None` for a label the face does not have. Always inlined into
+/// the points' recomputation (two calls a point): `stress --scene hull-pile --bodies
+/// 2001 --threads 1 --frames 200` ran its narrow phase in 0.827 ms with a call, 0.735
+/// ms inlined (five runs alternated, geometric means; callgrind: 4,923 → 4,763
+/// instructions a pair).
+#[inline(always)]
 fn line_of(reference: &Polytope, f: usize, n: Vec3, tolerance: f32, label: u16) -> Option<Line> {
     let count = reference.face(f).len();
     let k = (label & !(SIDE | BEVEL)) as usize;
