@@ -61,7 +61,7 @@ pub(crate) fn incident_face_of(incident: &Polytope, frame: &Frame, n: Vec3) -> u
 /// `deepest` must be `incident.support(−Rᵀn)`'s index for these very bits of `frame`
 /// and `n` (the kept-feature proof measures the face's separation with that support;
 /// `None` looks for it).
-#[inline]
+#[inline(always)]
 pub(crate) fn incident_face_at(
     incident: &Polytope,
     frame: &Frame,

@@ -229,7 +229,7 @@ impl Query<'_> {
 /// `r` of the module docs for another point of the other shape: how deep `p` (a point
 /// of b for a face of a, of a for a face of b; in a's frame) lies below the nearest face
 /// plane of the face's own shape. NaN for an edge pair.
-#[inline]
+#[inline(always)]
 pub(crate) fn depth_below_planes(
     a: &Polytope,
     b: &Polytope,
