@@ -23,7 +23,8 @@ impl<'s> Solid<'s> {
     /// The solid of `shape`. Always inlined, with `Polytope::from_hull`: a hull's view
     /// (about 240 bytes) is then built in the caller's place, where a call returned it
     /// through a `memcpy` (callgrind, the hull pile's narrow phase: 65 of 4,988
-    /// instructions a pair).
+    /// instructions a pair; `stress --scene hull-pile --bodies 2001 --threads 1 --frames
+    /// 200`, five alternated runs: narrow phase 0.868 → 0.827 ms).
     #[inline(always)]
     pub fn new(shape: &'s Shape) -> Solid<'s> {
         match shape {
