@@ -20,9 +20,9 @@
 //!   gap along the normal): it is kept, bit for bit what it was before this module
 //!   existed — when its deepest point reaches `−d` within the clip tolerance (plus
 //!   `ε`); else the closest features' manifold below is taken (see
-//!   [`reaches_the_gap`]). Both tests are needed: near a small gap the depth hardly moves as the
-//!   normal turns (`d cos θ`), while a face's separation drops with the angle times
-//!   the face's size.
+//!   [`reaches_the_gap`]). Both tests are needed: near a small gap the depth hardly
+//!   moves as the normal turns (`d cos θ`), while a face's separation drops with the
+//!   angle times the face's size.
 //! * otherwise the manifold comes from the **closest features** ([`closest_manifold`]):
 //!   the normal is the direction from a's closest point to b's, and the point is
 //!   halfway between them with depth `−d`; when the closest features hold an edge of
@@ -206,12 +206,12 @@ pub(crate) fn speculative_manifold(
 /// True when the points clipped on an axis along the closest direction hold the
 /// closest points: their deepest point's depth is `−d` within `tolerance` (the clip
 /// tolerance, as a face clip may keep a corner that far beyond a side plane, plus the
-/// speculative one). An edge
-/// pair whose lines are `d` apart can have segments further apart than that (the
-/// lines' closest points beyond an edge's end) while other features, tied with the
-/// edges along the axis, are the ones `d` apart: the clip then names the wrong points
-/// (found by a sweep of random hull pairs within the margin: 0.077 deep where the gap
-/// was 0.0012), and the closest features' manifold is taken instead.
+/// speculative one). An edge pair whose lines are `d` apart can have segments further
+/// apart than that (the lines' closest points beyond an edge's end) while other
+/// features, tied with the edges along the axis, are the ones `d` apart: the clip then
+/// names the wrong points (found by a sweep of random hull pairs within the margin:
+/// 0.077 deep where the gap was 0.0012), and the closest features' manifold is taken
+/// instead.
 fn reaches_the_gap(points: &[Candidate], distance: f32, tolerance: f32) -> bool {
     let deepest = points
         .iter()

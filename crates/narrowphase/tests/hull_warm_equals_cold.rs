@@ -492,8 +492,12 @@ fn a_pair_whose_canonical_order_flips_keeps_its_clip_record() {
             );
             // b's x about a's (1): which is larger, so the pair's order (the bits of
             // positive floats order as the floats), flips every step.
-            let x = 1e-4 * size;
-            pb.translation.x = if frame % 2 == 0 { 1.0 + x } else { 1.0 - x };
+            let sway = 1e-4 * size;
+            pb.translation.x = if frame % 2 == 0 {
+                1.0 + sway
+            } else {
+                1.0 - sway
+            };
             let ((x, px), (y, py)) = if swapped {
                 ((&hull, &pb), (&hull, &pa))
             } else {
