@@ -116,9 +116,18 @@ pub struct Config {
     /// --scene soup` (poses computed while they are set), and no clear share of the
     /// step bench's poses-and-step time (poses only copied in: less time to wake) in
     /// noisy runs (the `awake` module's figures, in the source).
+    ///
+    /// After a step on the world's own pool its threads also wait for the next step
+    /// (1 ms at most), so that a caller stepping back to back (a simulation run faster
+    /// than real time, a training loop, a benchmark) finds them awake even when it
+    /// sets the poses in a few microseconds: the step bench's 1,000-box soup (poses
+    /// computed before the timed span, only copied in it) took 141 and 140 µs a frame
+    /// instead of 177 and 177 (`cargo bench -p sepax-benches --bench step --
+    /// step_soup_1k`, two runs each, alternated, 5 December 2026).
+    ///
     /// The cost: the other threads spin (a core each, unless another thread wants it)
-    /// while a step runs, and from the first moved pose to the step (at most 1 ms);
-    /// otherwise they sleep. The output is the same bits either way. On by default; off
+    /// while a step runs, from the first moved pose to the step (at most 1 ms), and
+    /// for 1 ms after a step on the world's own pool; otherwise they sleep. The output is the same bits either way. On by default; off
     /// suits a pool shared with other busy work. No effect with one thread.
     pub keep_threads_awake: bool,
 }

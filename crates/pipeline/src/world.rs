@@ -500,6 +500,7 @@ impl CollisionWorld {
         // The helpers woken ahead serve a step on the pool they were woken in (dropped,
         // they leave).
         let crew = (self.crew.take()).filter(|_| self.crew_pool == pool.map(pool_address));
+        let on_own_pool = pool.is_none();
         let pool = pool.or(self.pool.as_ref());
         // Without a pool no stage may touch rayon (outside a pool that would be the
         // global one): the broad phase is told so, the other stages by `parallel`.
@@ -522,6 +523,12 @@ impl CollisionWorld {
             match awake {
                 true => install_awake(pool, crew, || frame.run(&mut report)),
                 false => pool.install(|| frame.run(&mut report)),
+            }
+            if awake && on_own_pool {
+                // The threads wait for the next step (at most 1 ms): a caller stepping
+                // back to back finds them awake (see `Config::keep_threads_awake`).
+                self.crew = Some(wake_ahead(pool));
+                self.crew_pool = None;
             }
         } else {
             // One thread: the same chunks in order, here (waking a pool thread took
@@ -626,6 +633,64 @@ mod tests {
         world.set_pose(a, moved(0.3)).unwrap();
         world.step();
         assert!(then_own.stopped() && !then_own.served_a_step());
+    }
+
+    /// A step on the world's own pool wakes its threads for the next step as it ends:
+    /// the next step on that pool is served by that crew and stops it; a resting step
+    /// (nothing moved) and a step on a caller's pool stop it and wake none; with
+    /// `keep_threads_awake` off no step wakes any.
+    #[test]
+    fn a_step_on_the_own_pool_wakes_its_threads_for_the_next() {
+        let engine = pool(2);
+        let moved = |x: f32| Pose::from_translation(Vec3::X * x);
+        for awake in [true, false] {
+            let config = Config {
+                threads: 2,
+                keep_threads_awake: awake,
+                ..Config::default()
+            };
+            let mut world = CollisionWorld::new(config).unwrap();
+            let ball = Sphere::try_new(0.5).unwrap();
+            let a = world.insert(BodyDesc::dynamic(ball, moved(0.0))).unwrap();
+            world.insert(BodyDesc::dynamic(ball, moved(0.9))).unwrap();
+            assert_eq!(world.step().contacts.len(), 1);
+            if !awake {
+                assert!(world.crew.is_none());
+                continue;
+            }
+            // The crew serves the next step unless it may have left (more than half
+            // its idle limit since it was woken, on a loaded machine): some of 50
+            // back-to-back steps must find it.
+            let mut served = 0;
+            for round in 0..50 {
+                let woken = watch(&world);
+                assert!(world.crew_pool.is_none() && !woken.stopped());
+                world.set_pose(a, moved(0.01 * (round + 1) as f32)).unwrap();
+                assert!(watch(&world).same(&woken), "woken again or replaced");
+                assert_eq!(world.step().contacts.len(), 1);
+                assert!(woken.stopped());
+                served += woken.served_a_step() as usize;
+                assert!(!watch(&world).same(&woken));
+            }
+            assert!(
+                served > 0,
+                "no step was served by the crew woken at the last one"
+            );
+            let next = watch(&world);
+            assert!(!next.stopped());
+
+            // Nothing moved: the resting step runs on no pool and wakes none.
+            assert_eq!(world.step().contacts.len(), 1);
+            assert!(next.stopped() && !next.served_a_step() && world.crew.is_none());
+
+            world.set_pose(a, moved(0.2)).unwrap();
+            world.step();
+            let before_engine = watch(&world);
+            world.set_pose(a, moved(0.3)).unwrap();
+            assert_eq!(world.step_in(&engine).contacts.len(), 1);
+            assert!(before_engine.stopped() && !before_engine.served_a_step());
+            assert!(world.crew.is_none());
+        }
     }
 
     /// With `keep_threads_awake` off nothing is woken.
