@@ -459,6 +459,18 @@ fn a_speculative_edge_pair_reaches_the_gap() {
     );
 }
 
+/// Two random hulls (kind 5, placement 5, margin 0) whose exact axis is an edge pair
+/// tied with a face of b that the edge of b bounds: the edges' lines cross beyond that
+/// edge's end, and the clamped segment points, 0.27 apart sideways, put the manifold's
+/// point 0.27 outside a (found by `sweep_of_the_properties`, k = 206,200, 5 December
+/// 2026). The edge contact now requires its points to differ by `s n` sideways too,
+/// and the pair falls back to its deepest vertex.
+#[test]
+fn an_edge_pair_tied_with_a_face_puts_its_point_in_both_shapes() {
+    let why = broken_properties(8_275_244_325_120_999_648, 5, 5, 0.0);
+    assert!(why.is_empty(), "{why}");
+}
+
 /// What one pair breaks of the properties above (the manifold's points in both shapes,
 /// its depths, the deepest point kept; swap symmetry; the push-out by the depth; the
 /// depth equal to the gap along the normal; a repeated or stale warm call), checked
