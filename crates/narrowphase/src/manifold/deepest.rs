@@ -128,8 +128,13 @@ pub(crate) fn support_point(
 /// When the exact axis is an edge pair (the face was preferred within the slop), the
 /// deepest point is where those edges cross, the edge contact's point, with the exact
 /// depth: the face's support vertex may lie beside the face, outside the other shape
-/// (0.013 outside where the slack was 0.005, on random hulls nearly touching). The
-/// support vertex stays the fallback when the edges give no point.
+/// (0.013 outside where the slack was 0.005, on random hulls nearly touching). When it
+/// is another face, the deepest point is that face's deepest clipped point, if it
+/// reaches the exact depth within the clip tolerance: deep inside (hulls about one
+/// centre), the preferred face's support vertex may poke out of the other shape and
+/// the corner fallback too (a corner of the face 0.44 beyond its slack outside the
+/// incident shape, `tests/warm_points_in_shapes.rs`). The support vertex stays the
+/// fallback when neither gives a point.
 #[inline]
 pub(crate) fn keep_deepest(
     points: &mut SmallVec<[Candidate; 4]>,
@@ -153,12 +158,22 @@ pub(crate) fn keep_deepest(
         return;
     }
     let mut candidates: SmallVec<[Candidate; 5]> = SmallVec::from_slice(points);
-    let crossing = match exact.feature {
+    let on_exact = match exact.feature {
         Feature::EdgeEdge(..) => manifold_points(a, b, frame, exact, 0.0, clip_tolerance),
+        Feature::FaceA(_) | Feature::FaceB(_) if exact.feature != axis.feature => {
+            manifold_points(a, b, frame, exact, 0.0, clip_tolerance)
+        }
         _ => SmallVec::new(),
     };
-    match crossing.first() {
-        Some(&point) => candidates.push(point),
+    // The exact face's deepest clipped point (the first among equals), when it
+    // reaches the exact depth.
+    let deepest_on_exact = on_exact
+        .iter()
+        .copied()
+        .reduce(|best, c| if c.depth > best.depth { c } else { best })
+        .filter(|c| c.depth >= wanted - clip_tolerance);
+    match deepest_on_exact {
+        Some(point) => candidates.push(point),
         None => candidates.push(support_point(a, b, frame, axis, clip_tolerance)),
     }
     *points = reduce(&candidates, axis.normal, clip_tolerance);
