@@ -287,11 +287,11 @@ fn run_batch(
                 sink.done(i, &caches[l]);
                 continue;
             }
-            let mut inner = if swapped {
-                caches[l].flipped()
-            } else {
-                caches[l]
-            };
+            // In the lane's order while the manifold is built (in place: a copy out and
+            // back cost about 40 instructions a pair).
+            if swapped {
+                caches[l] = caches[l].flipped();
+            }
             let (ha, hb, frame) = bundle.lane_boxes(level, l);
             let pose_a = bundle.pose_a(pairs, l);
             // Built in the lane's order and mirrored into the caller's as it is
@@ -302,12 +302,14 @@ fn run_batch(
                 pose_a,
                 &frame,
                 margin,
-                &mut inner,
+                &mut caches[l],
                 &outcome,
                 swapped,
                 sink.slot(i),
             );
-            caches[l] = if swapped { inner.flipped() } else { inner };
+            if swapped {
+                caches[l] = caches[l].flipped();
+            }
             sink.done(i, &caches[l]);
         }
     }
