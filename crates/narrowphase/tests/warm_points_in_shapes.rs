@@ -70,13 +70,19 @@ fn step_of(i: usize) -> f32 {
     }
 }
 
-/// A pair's poses along its motion: placement `i` (cycling), then `WARM_STEPS` moves
-/// of b by up to `step` of the pair's size and `2 step` radians each.
-fn motion(rng: &mut Rng, a: &Shape, b: &Shape, i: usize, step: f32) -> Vec<(Pose, Pose)> {
+/// A pair's poses along its motion: placement `i` (cycling), then `warm` moves of b by
+/// up to `step` of the pair's size and `2 step` radians each.
+fn motion(
+    rng: &mut Rng,
+    (a, b): (&Shape, &Shape),
+    i: usize,
+    step: f32,
+    warm: usize,
+) -> Vec<(Pose, Pose)> {
     let (pa, mut pb) = place(rng, a, b, PLACEMENTS[i % PLACEMENTS.len()]);
     let size = a.bounding_radius() + b.bounding_radius();
     let mut poses = vec![(pa, pb)];
-    for _ in 0..WARM_STEPS {
+    for _ in 0..warm {
         let shift = Vec3::new(
             rng.range(-1.0, 1.0),
             rng.range(-1.0, 1.0),
@@ -98,42 +104,64 @@ fn motion(rng: &mut Rng, a: &Shape, b: &Shape, i: usize, step: f32) -> Vec<(Pose
 }
 
 /// Runs `count` pairs made by `make` along their motions through `collide`; returns
-/// the manifolds seen and the points outside (described).
-fn run(seed: u64, count: usize, make: impl Fn(&mut Rng) -> (Shape, Shape)) -> (usize, Vec<String>) {
+/// the manifolds seen and the faults (described). `plan(i)` gives pair `i`'s margin,
+/// step size (see [`motion`]) and number of warm steps.
+fn run(
+    seed: u64,
+    count: usize,
+    make: impl Fn(&mut Rng) -> (Shape, Shape),
+    plan: impl Fn(usize) -> (f32, f32, usize),
+) -> (usize, Vec<String>) {
     let mut rng = Rng::new(seed);
-    let (mut seen, mut outside) = (0, Vec::new());
+    let (mut seen, mut faults) = (0, Vec::new());
     for i in 0..count {
         let (a, b) = make(&mut rng);
-        let margin = if i % 5 == 0 { 0.05 } else { 0.0 };
+        let (margin, step, warm) = plan(i);
         let mut cache = PairCache::default();
-        for (step, (pa, pb)) in motion(&mut rng, &a, &b, i, step_of(i))
-            .into_iter()
-            .enumerate()
-        {
+        let poses = motion(&mut rng, (&a, &b), i, step, warm);
+        for (s, (pa, pb)) in poses.into_iter().enumerate() {
             let Some(m) = collide(&a, &pa, &b, &pb, margin, &mut cache) else {
                 continue;
             };
             seen += 1;
             if let Some(why) = fault(&a, &pa, &b, &pb, &m) {
-                outside.push(format!("pair {i} step {step}: {why}, {:?}", m.feature));
+                faults.push(format!(
+                    "pair {i} step {s} margin {margin}: {why}, {:?}",
+                    m.feature
+                ));
             }
         }
     }
-    (seen, outside)
+    (seen, faults)
+}
+
+/// The plan of the tests below: a fifth of the pairs with a margin, small or large
+/// steps ([`step_of`]), `WARM_STEPS` of them.
+fn plan(i: usize) -> (f32, f32, usize) {
+    let margin = if i.is_multiple_of(5) { 0.05 } else { 0.0 };
+    (margin, step_of(i), WARM_STEPS)
+}
+
+/// Fails with the first few faults when there are any (of `seen` manifolds).
+fn assert_none_wrong(seen: usize, faults: &[String]) {
+    assert!(
+        faults.is_empty(),
+        "{} of {seen}:\n{}",
+        faults.len(),
+        faults[..faults.len().min(20)].join("\n")
+    );
 }
 
 #[test]
 fn box_pairs_warm_and_cold() {
-    let (seen, outside) = run(0xb0c5_f1a9, 30_000, |rng| {
-        (random_cuboid(rng), random_cuboid(rng))
-    });
-    assert!(seen > 60_000, "{seen} manifolds");
-    assert!(
-        outside.is_empty(),
-        "{} of {seen}: {:?}",
-        outside.len(),
-        &outside[..outside.len().min(5)]
+    let (seen, outside) = run(
+        0xb0c5_f1a9,
+        30_000,
+        |rng| (random_cuboid(rng), random_cuboid(rng)),
+        plan,
     );
+    assert!(seen > 60_000, "{seen} manifolds");
+    assert_none_wrong(seen, &outside);
 }
 
 /// The same box motions through the batch (8 pairs a bundle), caches kept from step to
@@ -150,7 +178,7 @@ fn batched_box_pairs_warm_and_cold() {
     let mut steps: Vec<Vec<BoxBoxPair>> = vec![Vec::new(); WARM_STEPS + 1];
     for i in 0..count {
         let (a, b) = (random_cuboid(&mut rng), random_cuboid(&mut rng));
-        for (s, (pose_a, pose_b)) in motion(&mut rng, &a, &b, i, step_of(i))
+        for (s, (pose_a, pose_b)) in motion(&mut rng, (&a, &b), i, step_of(i), WARM_STEPS)
             .into_iter()
             .enumerate()
         {
@@ -178,12 +206,7 @@ fn batched_box_pairs_warm_and_cold() {
         }
     }
     assert!(seen > 40_000, "{seen} manifolds");
-    assert!(
-        outside.is_empty(),
-        "{} of {seen}: {:?}",
-        outside.len(),
-        &outside[..outside.len().min(5)]
-    );
+    assert_none_wrong(seen, &outside);
 }
 
 #[test]
@@ -203,14 +226,9 @@ fn hull_pairs_warm_and_cold() {
         }),
     ];
     for (seed, make) in makers {
-        let (seen, outside) = run(seed, 5_000, make);
+        let (seen, outside) = run(seed, 5_000, make, plan);
         assert!(seen > 8_000, "{seen} manifolds");
-        assert!(
-            outside.is_empty(),
-            "{} of {seen}: {:?}",
-            outside.len(),
-            &outside[..outside.len().min(5)]
-        );
+        assert_none_wrong(seen, &outside);
     }
 }
 
@@ -223,7 +241,7 @@ fn a_deep_kept_face_keeps_its_deepest_point_in_both_shapes() {
     let mut rng = Rng::new(0x4011_0003);
     for i in 0..278 {
         let (a, b) = (ellipsoid_hull(&mut rng, 16), ellipsoid_hull(&mut rng, 12));
-        let poses = motion(&mut rng, &a, &b, i, 0.1);
+        let poses = motion(&mut rng, (&a, &b), i, 0.1, WARM_STEPS);
         if i < 277 {
             continue;
         }
@@ -245,7 +263,8 @@ fn a_deep_kept_face_keeps_its_deepest_point_in_both_shapes() {
 /// manifolds, 29 faults, 28 of them speculative points of two capsules (one known
 /// family: nearly parallel cores offset sideways at a clipped end, the point's depth
 /// measured along the normal, 0.001–0.006 beyond the slack) and one speculative box
-/// point 5e-5 beyond.
+/// point 5e-5 beyond. Any range large enough meets that family (`SWEEP_N=2000`: 4 of
+/// 80,027 manifolds, all capsule pairs), so the test fails; read its list.
 #[test]
 #[ignore]
 fn sweep() {
@@ -282,52 +301,17 @@ fn sweep() {
         },
     ];
     let (mut seen, mut broken) = (0, Vec::new());
+    let sweep_plan = |i: usize| {
+        let margin = [0.0, 0.0, 0.01, 0.05, 0.1][i % 5];
+        let step = [0.002, 0.01, 0.05, 0.2][(i / PLACEMENTS.len()) % 4];
+        (margin, step, 5)
+    };
     for (kind, make) in kinds.into_iter().enumerate() {
-        let mut rng = Rng::new(0x5eed_0000 + start + kind as u64);
-        for i in 0..n as usize {
-            let (a, b) = make(&mut rng);
-            let (pa, mut pb) = place(&mut rng, &a, &b, PLACEMENTS[i % PLACEMENTS.len()]);
-            let margin = [0.0, 0.0, 0.01, 0.05, 0.1][i % 5];
-            let size = a.bounding_radius() + b.bounding_radius();
-            let step = [0.002, 0.01, 0.05, 0.2][(i / PLACEMENTS.len()) % 4];
-            let mut cache = PairCache::default();
-            for s in 0..6 {
-                if s > 0 {
-                    let shift = Vec3::new(
-                        rng.range(-1.0, 1.0),
-                        rng.range(-1.0, 1.0),
-                        rng.range(-1.0, 1.0),
-                    );
-                    let axis = Vec3::new(
-                        rng.range(-1.0, 1.0),
-                        rng.range(-1.0, 1.0),
-                        rng.range(0.1, 1.0),
-                    );
-                    let turn =
-                        Quat::from_axis_angle(axis.normalize(), rng.range(-2.0 * step, 2.0 * step));
-                    pb = Pose::new(
-                        pb.translation + shift * (step * size / 3f32.sqrt()),
-                        (turn * pb.rotation).normalize(),
-                    );
-                }
-                let Some(m) = collide(&a, &pa, &b, &pb, margin, &mut cache) else {
-                    continue;
-                };
-                seen += 1;
-                if let Some(why) = fault(&a, &pa, &b, &pb, &m) {
-                    broken.push(format!(
-                        "kind {kind} pair {i} step {s} margin {margin}: {why}, {:?}",
-                        m.feature
-                    ));
-                }
-            }
-        }
+        let seed = 0x5eed_0000 + start + kind as u64;
+        let (kind_seen, faults) = run(seed, n as usize, make, sweep_plan);
+        seen += kind_seen;
+        broken.extend(faults.into_iter().map(|f| format!("kind {kind} {f}")));
     }
     println!("{seen} manifolds, {} faults", broken.len());
-    assert!(
-        broken.is_empty(),
-        "{} of {seen}:\n{}",
-        broken.len(),
-        broken[..broken.len().min(20)].join("\n")
-    );
+    assert_none_wrong(seen, &broken);
 }

@@ -127,8 +127,9 @@ pub struct Config {
     ///
     /// The cost: the other threads spin (a core each, unless another thread wants it)
     /// while a step runs, from the first moved pose to the step (at most 1 ms), and
-    /// for 1 ms after a step on the world's own pool; otherwise they sleep. The output is the same bits either way. On by default; off
-    /// suits a pool shared with other busy work. No effect with one thread.
+    /// for 1 ms after a step on the world's own pool; otherwise they sleep. The output
+    /// is the same bits either way. On by default; off suits a pool shared with other
+    /// busy work. No effect with one thread.
     pub keep_threads_awake: bool,
 }
 
