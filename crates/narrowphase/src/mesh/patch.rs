@@ -297,7 +297,13 @@ fn sphere_patch(
     } else {
         exact_offset(tri64, feature).unwrap_or((true_distance, direction, feature))
     };
-    let depth = radius - distance;
+    // A sphere apart from the triangle (kept for the margin) stays apart: measured
+    // along the front normal on an inactive feature, its depth could come out positive
+    // (the centre not over this triangle), a penetration the triangle does not have.
+    let mut depth = radius - distance;
+    if true_distance > radius {
+        depth = depth.min(radius - true_distance);
+    }
     if depth < -margin {
         return None;
     }
