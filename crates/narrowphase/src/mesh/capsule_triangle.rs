@@ -154,13 +154,6 @@ pub(crate) fn capsule_triangle(
             };
         }
     }
-    // Apart by the distance, kept for the margin (an endpoint behind the plane beside
-    // an edge): the eligible axes may read deeper, but without the margin this pair is
-    // apart, so it stays apart by that distance (a margin made a capsule 0.183 deep
-    // into its neighbour 0.303 deep here).
-    if distance - radius > 0.0 {
-        exact.separation = exact.separation.max(distance - radius);
-    }
     if exact.feature == face.feature {
         // The deepest point of the core along the front normal.
         let low = if n.dot(p0) <= n.dot(p1) { p0 } else { p1 };
@@ -385,17 +378,6 @@ pub(crate) fn capsule_patch(
     let test = capsule_triangle(core, tri, tri64, margin)?;
     let slop = FEATURE_SLOP * core.radius;
     let (n, exact) = (tri.normal, test.exact);
-    if std::env::var_os("CAPDIAG").is_some() {
-        eprintln!(
-            "CAPDIAG tri n {} exact sep {} normal {} face sep {} on {:?} active {}",
-            tri.normal,
-            exact.separation,
-            exact.normal,
-            test.face.separation,
-            test.on,
-            is_active(tri, test.on)
-        );
-    }
     if !is_active(tri, test.on) {
         // An internal edge or corner: the front normal, depths along it.
         let mut points = face_points(core, tri, margin, clip_tolerance);
@@ -406,8 +388,7 @@ pub(crate) fn capsule_patch(
             }
             points.push(core_point(test.on_core, n, core.radius, depth, 0x20));
         }
-        // Depths along the front normal: a triangle apart stays apart.
-        return Some(face_patch(tri, points).apart_by(exact.separation));
+        return Some(face_patch(tri, points));
     }
     if test.face.separation >= exact.separation - slop {
         let points = face_points(core, tri, margin, clip_tolerance);
@@ -416,7 +397,7 @@ pub(crate) fn capsule_patch(
             .map(|c| c.depth)
             .fold(f32::NEG_INFINITY, f32::max);
         if deepest >= -exact.separation - clip_tolerance {
-            return Some(face_patch(tri, points).apart_by(exact.separation));
+            return Some(face_patch(tri, points));
         }
     }
     let depth = -exact.separation;

@@ -202,20 +202,6 @@ pub fn collide_mesh_triangles(
     let clip_tolerance = CLIP_TOLERANCE * inner_radius(shape);
     // The mesh in the convex's frame: `point_to_a` maps mesh points there.
     let (mesh_in_convex, exact_frame) = Frame::with_f64(pose, mesh_pose);
-    // The convex's box in the mesh's frame: a triangle whose box it misses by `gap` is
-    // at least that far away, so it gives no point deeper than `−gap`, whatever its
-    // one-sided test says (see `Patch::apart_by`). Without it a margin changed touching
-    // contacts: a triangle it brought in, beside a shape sunk into its neighbour, came
-    // out deeper than the true contact (a capsule 0.183 deep reported 0.303).
-    let inverse = mesh_pose.inverse();
-    let relative = Pose::new(
-        inverse.transform_point(pose.translation),
-        (inverse.rotation * pose.rotation).normalize(),
-    );
-    let shape_box = shape.aabb(&relative);
-    // And in its own frame, where the triangle is `LocalTriangle`'s (a gap in either
-    // frame bounds the distance).
-    let own_box = shape.aabb(&Pose::IDENTITY);
     scratch.patches.clear();
     scratch.buried.clear();
     scratch.triangles.clear();
@@ -229,16 +215,7 @@ pub fn collide_mesh_triangles(
             }
             scratch.triangles.push((id, tri));
             let tri64 = ExactTriangle::new(&exact_frame, &triangle);
-            let box_gap = |[a, b, c]: [glam::Vec3; 3], bounds: &sepax_geometry::Aabb| {
-                (a.min(b).min(c) - bounds.max)
-                    .max(bounds.min - a.max(b).max(c))
-                    .max_element()
-            };
-            let gap = box_gap(triangle.vertices, &shape_box).max(box_gap(tri.vertices, &own_box));
-            let patch = triangle_patch(&against, &tri, &tri64, margin, clip_tolerance)
-                .map(|p| p.apart_by(gap))
-                .filter(|p| p.depth() >= -margin);
-            if let Some(patch) = patch {
+            if let Some(patch) = triangle_patch(&against, &tri, &tri64, margin, clip_tolerance) {
                 match patch.buried {
                     false => scratch.patches.push((id, patch)),
                     true => scratch.buried.push((id, patch)),

@@ -45,21 +45,6 @@ pub(crate) struct Patch {
 }
 
 impl Patch {
-    /// The patch of a triangle at least `gap` away from the shape (nothing when `gap ≤
-    /// 0`): no point deeper than `−gap`. A triangle kept only for the margin may come out
-    /// penetrating from the internal-edge correction (depths along its front normal,
-    /// the shape not over it) or from the one-sided axes; without the margin it gives
-    /// no contact, so with it it stays apart, by the gap its test or the boxes measured
-    /// (`collide_mesh_triangles`, `capsule_patch`, `convex_patch`).
-    pub fn apart_by(mut self, gap: f32) -> Patch {
-        if gap > 0.0 {
-            for c in &mut self.points {
-                c.depth = c.depth.min(-gap);
-            }
-        }
-        self
-    }
-
     /// The patch kept aside (see [`buried_patch`]).
     pub fn buried(self) -> Patch {
         Patch {
@@ -153,21 +138,17 @@ fn convex_patch(
     if !is_active(tri, on_preferred)
         && (exact == preferred || !is_active(tri, axis_feature(tri, &exact)))
     {
-        return internal_patch(convex, tri, margin, clip_tolerance)
-            .map(|p| p.apart_by(exact.separation))
-            .or_else(|| {
-                let (axis, points) =
-                    axis_points(convex, tri, exact, preferred, margin, clip_tolerance);
-                axis_patch(convex, tri, exact, axis, points).map(Patch::buried)
-            });
+        return internal_patch(convex, tri, margin, clip_tolerance).or_else(|| {
+            let (axis, points) = axis_points(convex, tri, exact, preferred, margin, clip_tolerance);
+            axis_patch(convex, tri, exact, axis, points).map(Patch::buried)
+        });
     }
     let (axis, points) = axis_points(convex, tri, exact, preferred, margin, clip_tolerance);
     if !is_active(tri, axis_feature(tri, &axis)) {
         return internal_patch(convex, tri, margin, clip_tolerance)
-            .map(|p| p.apart_by(exact.separation))
             .or_else(|| axis_patch(convex, tri, exact, axis, points).map(Patch::buried));
     }
-    axis_patch(convex, tri, exact, axis, points).map(|p| p.apart_by(exact.separation))
+    axis_patch(convex, tri, exact, axis, points)
 }
 
 /// The preferred axis and its points, or the exact axis and its points when the
