@@ -8,7 +8,7 @@
 //! may touch the shape, and the neighbours of a touched edge or corner that the
 //! active-edge cones need, overlap it.
 
-use super::{MeshScratch, collide_mesh_triangles};
+use super::{MeshScratch, collide_mesh_triangles_within};
 use crate::contact::{Contact, Manifold};
 use crate::math::sanitize_margin;
 use glam::Vec3;
@@ -51,14 +51,13 @@ pub fn collide_mesh(
     margin: f32,
     scratch: &mut MeshQueryScratch,
 ) -> Option<Manifold> {
-    let margin = culled(mesh, mesh_pose, shape, pose, margin, scratch)?;
+    let (margin, reach) = culled(mesh, mesh_pose, shape, pose, margin, scratch)?;
     let triangles = scratch.candidates.iter().map(|&i| (i, mesh.triangle(i)));
-    collide_mesh_triangles(
+    collide_mesh_triangles_within(
         triangles,
-        mesh_pose,
-        shape,
-        pose,
+        (mesh_pose, shape, pose),
         margin,
+        Some(reach),
         &mut scratch.triangles,
     )
 }
@@ -81,9 +80,10 @@ pub fn contact_mesh(
     })
 }
 
-/// Fills `scratch.candidates` with the triangles whose boxes overlap the shape's (see
-/// the module docs) and returns the sanitised margin; `None` for a mesh `shape`, an
-/// invalid pose, or a shape box that is not finite in the mesh's frame.
+/// Fills `scratch.candidates` with the triangles whose boxes overlap the shape's grown
+/// by the margin (see the module docs) and returns the sanitised margin and the
+/// shape's own box in the mesh's frame; `None` for a mesh `shape`, an invalid pose, or
+/// a shape box that is not finite in the mesh's frame.
 fn culled(
     mesh: &TriMesh,
     mesh_pose: &Pose,
@@ -91,28 +91,26 @@ fn culled(
     pose: &Pose,
     margin: f32,
     scratch: &mut MeshQueryScratch,
-) -> Option<f32> {
+) -> Option<(f32, Aabb)> {
     if matches!(shape, Shape::TriMesh(_)) || !(mesh_pose.is_valid() && pose.is_valid()) {
         return None;
     }
     let margin = sanitize_margin(margin);
-    let region = region_in_mesh(mesh_pose, shape, pose, margin)?;
+    let own = box_in_mesh(mesh_pose, shape, pose);
+    let region = Aabb::new(own.min - Vec3::splat(margin), own.max + Vec3::splat(margin));
+    if !region.is_valid() {
+        return None;
+    }
     mesh.query_aabb(&region, &mut scratch.candidates);
-    Some(margin)
+    Some((margin, own))
 }
 
-/// The shape's AABB in the mesh's frame, grown by `margin`; `None` when it is not
-/// finite (a shape too large for f32 there: no triangle can be picked reliably).
-fn region_in_mesh(mesh_pose: &Pose, shape: &Shape, pose: &Pose, margin: f32) -> Option<Aabb> {
+/// The shape's AABB in the mesh's frame (not checked: see [`Aabb::is_valid`]).
+pub(crate) fn box_in_mesh(mesh_pose: &Pose, shape: &Shape, pose: &Pose) -> Aabb {
     let inverse = mesh_pose.inverse();
     let relative = Pose::new(
         inverse.transform_point(pose.translation),
         (inverse.rotation * pose.rotation).normalize(),
     );
-    let local = shape.aabb(&relative);
-    let grown = Aabb::new(
-        local.min - Vec3::splat(margin),
-        local.max + Vec3::splat(margin),
-    );
-    grown.is_valid().then_some(grown)
+    shape.aabb(&relative)
 }

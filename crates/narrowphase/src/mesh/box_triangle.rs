@@ -14,7 +14,10 @@
 //!   `DEGENERATE_EDGE_AXIS`) is skipped (the face axes cover that configuration).
 //!
 //! Each line follows `sat`'s one-sided rule (verdict both ways, contact only for
-//! orientations with `L · n ≥ 0`); the first separating line ends the test.
+//! orientations with `L · n ≥ 0`); the first separating line ends the test. The
+//! largest gap of every line either way (the two-sided verdict's) comes back with the
+//! outcome: positive when the box is apart from the triangle within the margin, even
+//! where every eligible orientation reads as an overlap.
 
 use super::local::LocalTriangle;
 use crate::Feature;
@@ -28,8 +31,26 @@ use glam::Vec3;
 ///
 /// The candidates are kept as separations and small codes (`2k`, `2k + 1` for the box
 /// face axes `+e_k`, `−e_k`; `2m`, `2m + 1` for edge line `m = 3i + k` along `+L`,
-/// `−L`); normals and features are built for the chosen axes only.
-pub(crate) fn box_triangle(h: Vec3, tri: &LocalTriangle, margin: f32) -> SatOutcome {
+/// `−L`); normals and features are built for the chosen axes only. Returns the outcome
+/// and the largest gap over every line either way (see the module docs); without a
+/// margin an overlap's gap is at most 0, and only the front face's is returned.
+pub(crate) fn box_triangle(h: Vec3, tri: &LocalTriangle, margin: f32) -> (SatOutcome, f32) {
+    // Only a margin needs the gap: its two maxima per line cost the box test about
+    // 15 % more instructions (2 % of the `terrain` scene's mesh pairs, callgrind).
+    if margin > 0.0 {
+        box_triangle_gap::<true>(h, tri, margin)
+    } else {
+        box_triangle_gap::<false>(h, tri, margin)
+    }
+}
+
+/// [`box_triangle`], the largest gap tracked when `GAP`.
+#[inline(always)]
+fn box_triangle_gap<const GAP: bool>(
+    h: Vec3,
+    tri: &LocalTriangle,
+    margin: f32,
+) -> (SatOutcome, f32) {
     let n = tri.normal;
     let t = tri.vertices;
     let face_a = Axis {
@@ -38,8 +59,9 @@ pub(crate) fn box_triangle(h: Vec3, tri: &LocalTriangle, margin: f32) -> SatOutc
         feature: Feature::FaceA(0),
     };
     if face_a.separation > margin {
-        return SatOutcome::Separated(face_a);
+        return (SatOutcome::Separated(face_a), face_a.separation);
     }
+    let mut gap = face_a.separation;
     let (ha, na) = (h.to_array(), n.to_array());
     let (lo, hi) = (
         t[0].min(t[1]).min(t[2]).to_array(),
@@ -50,10 +72,13 @@ pub(crate) fn box_triangle(h: Vec3, tri: &LocalTriangle, margin: f32) -> SatOutc
     for k in 0..3 {
         let (up, down) = (-ha[k] - hi[k], lo[k] - ha[k]);
         if up > margin {
-            return SatOutcome::Separated(face_axis(up, 2 * k));
+            return (SatOutcome::Separated(face_axis(up, 2 * k)), up);
         }
         if down > margin {
-            return SatOutcome::Separated(face_axis(down, 2 * k + 1));
+            return (SatOutcome::Separated(face_axis(down, 2 * k + 1)), down);
+        }
+        if GAP {
+            gap = gap.max(up).max(down);
         }
         if na[k] >= 0.0 && up > face_b.0 {
             face_b = (up, 2 * k);
@@ -80,10 +105,13 @@ pub(crate) fn box_triangle(h: Vec3, tri: &LocalTriangle, margin: f32) -> SatOutc
             };
             let m = 3 * i + k;
             if up > margin {
-                return SatOutcome::Separated(edge_axis(up, 2 * m, t));
+                return (SatOutcome::Separated(edge_axis(up, 2 * m, t)), up);
             }
             if down > margin {
-                return SatOutcome::Separated(edge_axis(down, 2 * m + 1, t));
+                return (SatOutcome::Separated(edge_axis(down, 2 * m + 1, t)), down);
+            }
+            if GAP {
+                gap = gap.max(up).max(down);
             }
             if l_dot_n >= 0.0 && up > edge.0 {
                 edge = (up, 2 * m);
@@ -95,14 +123,15 @@ pub(crate) fn box_triangle(h: Vec3, tri: &LocalTriangle, margin: f32) -> SatOutc
     }
     let face_b = (face_b.0 > f32::NEG_INFINITY).then(|| face_axis(face_b.0, face_b.1));
     let edge = (edge.0 > f32::NEG_INFINITY).then(|| edge_axis(edge.0, edge.1, t));
-    fold_candidates(
+    let outcome = fold_candidates(
         face_a,
         face_b,
         edge,
         None,
         FEATURE_SLOP * h.min_element(),
         None,
-    )
+    );
+    (outcome, gap)
 }
 
 /// The box face axis of code `c`: `+e_k` (b's face `−k`, numbered `2k`) for `c = 2k`,

@@ -60,6 +60,9 @@ pub(crate) struct CapsuleTriangle {
     pub on_core: Vec3,
     /// The front normal's axis: `min(n·p₀, n·p₁) − o − r`.
     pub face: Axis,
+    /// The verdict's gap `D − r`: positive when the capsule is apart from the triangle
+    /// (within the margin), even where the eligible axes read as an overlap.
+    pub gap: f32,
 }
 
 /// The test (see the module docs): `None` with the centre behind the plane or apart
@@ -98,6 +101,7 @@ pub(crate) fn capsule_triangle(
             on: TriangleFeature::Face,
             on_core,
             face,
+            gap: distance - radius,
         });
     }
     if distance > tiny && offset.dot(n) >= 0.0 {
@@ -111,6 +115,7 @@ pub(crate) fn capsule_triangle(
             on: feature,
             on_core,
             face,
+            gap: distance - radius,
         });
     }
     // Crossing (or closest points pointing behind the plane): the eligible SAT.
@@ -162,6 +167,7 @@ pub(crate) fn capsule_triangle(
             on: TriangleFeature::Face,
             on_core: low,
             face,
+            gap: distance - radius,
         });
     }
     let on = support_feature(tri, exact.normal);
@@ -190,6 +196,7 @@ pub(crate) fn capsule_triangle(
         on,
         on_core,
         face,
+        gap: distance - radius,
     })
 }
 
@@ -365,6 +372,7 @@ fn segment_pair(p: DVec3, d: DVec3, q: DVec3, e: DVec3) -> (DVec3, DVec3) {
 
 /// The patch of a capsule against `tri` (see the module docs), its points' ids local to
 /// the triangle.
+#[inline]
 pub(crate) fn capsule_patch(
     core: &Core,
     tri: &LocalTriangle,
@@ -376,19 +384,27 @@ pub(crate) fn capsule_patch(
         return None;
     }
     let test = capsule_triangle(core, tri, tri64, margin)?;
+    let gap = test.gap;
     let slop = FEATURE_SLOP * core.radius;
     let (n, exact) = (tri.normal, test.exact);
     if !is_active(tri, test.on) {
-        // An internal edge or corner: the front normal, depths along it.
+        // An internal edge or corner: the front normal, depths along it. With nothing
+        // touching over the face, the core point nearest the triangle, when it is
+        // deeper than the margin (or, touching, whatever the margin: a margin's
+        // speculative face points do not stand in for it, see
+        // `patch::face_points_touching`).
         let mut points = face_points(core, tri, margin, clip_tolerance);
-        if points.is_empty() {
+        if points.iter().all(|c| c.depth < 0.0) {
             let depth = core.radius - (n.dot(test.on_core) - tri.offset);
-            if depth < -margin {
+            if points.is_empty() && depth < -margin {
                 return None;
             }
-            points.push(core_point(test.on_core, n, core.radius, depth, 0x20));
+            if points.is_empty() || depth >= 0.0 {
+                points.clear();
+                points.push(core_point(test.on_core, n, core.radius, depth, 0x20));
+            }
         }
-        return Some(face_patch(tri, points));
+        return Some(face_patch(tri, points, gap));
     }
     if test.face.separation >= exact.separation - slop {
         let points = face_points(core, tri, margin, clip_tolerance);
@@ -397,7 +413,7 @@ pub(crate) fn capsule_patch(
             .map(|c| c.depth)
             .fold(f32::NEG_INFINITY, f32::max);
         if deepest >= -exact.separation - clip_tolerance {
-            return Some(face_patch(tri, points));
+            return Some(face_patch(tri, points, gap));
         }
     }
     let depth = -exact.separation;
@@ -406,7 +422,7 @@ pub(crate) fn capsule_patch(
         TriangleFeature::Edge(i) => 0x31 + i as u64,
         TriangleFeature::Vertex(j) => 0x34 + j as u64,
     };
-    Some(Patch {
+    let mut patch = Patch {
         normal: exact.normal,
         feature: exact.feature,
         points: SmallVec::from_elem(
@@ -416,18 +432,28 @@ pub(crate) fn capsule_patch(
         on: test.on,
         tri: *tri,
         buried: false,
-    })
+        gap: 0.0,
+    };
+    // Apart with the core's end behind the plane beside an edge, the eligible axes can
+    // read as an overlap.
+    patch.keep_apart(gap);
+    Some(patch)
 }
 
-fn face_patch(tri: &LocalTriangle, points: SmallVec<[Candidate; 4]>) -> Patch {
-    Patch {
+/// The face's patch of `points`, the capsule `gap` apart from the triangle (see
+/// `Patch::keep_apart`).
+fn face_patch(tri: &LocalTriangle, points: SmallVec<[Candidate; 4]>, gap: f32) -> Patch {
+    let mut patch = Patch {
         normal: tri.normal,
         feature: Feature::FaceA(0),
         points,
         on: TriangleFeature::Face,
         tri: *tri,
         buried: false,
-    }
+        gap: 0.0,
+    };
+    patch.keep_apart(gap);
+    patch
 }
 
 /// A point of depth `depth` along `normal` from the core point `x`: halfway between the

@@ -8,13 +8,19 @@
 //! edge whose normal leaves that arc is moved to the nearer end: rebuilt as a face
 //! contact of that end's triangle (its face as the reference: points over that face,
 //! depths along its normal), or kept aside when nothing of the shape lies over it (it
-//! answers only when no triangle of the call gives a contact: see
-//! `patch::buried_patch`).
+//! answers only when no triangle of the call gives a touching contact: see
+//! `patch::buried_patch`). A patch of a triangle the shape is apart from (kept for the
+//! margin) stays as far apart once moved (`Patch::keep_apart`).
 //!
-//! The neighbour across the edge is found among the triangles of the same call (its
-//! two shared corners are bit-equal: the same mesh vertices, transformed the same way).
-//! It is always among them: a shape touching the shared edge overlaps the neighbour's
-//! box too. A boundary edge has no neighbour and keeps its normal.
+//! The neighbour across the edge is found among the triangles of the same call whose
+//! box the shape's own box overlaps, the margin left out (its two shared corners are
+//! bit-equal: the same mesh vertices, transformed the same way). A shape touching the
+//! shared edge overlaps the neighbour's box, so the neighbour is there; an edge whose
+//! neighbour is not (a boundary edge, or one the test's axis names without the shape
+//! reaching it, deep inside) keeps its normal. The margin is left out so that it changes
+//! no touching contact: with it, a deep hull found neighbours the query without it
+//! had not passed (`tests/mesh_contacts.rs`,
+//! `a_margin_does_not_change_a_touching_convex_contact`).
 //!
 //! An active corner's cone is spanned by the normals of the triangles around it (those
 //! of the call: all of them when the shape touches the corner, as they all hold it); a
@@ -29,8 +35,7 @@
 //! to its centre, which is inside the cone of the closest feature by construction.
 
 use super::local::{Convex, LocalTriangle};
-use super::patch::{Patch, buried_patch};
-use super::points::triangle_face_points;
+use super::patch::{Patch, buried_patch, face_points_touching};
 use super::sphere_triangle::TriangleFeature;
 use crate::Feature;
 
@@ -58,29 +63,34 @@ pub(crate) fn clamp_to_cones(
             k += 1;
             continue;
         };
-        let points = triangle_face_points(convex, &tri, margin, clip_tolerance);
+        // The moved contact is still the patch's triangle's: as far apart as it was.
+        let gap = patch.gap;
+        let points = face_points_touching(convex, &tri, margin, clip_tolerance);
         if points.is_empty() {
             // Kept aside: the target face's contact, or, when the convex does not
             // reach below that face at all (a corner's nearest normal can belong to a
             // triangle the convex is apart from), the test's own.
             let (own_id, own) = patches.swap_remove(k);
             buried.push(match buried_patch(convex, &tri, margin) {
-                Some(face) => (id, face),
+                Some(mut face) => {
+                    face.keep_apart(gap);
+                    (id, face)
+                }
                 None => (own_id, own.buried()),
             });
             continue;
         }
-        patches[k] = (
-            id,
-            Patch {
-                normal: tri.normal,
-                feature: Feature::FaceA(0),
-                points,
-                on: TriangleFeature::Face,
-                tri,
-                buried: false,
-            },
-        );
+        let mut face = Patch {
+            normal: tri.normal,
+            feature: Feature::FaceA(0),
+            points,
+            on: TriangleFeature::Face,
+            tri,
+            buried: false,
+            gap: 0.0,
+        };
+        face.keep_apart(gap);
+        patches[k] = (id, face);
         k += 1;
     }
 }

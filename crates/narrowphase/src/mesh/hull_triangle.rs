@@ -15,8 +15,11 @@
 //! `sat` for why no Gauss-map pruning), and scans the hull only for the pairs that
 //! can matter: the hull holds the ball of its inradius `r` about its centroid `c`, so
 //! `up ≤ L·c − r − max_i L·t_i` and `down ≤ min_i L·t_i − L·c − r`; a pair whose two
-//! bounds can neither exceed the margin nor beat the best eligible axis so far (an
-//! exact test, like the hull–hull test's) is skipped.
+//! bounds can neither exceed the margin, nor beat the best eligible axis so far, nor
+//! a positive largest gap either way so far (an exact test, like the hull–hull test's)
+//! is skipped. That largest gap (the two-sided verdict's) comes back with the outcome:
+//! exact when positive (the hull apart from the triangle within the margin), else at
+//! most 0.
 
 use super::local::{ExactTriangle, LocalTriangle};
 use super::sat::{Eligible, offer_line};
@@ -28,13 +31,14 @@ use glam::Vec3;
 
 /// The test of hull `poly` against `tri`, whose plane has the hull's centroid in front.
 /// Edge features name the triangle edge and the hull edge whose direction gave the
-/// axis.
+/// axis. Returns the outcome and the largest gap over every candidate either way (see
+/// the module docs).
 pub(crate) fn hull_triangle(
     poly: &Polytope,
     tri: &LocalTriangle,
     tri64: &ExactTriangle,
     margin: f32,
-) -> SatOutcome {
+) -> (SatOutcome, f32) {
     let n = tri.normal;
     let face_a = Axis {
         separation: -poly.support(-n).1 - tri.offset,
@@ -42,23 +46,32 @@ pub(crate) fn hull_triangle(
         feature: Feature::FaceA(0),
     };
     if face_a.separation > margin {
-        return SatOutcome::Separated(face_a);
+        return (SatOutcome::Separated(face_a), face_a.separation);
     }
-    match hull_axes(poly, tri, tri64, face_a.separation, margin) {
-        Ok(eligible) => eligible.fold(face_a, FEATURE_SLOP * poly.inradius),
-        Err(axis) => SatOutcome::Separated(axis),
+    // Only a margin needs the gap (without one an overlap's is at most 0).
+    let axes = if margin > 0.0 {
+        hull_axes::<true>(poly, tri, tri64, face_a.separation, margin)
+    } else {
+        hull_axes::<false>(poly, tri, tri64, face_a.separation, margin)
+    };
+    match axes {
+        Ok((eligible, gap)) => (eligible.fold(face_a, FEATURE_SLOP * poly.inradius), gap),
+        Err(axis) => (SatOutcome::Separated(axis), axis.separation),
     }
 }
 
-fn hull_axes(
+#[inline(always)]
+fn hull_axes<const GAP: bool>(
     poly: &Polytope,
     tri: &LocalTriangle,
     tri64: &ExactTriangle,
     face_a: f32,
     margin: f32,
-) -> Result<Eligible, Axis> {
+) -> Result<(Eligible, f32), Axis> {
     let (n, t) = (tri.normal, tri.vertices);
     let mut eligible = Eligible::new();
+    // The largest gap either way so far (the verdict's).
+    let mut gap = face_a;
     for (j, plane) in poly.planes.iter().enumerate() {
         let m = plane.normal;
         let separation = m.dot(t[0]).min(m.dot(t[1])).min(m.dot(t[2])) - plane.offset;
@@ -69,6 +82,9 @@ fn hull_axes(
         };
         if separation > margin {
             return Err(axis);
+        }
+        if GAP {
+            gap = gap.max(separation);
         }
         if m.dot(n) <= 0.0 {
             eligible.offer(false, separation, -m, axis.feature);
@@ -93,10 +109,14 @@ fn hull_axes(
             };
             let (p, q) = (l.dot(t[i]), l.dot(t[(i + 2) % 3]));
             // The inner ball bounds both gaps from above: skip the scan when neither
-            // orientation could separate or beat the best eligible axis so far.
+            // orientation could separate, beat the best eligible axis so far, or widen
+            // a positive largest gap (only an apart pair's gap is wanted exactly).
             let (centre, l_dot_n) = (l.dot(poly.centroid), l.dot(n));
             let best = eligible.best().max(face_a);
-            let could = |bound: f32, eligible: bool| bound > margin || (eligible && bound > best);
+            let wider = gap.max(0.0);
+            let could = |bound: f32, eligible: bool| {
+                bound > margin || (GAP && bound > wider) || (eligible && bound > best)
+            };
             if !could(centre - poly.inradius - p.max(q), l_dot_n >= 0.0)
                 && !could(p.min(q) - centre - poly.inradius, l_dot_n <= 0.0)
             {
@@ -104,18 +124,22 @@ fn hull_axes(
             }
             let (lo, hi) = interval(poly.vertices, l);
             let feature = Feature::EdgeEdge(i as u32, j as u32);
+            let (up, down) = (lo - p.max(q), p.min(q) - hi);
             offer_line(
                 &mut eligible,
                 true,
                 l,
                 l_dot_n,
-                (lo - p.max(q), p.min(q) - hi),
+                (up, down),
                 (feature, feature),
                 margin,
             )?;
+            if GAP {
+                gap = gap.max(up).max(down);
+            }
         }
     }
-    Ok(eligible)
+    Ok((eligible, gap))
 }
 
 /// `(min, max)` of `l · v` over the vertices.

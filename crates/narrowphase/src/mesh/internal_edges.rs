@@ -10,8 +10,8 @@
 //! triangle's front normal and its points are rebuilt with the triangle's face as the
 //! reference, so every depth is measured exactly along that normal, and only the part of
 //! the convex over this triangle contributes (the neighbours give the rest). A corrected
-//! contact with nothing over the triangle is kept aside, and answers only when no
-//! triangle of the call gives a contact (see `patch::buried_patch`).
+//! contact with nothing touching over the triangle is kept aside, and answers only when
+//! no triangle of the call gives a touching contact (see `patch::buried_patch`).
 //!
 //! The triangle's feature of an axis `L`:
 //! * the front face when the test chose it;

@@ -49,7 +49,17 @@
 //! into **one manifold with at most four points** — the deepest patch's normal, the
 //! points of patches within [`MERGE_ANGLE`] of it, depths re-measured along it (see
 //! `merge`). Ids pack the triangle id in the high 32 bits, so they stay the same while
-//! the same triangle's features touch. The scratch buffers ([`MeshScratch`]) are reused
+//! the same triangle's features touch.
+//!
+//! ## The margin
+//! A margin adds the speculative contacts of the triangles apart within it and changes
+//! no touching contact: a triangle the shape is apart from gives no point deeper than
+//! minus its gap, whatever its internal edges or cones measure along a front normal
+//! (`Patch::keep_apart`); speculative points do not stand in for an overlap's buried
+//! contact; the cones look for neighbours among the triangles the query without the
+//! margin passes. Tested on a steep terrain: spheres, boxes and capsules keep their
+//! normal and depth, hulls their depth within the clip tolerance
+//! (`tests/mesh_contacts.rs`). The scratch buffers ([`MeshScratch`]) are reused
 //! from call to call: nothing is allocated per triangle.
 //!
 //! ## Cost
@@ -126,7 +136,7 @@ use internal_edges::{axis_feature, is_active};
 use local::{Convex, ExactTriangle, LocalTriangle};
 use merge::{merged_points, reference_patch, with_triangle};
 use patch::{Against, Patch, convex_outcome, triangle_patch};
-use sepax_geometry::{MeshTriangle, Pose, Shape};
+use sepax_geometry::{Aabb, MeshTriangle, Pose, Shape};
 
 /// Buffers reused by [`collide_mesh_triangles`] from one call to the next (one per
 /// thread): after the first calls, no allocation.
@@ -135,6 +145,7 @@ pub struct MeshScratch {
     patches: Vec<(u32, Patch)>,
     /// Contacts with nothing over their triangle (see `patch::buried_patch`).
     buried: Vec<(u32, Patch)>,
+    /// The triangles the cones search for neighbours.
     triangles: Vec<(u32, LocalTriangle)>,
     gathered: Vec<Candidate>,
 }
@@ -199,12 +210,31 @@ pub fn collide_mesh_triangles(
         return None;
     }
     let margin = sanitize_margin(margin);
+    let reach = Some(body::box_in_mesh(mesh_pose, shape, pose)).filter(Aabb::is_valid);
+    collide_mesh_triangles_within(triangles, (mesh_pose, shape, pose), margin, reach, scratch)
+}
+
+/// [`collide_mesh_triangles`] (valid poses, a convex shape, a sanitised margin) given
+/// the shape's own box in the mesh's frame, `reach`, among whose triangles the cones
+/// look for neighbours (all of them when `None`).
+pub(crate) fn collide_mesh_triangles_within(
+    triangles: impl IntoIterator<Item = (u32, MeshTriangle)>,
+    (mesh_pose, shape, pose): (&Pose, &Shape, &Pose),
+    margin: f32,
+    reach: Option<Aabb>,
+    scratch: &mut MeshScratch,
+) -> Option<Manifold> {
+    // Without a margin the call's triangles are the bare query's: no filter.
+    let reach = reach.filter(|_| margin > 0.0);
     let clip_tolerance = CLIP_TOLERANCE * inner_radius(shape);
     // The mesh in the convex's frame: `point_to_a` maps mesh points there.
     let (mesh_in_convex, exact_frame) = Frame::with_f64(pose, mesh_pose);
     scratch.patches.clear();
     scratch.buried.clear();
     scratch.triangles.clear();
+    // The cones look for neighbours among the triangles the shape's own box (no
+    // margin) overlaps: the triangles of the call without a margin, so that a margin
+    // changes no touching contact (see `cone`).
     with_against(shape, |against| {
         for (id, triangle) in triangles {
             let tri = LocalTriangle::new(&triangle, &mesh_in_convex);
@@ -213,7 +243,11 @@ pub fn collide_mesh_triangles(
             if !tri.is_finite() {
                 continue;
             }
-            scratch.triangles.push((id, tri));
+            let [a, b, c] = triangle.vertices;
+            let bounds = || Aabb::new(a.min(b).min(c), a.max(b).max(c));
+            if reach.is_none_or(|reach| bounds().overlaps(&reach)) {
+                scratch.triangles.push((id, tri));
+            }
             let tri64 = ExactTriangle::new(&exact_frame, &triangle);
             if let Some(patch) = triangle_patch(&against, &tri, &tri64, margin, clip_tolerance) {
                 match patch.buried {
@@ -233,14 +267,20 @@ pub fn collide_mesh_triangles(
             );
         }
     });
-    // No triangle gives a contact: the deepest of those kept aside, if any.
-    if scratch.patches.is_empty()
+    // No triangle gives a touching contact: the deepest of those kept aside joins
+    // when it is deeper than every patch (a margin's speculative patches do not hide
+    // a buried overlap).
+    let mut reference = reference_patch(&scratch.patches);
+    let deepest = reference.map(|k| scratch.patches[k].1.depth());
+    if deepest.is_none_or(|depth| depth < 0.0)
         && let Some(k) = reference_patch(&scratch.buried)
+        && deepest.is_none_or(|depth| scratch.buried[k].1.depth() > depth)
     {
-        let deepest = scratch.buried.swap_remove(k);
-        scratch.patches.push(deepest);
+        let buried = scratch.buried.swap_remove(k);
+        scratch.patches.push(buried);
+        reference = Some(scratch.patches.len() - 1);
     }
-    let reference = reference_patch(&scratch.patches)?;
+    let reference = reference?;
     let (id, patch) = &scratch.patches[reference];
     // The verdict of a triangle's test and the depths of its points are computed
     // apart; where they disagree by round-off (or the input is beyond f32), the deepest
@@ -342,20 +382,21 @@ pub fn contact_triangle(
                 let patch = triangle_patch(&against, &tri, &tri64, margin, 0.0)?;
                 (patch.normal, patch.depth(), Feature::Sphere)
             }
+            // Along the front normal, a shape apart from the triangle stays apart (see
+            // `Patch::keep_apart`): the depth is at most minus the test's gap.
             Against::Capsule(core) => {
                 let test = capsule_triangle(&core, &tri, &tri64, margin)?;
+                let exact = test.exact;
                 if is_active(&tri, test.on) {
-                    (
-                        test.exact.normal,
-                        -test.exact.separation,
-                        test.exact.feature,
-                    )
+                    (exact.normal, -exact.separation, exact.feature)
                 } else {
-                    (tri.normal, -test.face.separation, Feature::FaceA(0))
+                    let depth = -test.face.separation;
+                    let depth = depth.min(-test.gap.max(0.0));
+                    (tri.normal, depth, Feature::FaceA(0))
                 }
             }
             Against::Convex(convex) => {
-                let SatOutcome::Overlap { exact, .. } =
+                let (SatOutcome::Overlap { exact, .. }, gap) =
                     convex_outcome(&convex, &tri, &tri64, margin)?
                 else {
                     return None;
@@ -364,7 +405,8 @@ pub fn contact_triangle(
                     (exact.normal, -exact.separation, exact.feature)
                 } else {
                     let lowest = -convex.polytope().support(-tri.normal).1;
-                    (tri.normal, tri.offset - lowest, Feature::FaceA(0))
+                    let depth = (tri.offset - lowest).min(-gap.max(0.0));
+                    (tri.normal, depth, Feature::FaceA(0))
                 }
             }
         };

@@ -40,8 +40,11 @@ pub(crate) struct Patch {
     pub tri: LocalTriangle,
     /// A contact kept aside (a corrected one with nothing of the convex over its face,
     /// or the test's own where the correction gives nothing), used only when no
-    /// triangle of the call gives a contact (see [`buried_patch`]).
+    /// triangle of the call gives a touching contact (see [`buried_patch`]).
     pub buried: bool,
+    /// How far the triangle's test found the shape apart from the triangle (0 when they
+    /// touch): no point of the patch is deeper than `−gap` (see [`Patch::keep_apart`]).
+    pub gap: f32,
 }
 
 impl Patch {
@@ -50,6 +53,31 @@ impl Patch {
         Patch {
             buried: true,
             ..self
+        }
+    }
+
+    /// The patch of a triangle the shape is `gap` apart from (`gap ≤ 0`: touching,
+    /// nothing changes): every point deeper than `−gap` gets depth `−gap`, moved along
+    /// the normal so that its shape-side end stays (the point is halfway between the
+    /// surfaces: `point − normal · depth/2` is on the shape).
+    ///
+    /// A triangle kept for the margin is apart from the shape, yet the depths of its
+    /// points are measured along its front normal on an internal edge or corner, or on
+    /// the face of a cone's end: with the shape past the triangle's edge and below its
+    /// plane's extension (on a bent surface), they can read as a penetration the
+    /// triangle does not have, and as the deepest patch it would set the manifold's
+    /// normal and depth. Capped, a margin adds speculative points and changes no
+    /// touching contact.
+    pub fn keep_apart(&mut self, gap: f32) {
+        if gap > 0.0 {
+            let normal = self.normal;
+            for c in &mut self.points {
+                if c.depth > -gap {
+                    c.point += normal * (0.5 * (-gap - c.depth));
+                    c.depth = -gap;
+                }
+            }
+            self.gap = gap;
         }
     }
 
@@ -101,14 +129,16 @@ pub(crate) fn triangle_patch(
     }
 }
 
-/// The test's outcome for a box or hull whose centre is in front of the plane.
+/// The test's outcome for a box or hull whose centre is in front of the plane, with the
+/// largest gap of its lines either way (positive: apart within the margin; see
+/// `box_triangle`).
 #[inline]
 pub(crate) fn convex_outcome(
     convex: &Convex,
     tri: &LocalTriangle,
     tri64: &ExactTriangle,
     margin: f32,
-) -> Option<SatOutcome> {
+) -> Option<(SatOutcome, f32)> {
     if tri.normal.dot(convex.centre()) < tri.offset {
         return None;
     }
@@ -125,10 +155,24 @@ fn convex_patch(
     margin: f32,
     clip_tolerance: f32,
 ) -> Option<Patch> {
-    let SatOutcome::Overlap { exact, preferred } = convex_outcome(convex, tri, tri64, margin)?
+    let (SatOutcome::Overlap { exact, preferred }, gap) =
+        convex_outcome(convex, tri, tri64, margin)?
     else {
         return None;
     };
+    let mut patch = convex_axis_patch(convex, tri, (exact, preferred), margin, clip_tolerance)?;
+    patch.keep_apart(gap);
+    Some(patch)
+}
+
+/// [`convex_patch`] for the test's exact and preferred axes.
+fn convex_axis_patch(
+    convex: &Convex,
+    tri: &LocalTriangle,
+    (exact, preferred): (Axis, Axis),
+    margin: f32,
+    clip_tolerance: f32,
+) -> Option<Patch> {
     // The axis is the preferred one, or the exact one when the preferred gives no
     // points; an axis on an internal edge or corner then drops its points for the
     // face's. When every axis it could be is internal, the face's points are the answer
@@ -194,19 +238,20 @@ fn axis_patch(
         on: axis_feature(tri, &axis),
         tri: *tri,
         buried: false,
+        gap: 0.0,
     })
 }
 
 /// The patch of a contact on an internal edge or corner: the front normal, depths along
 /// it, only the part over this triangle (see `internal_edges`); when nothing of the
-/// convex lies over it, the [`buried_patch`] (`None` when it has no depth either).
+/// convex touches over it, the [`buried_patch`] (`None` when it has no depth either).
 fn internal_patch(
     convex: &Convex,
     tri: &LocalTriangle,
     margin: f32,
     clip_tolerance: f32,
 ) -> Option<Patch> {
-    let points = triangle_face_points(convex, tri, margin, clip_tolerance);
+    let points = face_points_touching(convex, tri, margin, clip_tolerance);
     if points.is_empty() {
         return buried_patch(convex, tri, margin);
     }
@@ -217,7 +262,33 @@ fn internal_patch(
         on: TriangleFeature::Face,
         tri: *tri,
         buried: false,
+        gap: 0.0,
     })
+}
+
+/// The convex's points over `tri`'s face ([`triangle_face_points`]), or none when none
+/// of them touches (all deeper than `−margin` but above the plane) while the convex
+/// reaches below the plane beside the face: what the margin 0 gives, so that a
+/// margin's speculative points do not stand in for the [`buried_patch`] of an
+/// overlapping pair (a touching contact would turn speculative).
+pub(crate) fn face_points_touching(
+    convex: &Convex,
+    tri: &LocalTriangle,
+    margin: f32,
+    clip_tolerance: f32,
+) -> SmallVec<[Candidate; 4]> {
+    let mut points = triangle_face_points(convex, tri, margin, clip_tolerance);
+    // (Without a margin every point kept touches.)
+    if margin > 0.0 && points.iter().all(|c| c.depth < 0.0) && reaches_below(convex, tri) {
+        points.clear();
+    }
+    points
+}
+
+/// True when the convex's deepest vertex along `−n` is on or below the triangle's plane.
+fn reaches_below(convex: &Convex, tri: &LocalTriangle) -> bool {
+    let n = tri.normal;
+    tri.offset + convex.polytope().support(-n).1 >= 0.0
 }
 
 /// The face contact of a triangle that the convex overlaps with nothing over its face:
@@ -230,7 +301,8 @@ fn internal_patch(
 /// through the peak of a terrain) can lie outside every face's prism: each triangle
 /// dropped its contact and the pair, overlapping by far, got none. So these patches are
 /// kept aside (`buried`) and the deepest of them answers when no triangle of the call
-/// gives a contact; otherwise they change nothing. Where even this has no depth (the
+/// gives a touching contact (it then joins the speculative ones of a margin, if it is
+/// deeper); otherwise they change nothing. Where even this has no depth (the
 /// convex does not reach below the face's plane: a corner's cone can move a contact to
 /// a triangle the convex is apart from), the test's own contact is kept aside instead.
 pub(crate) fn buried_patch(convex: &Convex, tri: &LocalTriangle, margin: f32) -> Option<Patch> {
@@ -253,6 +325,7 @@ pub(crate) fn buried_patch(convex: &Convex, tri: &LocalTriangle, margin: f32) ->
         on: TriangleFeature::Face,
         tri: *tri,
         buried: true,
+        gap: 0.0,
     })
 }
 
@@ -297,13 +370,9 @@ fn sphere_patch(
     } else {
         exact_offset(tri64, feature).unwrap_or((true_distance, direction, feature))
     };
-    // A sphere apart from the triangle (kept for the margin) stays apart: measured
-    // along the front normal on an inactive feature, its depth could come out positive
-    // (the centre not over this triangle), a penetration the triangle does not have.
-    let mut depth = radius - distance;
-    if true_distance > radius {
-        depth = depth.min(radius - true_distance);
-    }
+    // Within the margin the depth is at least `−margin` (`distance` is at most the
+    // true one); a sphere apart from the triangle stays apart (`Patch::keep_apart`).
+    let depth = radius - distance;
     if depth < -margin {
         return None;
     }
@@ -312,7 +381,7 @@ fn sphere_patch(
         TriangleFeature::Edge(i) => 1 + i as u64,
         TriangleFeature::Vertex(j) => 4 + j as u64,
     };
-    Some(Patch {
+    let mut patch = Patch {
         buried: false,
         normal,
         feature: Feature::Sphere,
@@ -326,5 +395,8 @@ fn sphere_patch(
         ),
         on,
         tri: *tri,
-    })
+        gap: 0.0,
+    };
+    patch.keep_apart(true_distance - radius);
+    Some(patch)
 }
