@@ -323,3 +323,70 @@ fn capsule_triangle_agrees_with_the_core_nearly_parallel() {
         Placing::AlongEdge,
     );
 }
+
+/// `contact_triangle` with a margin, on triangles whose edges and corners are each
+/// active or not at random (so the internal-edge branch, depths along the front normal,
+/// runs too): a pair the f64 verdict has overlapping keeps the contact it has without a
+/// margin, bit for bit, with a positive depth; a pair the verdict has apart by `g`
+/// within the margin gets no contact without it and, with it, none deeper than `−g`.
+/// (Measured along the front normal from an internal edge, or along an eligible axis
+/// when the core's end lies behind the plane beside an edge, an apart shape read as
+/// penetrating; and a first version of the cap turned every overlap's depth on an
+/// internal edge to 0.)
+#[test]
+fn a_margin_keeps_a_triangle_contact_and_an_apart_triangle_apart() {
+    let mut rng = Rng::new(0x7B9);
+    let margin = 0.05;
+    let (mut overlapping, mut apart) = (0, 0);
+    for i in 0..60_000 {
+        let mut t = random_triangle(&mut rng);
+        t.active_edges = [(); 3].map(|_| rng.below(2) == 0);
+        t.active_vertices = [(); 3].map(|_| rng.below(2) == 0);
+        let mesh_pose = Pose::new(
+            rng.vec3(Vec3::splat(-5.0), Vec3::splat(5.0)),
+            rng.rotation(),
+        );
+        let shape = match i % 3 {
+            0 => random_cuboid(&mut rng),
+            1 => {
+                let points = 8 + rng.below(9);
+                ellipsoid_hull(&mut rng, points)
+            }
+            _ => Shape::from(Capsule::try_new(rng.range(0.0, 2.0), rng.range(0.05, 1.0)).unwrap()),
+        };
+        let pose = place_near(&mut rng, &t, &mesh_pose, &shape);
+        let Some(gap) = triangle_verdict_gap(&t, &mesh_pose, &shape, &pose) else {
+            continue;
+        };
+        let tolerance = 5e-6 * f64::from(shape.bounding_radius()).max(2.0);
+        let bare = contact_triangle(&t, &mesh_pose, &shape, &pose, 0.0);
+        let with_margin = contact_triangle(&t, &mesh_pose, &shape, &pose, margin);
+        if gap < -tolerance {
+            let (Some(bare), Some(with_margin)) = (bare, with_margin) else {
+                // The centre within round-off of the plane: the one-sided rule decides.
+                assert_eq!(bare.is_some(), with_margin.is_some(), "case {i}");
+                continue;
+            };
+            overlapping += 1;
+            assert_eq!(with_margin, bare, "case {i}: overlapping by {}", -gap);
+            assert!(
+                bare.depth > 0.0,
+                "case {i}: overlapping by {}, {bare:?}",
+                -gap
+            );
+        } else if gap > tolerance && gap < f64::from(margin) - tolerance {
+            assert!(bare.is_none(), "case {i}: apart by {gap}, {bare:?}");
+            if let Some(c) = with_margin {
+                apart += 1;
+                assert!(
+                    f64::from(c.depth) <= -gap + tolerance,
+                    "case {i}: apart by {gap}, {c:?}"
+                );
+            }
+        }
+    }
+    assert!(
+        overlapping > 10_000 && apart > 500,
+        "{overlapping} overlapping, {apart} apart"
+    );
+}

@@ -382,16 +382,17 @@ pub fn contact_triangle(
                 let patch = triangle_patch(&against, &tri, &tri64, margin, 0.0)?;
                 (patch.normal, patch.depth(), Feature::Sphere)
             }
-            // Along the front normal, a shape apart from the triangle stays apart (see
-            // `Patch::keep_apart`): the depth is at most minus the test's gap.
+            // A shape apart from the triangle stays apart (see `Patch::keep_apart`):
+            // along the front normal, or along an eligible axis that reads an overlap,
+            // the depth is at most minus the test's gap.
             Against::Capsule(core) => {
                 let test = capsule_triangle(&core, &tri, &tri64, margin)?;
                 let exact = test.exact;
                 if is_active(&tri, test.on) {
-                    (exact.normal, -exact.separation, exact.feature)
+                    let depth = kept_apart(-exact.separation, test.gap);
+                    (exact.normal, depth, exact.feature)
                 } else {
-                    let depth = -test.face.separation;
-                    let depth = depth.min(-test.gap.max(0.0));
+                    let depth = kept_apart(-test.face.separation, test.gap);
                     (tri.normal, depth, Feature::FaceA(0))
                 }
             }
@@ -402,10 +403,11 @@ pub fn contact_triangle(
                     return None;
                 };
                 if is_active(&tri, axis_feature(&tri, &exact)) {
-                    (exact.normal, -exact.separation, exact.feature)
+                    let depth = kept_apart(-exact.separation, gap);
+                    (exact.normal, depth, exact.feature)
                 } else {
                     let lowest = -convex.polytope().support(-tri.normal).1;
-                    let depth = (tri.offset - lowest).min(-gap.max(0.0));
+                    let depth = kept_apart(tri.offset - lowest, gap);
                     (tri.normal, depth, Feature::FaceA(0))
                 }
             }
@@ -416,6 +418,12 @@ pub fn contact_triangle(
             feature,
         })
     })
+}
+
+/// `depth` of a shape `gap` apart from a triangle: at most `−gap` when apart (`gap > 0`),
+/// as it is (see `Patch::keep_apart`).
+fn kept_apart(depth: f32, gap: f32) -> f32 {
+    if gap > 0.0 { depth.min(-gap) } else { depth }
 }
 
 /// [`collide_mesh_triangles`] for one triangle (index 0), with its own scratch.
