@@ -160,16 +160,18 @@ fn convex_patch(
     else {
         return None;
     };
-    let mut patch = convex_axis_patch(convex, tri, (exact, preferred), margin, clip_tolerance)?;
+    let axes = (exact, preferred, gap <= 0.0);
+    let mut patch = convex_axis_patch(convex, tri, axes, margin, clip_tolerance)?;
     patch.keep_apart(gap);
     Some(patch)
 }
 
-/// [`convex_patch`] for the test's exact and preferred axes.
+/// [`convex_patch`] for the test's exact and preferred axes, and whether its verdict
+/// has the pair overlapping.
 fn convex_axis_patch(
     convex: &Convex,
     tri: &LocalTriangle,
-    (exact, preferred): (Axis, Axis),
+    (exact, preferred, overlapping): (Axis, Axis, bool),
     margin: f32,
     clip_tolerance: f32,
 ) -> Option<Patch> {
@@ -183,11 +185,23 @@ fn convex_axis_patch(
         && (exact == preferred || !is_active(tri, axis_feature(tri, &exact)))
     {
         return internal_patch(convex, tri, margin, clip_tolerance).or_else(|| {
-            let (axis, points) = axis_points(convex, tri, exact, preferred, margin, clip_tolerance);
+            let (axis, points) = axis_points(
+                convex,
+                tri,
+                (exact, preferred, overlapping),
+                margin,
+                clip_tolerance,
+            );
             axis_patch(convex, tri, exact, axis, points).map(Patch::buried)
         });
     }
-    let (axis, points) = axis_points(convex, tri, exact, preferred, margin, clip_tolerance);
+    let (axis, points) = axis_points(
+        convex,
+        tri,
+        (exact, preferred, overlapping),
+        margin,
+        clip_tolerance,
+    );
     if !is_active(tri, axis_feature(tri, &axis)) {
         return internal_patch(convex, tri, margin, clip_tolerance)
             .or_else(|| axis_patch(convex, tri, exact, axis, points).map(Patch::buried));
@@ -201,14 +215,13 @@ fn convex_axis_patch(
 fn axis_points(
     convex: &Convex,
     tri: &LocalTriangle,
-    exact: Axis,
-    preferred: Axis,
+    (exact, preferred, overlapping): (Axis, Axis, bool),
     margin: f32,
     clip_tolerance: f32,
 ) -> (Axis, SmallVec<[Candidate; 4]>) {
     let points_on = |axis: &Axis| {
         let points = triangle_points(convex, tri, axis, margin, clip_tolerance);
-        touching_only(points, &exact, margin)
+        touching_only(points, overlapping, margin)
     };
     let points = points_on(&preferred);
     if points.is_empty() && exact != preferred {
@@ -218,18 +231,18 @@ fn axis_points(
     }
 }
 
-/// An overlapping pair's points on an axis (`exact`, the test's, does not separate)
-/// that all miss, kept for the margin above the surfaces, count as none: without a
-/// margin the axis gives none, and the pair's contact comes from the exact axis or
+/// An overlapping pair's points on an axis (`overlapping`: the test's verdict has no
+/// gap) that all miss, kept for the margin above the surfaces, count as none: without
+/// a margin the axis gives none, and the pair's contact comes from the exact axis or
 /// the convex's deepest vertex. (A margin's speculative point on the preferred axis
 /// stood in for a hull 0.23 into a triangle, its contact 0.49 deep without the margin.)
 fn touching_only(
     mut points: SmallVec<[Candidate; 4]>,
-    exact: &Axis,
+    overlapping: bool,
     margin: f32,
 ) -> SmallVec<[Candidate; 4]> {
     // (Without a margin every point kept touches.)
-    if margin > 0.0 && exact.separation <= 0.0 && points.iter().all(|c| c.depth < 0.0) {
+    if margin > 0.0 && overlapping && points.iter().all(|c| c.depth < 0.0) {
         points.clear();
     }
     points
