@@ -10,7 +10,7 @@
 //! depths along its normal), or kept aside when nothing of the shape lies over it (it
 //! answers only when no triangle of the call gives a touching contact: see
 //! `patch::buried_patch`). A patch of a triangle the shape is apart from (kept for the
-//! margin) stays as far apart once moved (`Patch::keep_apart`).
+//! margin) keeps its speculative points, only its normal moving into the cone.
 //!
 //! The neighbour across the edge is found among the triangles of the same call whose
 //! box the shape's own box overlaps, the margin left out (its two shared corners are
@@ -63,8 +63,20 @@ pub(crate) fn clamp_to_cones(
             k += 1;
             continue;
         };
-        // The moved contact is still the patch's triangle's: as far apart as it was.
-        let gap = patch.gap;
+        if patch.gap > 0.0 {
+            // A triangle the shape is apart from (kept for the margin): its speculative
+            // points stay where they are, at its own feature and `gap` apart, and only
+            // the normal moves into the cone. (The target face's points would be that
+            // face's contact, which its own triangle gives if the shape touches it:
+            // capped at this triangle's gap they sat deep inside the shape as
+            // speculative points.)
+            let patch = &mut patches[k].1;
+            patch.normal = tri.normal;
+            patch.feature = Feature::FaceA(0);
+            patch.on = TriangleFeature::Face;
+            k += 1;
+            continue;
+        }
         let points = face_points_touching(convex, &tri, margin, clip_tolerance);
         if points.is_empty() {
             // Kept aside: the target face's contact, or, when the convex does not
@@ -72,15 +84,12 @@ pub(crate) fn clamp_to_cones(
             // triangle the convex is apart from), the test's own.
             let (own_id, own) = patches.swap_remove(k);
             buried.push(match buried_patch(convex, &tri, margin) {
-                Some(mut face) => {
-                    face.keep_apart(gap);
-                    (id, face)
-                }
+                Some(face) => (id, face),
                 None => (own_id, own.buried()),
             });
             continue;
         }
-        let mut face = Patch {
+        let face = Patch {
             normal: tri.normal,
             feature: Feature::FaceA(0),
             points,
@@ -89,7 +98,6 @@ pub(crate) fn clamp_to_cones(
             buried: false,
             gap: 0.0,
         };
-        face.keep_apart(gap);
         patches[k] = (id, face);
         k += 1;
     }
