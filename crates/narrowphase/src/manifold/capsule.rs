@@ -22,9 +22,11 @@
 //!   cut it (`0xfffe` when the core's own endpoint).
 //! * **Capsule along capsule** (cores within `PARALLEL_CORES` of parallel): b's core is
 //!   clipped to the span of a's (`|y| ≤ h_a`, a's core is its y axis), and both ends
-//!   become points, each at depth `r_a + r_b − n·(x_b − x_a)` with `x_a` the point of
-//!   a's core level with `x_b`; the closest points join when deeper by more than the
-//!   clip tolerance. Ids: reference 0, incident 0, lines `[end, 1 if cut by a's end
+//!   become points, each at depth `r_a + r_b − |x_b − x_a|` with `x_a` the point of
+//!   a's core level with `x_b`, placed halfway between the surfaces along `x_b − x_a`
+//!   (the cores' own gap there: along the normal instead, slightly skew cores' sideways
+//!   offset left a point up to 0.006 beyond half its depth from a capsule); the closest
+//!   points join when deeper by more than the clip tolerance. Ids: reference 0, incident 0, lines `[end, 1 if cut by a's end
 //!   else 0]`.
 //! * **Otherwise** one point from the closest points `(y, x)` of the axis (a point of
 //!   the polytope's surface or of a's core, and a point of b's core): depth `−s`, id the
@@ -305,11 +307,16 @@ pub(crate) fn capsule_points_on_axis(
     for (end, (t, cut)) in ends.into_iter().enumerate() {
         let x_b = core.p0 + db * t;
         let x_a = axis_a * axis_a.dot(x_b).clamp(-ha, ha);
-        let depth = radii - n.dot(x_b - x_a);
+        // The cores' own gap at this station, along their offset `u`: not quite `n`
+        // when the cores are not exactly parallel.
+        let offset = x_b - x_a;
+        let distance = offset.length();
+        let u = if distance > 0.0 { offset / distance } else { n };
+        let depth = radii - distance;
         if depth >= -margin {
             deepest = deepest.max(depth);
             points.push(Candidate {
-                point: x_b - n * core.radius + n * (0.5 * depth),
+                point: x_b - u * core.radius + u * (0.5 * depth),
                 depth,
                 id: pack_id(false, 0, 0, [end as u16, cut as u16]),
             });
