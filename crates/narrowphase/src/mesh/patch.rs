@@ -180,28 +180,20 @@ fn convex_axis_patch(
     // face's. When every axis it could be is internal, the face's points are the answer
     // whichever it is: the axis' own points are not computed (on a terrain most
     // triangles under a resting box end here) unless the face gives nothing at all.
+    let axis_and_points = || {
+        let axes = (exact, preferred, overlapping);
+        axis_points(convex, tri, axes, margin, clip_tolerance)
+    };
     let on_preferred = axis_feature(tri, &preferred);
     if !is_active(tri, on_preferred)
         && (exact == preferred || !is_active(tri, axis_feature(tri, &exact)))
     {
         return internal_patch(convex, tri, margin, clip_tolerance).or_else(|| {
-            let (axis, points) = axis_points(
-                convex,
-                tri,
-                (exact, preferred, overlapping),
-                margin,
-                clip_tolerance,
-            );
+            let (axis, points) = axis_and_points();
             axis_patch(convex, tri, exact, axis, points).map(Patch::buried)
         });
     }
-    let (axis, points) = axis_points(
-        convex,
-        tri,
-        (exact, preferred, overlapping),
-        margin,
-        clip_tolerance,
-    );
+    let (axis, points) = axis_and_points();
     if !is_active(tri, axis_feature(tri, &axis)) {
         return internal_patch(convex, tri, margin, clip_tolerance)
             .or_else(|| axis_patch(convex, tri, exact, axis, points).map(Patch::buried));
