@@ -135,7 +135,7 @@ use cone::clamp_to_cones;
 use internal_edges::{axis_feature, is_active};
 use local::{Convex, ExactTriangle, LocalTriangle};
 use merge::{merged_points, reference_patch, with_triangle};
-use patch::{Against, Patch, convex_outcome, triangle_patch};
+use patch::{Against, Patch, convex_outcome, kept_apart, triangle_patch};
 use sepax_geometry::{Aabb, MeshTriangle, Pose, Shape};
 
 /// Buffers reused by [`collide_mesh_triangles`] from one call to the next (one per
@@ -210,7 +210,10 @@ pub fn collide_mesh_triangles(
         return None;
     }
     let margin = sanitize_margin(margin);
-    let reach = Some(body::box_in_mesh(mesh_pose, shape, pose)).filter(Aabb::is_valid);
+    // (Only a margin reads it: see `collide_mesh_triangles_within`.)
+    let reach = (margin > 0.0)
+        .then(|| body::box_in_mesh(mesh_pose, shape, pose))
+        .filter(Aabb::is_valid);
     collide_mesh_triangles_within(triangles, (mesh_pose, shape, pose), margin, reach, scratch)
 }
 
@@ -418,12 +421,6 @@ pub fn contact_triangle(
             feature,
         })
     })
-}
-
-/// `depth` of a shape `gap` apart from a triangle: at most `−gap` when apart (`gap > 0`),
-/// as it is (see `Patch::keep_apart`).
-fn kept_apart(depth: f32, gap: f32) -> f32 {
-    if gap > 0.0 { depth.min(-gap) } else { depth }
 }
 
 /// [`collide_mesh_triangles`] for one triangle (index 0), with its own scratch.

@@ -72,10 +72,9 @@ impl Patch {
         if gap > 0.0 {
             let normal = self.normal;
             for c in &mut self.points {
-                if c.depth > -gap {
-                    c.point += normal * (0.5 * (-gap - c.depth));
-                    c.depth = -gap;
-                }
+                let depth = kept_apart(c.depth, gap);
+                c.point += normal * (0.5 * (depth - c.depth));
+                c.depth = depth;
             }
             self.gap = gap;
         }
@@ -88,6 +87,13 @@ impl Patch {
             .map(|c| c.depth)
             .fold(f32::NEG_INFINITY, f32::max)
     }
+}
+
+/// `depth` of a shape `gap` apart from a triangle: at most `−gap` when apart (`gap > 0`),
+/// as it is otherwise (the rule of [`Patch::keep_apart`]).
+#[inline]
+pub(crate) fn kept_apart(depth: f32, gap: f32) -> f32 {
+    if gap > 0.0 { depth.min(-gap) } else { depth }
 }
 
 /// The distance and unit direction from the closest point of a triangle's edge or
