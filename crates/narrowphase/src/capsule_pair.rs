@@ -48,7 +48,7 @@ use crate::manifold::CLIP_TOLERANCE;
 use crate::manifold::capsule::capsule_points_on_axis;
 use crate::sat::SatOutcome;
 use crate::sat::capsule::{Core, capsule_capsule};
-use glam::{Mat3, Vec3};
+use glam::{DVec3, Mat3, Vec3};
 use sepax_geometry::{Capsule, Pose};
 
 /// Two capsules in the frame at a's centre with the world's axes: the rotations as
@@ -88,6 +88,15 @@ impl CorePair {
     }
 }
 
+/// Both cores' directions (their capsules' y axes) in the world's axes, worked out in
+/// `f64` from the rotations as given (normalised in `f64`): what crossing cores take
+/// their normal from (see `sat::capsule`).
+#[cold]
+fn core_directions(pose_a: &Pose, pose_b: &Pose) -> (DVec3, DVec3) {
+    let axis = |pose: &Pose| pose.rotation.as_dquat().normalize() * DVec3::Y;
+    (axis(pose_a), axis(pose_b))
+}
+
 /// [`contact`](fn@crate::contact) (and, with margin 0, [`intersects`](crate::intersects))
 /// for two capsules (poses checked, pair in canonical order): the exact axis of the
 /// same query as [`collide_capsules`], so the three agree bit for bit on the verdict
@@ -102,7 +111,11 @@ pub(crate) fn contact_capsules(
     mirrored: bool,
 ) -> Option<Contact> {
     let pair = CorePair::new(a, pose_a, b, pose_b);
-    match capsule_capsule(pair.core_a, pair.core_b, margin).outcome {
+    match capsule_capsule(pair.core_a, pair.core_b, margin, || {
+        core_directions(pose_a, pose_b)
+    })
+    .outcome
+    {
         SatOutcome::Separated(_) => None,
         SatOutcome::Overlap { exact, .. } => {
             let contact = Contact {
@@ -136,7 +149,7 @@ pub(crate) fn collide_capsules(
         core_a,
         core_b,
     } = CorePair::new(a, pose_a, b, pose_b);
-    let query = capsule_capsule(core_a, core_b, margin);
+    let query = capsule_capsule(core_a, core_b, margin, || core_directions(pose_a, pose_b));
     let axis = match query.outcome {
         SatOutcome::Separated(axis) => {
             cache.remember(axis.feature, true);

@@ -7,9 +7,9 @@
 use glam::{DVec3, Quat, Vec3};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Capsule, ConvexHull, Cuboid, Pose, Shape};
-use sepax_narrowphase::oracle::signed_distance;
+use sepax_narrowphase::oracle::{gap_along, signed_distance};
 use sepax_narrowphase::ray::ray_shape;
-use sepax_narrowphase::{Feature, Manifold, PairCache, collide};
+use sepax_narrowphase::{Feature, Manifold, PairCache, collide, contact, intersects};
 
 fn capsule(h: f32, r: f32) -> Shape {
     Shape::from(Capsule::try_new(h, r).unwrap())
@@ -201,6 +201,64 @@ fn nearly_parallel_capsules_put_their_points_between_the_surfaces() {
         manifolds > 8_000 && two_points > 4_000,
         "{manifolds} manifolds, {two_points} with two points"
     );
+}
+
+/// Two capsules whose cores cross (each through a random point of the other, within
+/// round-off), from 1e-7 rad to 3° apart, at random places far from the origin too:
+/// `contact`'s depth is the overlap along its normal (the f64 gap between the shapes
+/// along it, to round-off), which is `r_a + r_b`, the least overlap of any direction
+/// (the cores meet); and b moved out along the normal by the depth no longer
+/// touches. The normal is the cores' common perpendicular; in f32 it was round-off
+/// below 0.005 rad (a direction across the longer core, chosen at random) and several
+/// ε / sin θ off above: 5.6e-4 short on the properties sweep's k = 1,022,410. Fails
+/// before the fix (case 0).
+#[test]
+fn crossing_capsules_overlap_by_their_radii_along_their_common_perpendicular() {
+    let mut rng = Rng::new(0xca95_0004);
+    for i in 0..20_000 {
+        let (ha, ra) = (rng.range(0.2, 2.0), rng.range(0.05, 0.8));
+        let (hb, rb) = (rng.range(0.2, 2.0), rng.range(0.05, 0.8));
+        let (a, b) = (capsule(ha, ra), capsule(hb, rb));
+        let turn_a = rng.rotation();
+        let angle = 10f32.powf(rng.range(-7.0, -1.3));
+        let skew = Quat::from_axis_angle(
+            rng.vec3(Vec3::splat(-1.0), Vec3::splat(1.0))
+                .try_normalize()
+                .unwrap_or(Vec3::X),
+            angle,
+        );
+        let turn_b = (turn_a * skew).normalize();
+        // The cores meet at a point `ta` along a's core and `tb` along b's.
+        let (ta, tb) = (rng.range(-0.95, 0.95) * ha, rng.range(-0.95, 0.95) * hb);
+        let far = [1.0, 1e3][i % 2];
+        let pose_a = Pose::new(rng.vec3(Vec3::splat(-far), Vec3::splat(far)), turn_a);
+        let meet = pose_a.transform_point(Vec3::Y * ta);
+        let pose_b = Pose::new(meet - turn_b * (Vec3::Y * tb), turn_b);
+        let c = contact(&a, &pose_a, &b, &pose_b, 0.0).expect("crossing capsules touch");
+        let size = f64::from(ha + hb + ra + rb);
+        let tolerance = 1e-5 * size + 1e-6 * f64::from(far);
+        let gap = gap_along(&a, &pose_a, &b, &pose_b, c.normal.as_dvec3());
+        assert!(
+            (gap + f64::from(c.depth)).abs() <= tolerance,
+            "case {i} ({angle} rad): depth {} but gap {gap} along {:?}",
+            c.depth,
+            c.normal
+        );
+        assert!(
+            (f64::from(c.depth) - f64::from(ra + rb)).abs() <= tolerance,
+            "case {i} ({angle} rad): depth {} for radii {}",
+            c.depth,
+            ra + rb
+        );
+        let out = Pose::new(
+            pose_b.translation + c.normal * (c.depth + 2.0 * tolerance as f32),
+            pose_b.rotation,
+        );
+        assert!(
+            !intersects(&a, &pose_a, &b, &out),
+            "case {i} ({angle} rad): still touching once pushed out by the depth"
+        );
+    }
 }
 
 /// Sphere tracing in f64 on the oracle's signed distance: the first `t` where the
