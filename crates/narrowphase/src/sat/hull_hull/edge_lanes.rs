@@ -115,6 +115,21 @@ impl EdgeLanesOfB {
     /// normal `−d / max|d_k|` (`EdgeData::cross`), and `|d|` on the scaled vector (0
     /// for a zero or non-finite one, like `scaled_direction`).
     pub fn move_to_a(&mut self, frame: &Frame) {
+        #[cfg(target_arch = "x86_64")]
+        if crate::sat::box_box_wide::SimdLevel::detected()
+            == crate::sat::box_box_wide::SimdLevel::Avx2
+        {
+            // SAFETY: `detected` returns AVX2 only after checking that this CPU runs
+            // it, the one requirement of a `#[target_feature(enable = "avx2")]` fn.
+            unsafe { self.move_to_a_avx2(frame) };
+            return;
+        }
+        self.move_to_a_lanes(frame);
+    }
+
+    /// [`Self::move_to_a`] in `wide`'s lanes (the build's baseline: two SSE2 halves on
+    /// x86-64, NEON on aarch64).
+    fn move_to_a_lanes(&mut self, frame: &Frame) {
         let zero = f32x8::splat(0.0);
         for block in &mut self.blocks {
             let n0 = rotate(frame, load(&block.n0)).map(|c| -c);
@@ -138,6 +153,87 @@ impl EdgeLanesOfB {
             block.n1 = store(n1);
             block.point = store(point);
             block.direction = store(d);
+        }
+    }
+
+    /// [`Self::move_to_a`] in one AVX2 register a block (`wide` alone compiles for the
+    /// build's baseline: two SSE2 halves): the same multiplies, adds, divisions and
+    /// square roots in the same order, `wide`'s `max` (the left operand where the right
+    /// one is NaN, else the larger, the right one on a tie or a NaN on the left) and
+    /// negation (the sign bit flipped), so every lane has the baseline's bits (the test
+    /// `lanes_match_the_scalar_edge_query` compares them with the scalar `edge_b`).
+    /// Callgrind, `prof hull` (256 touching 24-point pairs, `N=20`, inside `collide`): 72.54 → 70.03
+    /// million instructions (−3.5 %); `prof box-hull`: 63.91 → 61.29 million (−4.1 %).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn move_to_a_avx2(&mut self, frame: &Frame) {
+        use std::arch::x86_64::{
+            __m256, _CMP_GT_OQ, _CMP_LT_OQ, _CMP_UNORD_Q, _mm256_add_ps, _mm256_and_ps,
+            _mm256_blendv_ps, _mm256_cmp_ps, _mm256_div_ps, _mm256_loadu_ps, _mm256_max_ps,
+            _mm256_mul_ps, _mm256_set1_ps, _mm256_setzero_ps, _mm256_sqrt_ps, _mm256_storeu_ps,
+            _mm256_xor_ps,
+        };
+        let load = |lanes: &[f32; BLOCK]| -> __m256 {
+            // SAFETY: reads the 8 floats of `lanes` (unaligned load, in bounds).
+            unsafe { _mm256_loadu_ps(lanes.as_ptr()) }
+        };
+        let store = |lanes: &mut [f32; BLOCK], v: __m256| {
+            // SAFETY: writes the 8 floats of `lanes` (unaligned store, in bounds).
+            unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), v) }
+        };
+        let load3 = |rows: &[[f32; BLOCK]; 3]| [load(&rows[0]), load(&rows[1]), load(&rows[2])];
+        let r = frame.rot;
+        let columns = [r.x_axis, r.y_axis, r.z_axis];
+        // `R v` in glam's order: `(c₀ v_x + c₁ v_y) + c₂ v_z`.
+        let rotate = |v: [__m256; 3]| -> [__m256; 3] {
+            std::array::from_fn(|k| {
+                let term = |c: usize| _mm256_mul_ps(_mm256_set1_ps(columns[c][k]), v[c]);
+                _mm256_add_ps(_mm256_add_ps(term(0), term(1)), term(2))
+            })
+        };
+        let sign = _mm256_set1_ps(-0.0);
+        let negate = |v: [__m256; 3]| v.map(|c| _mm256_xor_ps(c, sign));
+        let abs = |v: __m256| std::arch::x86_64::_mm256_andnot_ps(sign, v);
+        // `wide`'s `x.max(y)`: `x` where `y` is NaN, else `x > y ? x : y`.
+        let max = |x: __m256, y: __m256| {
+            _mm256_blendv_ps(_mm256_max_ps(x, y), x, _mm256_cmp_ps::<_CMP_UNORD_Q>(y, y))
+        };
+        let (zero, infinity) = (_mm256_setzero_ps(), _mm256_set1_ps(f32::INFINITY));
+        let t = frame.trans;
+        let trans = [
+            _mm256_set1_ps(t.x),
+            _mm256_set1_ps(t.y),
+            _mm256_set1_ps(t.z),
+        ];
+        for block in &mut self.blocks {
+            let n0 = negate(rotate(load3(&block.n0)));
+            let n1 = negate(rotate(load3(&block.n1)));
+            let p = rotate(load3(&block.point));
+            let point: [__m256; 3] = std::array::from_fn(|k| _mm256_add_ps(p[k], trans[k]));
+            let d = rotate(load3(&block.direction));
+            let scale = max(abs(d[0]), max(abs(d[1]), abs(d[2])));
+            let valid = _mm256_and_ps(
+                _mm256_cmp_ps::<_CMP_GT_OQ>(scale, zero),
+                _mm256_cmp_ps::<_CMP_LT_OQ>(scale, infinity),
+            );
+            let w = d.map(|c| _mm256_div_ps(c, scale));
+            let squares = _mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(w[0], w[0]), _mm256_mul_ps(w[1], w[1])),
+                _mm256_mul_ps(w[2], w[2]),
+            );
+            let l = _mm256_sqrt_ps(squares);
+            store(
+                &mut block.length,
+                _mm256_blendv_ps(zero, _mm256_mul_ps(l, scale), valid),
+            );
+            for k in 0..3 {
+                let cross = _mm256_blendv_ps(zero, _mm256_xor_ps(w[k], sign), valid);
+                store(&mut block.cross[k], cross);
+                store(&mut block.n0[k], n0[k]);
+                store(&mut block.n1[k], n1[k]);
+                store(&mut block.point[k], point[k]);
+                store(&mut block.direction[k], d[k]);
+            }
         }
     }
 
@@ -295,8 +391,9 @@ mod tests {
             && x.length.to_bits() == y.length.to_bits()
     }
 
-    /// Every lane equals the scalar `edge_b` bit for bit, and every lane's crossing bit
-    /// the scalar `arcs_cross`, for hulls and boxes at random poses (far ones too).
+    /// Every lane equals the scalar `edge_b` bit for bit (moved by the baseline lanes
+    /// and by this CPU's level), and every lane's crossing bit the scalar `arcs_cross`,
+    /// for hulls and boxes at random poses (far ones too).
     #[test]
     fn lanes_match_the_scalar_edge_query() {
         let mut rng = Rng::new(0xed6e_1a4e);
@@ -334,9 +431,16 @@ mod tests {
             for (j, _) in b.edges.iter().enumerate() {
                 lanes.push(&b.edge_records[j], j, b.edge_scale, 1.0);
             }
+            // The baseline lanes, and this CPU's level (AVX2 where it has it).
+            let mut baseline = EdgeLanesOfB::new();
+            baseline.blocks = lanes.blocks.clone();
+            baseline.len = lanes.len;
+            baseline.move_to_a_lanes(&frame);
             lanes.move_to_a(&frame);
             for j in 0..b.edges.len() {
-                assert!(same(&lanes.edge(j / BLOCK, j % BLOCK), &query.edge_b(j)));
+                let (k, l) = (j / BLOCK, j % BLOCK);
+                assert!(same(&lanes.edge(k, l), &query.edge_b(j)));
+                assert!(same(&baseline.edge(k, l), &query.edge_b(j)));
             }
             let edges_a: Vec<EdgeData> = (0..a.edges.len()).map(|i| query.edge_a(i)).collect();
             // This CPU's level (AVX2 where it has it) against the baseline lanes.
