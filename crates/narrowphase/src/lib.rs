@@ -262,7 +262,7 @@ pub use batch::{
 #[doc(hidden)]
 pub use batch::{collide_box_pairs_at, collide_box_pairs_with_at, contact_box_pairs_at};
 pub use cache::{CachedAxis, PairCache};
-pub use cast::{CAST_TOLERANCE, CastHit, MAX_CAST_STEPS, Motion, cast};
+pub use cast::{CAST_TOLERANCE, CastHit, MAX_CAST_STEPS, Motion, cast, cast_rounding};
 pub use contact::{Contact, Feature, Manifold, ManifoldPoint, flipped_id};
 pub use distance::{ClosestPoints, Witness, closest_points, distance};
 pub use error::QueryError;

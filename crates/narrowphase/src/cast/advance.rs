@@ -1,9 +1,14 @@
 //! Conservative advancement (see the [module docs](super)).
 
-use super::{CAST_TOLERANCE, CastHit, MAX_CAST_STEPS, Motion, touching_at, world_hit};
+#[cfg(doc)]
+use super::cast_rounding;
+use super::{
+    CAST_TOLERANCE, CastHit, MAX_CAST_STEPS, Motion, core_reach, pose_rounding, touching_at,
+    world_hit,
+};
 use crate::PairCache;
 use crate::distance::{Core, Frame64, LocalClosest, local_closest, pair_scale, reach};
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 use sepax_geometry::{Pose, Shape};
 
 /// One moving shape: the shape, its core and radius, its start pose and motion.
@@ -15,6 +20,10 @@ pub(super) struct Body<'s> {
     radius: f32,
     /// How far its furthest point lies from its origin (f64: finite for any shape).
     reach: f64,
+    /// How far its core's furthest point lies from its origin: the reach less the
+    /// radius swept about the core (a sphere's core is its centre, a capsule's its
+    /// segment), the part a rotation moves.
+    core_reach: f64,
 }
 
 impl<'s> Body<'s> {
@@ -28,6 +37,7 @@ impl<'s> Body<'s> {
             core,
             radius,
             reach: reach(shape),
+            core_reach: core_reach(shape),
         }
     }
 
@@ -38,16 +48,18 @@ impl<'s> Body<'s> {
         pose: &'s Pose,
         motion: &'s Motion,
     ) -> Body<'s> {
+        let triangle_reach = corners
+            .iter()
+            .map(|c| c.as_dvec3().length())
+            .fold(0.0, f64::max);
         Body {
             shape,
             pose,
             motion,
             core: Core::Triangle(corners),
             radius: 0.0,
-            reach: corners
-                .iter()
-                .map(|c| c.as_dvec3().length())
-                .fold(0.0, f64::max),
+            reach: triangle_reach,
+            core_reach: triangle_reach,
         }
     }
 
@@ -62,6 +74,25 @@ impl<'s> Body<'s> {
         self.motion.angular.length() as f64 * self.reach
     }
 
+    /// Fastest the shape's support along the fixed world direction `n` (unit) can move
+    /// because of the rotation: a core point `x` (about the origin) moves along `n` at
+    /// `(ω × x)·n = x·(n × ω)`, at most `|n × ω|` times the core's reach; the ball swept
+    /// about the core turns into itself. (A sphere's rotation moves nothing; a shape
+    /// turning about `n` slides along itself.)
+    fn turning_along(&self, n: DVec3) -> f64 {
+        n.cross(self.motion.angular.as_dvec3()).length() * self.core_reach
+    }
+
+    /// A bound on how far the f32 rounding of the pose [`Motion::pose_at`] builds for
+    /// any time up to `t` (the time itself rounded to f32 too) moves a point of the
+    /// shape's core from the exact motion (see [`cast_rounding`]): `2ε` of the largest
+    /// translation reached (each coordinate rounded twice, `|p + v t|` and `v t`) and
+    /// `4ε` of the core's reach for the rotation (a unit quaternion rounded to f32 turns
+    /// by a few ε).
+    fn rounding(&self, t: f64) -> f64 {
+        pose_rounding(self.pose, self.motion, self.core_reach, t)
+    }
+
     fn pose_at(&self, t: f64) -> Pose {
         self.motion.pose_at(self.pose, t as f32)
     }
@@ -69,12 +100,16 @@ impl<'s> Body<'s> {
 
 /// Conservative advancement in the given order (checked input).
 ///
-/// At time `t` with gap `d > 0` along the unit normal `n` (a → b), every point of b
-/// projects on the fixed `n` at least `d` beyond every point of a. That lead shrinks no
-/// faster than `u = (v_a − v_b) · n + |ω_a| R_a + |ω_b| R_b`, so the shapes stay apart
-/// until `t + d / u`; the cast advances to `t + (d − τ/2) / u` (τ the tolerance, so it
-/// lands just short of touching) and stops once `d ≤ τ`. `u ≤ 0` proves they never
-/// close along `n`: no hit. So does an advance past `max_time`.
+/// At time `t` with gap `d > 0` along the unit normal `n` (a → b, world), every point
+/// of b projects on the fixed `n` at least `d` beyond every point of a. That lead
+/// shrinks no faster than `u = (v_a − v_b) · n + |n × ω_a| R_a + |n × ω_b| R_b` (`R`: the
+/// cores' reaches, see [`Body::turning_along`]), so the shapes stay apart until
+/// `t + d / u`; the cast advances to `t + (d − τ/2 − 2δ) / (u + δ')` (τ the tolerance,
+/// δ the poses' rounding at time `t` and δ' its growth a unit of time, see
+/// [`cast_rounding`]: it lands just short of touching at the poses a caller builds for
+/// that time, which are off the exact motion by up to their own δ) and stops once
+/// `d ≤ τ + 4δ`. `u ≤ 0` proves they never close along `n`: no hit. So does an advance
+/// past `max_time`.
 ///
 /// Without rotation, b only translates in a's frame: the relative frame is computed
 /// once and each step moves b's origin by `t r` (`r`, b's velocity relative to a's, in
@@ -83,14 +118,22 @@ impl<'s> Body<'s> {
 pub(super) fn advance(ma: &Body, mb: &Body, max_time: f32) -> Option<CastHit> {
     let (a, b) = (ma.shape, mb.shape);
     let (motion_a, motion_b) = (ma.motion, mb.motion);
-    let tolerance = CAST_TOLERANCE as f64 * ma.reach.min(mb.reach);
+    let base = CAST_TOLERANCE as f64 * ma.reach.min(mb.reach);
+    // The poses' rounding δ at time t, and the tolerance and how far short of touching
+    // a step aims there; δ grows by `drift` a unit of time as the translations do.
+    let rounding = |t: f64| ma.rounding(t) + mb.rounding(t);
+    let tolerance = |t: f64| base + 4.0 * rounding(t);
+    let short = |t: f64| 0.5 * tolerance(t);
+    let drift = 2.0
+        * f32::EPSILON as f64
+        * (motion_a.linear.as_dvec3().length() + motion_b.linear.as_dvec3().length());
     let turning = ma.turning() + mb.turning();
     let start = Frame64::new(ma.pose, mb.pose);
     let qa = ma.pose.rotation.as_dquat().normalize();
     let relative = qa.conjugate() * (motion_b.linear - motion_a.linear).as_dvec3();
     let mut cache = PairCache::default();
     // Nothing can touch before the bounding spheres do.
-    let mut t = spheres_meet(ma, mb, max_time as f64, 0.5 * tolerance)?;
+    let mut t = spheres_meet(ma, mb, max_time as f64, short(max_time as f64))?;
     // The last closest points found, and their time.
     let mut last: Option<(LocalClosest, f64)> = None;
     for _ in 0..MAX_CAST_STEPS {
@@ -113,7 +156,7 @@ pub(super) fn advance(ma: &Body, mb: &Body, max_time: f32) -> Option<CastHit> {
                 _ => touching_at(a, &ma.pose_at(t), b, &mb.pose_at(t), t),
             });
         };
-        let found = match found.gap <= tolerance {
+        let found = match found.gap <= tolerance(t) {
             // Confirmed at the poses a caller builds for time t (f32, rounded).
             true if turning == 0.0 => {
                 let (pa, pb) = (ma.pose_at(t), mb.pose_at(t));
@@ -124,7 +167,7 @@ pub(super) fn advance(ma: &Body, mb: &Body, max_time: f32) -> Option<CastHit> {
                 );
                 match exact {
                     None => return Some(touching(world_hit(&pa, &found, t))),
-                    Some(exact) if exact.gap <= tolerance => {
+                    Some(exact) if exact.gap <= tolerance(t) => {
                         return Some(world_hit(&pa, &exact, t));
                     }
                     Some(exact) => exact,
@@ -138,7 +181,9 @@ pub(super) fn advance(ma: &Body, mb: &Body, max_time: f32) -> Option<CastHit> {
             true => {
                 let q = ma.pose_at(t).rotation.as_dquat().normalize();
                 let n = q * found.normal;
-                (motion_a.linear - motion_b.linear).as_dvec3().dot(n) + turning
+                (motion_a.linear - motion_b.linear).as_dvec3().dot(n)
+                    + ma.turning_along(n)
+                    + mb.turning_along(n)
             }
             false => -relative.dot(found.normal),
         };
@@ -146,7 +191,9 @@ pub(super) fn advance(ma: &Body, mb: &Body, max_time: f32) -> Option<CastHit> {
         if closing <= 0.0 {
             return None;
         }
-        t += (found.gap - 0.5 * tolerance) / closing;
+        // Short of touching at the rounded poses of both ends: the lead shrinks by
+        // `closing · dt` and the rounding at the far end is `drift · dt` larger.
+        t += (found.gap - short(t)) / (closing + drift);
         if t > max_time as f64 {
             return None;
         }

@@ -8,8 +8,10 @@
 //! into a reused per-thread buffer). Each is cast as a flat core of three corners
 //! (two-sided, like ray casts against meshes; contacts are one-sided) by the same
 //! conservative advancement as any pair, the mesh triangle first; each cast is given
-//! the earliest time found so far as its limit, and the earliest hit wins (the lowest
-//! triangle index among equal times).
+//! the earliest time found so far as its limit, and the earliest hit wins; among equal
+//! times the one with the least separation (so a triangle the shape already overlaps
+//! at time 0 beats one it is a hair from: the hit is `initially_touching`, with the
+//! penetration's normal), then the lowest triangle index.
 
 use super::advance::{Body, advance};
 use super::{CAST_TOLERANCE, CastHit, Motion};
@@ -55,11 +57,17 @@ pub(super) fn cast_mesh(
             let triangle = Body::triangle(shape, corners, pose, motion);
             let limit = best.map_or(max_time, |h| h.time);
             if let Some(hit) = advance(&triangle, other, limit)
-                && best.is_none_or(|b| hit.time < b.time)
+                && best.is_none_or(|b| earlier(&hit, &b))
             {
                 best = Some(hit);
             }
         }
         Ok(best)
     })
+}
+
+/// Whether `hit` goes before `best`: earlier, or as early and less apart (see the
+/// module docs).
+fn earlier(hit: &CastHit, best: &CastHit) -> bool {
+    hit.time < best.time || (hit.time == best.time && hit.separation < best.separation)
 }
