@@ -128,7 +128,7 @@ fn pose_rounding(pose: &Pose, motion: &Motion, core_reach: f64, max_time: f64) -
 /// bound then taken over the whole shape about `|ω|`, a spinning box sliding past
 /// another ran out 0.078 short of it, and 3 of 20 seeds of `tests/cast_oracle.rs`'s
 /// never-late test held such a cast; with the tighter bound and 512 steps, none of
-/// 24 seeds does.)
+/// 24 seeds counted does.)
 pub const MAX_CAST_STEPS: usize = 512;
 
 /// Constant velocities of a body: its pose at time `t` is [`Motion::pose_at`].
