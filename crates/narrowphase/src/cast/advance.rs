@@ -3,8 +3,8 @@
 #[cfg(doc)]
 use super::cast_rounding;
 use super::{
-    CAST_TOLERANCE, CastHit, MAX_CAST_STEPS, Motion, core_reach, pose_rounding, touching_at,
-    world_hit,
+    CAST_TOLERANCE, CastHit, MAX_CAST_STEPS, Motion, core_reach, pose_rounding, rounding_drift,
+    touching_at, world_hit,
 };
 use crate::PairCache;
 use crate::distance::{Core, Frame64, LocalClosest, local_closest, pair_scale, reach};
@@ -68,10 +68,10 @@ impl<'s> Body<'s> {
         self.reach
     }
 
-    /// Fastest a point of the shape can move along a fixed direction because of the
-    /// rotation: `|ω| × reach`.
-    fn turning(&self) -> f64 {
-        self.motion.angular.length() as f64 * self.reach
+    /// Whether its rotation moves any point (`|ω| × reach > 0`): else it only
+    /// translates.
+    fn turns(&self) -> bool {
+        self.motion.angular.length() as f64 * self.reach > 0.0
     }
 
     /// Fastest the shape's support along the fixed world direction `n` (unit) can move
@@ -124,10 +124,8 @@ pub(super) fn advance(ma: &Body, mb: &Body, max_time: f32) -> Option<CastHit> {
     let rounding = |t: f64| ma.rounding(t) + mb.rounding(t);
     let tolerance = |t: f64| base + 4.0 * rounding(t);
     let short = |t: f64| 0.5 * tolerance(t);
-    let drift = 2.0
-        * f32::EPSILON as f64
-        * (motion_a.linear.as_dvec3().length() + motion_b.linear.as_dvec3().length());
-    let turning = ma.turning() + mb.turning();
+    let drift = rounding_drift(motion_a) + rounding_drift(motion_b);
+    let turning = ma.turns() || mb.turns();
     let start = Frame64::new(ma.pose, mb.pose);
     let qa = ma.pose.rotation.as_dquat().normalize();
     let relative = qa.conjugate() * (motion_b.linear - motion_a.linear).as_dvec3();
@@ -137,7 +135,7 @@ pub(super) fn advance(ma: &Body, mb: &Body, max_time: f32) -> Option<CastHit> {
     // The last closest points found, and their time.
     let mut last: Option<(LocalClosest, f64)> = None;
     for _ in 0..MAX_CAST_STEPS {
-        let frame = match turning > 0.0 {
+        let frame = match turning {
             true => Frame64::new(&ma.pose_at(t), &mb.pose_at(t)),
             false => Frame64 {
                 trans: start.trans + relative * t,
@@ -158,7 +156,7 @@ pub(super) fn advance(ma: &Body, mb: &Body, max_time: f32) -> Option<CastHit> {
         };
         let found = match found.gap <= tolerance(t) {
             // Confirmed at the poses a caller builds for time t (f32, rounded).
-            true if turning == 0.0 => {
+            true if !turning => {
                 let (pa, pb) = (ma.pose_at(t), mb.pose_at(t));
                 let frame = Frame64::new(&pa, &pb);
                 let scale = pair_scale(a, b, &frame);
@@ -177,7 +175,7 @@ pub(super) fn advance(ma: &Body, mb: &Body, max_time: f32) -> Option<CastHit> {
             false => found,
         };
         // `n` is in a's frame at time t: a's rotation then, for the world velocities.
-        let closing = match turning > 0.0 {
+        let closing = match turning {
             true => {
                 let q = ma.pose_at(t).rotation.as_dquat().normalize();
                 let n = q * found.normal;

@@ -116,10 +116,15 @@ fn core_reach(shape: &Shape) -> f64 {
 
 /// One shape's part of [`cast_rounding`], for a core reaching `core_reach`.
 fn pose_rounding(pose: &Pose, motion: &Motion, core_reach: f64, max_time: f64) -> f64 {
-    let largest =
-        pose.translation.as_dvec3().length() + motion.linear.as_dvec3().length() * max_time;
     let epsilon = f32::EPSILON as f64;
-    2.0 * epsilon * largest + 4.0 * epsilon * core_reach
+    2.0 * epsilon * pose.translation.as_dvec3().length()
+        + rounding_drift(motion) * max_time
+        + 4.0 * epsilon * core_reach
+}
+
+/// How fast [`pose_rounding`] grows with the time: `2ε` of the linear speed.
+pub(super) fn rounding_drift(motion: &Motion) -> f64 {
+    2.0 * f32::EPSILON as f64 * motion.linear.as_dvec3().length()
 }
 
 /// Most distance steps a cast takes; a cast that has not closed in by then (a
