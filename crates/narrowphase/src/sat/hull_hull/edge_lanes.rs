@@ -392,13 +392,13 @@ mod tests {
     }
 
     /// Every lane equals the scalar `edge_b` bit for bit (moved by the baseline lanes
-    /// and by this CPU's level), and every lane's crossing bit the scalar `arcs_cross`,
-    /// for hulls and boxes at random poses (far ones too).
+    /// and by this CPU's level: over 100,000 edges), and every lane's crossing bit the
+    /// scalar `arcs_cross`, for hulls and boxes at random poses (far ones too).
     #[test]
     fn lanes_match_the_scalar_edge_query() {
         let mut rng = Rng::new(0xed6e_1a4e);
-        let mut crossings = 0;
-        for trial in 0..400 {
+        let (mut crossings, mut compared) = (0, 0);
+        for trial in 0..3_000 {
             let hull_a = random_hull(&mut rng);
             let hull_b = random_hull(&mut rng);
             let boxed = BoxPolytope::new(rng.vec3(Vec3::splat(0.01), Vec3::splat(3.0)));
@@ -441,6 +441,7 @@ mod tests {
                 let (k, l) = (j / BLOCK, j % BLOCK);
                 assert!(same(&lanes.edge(k, l), &query.edge_b(j)));
                 assert!(same(&baseline.edge(k, l), &query.edge_b(j)));
+                compared += 1;
             }
             let edges_a: Vec<EdgeData> = (0..a.edges.len()).map(|i| query.edge_a(i)).collect();
             // This CPU's level (AVX2 where it has it) against the baseline lanes.
@@ -465,5 +466,6 @@ mod tests {
             }
         }
         assert!(crossings > 1_000, "{crossings} crossings");
+        assert!(compared > 100_000, "{compared} edges compared");
     }
 }
