@@ -47,7 +47,7 @@ use crate::contact::{Contact, Feature, Manifold, ManifoldPoint};
 use crate::manifold::CLIP_TOLERANCE;
 use crate::manifold::capsule::capsule_points_on_axis;
 use crate::sat::SatOutcome;
-use crate::sat::capsule::{Core, capsule_capsule};
+use crate::sat::capsule::{Core, ExactCores, capsule_capsule};
 use glam::{DVec3, Mat3, Vec3};
 use sepax_geometry::{Capsule, Pose};
 
@@ -88,13 +88,21 @@ impl CorePair {
     }
 }
 
-/// Both cores' directions (their capsules' y axes) in the world's axes, worked out in
-/// `f64` from the rotations as given (normalised in `f64`): what crossing cores take
-/// their normal from (see `sat::capsule`).
+/// Both cores in `f64` in the frame at a's centre with the world's axes, worked out from
+/// the poses as given (rotations normalised in `f64`, b's centre the translations'
+/// difference unrounded): what cores within the f32 cores' round-off of each other are
+/// measured again on (see `sat::capsule`).
 #[cold]
-fn core_directions(pose_a: &Pose, pose_b: &Pose) -> (DVec3, DVec3) {
-    let axis = |pose: &Pose| pose.rotation.as_dquat().normalize() * DVec3::Y;
-    (axis(pose_a), axis(pose_b))
+fn exact_cores(a: &Capsule, pose_a: &Pose, b: &Capsule, pose_b: &Pose) -> ExactCores {
+    let axis = |c: &Capsule, pose: &Pose| {
+        pose.rotation.as_dquat().normalize() * DVec3::new(0.0, c.half_height() as f64, 0.0)
+    };
+    let (half_a, half_b) = (axis(a, pose_a), axis(b, pose_b));
+    let centre_b = pose_b.translation.as_dvec3() - pose_a.translation.as_dvec3();
+    ExactCores {
+        a: (-half_a, 2.0 * half_a),
+        b: (centre_b - half_b, 2.0 * half_b),
+    }
 }
 
 /// [`contact`](fn@crate::contact) (and, with margin 0, [`intersects`](crate::intersects))
@@ -112,7 +120,7 @@ pub(crate) fn contact_capsules(
 ) -> Option<Contact> {
     let pair = CorePair::new(a, pose_a, b, pose_b);
     match capsule_capsule(pair.core_a, pair.core_b, margin, || {
-        core_directions(pose_a, pose_b)
+        exact_cores(a, pose_a, b, pose_b)
     })
     .outcome
     {
@@ -149,7 +157,7 @@ pub(crate) fn collide_capsules(
         core_a,
         core_b,
     } = CorePair::new(a, pose_a, b, pose_b);
-    let query = capsule_capsule(core_a, core_b, margin, || core_directions(pose_a, pose_b));
+    let query = capsule_capsule(core_a, core_b, margin, || exact_cores(a, pose_a, b, pose_b));
     let axis = match query.outcome {
         SatOutcome::Separated(axis) => {
             cache.remember(axis.feature, true);

@@ -18,6 +18,14 @@
 //!   cores `θ` apart (on two capsules 1e-3 rad apart crossing at their middles, lengths
 //!   3.4 and 1.5, the depth along the f32 normal was 5.6e-4 short of the overlap
 //!   along it; the properties sweep's k = 1,022,410).
+//!
+//!   Closest points within the f32 cores' round-off of each other (a few `1e-6` of the
+//!   pair's extent) give no direction, yet cores that far apart need not cross: one
+//!   core's end may stop that short of the other's side, and then the crossing normal
+//!   is off by the whole distance. So such pairs are measured again on the cores
+//!   worked out in `f64` from the poses ([`ExactCores`]): their closest points' direction
+//!   and distance, down to `1e-8` of the extent, below which the cores are taken as
+//!   crossing.
 //! * **segment–polytope** (box or hull, the capsule's core brought into the polytope's
 //!   frame): the core is a polytope with one edge and no faces, so the Minkowski
 //!   difference of polytope and core has as faces the polytope's faces and, for each
@@ -129,8 +137,18 @@ pub(crate) fn capsule_query(a: &Solid, b: &Solid, frame: &Frame, margin: f32) ->
             Core::local(*ha, *ra),
             Core::of_b(frame, *hb, *rb),
             margin,
-            // a's core lies along its y axis; b's along the frame's (rounded) one.
-            || (DVec3::Y, frame.rot.y_axis.as_dvec3()),
+            // a's core lies along its y axis; b's along the frame's (rounded) one: the
+            // frame is all there is here.
+            || ExactCores {
+                a: (
+                    DVec3::new(0.0, -*ha as f64, 0.0),
+                    DVec3::new(0.0, 2.0 * *ha as f64, 0.0),
+                ),
+                b: {
+                    let axis = frame.rot.y_axis.as_dvec3() * *hb as f64;
+                    (frame.trans.as_dvec3() - axis, 2.0 * axis)
+                },
+            },
         ),
         (_, Solid::Capsule(h, r)) => solid_capsule(a, Core::of_b(frame, *h, *r), margin, slop),
         (Solid::Capsule(h, r), _) => {
@@ -210,15 +228,33 @@ pub(crate) fn finish_core(
     finish(exact, preferred, margin, witness)
 }
 
+/// Both cores of a capsule pair in `f64`, worked out from the poses as given rather
+/// than from the rounded f32 cores: each as `(start, start to end)`, in the frame the
+/// f32 cores are in.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ExactCores {
+    pub a: (DVec3, DVec3),
+    pub b: (DVec3, DVec3),
+}
+
+/// Closest points of the exact cores nearer than this fraction of the pair's extent
+/// `E` give no direction either: `f64` closest points are good to about `1e-15 E`, so
+/// their direction to `1e-15 E / D` at a distance `D`, and turned in the plane of the
+/// cores by that it costs up to a core's length (`≤ E`) times it. From `D = 1e-8 E` on,
+/// that is below the f32 inputs' own round-off (`1e-7 E`); below it, the crossing
+/// normal is off by at most `D`.
+const EXACT_ROUND_OFF: f64 = 1e-8;
+
 /// Capsule a against capsule b, both cores in one frame centred on a's centre;
-/// `directions` gives both cores' directions in that frame in `f64` (any length), for
-/// cores that cross (see the module docs), asked for only then.
+/// `exact` gives both cores in `f64` from the poses (see [`ExactCores`]), asked for
+/// only when the f32 cores' closest points are within their round-off (see the module
+/// docs).
 #[inline(always)]
 pub(crate) fn capsule_capsule(
     a: Core,
     b: Core,
     margin: f32,
-    directions: impl FnOnce() -> (DVec3, DVec3),
+    exact: impl FnOnce() -> ExactCores,
 ) -> CapsuleOutcome {
     let (on_a, on_b) = closest_points_on_segments_f64_inlined(
         a.p0.as_dvec3(),
@@ -232,14 +268,13 @@ pub(crate) fn capsule_capsule(
     // Closest points nearer than the inputs' round-off say nothing about a direction.
     // (Sizes by their largest component: no square roots.)
     let size = |v: Vec3| v.abs().max_element() as f64;
-    let tiny = ROUND_OFF * 2.0 * (size(a.p1 - a.p0) + size(b.p1 - b.p0) + size(b.p0));
+    let extent = size(a.p1 - a.p0) + size(b.p1 - b.p0) + size(b.p0);
     // An f64 unit vector rounded to f32 is unit to f32 precision: no second
-    // normalisation. (`tiny ≥ 0`, so the division is by a positive length.)
-    let normal = if distance > tiny {
-        (offset * distance.recip()).as_vec3()
+    // normalisation. (`extent ≥ 0`, so the division is by a positive length.)
+    let (normal, distance, on_a, on_b) = if distance > ROUND_OFF * 2.0 * extent {
+        ((offset * distance.recip()).as_vec3(), distance, on_a, on_b)
     } else {
-        let (da, db) = directions();
-        crossing_normal(da, db, (b.p0 + b.p1) * 0.5)
+        closest_of_exact_cores(exact(), extent, (b.p0 + b.p1) * 0.5)
     };
     let axis = Axis {
         separation: (distance - radii) as f32,
@@ -247,6 +282,31 @@ pub(crate) fn capsule_capsule(
         feature: Feature::EdgeEdge(0, 0),
     };
     finish(axis, axis, margin, Some((on_a.as_vec3(), on_b.as_vec3())))
+}
+
+/// The normal, distance and closest points of cores whose f32 closest points are
+/// within round-off (see the module docs): measured again on the exact cores, the
+/// direction of their closest points when those are more than [`EXACT_ROUND_OFF`] ×
+/// `extent` apart, else the [`crossing_normal`]. (From the f32 cores, a pair whose
+/// cores pass 7e-6 apart end to side, on capsules of size 2.5, got the crossing normal,
+/// along which the depth was 7e-6 short: the capsule oracle's seed xor 5151.)
+#[cold]
+#[inline(never)]
+fn closest_of_exact_cores(
+    exact: ExactCores,
+    extent: f64,
+    towards: Vec3,
+) -> (Vec3, f64, DVec3, DVec3) {
+    let ((pa, da), (pb, db)) = (exact.a, exact.b);
+    let (on_a, on_b) = closest_points_on_segments_f64(pa, da, pb, db);
+    let offset = on_b - on_a;
+    let distance = offset.length();
+    let normal = if distance > EXACT_ROUND_OFF * extent {
+        (offset / distance).as_vec3()
+    } else {
+        crossing_normal(da, db, towards)
+    };
+    (normal, distance, on_a, on_b)
 }
 
 /// The normal of two cores that meet, from their directions `da`, `db` in `f64`:
