@@ -83,13 +83,13 @@ pub(crate) fn capsule_triangle(
         normal: n,
         feature: Feature::FaceA(0),
     };
-    let (on_core, feature, exact_offset) = closest_points(tri, tri64, p0, p1);
+    let tiny = ROUND_OFF as f32 * (tri.size() + tri.vertices[0].abs().max_element() + p1.length());
+    let (on_core, feature, exact_offset) = closest_points(tri, tri64, (p0, p1), tiny as f64);
     let exact_distance = exact_offset.length();
     let (offset, distance) = (exact_offset.as_vec3(), exact_distance as f32);
     if distance - radius > margin {
         return None;
     }
-    let tiny = ROUND_OFF as f32 * (tri.size() + tri.vertices[0].abs().max_element() + p1.length());
     if feature == TriangleFeature::Face && distance > tiny {
         // Over the face: the distance is the endpoint's height.
         let exact = Axis {
@@ -239,10 +239,6 @@ fn edge_feature(on: TriangleFeature) -> Feature {
     }
 }
 
-/// Relative margin (on squared distances) by which an edge pair must beat an endpoint
-/// over the face (see `closest_points`).
-const EDGE_TIE: f64 = 1e-6;
-
 /// An offset from an edge shorter than this fraction of the scale (the core's and the
 /// edge's lengths) is measured again from the exact corners (see `closest_points`).
 const SHORT_OFFSET: f64 = 1e-2;
@@ -250,12 +246,12 @@ const SHORT_OFFSET: f64 = 1e-2;
 /// The closest point of the core `p₀ p₁`, the triangle's feature and the offset from
 /// the triangle's closest point to the core's, in f64 (see the module docs). A short
 /// offset from an edge is measured from the triangle's exact corners: its direction is
-/// the contact normal.
+/// the contact normal. `tiny` is the round-off of the distances (see below).
 fn closest_points(
     tri: &LocalTriangle,
     tri64: &ExactTriangle,
-    p0: Vec3,
-    p1: Vec3,
+    (p0, p1): (Vec3, Vec3),
+    tiny: f64,
 ) -> (Vec3, TriangleFeature, DVec3) {
     let (n, o) = (tri.normal, tri.offset);
     let (h0, h1) = (n.dot(p0) - o, n.dot(p1) - o);
@@ -272,9 +268,14 @@ fn closest_points(
     }
     // An endpoint over the face; an endpoint closest to an edge or corner is also the
     // core's closest pair with that edge, found below. An edge pair must be shorter by
-    // more than round-off to beat an endpoint over the face: near the edge the two
-    // distances differ by `δ²/2h` (`δ` the endpoint's distance inside the edge), below
-    // the f32 points' rounding, while the directions differ by `δ/h`.
+    // more than the distances' round-off `tiny` to beat an endpoint over the face: near
+    // the edge the two distances differ by `δ²/2h` (`δ` the endpoint's distance inside
+    // the edge), below the f32 points' rounding, while the directions differ by `δ/h`,
+    // and the core's gap along the edge pair's direction falls short by up to its
+    // length times that. (The rounding is of the coordinates, not of `h`: a margin of
+    // `1e-6 h²` on the squares let an edge pair 3e-4 rad off the face normal win by
+    // round-off at `h = 0.09`, its gap 2e-4 short: the triangle oracle's seed xor
+    // 90001.) Choosing the face in a tie costs at most `tiny` of depth.
     let mut best = (p0, TriangleFeature::Face, DVec3::ZERO);
     let mut best_squared = f64::INFINITY;
     for p in [p0, p1] {
@@ -285,6 +286,13 @@ fn closest_points(
             best_squared = offset.length_squared();
         }
     }
+    // The squared distance an edge pair must come under: `(h − tiny)²` against an
+    // endpoint over the face, none within `tiny` of it.
+    let mut beat = match best_squared.sqrt() - tiny {
+        h if best_squared.is_finite() && h > 0.0 => h * h,
+        _ if best_squared.is_finite() => -1.0,
+        _ => f64::INFINITY,
+    };
     // (Differences in f64: an edge rounded to f32 moves its points by more than the
     // distances that decide a near tie.)
     let (c0, cd) = (p0.as_dvec3(), p1.as_dvec3() - p0.as_dvec3());
@@ -294,12 +302,7 @@ fn closest_points(
         let (a, e) = (a.as_dvec3(), b.as_dvec3() - a.as_dvec3());
         let (x, y) = segment_pair(c0, cd, a, e);
         let distance_squared = (x - y).length_squared();
-        let tie = if best.1 == TriangleFeature::Face {
-            EDGE_TIE
-        } else {
-            0.0
-        };
-        if distance_squared < best_squared * (1.0 - tie) {
+        if distance_squared < beat {
             let s = (y - a).dot(e) / e.length_squared();
             let feature = if s <= 0.0 {
                 TriangleFeature::Vertex(i as u8)
@@ -310,6 +313,7 @@ fn closest_points(
             };
             best = (x.as_vec3(), feature, x - y);
             best_squared = distance_squared;
+            beat = distance_squared;
             best_edge = Some(i);
         }
     }
@@ -334,6 +338,14 @@ fn closest_points(
 /// core nearly tangent to the circle an edge sweeps about it, the pair is a flat
 /// minimum whose distances differ by less than an f32 edge's rounding while their
 /// directions (which the contact normal takes) do not.
+///
+/// Inside, the points' places along the lines carry the round-off of `det = |d × e|²`
+/// (`∝ sin² θ` for lines `θ` apart), and an error `δs` along the core turns the offset
+/// `x − y` by `|d| δs / D` at a distance `D`: 6.5e-5 rad for a core 3.8 long 6e-5 rad
+/// off an edge, 6e-4 from it (the gap along the normal 5.6e-5 short: the triangle
+/// oracle's nearly parallel capsules, seeds xor 5151 and 90001). The offset of two
+/// lines' closest points is `r`'s part along their common perpendicular `m = d × e`,
+/// so it is taken so, good to f64 precision whatever `θ`; `y` is `x` less it.
 #[inline(always)]
 fn segment_pair(p: DVec3, d: DVec3, q: DVec3, e: DVec3) -> (DVec3, DVec3) {
     let r = p - q;
@@ -343,8 +355,11 @@ fn segment_pair(p: DVec3, d: DVec3, q: DVec3, e: DVec3) -> (DVec3, DVec3) {
     if det > 1e-12 * dd * ee {
         let s = (de * er - dr * ee) / det;
         let t = (dd * er - de * dr) / det;
-        if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&t) {
-            return (p + d * s, q + e * t);
+        let m = d.cross(e);
+        let m_squared = m.length_squared();
+        if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&t) && m_squared > 0.0 {
+            let x = p + d * s;
+            return (x, x - m * (m.dot(r) / m_squared));
         }
     }
     let onto = |x: DVec3, start: DVec3, along: DVec3, length_squared: f64| {
