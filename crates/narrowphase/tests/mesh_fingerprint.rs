@@ -20,7 +20,7 @@ use sepax_testkit::terrain::rolling_terrain;
 use std::sync::Arc;
 
 /// The hash of `fingerprint`: changed on purpose only.
-const FINGERPRINT: u64 = 0x4312_b30e_32a6_c481;
+const FINGERPRINT: u64 = 0xeb9a_9f95_75ed_bba4;
 
 fn random_shape(rng: &mut Rng, k: usize) -> Shape {
     match k % 4 {

@@ -23,13 +23,15 @@
 //! `a_margin_does_not_change_a_touching_convex_contact`).
 //!
 //! An active corner's cone is spanned by the normals of the triangles around it (those
-//! of the call: all of them when the shape touches the corner, as they all hold it); a
-//! normal further from each of them than those normals are from one another (the cone's
-//! width) is outside, and moves to the nearest of them, as above. A corner with only its
-//! own triangle at hand keeps its normal. The test is a bound, not the exact spherical
-//! polygon, and it closes the open side of a corner on the mesh's boundary too: a shape
-//! pressing sideways on a boundary corner shared by several triangles gets a face
-//! normal.
+//! of the call: all of them when the shape touches the corner, as they all hold it): the
+//! directions along which the corner is the highest of its neighbouring corners. A
+//! normal along which a neighbouring corner rises above it, or further from each of
+//! those normals than they are from one another (the cone's width), is outside, and
+//! moves to the nearest of them, as above. A corner with only its own triangle at hand
+//! keeps its normal. The width closes the open side of a corner on the mesh's boundary
+//! too: a shape pressing sideways on a boundary corner shared by several triangles gets
+//! a face normal; and a saddle (convex one way, concave the other) has no direction
+//! along which it is highest, so its contacts take the nearest face normal.
 //!
 //! Spheres need none of this: a sphere's normal runs from the closest point of the mesh
 //! to its centre, which is inside the cone of the closest feature by construction.
@@ -38,6 +40,7 @@ use super::local::{Convex, LocalTriangle};
 use super::patch::{Patch, buried_patch, face_points_touching};
 use super::sphere_triangle::TriangleFeature;
 use crate::Feature;
+use glam::Vec3;
 
 /// Moves the normals of active-edge and active-corner patches into their cones (see the
 /// module docs); `triangles` are every triangle of the call, in the convex's frame. A
@@ -162,5 +165,18 @@ fn corner_target(
     let l = patch.normal;
     let &(id, nearest) =
         around().max_by(|(_, t), (_, u)| l.dot(t.normal).total_cmp(&l.dot(u.normal)))?;
-    (l.dot(nearest.normal) < widest).then_some((id, nearest))
+    // The exact test of a convex corner: its normals are the directions along which it
+    // is the highest of its neighbours (`l · (w − corner) ≤ 0` for every corner `w` of
+    // the triangles around it, each such plane holding the normals of the two faces
+    // beside edge `w − corner`), to round-off. The width alone let a hull's face normal
+    // 8° beyond every face around a corner through (the mesh sliding test's seed xor
+    // 17): it bounds the spread, not the direction.
+    let above = |w: Vec3| w != corner && l.dot(w - corner) > CORNER_SLACK * (w - corner).length();
+    let beyond = around().any(|(_, t)| t.vertices.into_iter().any(above));
+    (beyond || l.dot(nearest.normal) < widest).then_some((id, nearest))
 }
+
+/// How far (as a fraction of an edge's length) a neighbouring corner may rise above a
+/// corner along a normal still taken as inside the corner's cone: round-off of the
+/// corners and the normal (a normal on the cone's border is perpendicular to an edge).
+const CORNER_SLACK: f32 = 1e-5;
