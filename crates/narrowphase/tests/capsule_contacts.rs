@@ -289,8 +289,8 @@ fn capsules_a_hair_apart_end_to_side_overlap_by_their_depth_along_the_normal() {
         // `u` across a's core, `w` across both: b's core leaves a's along
         // `cos β u + sin β w`, so its end at `u D` from a's point is the closest.
         let u = axis_a.any_orthogonal_vector().normalize();
-        let u = Quat::from_axis_angle(axis_a, rng.range(0.0, 6.28)) * u;
-        let w = Quat::from_axis_angle(u, rng.range(0.0, 6.28)) * axis_a;
+        let u = Quat::from_axis_angle(axis_a, rng.range(0.0, std::f32::consts::TAU)) * u;
+        let w = Quat::from_axis_angle(u, rng.range(0.0, std::f32::consts::TAU)) * axis_a;
         let beta = rng.range(0.1, 1.5);
         let along_b = (u * beta.cos() + w * beta.sin()).normalize();
         let turn_b = Quat::from_rotation_arc(Vec3::Y, along_b);
