@@ -846,3 +846,47 @@ fn parry_distance_against_the_oracle() {
         );
     }
 }
+
+/// A 0.002 box 65 units from a hull of size 1 (the extreme shapes' Box–Hull case 4,478
+/// on their seed xor 17): GJK's support of the hull compares in f32, where two of its
+/// vertices tie along the closest direction to within the dot products' rounding, and
+/// it stopped on the nearer one, the normal 1.3e-5 rad off (6.2e-4 of the size on
+/// `|n d − n* d*|`). The support is now climbed in f64 before GJK stops: within
+/// [`EXTREME`] (fails before).
+#[test]
+fn a_far_pair_whose_hull_vertices_tie_in_f32_gets_its_normal() {
+    let hull = ConvexHull::try_from_points(&[
+        Vec3::new(-0.64773285, 0.6042036, -1.4783505),
+        Vec3::new(-1.429858, -0.3947739, -0.8959301),
+        Vec3::new(-1.2093996, -0.33730245, 1.4767363),
+        Vec3::new(1.4056003, -0.08947241, -1.1367543),
+        Vec3::new(0.98282695, 0.4526112, 0.64948726),
+        Vec3::new(0.23374665, -0.008748293, -1.492707),
+        Vec3::new(1.3235817, -0.12042087, -1.1827568),
+        Vec3::new(0.24952936, 0.02771312, 1.4412916),
+        Vec3::new(0.38576722, 0.44696534, -1.2661252),
+        Vec3::new(-0.49977338, -0.5848664, -0.83499485),
+        Vec3::new(0.9279094, -0.6233075, -0.9582415),
+        Vec3::new(0.12073982, -0.6231898, 0.44345725),
+        Vec3::new(0.72114134, 0.5651523, -0.35437977),
+        Vec3::new(0.6243434, -0.49102247, -0.014198899),
+        Vec3::new(-1.3046403, 0.12378663, 1.1826727),
+    ])
+    .unwrap();
+    let a = Shape::from(
+        Cuboid::try_from_half_extents(Vec3::new(0.0018191129, 0.00011361774, 0.0011475686))
+            .unwrap(),
+    );
+    let pa = Pose::new(
+        Vec3::new(5.647394, 9.1940155, -12.5798855),
+        Quat::from_xyzw(-0.5435953, -0.5826829, 0.31631655, -0.5147122),
+    );
+    let b = Shape::from(hull);
+    let pb = Pose::new(
+        Vec3::new(4.689979, -53.90542, -33.606586),
+        Quat::from_xyzw(0.67169255, 0.4981186, -0.22849238, -0.49849594),
+    );
+    let mut worst = Worst::default();
+    let checked = check_pair(&a, &pa, &b, &pb, &EXTREME, &mut worst, "far box–hull");
+    assert_eq!(checked, Some(true), "{worst:?}");
+}

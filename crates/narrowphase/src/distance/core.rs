@@ -1,6 +1,6 @@
 //! The cores GJK runs on: a shape minus its rounding radius.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 use sepax_geometry::{ConvexHull, Shape};
 
 /// A convex shape as GJK sees it: a point set's convex hull (the core) grown by a
@@ -61,6 +61,49 @@ impl<'s> Core<'s> {
                 let i = if d[2] > d[i] { 2 } else { i };
                 (i as u16, t[i])
             }
+        }
+    }
+
+    /// A vertex at least as far along local `dir` as vertex `i`, measured in f64: `i`
+    /// itself unless a neighbour (a hull's; the other corners of a triangle) lies
+    /// further, then the climb from there, which ends at the furthest vertex (on a
+    /// convex hull a vertex no neighbour beats is the highest). [`Core::support`]
+    /// compares in f32, so it may pick a vertex tied with the highest to within the
+    /// dot products' rounding; this settles such a tie. Boxes, segments and points
+    /// choose by signs, which f32 keeps: `i` as is.
+    pub fn climb(&self, i: u16, dir: DVec3) -> u16 {
+        let height = |v: Vec3| v.as_dvec3().dot(dir);
+        match self {
+            Core::Hull(hull) => {
+                let vertices = hull.vertices();
+                let mut at = (i as usize).min(vertices.len() - 1);
+                let mut top = height(vertices[at]);
+                // Each step rises strictly, so the climb ends (a NaN height never
+                // rises).
+                loop {
+                    let from = at;
+                    for &j in hull.neighbors(from) {
+                        let h = height(vertices[j as usize]);
+                        if h > top {
+                            (at, top) = (j as usize, h);
+                        }
+                    }
+                    if at == from {
+                        break;
+                    }
+                }
+                at as u16
+            }
+            Core::Triangle(t) => {
+                let mut best = (i as usize).min(2);
+                for (k, &v) in t.iter().enumerate() {
+                    if height(v) > height(t[best]) {
+                        best = k;
+                    }
+                }
+                best as u16
+            }
+            Core::Point | Core::Segment(_) | Core::Box(_) => i,
         }
     }
 

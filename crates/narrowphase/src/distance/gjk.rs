@@ -55,6 +55,18 @@ impl Pair<'_, '_> {
         self.vertex(ia, pa.as_dvec3(), ib)
     }
 
+    /// [`support`](Self::support)'s point `w` along `d` with each core's vertex
+    /// [`climb`](Core::climb)ed in f64: the same point unless f32 rounding picked a
+    /// vertex tied with the furthest.
+    pub fn climbed(&self, d: DVec3, w: Vertex) -> Vertex {
+        let ia = self.a.climb(w.ia, -d);
+        let ib = self.b.climb(w.ib, self.frame.rot_t * d);
+        if (ia, ib) == (w.ia, w.ib) {
+            return w;
+        }
+        self.vertex(ia, self.a.vertex(ia).as_dvec3(), ib)
+    }
+
     #[inline]
     fn vertex(&self, ia: u16, a: DVec3, ib: u16) -> Vertex {
         Vertex {
@@ -125,14 +137,25 @@ pub(crate) fn run_gjk(
         if vv <= touching {
             return None;
         }
-        let w = pair.support(-v);
-        // Converged: the lower bound v·w/|v| has caught up with |v|.
-        if vv - v.dot(w.w) <= RELATIVE_TOLERANCE * vv {
-            break;
-        }
-        // No new point: the simplex already holds the support (round-off).
-        if simplex.contains(w.ia, w.ib) {
-            break;
+        let mut w = pair.support(-v);
+        // Converged: the lower bound v·w/|v| has caught up with |v|. Or no new point:
+        // the simplex already holds the support (round-off). Either way, short of a
+        // triangle, the support is checked in f64 first: the f32 one may have stopped
+        // on a vertex tied with the furthest within its rounding, and the closest
+        // points can slide a long way across such a near tie onto the face it spans (a
+        // 0.002 box 65 from a hull: the normal was 1.3e-5 rad off, the distance
+        // oracle's extreme shapes, seed xor 17). On a triangle `v` is already normal
+        // to a face of `B − A`, and a vertex tied with it lies in that face's plane.
+        let done =
+            |w: &Vertex| vv - v.dot(w.w) <= RELATIVE_TOLERANCE * vv || simplex.contains(w.ia, w.ib);
+        if done(&w) {
+            if simplex.len >= 3 {
+                break;
+            }
+            w = pair.climbed(-v, w);
+            if done(&w) {
+                break;
+            }
         }
         simplex.push(w);
         let next = simplex.solve_settled()?;
