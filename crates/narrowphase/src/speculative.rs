@@ -18,11 +18,12 @@
 //!   features are then a face and a vertex, two parallel faces, or two crossing edges,
 //!   and the manifold clipped on that axis is already right (each point's depth is its
 //!   gap along the normal): it is kept, bit for bit what it was before this module
-//!   existed — when its deepest point reaches `−d` within the clip tolerance (plus
-//!   `ε`); else the closest features' manifold below is taken (see
-//!   [`reaches_the_gap`]). Both tests are needed: near a small gap the depth hardly
-//!   moves as the normal turns (`d cos θ`), while a face's separation drops with the
-//!   angle times the face's size.
+//!   existed — when its deepest point reaches `−d` within `ε`; when it reaches it only
+//!   within the clip tolerance (plus `ε`: a corner cut at a side plane), with the
+//!   closest points added as its deepest point ([`with_the_gap`]); else the closest
+//!   features' manifold below is taken (see [`reaches_the_gap`]). Both tests are
+//!   needed: near a small gap the depth hardly moves as the normal turns (`d cos θ`),
+//!   while a face's separation drops with the angle times the face's size.
 //! * otherwise the manifold comes from the **closest features** ([`closest_manifold`]):
 //!   the normal is the direction from a's closest point to b's, and the point is
 //!   halfway between them with depth `−d`; when the closest features hold an edge of
@@ -38,8 +39,8 @@
 //! `contact` follows the same rule with the SAT's exact axis: its answer stands when
 //! it is the closest direction, else the GJK normal and depth `−d`.
 //!
-//! So a speculative contact of any pair has, within these tolerances, depth `−d` at
-//! its deepest point and the closest direction as its normal.
+//! So a speculative contact of any pair has depth `−d` at its deepest point, within
+//! `ε`, and, within the tolerances above, the closest direction as its normal.
 //!
 //! **Determinism.** GJK's simplex is solved as a function of its vertex set
 //! (`Simplex::solve_settled`), so a query repeated with the cache it left retraces
@@ -59,7 +60,7 @@
 
 use crate::distance::{Core, Frame64, Pair, Simplex, Witness, run_gjk, witness};
 use crate::frame::Frame;
-use crate::manifold::reduce::Candidate;
+use crate::manifold::reduce::{Candidate, reduce};
 use crate::manifold::{CLIP_TOLERANCE, manifold_points, pack_id};
 use crate::math::length_and_direction;
 use crate::polytope::Polytope;
@@ -180,6 +181,13 @@ pub(crate) fn speculative_manifold(
             let reach = clip_tolerance + SPECULATIVE_TOLERANCE * size;
             let points = manifold_points(solid_a, solid_b, frame, &axis, margin, clip_tolerance);
             if reaches_the_gap(&points, closest.distance, reach) {
+                let points = with_the_gap(
+                    points,
+                    (solid_a, solid_b),
+                    &closest,
+                    &axis,
+                    (clip_tolerance, SPECULATIVE_TOLERANCE * size),
+                );
                 to_world(pose_a, frame, &axis, &points, mirrored, out);
                 return Some(true);
             }
@@ -218,6 +226,44 @@ fn reaches_the_gap(points: &[Candidate], distance: f32, tolerance: f32) -> bool 
         .map(|c| c.depth)
         .fold(f32::NEG_INFINITY, f32::max);
     deepest >= -distance - tolerance
+}
+
+/// The points clipped on an axis along the closest direction, with the closest points
+/// added when none of them comes within `depth_tolerance` of the gap `−d` (they reach
+/// it only within the clip tolerance, [`reaches_the_gap`]): a corner kept up to the
+/// clip tolerance beyond a side plane is cut there, and on a slope the cut point sits
+/// higher than the corner by the slope times that (1.2e-4 above the gap beside a thin
+/// hull's face: `tests/speculative.rs` with its seeds xor 41; 2e-4 on nearly parallel
+/// box edges with xor 777). The added point lies halfway between the closest points,
+/// its depth their gap along the axis' normal and its id their features' (as in
+/// [`closest_manifold`]); it goes first, so the reduction keeps it as the deepest
+/// (`tolerance`: the clip tolerance, as for the clipped points).
+fn with_the_gap(
+    points: SmallVec<[Candidate; 4]>,
+    (a, b): (&Solid, &Solid),
+    closest: &Closest,
+    axis: &Axis,
+    (tolerance, depth_tolerance): (f32, f32),
+) -> SmallVec<[Candidate; 4]> {
+    if reaches_the_gap(&points, closest.distance, depth_tolerance) {
+        return points;
+    }
+    let n = axis.normal;
+    let Some(single) = with_polytopes(a, b, |pa, pb| Candidate {
+        point: (closest.on_a + closest.on_b) * 0.5,
+        depth: -n.dot(closest.on_b - closest.on_a),
+        id: point_id(
+            feature_code(a, pa, closest.witness_a),
+            feature_code(b, pb, closest.witness_b),
+            0,
+        ),
+    }) else {
+        return points;
+    };
+    let mut candidates: SmallVec<[Candidate; 5]> = SmallVec::new();
+    candidates.push(single);
+    candidates.extend(points);
+    reduce(&candidates, n, tolerance)
 }
 
 /// `contact`'s answer for a polytope pair the SAT found apart within the margin along
