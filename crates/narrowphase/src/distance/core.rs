@@ -64,6 +64,13 @@ impl<'s> Core<'s> {
         }
     }
 
+    /// Whether [`Core::support`] compares dot products in f32 (hulls and triangles),
+    /// so that it may pick a vertex tied with the furthest (see [`Core::climb`]).
+    #[inline]
+    pub fn may_tie(&self) -> bool {
+        matches!(self, Core::Hull(_) | Core::Triangle(_))
+    }
+
     /// A vertex at least as far along local `dir` as vertex `i`, measured in f64: `i`
     /// itself unless a neighbour (a hull's; the other corners of a triangle) lies
     /// further, then the climb from there, which ends at the furthest vertex (on a

@@ -58,6 +58,7 @@ impl Pair<'_, '_> {
     /// [`support`](Self::support)'s point `w` along `d` with each core's vertex
     /// [`climb`](Core::climb)ed in f64: the same point unless f32 rounding picked a
     /// vertex tied with the furthest.
+    #[inline(never)]
     pub fn climbed(&self, d: DVec3, w: Vertex) -> Vertex {
         let ia = self.a.climb(w.ia, -d);
         let ib = self.b.climb(w.ib, self.frame.rot_t * d);
@@ -132,6 +133,8 @@ pub(crate) fn run_gjk(
     }
     let mut v = simplex.solve_settled()?;
     let touching = (TOUCHING * scale) * (TOUCHING * scale);
+    // Only hulls and triangles pick supports by comparing dot products (see below).
+    let ties = a.may_tie() || b.may_tie();
     for _ in 0..MAX_ITERATIONS {
         let vv = v.length_squared();
         if vv <= touching {
@@ -149,7 +152,7 @@ pub(crate) fn run_gjk(
         let done =
             |w: &Vertex| vv - v.dot(w.w) <= RELATIVE_TOLERANCE * vv || simplex.contains(w.ia, w.ib);
         if done(&w) {
-            if simplex.len >= 3 {
+            if simplex.len >= 3 || !ties {
                 break;
             }
             w = pair.climbed(-v, w);

@@ -25,8 +25,9 @@
 //!   or a segment, the last support is climbed over the hull's neighbouring vertices
 //!   in f64 (`Core::climb`): an f32 support may stop on a vertex tied with the furthest
 //!   to within its rounding, and the closest points then slide across the face the two
-//!   span (a 0.002 box 65 from a hull: the normal 1.3e-5 rad off). It costs about 1.5%
-//!   of a hull query (callgrind, `prof distance-hull24` cold and warm).
+//!   span (a 0.002 box 65 from a hull: the normal 1.3e-5 rad off). It costs about 1%
+//!   of a hull query (callgrind, `prof distance-hull24` cold and warm: +0.8%, +1.3%;
+//!   boxes +0.9%, which never climb: their supports are chosen by signs).
 //! * **Termination without cycling.** It stops when the bounds agree, when the new
 //!   support point is already in the simplex, when `|v|` fails to shrink (round-off on
 //!   a degenerate simplex: the last better simplex is kept) or after
