@@ -821,3 +821,95 @@ fn random_thin_lenses_keep_their_planes_near_their_vertices() {
     println!("{built} lenses; worst plane reach past the vertices: {worst:.2e} of the width");
     assert!(built > 150, "only {built} lenses built");
 }
+
+/// The hull's least width, up to a small factor: the smallest extent of its vertices
+/// along one of its face normals.
+fn face_width(hull: &ConvexHull) -> f64 {
+    hull.planes()
+        .iter()
+        .map(|plane| {
+            let n = plane.normal.as_dvec3();
+            let (lo, hi) = hull
+                .vertices()
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                    (lo.min(n.dot(v.as_dvec3())), hi.max(n.dot(v.as_dvec3())))
+                });
+            hi - lo
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Needles, planks and plates of aspect 10 to 10,000, 8 to 200 points, turned and moved
+/// at random: every face's vertices lie within `1e-5 · min(diag, 8 · width)` of its plane
+/// (plus the f32 rounding of the coordinates and of the plane), the merge tolerance of
+/// the module docs with a factor 2 for the width estimate. A thin hull's faces are
+/// flat to its thickness, not to its length: faces that bend by `1e-5` of a needle's
+/// length turn their normals by 2.5 % of a radian across it at aspect 2,500, and then
+/// the Gauss map the queries read from the planes does not match the vertices.
+#[test]
+fn thin_hulls_are_flat_to_their_thickness() {
+    let mut rng = Rng::new(0x7a1c);
+    let (mut built, mut worst) = (0, 0.0f64);
+    for trial in 0..2_000 {
+        let long = 10f32.powf(rng.range(-1.0, 1.5));
+        let sizes = [
+            long,
+            long * 10f32.powf(rng.range(-4.0, 0.0)),
+            long * 10f32.powf(rng.range(-4.0, -1.0)),
+        ];
+        let first = rng.below(3);
+        let second = (first + 1 + rng.below(2)) % 3;
+        let mut radii = Vec3::splat(sizes[2]);
+        radii[first] = sizes[0];
+        radii[second] = sizes[1];
+        let (rotation, shift) = (
+            rng.rotation(),
+            rng.vec3(Vec3::splat(-50.0), Vec3::splat(50.0)),
+        );
+        let round = rng.below(2) == 0;
+        let points: Vec<Vec3> = (0..8 + rng.below(193))
+            .map(|_| {
+                let p = if round {
+                    rng.unit_vec3() * radii
+                } else {
+                    rng.vec3(-radii, radii)
+                };
+                rotation * p + shift
+            })
+            .collect();
+        let hull = match ConvexHull::try_from_points(&points) {
+            Ok(hull) => hull,
+            Err(HullError::Collinear | HullError::Coplanar) => continue,
+            Err(e) => panic!("trial {trial}: {e:?}"),
+        };
+        built += 1;
+        check_hull(&points, &hull);
+        let eps = tolerance(&points);
+        let max_abs = points
+            .iter()
+            .fold(0.0f64, |m, p| m.max(p.abs().max_element() as f64));
+        let rounding = 8.0 * f32::EPSILON as f64 * max_abs;
+        let diag = (eps - 4.0 * f32::EPSILON as f64 * max_abs) / 1e-5;
+        let width = face_width(&hull);
+        let flat = 1e-5 * diag.min(8.0 * width) + rounding;
+        for (f, plane) in hull.planes().iter().enumerate() {
+            let n = plane.normal.as_dvec3();
+            let off = hull
+                .face(f)
+                .iter()
+                .map(|&v| {
+                    (n.dot(hull.vertices()[v as usize].as_dvec3()) - plane.offset as f64).abs()
+                })
+                .fold(0.0, f64::max);
+            worst = worst.max(off / flat);
+            assert!(
+                off <= flat,
+                "trial {trial}: face {f} of {} bends {off:e} off its plane, width {width:e}, diag {diag:e}",
+                hull.face_count()
+            );
+        }
+    }
+    println!("{built} thin hulls; worst face bend / allowed {worst:.3}");
+    assert!(built > 1_500, "only {built} hulls built");
+}

@@ -15,9 +15,10 @@
 use glam::{Quat, Vec3};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{ConvexHull, Cuboid, Pose, Shape};
+use sepax_narrowphase::oracle::gap_along;
 use sepax_narrowphase::{PairCache, collide, contact, intersects};
 use sepax_testkit::pairs::{PLACEMENTS, oracle, place, scale};
-use sepax_testkit::shapes::random_cuboid;
+use sepax_testkit::shapes::{ellipsoid_hull_with, random_cuboid};
 
 #[test]
 fn needle_against_a_thin_hull_in_both_orders() {
@@ -204,4 +205,78 @@ fn thin_shapes_answer_the_same_in_both_orders_and_agree_with_the_oracle() {
         touching > 5_000 && apart > 3_000,
         "{touching} touching, {apart} apart"
     );
+}
+
+/// A needle, a plank or a plate from a point cloud: an ellipsoid's points (or its
+/// box's) with one long radius (1–20), another 1 to 10,000 times shorter and the third
+/// 10 to 10,000 times shorter, on random axes.
+fn needle_or_plank(rng: &mut Rng) -> Shape {
+    let long = 10f32.powf(rng.range(0.0, 1.3));
+    let sizes = [
+        long,
+        long * 10f32.powf(rng.range(-4.0, 0.0)),
+        long * 10f32.powf(rng.range(-4.0, -1.0)),
+    ];
+    let first = rng.below(3);
+    let second = (first + 1 + rng.below(2)) % 3;
+    let mut radii = Vec3::splat(sizes[2]);
+    radii[first] = sizes[0];
+    radii[second] = sizes[1];
+    let n = 8 + rng.below(17);
+    ellipsoid_hull_with(rng, n, radii)
+}
+
+/// Needles and planks against each other and against round hulls, every placement:
+/// depth and normal within `5e-7` of the size of the f64 vertex-projection oracle (the
+/// bound the round hulls of `hull_oracle.rs` meet).
+///
+/// The regression: the hull builder merged a needle's faces while their vertices stayed
+/// within `1e-5` of its *length*, which on a needle 0.008 thick and 20 long turned their
+/// normals by up to 0.025 rad. The Gauss map read from the merged faces no longer
+/// matched the vertices: the edge pair whose arcs cross on the vertices' hull (the
+/// oracle's axis) did not cross on it, and the depth came out up to `5e-6` of the size
+/// too deep. The merge tolerance now follows the hull's thickness.
+#[test]
+fn needles_and_planks_from_point_clouds_get_the_oracle_depth_and_normal() {
+    let mut rng = Rng::new(0x4e3d_1e50);
+    let (mut touching, mut worst_depth, mut worst_normal) = (0, 0.0f64, 0.0f64);
+    for i in 0..40_000 {
+        let placement = PLACEMENTS[i % PLACEMENTS.len()];
+        let a = needle_or_plank(&mut rng);
+        let b = if i % 4 == 0 {
+            let radii = rng.vec3(Vec3::splat(0.05), Vec3::splat(2.0));
+            let n = 8 + rng.below(17);
+            ellipsoid_hull_with(&mut rng, n, radii)
+        } else {
+            needle_or_plank(&mut rng)
+        };
+        let (pa, pb) = place(&mut rng, &a, &b, placement);
+        let truth = oracle(&a, &pa, &b, &pb);
+        let size = scale(&a, &b);
+        if truth.separation > -1e-5 * size {
+            continue;
+        }
+        touching += 1;
+        let c = contact(&a, &pa, &b, &pb, 0.0).unwrap_or_else(|| {
+            panic!(
+                "case {i} ({placement:?}): depth {} missed",
+                -truth.separation
+            )
+        });
+        let depth_error = (c.depth as f64 + truth.separation).abs() / size;
+        let along = gap_along(&a, &pa, &b, &pb, c.normal.as_dvec3());
+        let normal_error = (along + c.depth as f64).abs() / size;
+        worst_depth = worst_depth.max(depth_error);
+        worst_normal = worst_normal.max(normal_error);
+        assert!(
+            depth_error <= 5e-7 && normal_error <= 5e-7,
+            "case {i} ({placement:?}): depth {} vs oracle {}, gap along the normal {along}",
+            c.depth,
+            -truth.separation
+        );
+    }
+    eprintln!(
+        "{touching} touching; worst depth {worst_depth:e}, normal {worst_normal:e} of the size"
+    );
+    assert!(touching > 10_000, "{touching} touching");
 }

@@ -17,7 +17,11 @@
 //!    faces and edges (in-plane) are never outside and drop out here.
 //! 6. **Merge** ([`merge`]): neighbouring triangles are merged into polygons while the
 //!    merged vertex set stays inside a slab of thickness `tol` (the merge tolerance,
-//!    first `eps`); each polygon's boundary becomes a CCW loop; vertices between only
+//!    first `1e-5 · min(diag, 4 · thickness)` plus the input's rounding: `eps` on a hull
+//!    about as thick as it is long, less on needles, planks and plates, whose faces must
+//!    be flat to their thickness for their normals to match their vertices; the
+//!    thickness is the smaller height of step 4's simplex); each polygon's boundary
+//!    becomes a CCW loop; vertices between only
 //!    two polygons on a straight seam (points on an edge) are removed from both loops;
 //!    every loop corner must stand more than `tol / 4` off the chord of its neighbours.
 //!    When a rule fails the merge asks for a repair: a nearly straight or slightly
@@ -35,7 +39,7 @@
 //!
 //! If this fails (seen on clouds built to have many features just above `eps`, and on
 //! about 1 in 50,000 lattices whose points were moved by about `eps`),
-//! it is repeated with the merge tolerance `eps / 8`, `eps / 64` and finally the
+//! it is repeated with the merge tolerance `tol / 8`, `tol / 64` and finally the
 //! Quickhull threshold; if all fail the answer is [`HullError::NumericalFailure`].
 //!
 //! # Why not the `quickhull` crate
@@ -61,6 +65,9 @@ use hash::IndexMap;
 /// Relative tolerance: features thinner than this times the bounding-box diagonal are
 /// merged away (see the [module docs](self)).
 const REL_EPS: f64 = 1e-5;
+/// A hull's size for its merge tolerance is the smaller of its bounding diagonal and
+/// this many times its thickness (see `Cloud::merge_tolerance`).
+const THICKNESS_SIZE: f64 = 4.0;
 /// Relative threshold for "outside" in Quickhull: well above f64 round-off, far below
 /// `REL_EPS`.
 const REL_OUTSIDE: f64 = 1e-11;
@@ -90,12 +97,17 @@ impl ConvexHull {
     ///
     /// **Tolerance.** `eps = 1e-5 · d + 4 · f32::EPSILON · m`, where `d` is the diagonal
     /// of the points' bounding box and `m` their largest absolute coordinate. Points
-    /// within `eps` of a face plane count as on it, points closer than `eps` to each
-    /// other as one point, and every input point ends up at most `3 · eps` in front of
-    /// any face plane. Each face corner stands more than `eps / 4` off the line through
-    /// its neighbours (less, down to `eps / 256` and in the last resort to the
-    /// Quickhull threshold, in the rare clouds where the merge is retried with a smaller
-    /// tolerance). The merge is retried so too when the planes of an edge's two faces
+    /// closer than `eps` to each other count as one point, and every input point ends up
+    /// at most `3 · eps` in front of any face plane. Faces are flat within the merge
+    /// tolerance `tol = 1e-5 · min(d, 4 · t) + 4 · f32::EPSILON · m`, where `t` is the
+    /// cloud's thickness (the smaller height of the starting simplex, within a small
+    /// factor of its least width): `tol = eps` on a hull about as thick as it is long,
+    /// smaller on a needle, a plank or a plate, so that its faces' normals match its
+    /// vertices (faces flat only to `1e-5` of a needle's length would turn their normals
+    /// by a few per cent of a radian across it). Each face corner stands more than
+    /// `tol / 4` off the line through its neighbours (less, down to `tol / 256` and in
+    /// the last resort to the Quickhull threshold, in the rare clouds where the merge is
+    /// retried with a smaller tolerance). The merge is retried so too when the planes of an edge's two faces
     /// would meet more than `1e-3 · d` beyond its ends, which merged faces that bend
     /// within the tolerance do at the rim of a lens about `eps` thin: the queries read
     /// faces by their planes, and the planes' intersection would reach past the
@@ -211,7 +223,7 @@ impl ConvexHull {
         }
         let cloud = Cloud::new(points)?;
         let kept = cloud.weld();
-        cloud.simplex(&kept)?;
+        let merge_tol = cloud.merge_tolerance(cloud.simplex(&kept)?);
 
         // Merge tolerance ladder: the first that gives a valid hull whose edges' face
         // planes meet near them (`GHOST`) wins. At each rung, bad vertices reported by
@@ -219,9 +231,9 @@ impl ConvexHull {
         // (a sliver, or a lens whose f32 planes alone cross further out), the hull
         // whose planes reach least far out does.
         let ladder = [
-            cloud.eps,
-            cloud.eps / 8.0,
-            cloud.eps / 64.0,
+            merge_tol,
+            merge_tol / 8.0,
+            merge_tol / 64.0,
             cloud.outside_tol,
         ];
         let mut least_reach: Option<(f64, ConvexHull)> = None;
@@ -324,6 +336,10 @@ struct Cloud {
     eps: f64,
     /// Height above a face plane for a point to count as outside in Quickhull.
     outside_tol: f64,
+    /// The bounding-box diagonal.
+    diag: f64,
+    /// The f32 rounding of the input coordinates (part of `eps`).
+    rounding: f64,
 }
 
 impl Cloud {
@@ -389,6 +405,8 @@ impl Cloud {
             p: points.iter().map(|p| p.as_dvec3() - centre).collect(),
             eps: REL_EPS * diag + rounding,
             outside_tol: REL_OUTSIDE * diag,
+            diag,
+            rounding,
         })
     }
 
@@ -432,6 +450,26 @@ impl Cloud {
             kept.push(i as u32);
         }
         kept
+    }
+
+    /// The first merge tolerance: `1e-5 · min(diag, 4 · thickness)` plus the input's
+    /// rounding, where `thickness` is the smaller height of the starting simplex (its
+    /// third corner above the line of the first two, its fourth above the plane of the
+    /// first three), within a small factor of the cloud's least width. On a hull about as
+    /// thick as it is long this is `eps`. On a needle, a plank or a plate it is smaller:
+    /// faces that bend by `1e-5` of the *length* (2.5 % of the thickness of a needle of
+    /// aspect 2,500) turn their normals by that over the *width* (0.025 rad), and then
+    /// the Gauss map read from the face planes no longer matches the vertices: an edge
+    /// pair whose arcs cross on the vertices' hull did not cross on the merged faces,
+    /// and the queries measured a depth up to `5e-6` of the size too deep.
+    fn merge_tolerance(&self, simplex: [u32; 4]) -> f64 {
+        let [a, b, c, d] = simplex.map(|i| self.p[i as usize]);
+        let dir = (b - a).normalize();
+        let line_height = (c - a).reject_from_normalized(dir).length();
+        let normal = (b - a).cross(c - a).normalize();
+        let plane_height = normal.dot(d - a).abs();
+        let thickness = line_height.min(plane_height);
+        REL_EPS * self.diag.min(THICKNESS_SIZE * thickness) + self.rounding
     }
 
     /// Four kept points spanning a tetrahedron of height `> eps`: the extreme pair along
