@@ -22,7 +22,7 @@ use sepax_testkit::pairs::{Pair, hull_pairs};
 use sepax_testkit::shapes::{ball_hull, ellipsoid_hull_with, random_cuboid};
 
 /// The hash of `fingerprint`: changed on purpose only.
-const FINGERPRINT: u64 = 0x13b1_b24c_cb9e_f7a3;
+const FINGERPRINT: u64 = 0x4245_1d81_cf4c_bc63;
 
 /// A random hull: 4–64 points in a ball, or an ellipsoid's, a quarter of them flat.
 fn random_hull(rng: &mut Rng) -> Shape {

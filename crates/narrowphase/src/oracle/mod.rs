@@ -61,13 +61,21 @@ struct Solid {
     edges: Vec<DVec3>,
 }
 
+/// A pose's rotation in `f64`, normalised: an accepted rotation is unit only within
+/// `1e-3` ([`Pose::is_valid`]), and the queries read it as the rotation it stands for
+/// (see `FrameF64`). Rotating by the quaternion as given would scale every offset by
+/// `|q|²`: a box 12 long, turned by an f32 quaternion `2e-7` off unit, came out `6e-6`
+/// deeper in the oracle than along the same normal in [`gap_along`].
+fn unit_rotation(pose: &Pose) -> glam::DQuat {
+    pose.rotation.as_dquat().normalize()
+}
+
 fn world(v: Vec3, pose: &Pose) -> DVec3 {
-    let q = pose.rotation.as_dquat();
-    q * v.as_dvec3() + pose.translation.as_dvec3()
+    unit_rotation(pose) * v.as_dvec3() + pose.translation.as_dvec3()
 }
 
 fn solid(shape: &Shape, pose: &Pose) -> Option<Solid> {
-    let q = pose.rotation.as_dquat();
+    let q = unit_rotation(pose);
     match shape {
         Shape::Sphere(_) | Shape::Capsule(_) | Shape::TriMesh(_) => None,
         Shape::Cuboid(c) => {
@@ -159,7 +167,7 @@ pub fn vertex_projection_sat(
 /// its nearest triangle (a surface has no inside; every triangle scanned).
 pub fn signed_distance(shape: &Shape, pose: &Pose, point: DVec3) -> f64 {
     let offset = point - pose.translation.as_dvec3();
-    let local = || pose.rotation.as_dquat().inverse() * offset;
+    let local = || unit_rotation(pose).inverse() * offset;
     match shape {
         Shape::Cuboid(c) => {
             let p = local();
@@ -231,7 +239,7 @@ pub fn sphere_separation(radius: f32, sphere_pose: &Pose, other: &Shape, other_p
 /// centre ± radius for a sphere, core endpoints ± radius for a capsule; every vertex
 /// of a mesh).
 fn extent(s: &Shape, p: &Pose, n: DVec3, origin: DVec3) -> (f64, f64) {
-    let q = p.rotation.as_dquat().normalize();
+    let q = unit_rotation(p);
     let shift = p.translation.as_dvec3() - origin;
     let to_world = |v: Vec3| q * v.as_dvec3() + shift;
     let vertices: Vec<Vec3> = match s {
@@ -265,4 +273,63 @@ fn extent(s: &Shape, p: &Pose, n: DVec3, origin: DVec3) -> (f64, f64) {
 pub fn gap_along(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, normal: DVec3) -> f64 {
     let origin = pose_a.translation.as_dvec3();
     extent(b, pose_b, normal, origin).0 - extent(a, pose_a, normal, origin).1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Quat;
+    use sepax_geometry::Cuboid;
+    use sepax_geometry::rng::Rng;
+
+    /// A rotation off unit length by up to `4e-4` (the pipeline accepts `1e-3`) is read
+    /// as the unit rotation it stands for, as the queries read it: the oracle's
+    /// separation is the gap along its own normal to f64 round-off, and the oracle's
+    /// answer and the signed distance are those of the unit pose to the f32 rounding of
+    /// the scaled quaternion (`1e-6` of the size; unnormalised, the offsets scaled by
+    /// `|q|²` moved them by up to `8e-4` of it).
+    #[test]
+    fn a_rotation_off_unit_is_read_as_the_unit_rotation() {
+        let mut rng = Rng::new(0x0a_c1e);
+        let shape = |rng: &mut Rng| -> Shape {
+            let h = rng.vec3(Vec3::splat(0.1), Vec3::splat(10.0));
+            if rng.below(2) == 0 {
+                Cuboid::try_from_half_extents(h).unwrap().into()
+            } else {
+                let points: Vec<Vec3> = (0..12).map(|_| rng.unit_vec3() * h).collect();
+                ConvexHull::try_from_points(&points).unwrap().into()
+            }
+        };
+        let off_unit = |rng: &mut Rng, q: Quat| {
+            let s = rng.range(1.0 - 4e-4, 1.0 + 4e-4);
+            Quat::from_xyzw(q.x * s, q.y * s, q.z * s, q.w * s)
+        };
+        for case in 0..2_000 {
+            let (a, b) = (shape(&mut rng), shape(&mut rng));
+            let centre = rng.vec3(Vec3::splat(-50.0), Vec3::splat(50.0));
+            let offset = rng.vec3(Vec3::splat(-8.0), Vec3::splat(8.0));
+            let unit = [
+                Pose::new(centre, rng.rotation()),
+                Pose::new(centre + offset, rng.rotation()),
+            ];
+            let off = unit.map(|p| Pose::new(p.translation, off_unit(&mut rng, p.rotation)));
+            assert!(off[0].is_valid() && off[1].is_valid());
+            let size = (a.bounding_radius() + b.bounding_radius()) as f64;
+            let read = vertex_projection_sat(&a, &off[0], &b, &off[1]).unwrap();
+            let along = gap_along(&a, &off[0], &b, &off[1], read.normal);
+            assert!(
+                (along - read.separation).abs() <= 1e-12 * size,
+                "case {case}: separation {} but the gap along its normal {along}",
+                read.separation
+            );
+            let exact = vertex_projection_sat(&a, &unit[0], &b, &unit[1]).unwrap();
+            assert!(
+                (exact.separation - read.separation).abs() <= 1e-6 * size,
+                "case {case}: {exact:?} against {read:?}"
+            );
+            let point = (centre + rng.vec3(Vec3::splat(-10.0), Vec3::splat(10.0))).as_dvec3();
+            let d = [unit[0], off[0]].map(|pose| signed_distance(&a, &pose, point));
+            assert!((d[0] - d[1]).abs() <= 1e-6 * size, "case {case}: {d:?}");
+        }
+    }
 }

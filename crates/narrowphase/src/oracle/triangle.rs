@@ -232,7 +232,8 @@ pub fn triangle_gap_along(
 
 /// The capsule's core segment in the world, in f64.
 fn capsule_core(capsule: &Capsule, pose: &Pose) -> [DVec3; 2] {
-    let top = pose.rotation.as_dquat() * DVec3::new(0.0, capsule.half_height() as f64, 0.0);
+    let top =
+        pose.rotation.as_dquat().normalize() * DVec3::new(0.0, capsule.half_height() as f64, 0.0);
     let c = pose.translation.as_dvec3();
     [c - top, c + top]
 }
