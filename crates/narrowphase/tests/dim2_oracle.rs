@@ -6,7 +6,7 @@ use glam::DVec2;
 use sepax_geometry::dim2::{Pose2, Shape2};
 use sepax_geometry::rng::Rng;
 use sepax_narrowphase::dim2::oracle::{point_polygon_distance, world_vertices};
-use sepax_narrowphase::dim2::{collide2d, contact2d, intersects2d};
+use sepax_narrowphase::dim2::{Feature2, REFERENCE_TOLERANCE, collide2d, contact2d, intersects2d};
 use sepax_testkit::pairs2d::{
     Placement2, Shape2Kind, face_separations, oracle2, random_pair2, top_two,
 };
@@ -29,8 +29,11 @@ fn polygon_distance(a: &[DVec2], b: &[DVec2]) -> f64 {
     ab.min(ba)
 }
 
+/// The depth's tolerance: f32 round-off of coordinates up to about 10 (worst measured
+/// 3.5e-7 of `max(depth, 1)` over five seeds); the contact is the exact SAT axis, so
+/// nothing else is allowed.
 fn depth_tol(oracle_depth: f64) -> f64 {
-    1e-4 * oracle_depth.abs().max(1.0)
+    2e-6 * oracle_depth.abs().max(1.0)
 }
 
 #[derive(Default, Debug)]
@@ -44,7 +47,7 @@ struct Tally {
     near: usize,
 }
 
-/// Same verdict outside the band, same depth within 1e-4 relative, the normal is an
+/// Same verdict outside the band, same depth within `depth_tol`, the normal is an
 /// axis along which the overlap is the depth, a manifold with 1–2 points exists for
 /// penetrating pairs, and the margin rule matches the directed separation.
 fn check_combination(ka: Shape2Kind, kb: Shape2Kind, seed: u64) -> Tally {
@@ -93,7 +96,7 @@ fn check_combination(ka: Shape2Kind, kb: Shape2Kind, seed: u64) -> Tally {
                 .fold(f64::NEG_INFINITY, f64::max);
             let min_b = vb.iter().map(|v| n.dot(*v)).fold(f64::INFINITY, f64::min);
             assert!(
-                (max_a - min_b - c.depth as f64).abs() <= 2e-4 * o.depth.max(1.0),
+                (max_a - min_b - c.depth as f64).abs() <= depth_tol(o.depth),
                 "pair {i}: overlap along our normal {} vs depth {}",
                 max_a - min_b,
                 c.depth
@@ -101,7 +104,22 @@ fn check_combination(ka: Shape2Kind, kb: Shape2Kind, seed: u64) -> Tally {
             let m = collide2d(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0)
                 .unwrap_or_else(|| panic!("pair {i}: penetrating but no manifold"));
             assert!((1..=2).contains(&m.points.len()));
-            assert_eq!(m.contact(), c);
+            let reference = m.contact();
+            if reference.feature == c.feature {
+                assert_eq!(reference, c, "pair {i}");
+            } else {
+                // The manifold kept a's edge while b's separation beat it by less than
+                // the reference tolerance: its depth is that much deeper at most.
+                let size = p.a.bounding_circle(&Pose2::IDENTITY).radius
+                    + p.b.bounding_circle(&Pose2::IDENTITY).radius;
+                assert!(
+                    matches!(reference.feature, Feature2::EdgeA(_))
+                        && matches!(c.feature, Feature2::EdgeB(_))
+                        && reference.depth >= c.depth
+                        && reference.depth - c.depth <= REFERENCE_TOLERANCE * size * 1.001,
+                    "pair {i}: manifold {reference:?}, contact {c:?}"
+                );
+            }
             assert!(
                 m.points
                     .iter()
@@ -188,7 +206,10 @@ fn box_fast_path_equals_polygon_path() {
         }
         assert_eq!(fast.is_some(), slow.is_some(), "pair {i}");
         if let (Some(f), Some(s)) = (fast, slow) {
-            assert!((f.depth - s.depth).abs() < 1e-4, "pair {i}: {f:?} vs {s:?}");
+            assert!(
+                ((f.depth - s.depth).abs() as f64) <= depth_tol(f.depth as f64),
+                "pair {i}: {f:?} vs {s:?}"
+            );
         }
     }
 }

@@ -6,8 +6,11 @@
 //!
 //! ## Conventions (they hold for every function here)
 //! * A pair is `(a, b)`; the **normal is unit, in the world frame, and points from a
-//!   to b**. Swapping the shapes flips the normal and keeps the depth (up to
-//!   [`REFERENCE_TOLERANCE`] of the pair's size when the best faces of a and b tie).
+//!   to b**. Swapping the shapes flips the normal and keeps the depth: `contact2d`
+//!   reports the exact SAT axis, the largest separation over both shapes' edges; a
+//!   manifold's reference face may be a's while b's is better by less than
+//!   [`REFERENCE_TOLERANCE`] of the pair's size, its depth then that much deeper at
+//!   most.
 //! * **`depth > 0` means penetrating**; `depth = 0` is exactly touching and counts as
 //!   a contact; `depth < 0` is a speculative contact, separated by `−depth` but closer
 //!   than the `margin` the caller passed. With `margin = 0` only touching or

@@ -55,16 +55,26 @@ impl ConvexPair<'_> {
         }
     }
 
+    /// The contact along the exact axis (the largest separation).
     fn contact(&self) -> Contact2 {
-        let e = self.sat.edge;
-        let (n, feature) = if self.sat.ref_is_b {
+        let sat = &self.sat;
+        self.contact_along(sat.exact_edge, sat.exact_is_b, sat.exact_sep)
+    }
+
+    /// The contact along the reference edge (the manifold's).
+    fn reference_contact(&self) -> Contact2 {
+        self.contact_along(self.sat.edge, self.sat.ref_is_b, self.sat.sep)
+    }
+
+    fn contact_along(&self, e: usize, of_b: bool, sep: f32) -> Contact2 {
+        let (n, feature) = if of_b {
             (-self.b_normals[e], Feature2::EdgeB(e as u16))
         } else {
             (self.a.normals[e], Feature2::EdgeA(e as u16))
         };
         Contact2 {
             normal: self.frame_a.transform_vector(n),
-            depth: -self.sat.sep,
+            depth: -sep,
             feature,
         }
     }
@@ -88,8 +98,7 @@ impl ConvexPair<'_> {
         for p in &mut points {
             p.position = self.frame_a.transform_point(p.position);
         }
-        let c = self.contact();
-        Some(Manifold2::new(c, points))
+        Some(Manifold2::new(self.reference_contact(), points))
     }
 }
 
@@ -139,8 +148,11 @@ fn round_to_world(rc: RoundContact, frame: &Pose2, polygon_is_a: bool) -> (Conta
 ///   exactly touching (reported), `< 0` separated by less than `margin`.
 /// * Polygon pairs (boxes included) run SAT on the edge normals of both shapes
 ///   (boxes: 4 axes), with an early exit on the first axis separating by more than
-///   `margin`. For separated pairs the depth is minus the largest edge-normal
-///   separation, which is at most the true distance. Pairs with a polygon first
+///   `margin`. The normal and depth are the exact SAT answer: the edge normal of the
+///   largest separation over both shapes, whoever's it is (the manifold of
+///   [`collide2d`] may keep a's edge when b's is better by less than
+///   [`REFERENCE_TOLERANCE`]; this never does). For separated pairs the depth is minus
+///   that separation, which is at most the true distance. Pairs with a polygon first
 ///   test bounding circles (seed 001's coarse filter) and return `None` when those
 ///   are farther apart than `margin`, which proves the shapes are too.
 /// * Bad input: a pose failing [`Pose2::is_valid`] (NaN, infinite, non-unit rotation)
@@ -219,13 +231,15 @@ pub fn contact2d(
     }
 }
 
-/// The contact manifold between `a` at `pose_a` and `b` at `pose_b`: normal, depth
-/// and feature as [`contact2d`], plus 1 or 2 points, each with a world position, a
+/// The contact manifold between `a` at `pose_a` and `b` at `pose_b`: a normal, the
+/// reference feature and its depth, plus 1 or 2 points, each with a world position, a
 /// depth and a stable feature id ([`ManifoldPoint2::id`]). `None` when the pair is
 /// farther apart than `margin` or no point lies within it.
 ///
 /// Polygon pairs: the reference edge is the one of least penetration (a's unless
-/// b's beats it by [`REFERENCE_TOLERANCE`] of the pair's size); the incident edge is
+/// b's beats it by [`REFERENCE_TOLERANCE`] of the pair's size, so the normal and
+/// feature are [`contact2d`]'s unless b's edge is better by less than that, and the
+/// depth then at most that much above the exact one); the incident edge is
 /// the other shape's edge most anti-parallel to it; the incident edge is clipped to
 /// the reference edge's side planes and points separated by more than `margin` are
 /// dropped (see the clipping module for the math). Everything is computed in a's

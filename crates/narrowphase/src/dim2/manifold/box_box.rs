@@ -96,8 +96,7 @@ pub(crate) fn box_manifold(pair: &BoxPair, margin: f32) -> Option<Manifold2> {
     if points.is_empty() {
         return None;
     }
-    let contact = pair.contact();
-    Some(Manifold2::new(contact, points))
+    Some(Manifold2::new(pair.reference_contact(), points))
 }
 
 /// The `t` range where `|o + t·d| ≤ half` (a slab); empty as `(∞, −∞)`.

@@ -92,10 +92,19 @@ pub(crate) fn box_pair(
 }
 
 impl BoxPair {
-    /// The contact along the reference edge, in the world.
+    /// The contact along the exact axis (the largest separation), in the world.
     pub fn contact(&self) -> Contact2 {
-        let k = self.sat.edge;
-        let (normal, feature) = if self.sat.ref_is_b {
+        let sat = &self.sat;
+        self.contact_along(sat.exact_edge, sat.exact_is_b, sat.exact_sep)
+    }
+
+    /// The contact along the reference edge (the manifold's), in the world.
+    pub fn reference_contact(&self) -> Contact2 {
+        self.contact_along(self.sat.edge, self.sat.ref_is_b, self.sat.sep)
+    }
+
+    fn contact_along(&self, k: usize, of_b: bool, sep: f32) -> Contact2 {
+        let (normal, feature) = if of_b {
             (
                 -self.frame_b.transform_vector(NORMALS[k]),
                 Feature2::EdgeB(k as u16),
@@ -108,7 +117,7 @@ impl BoxPair {
         };
         Contact2 {
             normal,
-            depth: -self.sat.sep,
+            depth: -sep,
             feature,
         }
     }
