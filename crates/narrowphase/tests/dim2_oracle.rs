@@ -338,3 +338,76 @@ fn circles_match_exact_distance() {
         }
     }
 }
+
+/// A thin box sunk 0.62 into another, as rectangles and as 4-gons (the dim2 oracle's
+/// box-manifold test with seed xor 31, pair 47,004): the incident edge is clipped on the
+/// reference edge's side plane, which runs along the reference box's neighbouring edge,
+/// and the clipped point goes to the middle of the part of its normal segment inside
+/// both shapes, worked out here in f64 from the world corners. The polygon path bounded
+/// that part by the neighbouring edge, whose f32 normal is `1.2e-6` off square: the
+/// bound fell mid-segment and the point landed 0.034 from the middle.
+#[test]
+fn a_point_clipped_on_a_side_plane_goes_to_the_middle_of_the_overlap() {
+    use glam::Vec2;
+    use sepax_geometry::dim2::{Obb2, Rot2};
+    let rot = Rot2::from_direction(Vec2::new(-0.19715281, 0.9803728)).unwrap();
+    let a = Obb2::try_new(
+        Vec2::new(0.22050965, -0.33751124),
+        Vec2::new(-0.8478097, -0.5303006),
+        Vec2::new(0.5303006, -0.8478097),
+        Vec2::new(1.4848996, 1.734447),
+    )
+    .unwrap();
+    let b = Obb2::try_new(
+        Vec2::new(-0.3506801, 0.118592024),
+        Vec2::new(0.101877965, -0.99479693),
+        Vec2::new(0.99479693, 0.101877965),
+        Vec2::new(0.10847101, 1.5122584),
+    )
+    .unwrap();
+    let pa = Pose2::from_parts(Vec2::new(-4.679288, 4.1733637), rot);
+    let pb = Pose2::from_parts(Vec2::new(-4.3320985, 4.7690487), rot);
+    // The middle by hand: b's edge 1 is the reference (outward normal `n`, b's +x in
+    // the world), a's edge 0 the incident one, clipped at the side plane through b's
+    // vertex 1; the segment from there along `n` up to the reference line, cut to both
+    // boxes.
+    let world = |o: &Obb2, pose: &Pose2| o.vertices().map(|v| pose.transform_point(v).as_dvec2());
+    let (wa, wb) = (world(&a, &pa), world(&b, &pb));
+    let n = (wb[2] - wb[1]).perp().normalize() * -1.0;
+    let t = DVec2::new(-n.y, n.x);
+    let (w1, w2) = (wa[0], wa[1]);
+    let q = w1 + (w2 - w1) * (t.dot(wb[1] - w1) / t.dot(w2 - w1));
+    let s = n.dot(q - wb[1]);
+    let inside = |corners: &[DVec2; 4], t: f64| {
+        let p = q + n * t;
+        (0..4).all(|k| (corners[(k + 1) % 4] - corners[k]).perp_dot(p - corners[k]) >= -1e-12)
+    };
+    // The part inside both, on a fine scan of the segment (an interval: both are convex).
+    let steps = 20_000;
+    let ts: Vec<f64> = (0..=steps)
+        .map(|k| -s * k as f64 / steps as f64)
+        .filter(|&t| inside(&wa, t) && inside(&wb, t))
+        .collect();
+    let middle = q + n * (0.5 * (ts[0] + ts[ts.len() - 1]));
+    for (label, sa, sb) in [
+        ("boxes", Shape2::Obb2(a), Shape2::Obb2(b)),
+        (
+            "4-gons",
+            Shape2::Polygon(a.to_polygon()),
+            Shape2::Polygon(b.to_polygon()),
+        ),
+    ] {
+        let m = collide2d(&sa, &pa, &sb, &pb, 0.05).expect("sunk 0.62 deep");
+        let point = m
+            .points
+            .iter()
+            .find(|p| (p.depth as f64 + s).abs() < 1e-5)
+            .unwrap_or_else(|| panic!("{label}: no point of depth {}: {m:?}", -s));
+        let off = (point.position.as_dvec2() - middle).length();
+        assert!(
+            off < 1e-3,
+            "{label}: {} is {off} from the middle {middle}",
+            point.position
+        );
+    }
+}

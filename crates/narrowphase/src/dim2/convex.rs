@@ -85,16 +85,29 @@ impl Convex<'_> {
 
 /// The parameter range `[lo, hi]` of the line `o + t·d` inside a convex polygon
 /// (Cyrus–Beck: each edge's half-plane `n_i·(o + t·d − v_i) ≤ 0` bounds `t` from one
-/// side). Empty (`lo > hi`) when the line misses the polygon.
-pub(crate) fn line_interval(p: PolyRef, o: Vec2, d: Vec2) -> (f32, f32) {
-    // A line (nearly) parallel to an edge is inside or outside its half-plane as a
-    // whole; "outside" needs a clear margin, since a point clipped onto a side plane
-    // lies on such an edge up to round-off.
+/// side), for a caller who reads it over `|t| ≤ reach`. Empty (`lo > hi`) when the line
+/// misses the polygon.
+///
+/// An edge whose line the stretch `|t| ≤ reach` runs along, within the round-off of a
+/// point placed on it (both ends within `1e-6 (1 + |o|)` of the edge's line), bounds
+/// nothing: the stretch is on the polygon's boundary. Bounding `t` by it would divide
+/// round-off by round-off: on a rectangle as a polygon, a point clipped onto the
+/// reference edge's side plane runs along the neighbouring edge, whose f32 normal was
+/// `1.2e-6` off square, and the bound fell mid-segment (a deep point 0.034 from the
+/// middle of the part inside both shapes, where the box clip, which reads the side
+/// plane exactly, puts it). An edge (nearly) parallel to the line elsewhere leaves it
+/// inside or outside its half-plane as a whole, and "outside" needs a clear margin,
+/// since a point clipped onto a side plane lies on such an edge up to round-off.
+pub(crate) fn line_interval(p: PolyRef, o: Vec2, d: Vec2, reach: f32) -> (f32, f32) {
     let tol = 1e-5 * (1.0 + o.abs().max_element());
+    let on_line = 1e-6 * (1.0 + o.abs().max_element());
     let (mut lo, mut hi) = (f32::NEG_INFINITY, f32::INFINITY);
     for (n, v) in p.normals.iter().zip(p.verts) {
         let den = n.dot(d);
         let num = n.dot(*v - o);
+        if num.abs() <= on_line && den.abs() * reach <= on_line {
+            continue;
+        }
         if den.abs() <= 1e-6 {
             if num < -tol {
                 return (f32::INFINITY, f32::NEG_INFINITY);

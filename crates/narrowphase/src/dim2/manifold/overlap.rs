@@ -11,8 +11,8 @@ use smallvec::SmallVec;
 /// X-shaped crossing), the overlap's point nearest to the middle of the gap between
 /// the two parts (continuous as the gap closes).
 pub(crate) fn deep_point(reference: PolyRef, incident: PolyRef, q: Vec2, s: f32, n: Vec2) -> Vec2 {
-    let (r0, r1) = line_interval(reference, q, n);
-    let (i0, i1) = line_interval(incident, q, n);
+    let (r0, r1) = line_interval(reference, q, n, -s);
+    let (i0, i1) = line_interval(incident, q, n, -s);
     let (lo, hi) = (r0.max(i0).max(0.0), r1.min(i1).min(-s));
     // An empty interval (the line misses a polygon) is infinite here.
     let mut position = q - 0.5 * s * n;

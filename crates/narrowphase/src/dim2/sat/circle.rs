@@ -107,7 +107,7 @@ fn middle(p: PolyRef, c: Vec2, r: f32, surface: f32, n: Vec2) -> Vec2 {
     let (lo, hi) = if surface < -r {
         (surface, -r)
     } else {
-        let (far, _) = line_interval(p, c, n);
+        let (far, _) = line_interval(p, c, n, r + surface.abs());
         // Round-off can make the line graze past the polygon: then keep its surface.
         let far = if far <= surface { far } else { surface };
         ((-r).max(far), surface.min(r))
