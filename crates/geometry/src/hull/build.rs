@@ -107,11 +107,11 @@ impl ConvexHull {
     /// by a few per cent of a radian across it). Each face corner stands more than
     /// `tol / 4` off the line through its neighbours (less, down to `tol / 256` and in
     /// the last resort to the Quickhull threshold, in the rare clouds where the merge is
-    /// retried with a smaller tolerance). The merge is retried so too when the planes of an edge's two faces
-    /// would meet more than `1e-3 · d` beyond its ends, which merged faces that bend
-    /// within the tolerance do at the rim of a lens about `eps` thin: the queries read
-    /// faces by their planes, and the planes' intersection would reach past the
-    /// vertices (9 past them on a lens 8e-4 thin and 40 wide). Where no tolerance
+    /// retried with a smaller tolerance). The merge is retried so too when the planes of
+    /// an edge's two faces would meet more than `1e-3 · d` beyond its ends, which merged
+    /// faces that bend within the tolerance do at the rim of a lens about `eps` thin:
+    /// the queries read faces by their planes, and the planes' intersection would reach
+    /// past the vertices (9 past them on a lens 8e-4 thin and 40 wide). Where no tolerance
     /// gives that (the f32 planes of a sliver or of a lens sharper than about `1e-4`
     /// rad at its rim cross further out by themselves) the tolerance whose planes reach
     /// least far out is taken.

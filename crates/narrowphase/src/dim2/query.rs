@@ -234,9 +234,10 @@ pub fn contact2d(
 /// The contact manifold between `a` at `pose_a` and `b` at `pose_b`: a normal, the
 /// reference feature and its depth, plus 1 or 2 points, each with a world position, a
 /// depth and a stable feature id ([`ManifoldPoint2::id`]). `None` when the pair is
-/// farther apart than `margin` or no point lies within it (a polygon pair that
-/// [`contact2d`] finds touching or penetrating always has one: the incident polygon's
-/// deepest vertex at least).
+/// farther apart than `margin` or no point lies within it (a pair with a
+/// [`ConvexPolygon`](sepax_geometry::dim2::ConvexPolygon) that [`contact2d`] finds
+/// touching or penetrating always has one: the incident shape's deepest vertex at
+/// least).
 ///
 /// Polygon pairs: the reference edge is the one of least penetration (a's unless
 /// b's beats it by [`REFERENCE_TOLERANCE`] of the pair's size, so the normal and
