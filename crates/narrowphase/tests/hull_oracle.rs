@@ -148,3 +148,70 @@ fn huge_hulls_agree_with_vertex_projection() {
         );
     }
 }
+
+/// Rotations off unit length by up to `9e-4` (`Pose::is_valid` accepts `|q|²` within
+/// `2e-3` of 1): box–box, box–hull and hull–hull pairs, every placement, each quaternion
+/// scaled by `1 ± 9e-4`. The queries read a pose's rotation as the unit rotation it
+/// stands for, as the f64 oracle does: the same depth and normal bounds as on unit
+/// quaternions, and the batched box path gives the scalar answer bit for bit.
+#[test]
+fn rotations_off_unit_length_are_read_as_unit() {
+    use glam::Quat;
+    use sepax_narrowphase::{BoxBoxPair, Contact, contact_box_pairs};
+    let mut rng = Rng::new(0x0ff_a417);
+    let off_unit = |rng: &mut Rng, q: Quat| {
+        let s = rng.range(1.0 - 9e-4, 1.0 + 9e-4);
+        Quat::from_xyzw(q.x * s, q.y * s, q.z * s, q.w * s)
+    };
+    let (mut hits, mut misses) = (0, 0);
+    let mut box_pairs = Vec::new();
+    for i in 0..30_000 {
+        let shape = |rng: &mut Rng, hull: bool| {
+            if hull {
+                let n = 8 + rng.below(9);
+                ellipsoid_hull(rng, n)
+            } else {
+                random_cuboid(rng)
+            }
+        };
+        let (a, b) = (shape(&mut rng, i % 3 == 2), shape(&mut rng, i % 3 != 0));
+        let (mut pa, mut pb) = place(&mut rng, &a, &b, PLACEMENTS[i % PLACEMENTS.len()]);
+        pa.rotation = off_unit(&mut rng, pa.rotation);
+        pb.rotation = off_unit(&mut rng, pb.rotation);
+        assert!(pa.is_valid() && pb.is_valid());
+        match check(i, &a, &pa, &b, &pb) {
+            Some(true) => hits += 1,
+            Some(false) => misses += 1,
+            None => {}
+        }
+        if let (Shape::Cuboid(ca), Shape::Cuboid(cb)) = (&a, &b) {
+            box_pairs.push(BoxBoxPair {
+                a: *ca,
+                pose_a: pa,
+                b: *cb,
+                pose_b: pb,
+            });
+        }
+    }
+    assert!(hits > 7_000 && misses > 3_000, "{hits} {misses}");
+    let mut batched = vec![None; box_pairs.len()];
+    contact_box_pairs(&box_pairs, 0.0, &mut batched);
+    for (k, (p, got)) in box_pairs.iter().zip(&batched).enumerate() {
+        let (a, b) = (Shape::from(p.a), Shape::from(p.b));
+        let one = contact(&a, &p.pose_a, &b, &p.pose_b, 0.0);
+        let bits = |c: &Option<Contact>| {
+            c.map(|c| {
+                (
+                    c.normal.to_array().map(f32::to_bits),
+                    c.depth.to_bits(),
+                    c.feature,
+                )
+            })
+        };
+        assert_eq!(
+            bits(got),
+            bits(&one),
+            "box pair {k}: batched and scalar differ"
+        );
+    }
+}
