@@ -66,7 +66,7 @@ struct Solid {
 /// (see `FrameF64`). Rotating by the quaternion as given would scale every offset by
 /// `|q|²`: a box 12 long, turned by an f32 quaternion `2e-7` off unit, came out `6e-6`
 /// deeper in the oracle than along the same normal in [`gap_along`].
-fn unit_rotation(pose: &Pose) -> glam::DQuat {
+pub(crate) fn unit_rotation(pose: &Pose) -> glam::DQuat {
     pose.rotation.as_dquat().normalize()
 }
 

@@ -16,7 +16,7 @@
 //!   axes with `L · n ≥ 0`, and `normal` that axis.
 
 use super::capsule::{closest_points_of_segments, point_on_segment};
-use super::{DEGENERATE_CROSS, OracleContact, interval, solid, world};
+use super::{DEGENERATE_CROSS, OracleContact, interval, solid, unit_rotation, world};
 use glam::DVec3;
 use sepax_geometry::{Capsule, MeshTriangle, Pose, Shape};
 
@@ -232,8 +232,7 @@ pub fn triangle_gap_along(
 
 /// The capsule's core segment in the world, in f64.
 fn capsule_core(capsule: &Capsule, pose: &Pose) -> [DVec3; 2] {
-    let top =
-        pose.rotation.as_dquat().normalize() * DVec3::new(0.0, capsule.half_height() as f64, 0.0);
+    let top = unit_rotation(pose) * DVec3::new(0.0, capsule.half_height() as f64, 0.0);
     let c = pose.translation.as_dvec3();
     [c - top, c + top]
 }
