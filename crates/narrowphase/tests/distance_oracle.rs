@@ -890,3 +890,127 @@ fn a_far_pair_whose_hull_vertices_tie_in_f32_gets_its_normal() {
     let checked = check_pair(&a, &pa, &b, &pb, &EXTREME, &mut worst, "far box–hull");
     assert_eq!(checked, Some(true), "{worst:?}");
 }
+
+/// A block of 8 corners, each moved off the box by up to 2e-6 of its size: the hull
+/// builder merges each side's two triangles into a quad again (within its tolerance),
+/// bent by the moves, so the hull of its vertices has an edge across the quad (the
+/// merged-away diagonal) that the hull's adjacency lacks.
+fn bent_block(rng: &mut Rng) -> ConvexHull {
+    let half = rng.vec3(Vec3::splat(0.2), Vec3::splat(2.0));
+    let jitter = 2e-6 * half.length();
+    let corners: Vec<Vec3> = (0..8)
+        .map(|c| {
+            let s = |bit: usize| if c >> bit & 1 == 1 { 1.0 } else { -1.0 };
+            Vec3::new(s(0) * half.x, s(1) * half.y, s(2) * half.z)
+                + rng.vec3(Vec3::splat(-jitter), Vec3::splat(jitter))
+        })
+        .collect();
+    let hull = ConvexHull::try_from_points(&corners).expect("a box's corners");
+    assert_eq!(hull.face_count(), 6, "the sides merge back into quads");
+    hull
+}
+
+/// A box hovering over a face of a hull as a resting body does: face down, edge down
+/// or corner down, its lowest point above a random spot near the face's border (inside
+/// or outside it) at a gap of 1e-4 to 0.1 of the size, and tilted off the face's plane
+/// by 1e-9 to 1e-5 rad. Two Minkowski faces of the pair (the box's edge or corner
+/// against the face, and against the face's border edge) then meet at the tilt's tiny
+/// angle, and the f32 support of the hull can pick the border edge's vertex over the
+/// face's far vertex that is nearer by less than its rounding: GJK stopped on the
+/// border's edge pair, 1e-8 of a 0.008 gap too far (`box_hull`, seed xor 555, case
+/// 45,455). One hull in four is a [`bent_block`], whose merged quads hide an edge from
+/// the climb's adjacency. Within [`BOUNDS`], both orders (fails before the support is
+/// climbed in f64 on a triangle too, at case 10; and before the climb looks across
+/// merged faces, at case 159).
+#[test]
+fn boxes_resting_nearly_flush_over_hull_faces() {
+    use glam::{DQuat, DVec3};
+    let mut rng = Rng::new(0x5E57);
+    let mut worst = Worst::default();
+    let pool = hull_pool();
+    let cases = 100_000;
+    for i in 0..cases {
+        let hull = if i % 4 == 3 {
+            std::sync::Arc::new(bent_block(&mut rng))
+        } else {
+            let Shape::ConvexHull(hull) = &pool[rng.below(POOL)] else {
+                unreachable!()
+            };
+            hull.clone()
+        };
+        let half = rng.vec3(Vec3::splat(0.05), Vec3::splat(1.0)).as_dvec3();
+        let boxed = Shape::from(Cuboid::try_from_half_extents(half.as_vec3()).unwrap());
+        // The face, its loop and its f64 (Newell) normal, in the hull's frame.
+        let f = rng.below(hull.face_count());
+        let face: Vec<DVec3> = hull
+            .face(f)
+            .iter()
+            .map(|&k| hull.vertices()[k as usize].as_dvec3())
+            .collect();
+        let k = face.len();
+        let normal = (0..k)
+            .map(|j| face[j].cross(face[(j + 1) % k]))
+            .sum::<DVec3>()
+            .normalize();
+        // Face, edge or corner down, spun about the normal, tilted by a hair.
+        let turn = |rng: &mut Rng, lo: f32, hi: f32| rng.range(lo, hi) as f64;
+        let down = match i % 3 {
+            0 => DQuat::IDENTITY,
+            1 => DQuat::from_rotation_x(turn(&mut rng, 0.2, 1.37)),
+            _ => {
+                DQuat::from_rotation_y(turn(&mut rng, 0.2, 1.37))
+                    * DQuat::from_rotation_x(turn(&mut rng, 0.2, 1.37))
+            }
+        };
+        let spin = DQuat::from_rotation_z(turn(&mut rng, 0.0, std::f32::consts::TAU));
+        let align = DQuat::from_rotation_arc(DVec3::Z, normal);
+        let tilt_axis = normal.any_orthonormal_vector();
+        let tilt_axis =
+            DQuat::from_axis_angle(normal, turn(&mut rng, 0.0, std::f32::consts::TAU)) * tilt_axis;
+        let tilt = DQuat::from_axis_angle(tilt_axis, 10f64.powf(turn(&mut rng, -9.0, -5.0)));
+        let rotation = tilt * align * spin * down;
+        // The lowest corner (the middle of the lowest ones, on a flush face or edge).
+        let corners: Vec<DVec3> = (0..8)
+            .map(|c| {
+                let s = |bit: usize| if c >> bit & 1 == 1 { 1.0 } else { -1.0 };
+                rotation * DVec3::new(s(0) * half.x, s(1) * half.y, s(2) * half.z)
+            })
+            .collect();
+        let low = corners
+            .iter()
+            .map(|c| c.dot(normal))
+            .fold(f64::INFINITY, f64::min);
+        let lowest: Vec<DVec3> = corners
+            .iter()
+            .copied()
+            .filter(|c| c.dot(normal) <= low + 1e-6 * half.max_element())
+            .collect();
+        let lowest = lowest.iter().sum::<DVec3>() / lowest.len() as f64;
+        // Above a spot near the face's border, at the gap.
+        let j = rng.below(k);
+        let border = face[j].lerp(face[(j + 1) % k], turn(&mut rng, 0.0, 1.0));
+        let slide = rng.unit_vec3().as_dvec3();
+        let slide =
+            (slide - normal * slide.dot(normal)) * turn(&mut rng, 0.0, 0.5) * half.max_element();
+        let plane = face[0].dot(normal);
+        let spot = border + slide;
+        let spot = spot - normal * (spot.dot(normal) - plane);
+        let size = hull.bounding_radius() as f64 + half.length();
+        let gap = size * 10f64.powf(turn(&mut rng, -4.0, -1.0));
+        let centre = spot + normal * gap - lowest;
+        // Both into the world through a random pose of the hull.
+        let ph = Pose::new(
+            rng.vec3(Vec3::splat(-10.0), Vec3::splat(10.0)),
+            rng.rotation(),
+        );
+        let qh = ph.rotation.as_dquat().normalize();
+        let pbox = Pose::new(
+            (ph.translation.as_dvec3() + qh * centre).as_vec3(),
+            (qh * rotation).as_quat(),
+        );
+        let hull_shape = Shape::ConvexHull(hull.clone());
+        let label = format!("resting box–hull case {i}");
+        check_pair(&boxed, &pbox, &hull_shape, &ph, &BOUNDS, &mut worst, &label);
+    }
+    println!("{cases} boxes resting over hull faces: worst over size {worst:?}");
+}

@@ -142,17 +142,21 @@ pub(crate) fn run_gjk(
         }
         let mut w = pair.support(-v);
         // Converged: the lower bound v·w/|v| has caught up with |v|. Or no new point:
-        // the simplex already holds the support (round-off). Either way, short of a
-        // triangle, the support is checked in f64 first: the f32 one may have stopped
-        // on a vertex tied with the furthest within its rounding, and the closest
-        // points can slide a long way across such a near tie onto the face it spans (a
-        // 0.002 box 65 from a hull: the normal was 1.3e-5 rad off, the distance
-        // oracle's extreme shapes, seed xor 17). On a triangle `v` is already normal
-        // to a face of `B − A`, and a vertex tied with it lies in that face's plane.
+        // the simplex already holds the support (round-off). Either way the support is
+        // checked in f64 first: the f32 one may have stopped on a vertex tied with the
+        // furthest within its rounding, and the closest points can slide a long way
+        // across such a near tie onto the face it spans (a 0.002 box 65 from a hull:
+        // the normal was 1.3e-5 rad off, the distance oracle's extreme shapes, seed
+        // xor 17). A triangle is no exception: it spans one face of `B − A`, and a
+        // neighbouring face can meet it at an angle below the f32 direction's rounding
+        // (a box edge over a hull face, tilted off it by 3e-8 rad: the f32 support
+        // picked the face's border vertex, in the triangle's plane, over its far vertex
+        // 1e-8 nearer, and GJK stopped on the border's edge pair, `box_hull` seed xor
+        // 555).
         let done =
             |w: &Vertex| vv - v.dot(w.w) <= RELATIVE_TOLERANCE * vv || simplex.contains(w.ia, w.ib);
         if done(&w) {
-            if simplex.len >= 3 || !ties {
+            if !ties {
                 break;
             }
             w = pair.climbed(-v, w);
