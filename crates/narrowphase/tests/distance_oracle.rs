@@ -36,7 +36,7 @@ use sepax_geometry::{Capsule, ConvexHull, Cuboid, Pose, Shape, Sphere, TriMesh};
 use sepax_narrowphase::oracle::distance::{ExactDistance, exact_distance};
 use sepax_narrowphase::{ClosestPoints, PairCache, QueryError, Witness, closest_points, distance};
 use sepax_testkit::pairs::scale;
-use sepax_testkit::shapes::ellipsoid_hull_with;
+use sepax_testkit::shapes::{bent_block, ellipsoid_hull_with};
 use sepax_testkit::to_parry::{pose as to_parry_pose, shape as to_parry_shape};
 use std::sync::OnceLock;
 
@@ -891,25 +891,6 @@ fn a_far_pair_whose_hull_vertices_tie_in_f32_gets_its_normal() {
     assert_eq!(checked, Some(true), "{worst:?}");
 }
 
-/// A block of 8 corners, each moved off the box by up to 2e-6 of its size: the hull
-/// builder merges each side's two triangles into a quad again (within its tolerance),
-/// bent by the moves, so the hull of its vertices has an edge across the quad (the
-/// merged-away diagonal) that the hull's adjacency lacks.
-fn bent_block(rng: &mut Rng) -> ConvexHull {
-    let half = rng.vec3(Vec3::splat(0.2), Vec3::splat(2.0));
-    let jitter = 2e-6 * half.length();
-    let corners: Vec<Vec3> = (0..8)
-        .map(|c| {
-            let s = |bit: usize| if c >> bit & 1 == 1 { 1.0 } else { -1.0 };
-            Vec3::new(s(0) * half.x, s(1) * half.y, s(2) * half.z)
-                + rng.vec3(Vec3::splat(-jitter), Vec3::splat(jitter))
-        })
-        .collect();
-    let hull = ConvexHull::try_from_points(&corners).expect("a box's corners");
-    assert_eq!(hull.face_count(), 6, "the sides merge back into quads");
-    hull
-}
-
 /// A box hovering over a face of a hull as a resting body does: face down, edge down
 /// or corner down, its lowest point above a random spot near the face's border (inside
 /// or outside it) at a gap of 1e-4 to 0.1 of the size, and tilted off the face's plane
@@ -921,7 +902,7 @@ fn bent_block(rng: &mut Rng) -> ConvexHull {
 /// 45,455). One hull in four is a [`bent_block`], whose merged quads hide an edge from
 /// the climb's adjacency. Within [`BOUNDS`], both orders (fails before the support is
 /// climbed in f64 on a triangle too, at case 10; and before the climb looks across
-/// merged faces, at case 159).
+/// merged faces, at case 87).
 #[test]
 fn boxes_resting_nearly_flush_over_hull_faces() {
     use glam::{DQuat, DVec3};

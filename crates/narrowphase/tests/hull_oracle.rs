@@ -9,11 +9,14 @@ use sepax_geometry::{Pose, Shape};
 use sepax_narrowphase::oracle::gap_along;
 use sepax_narrowphase::{PairCache, SupportMode, collide_with, contact, intersects};
 use sepax_testkit::pairs::{PLACEMENTS, check_contact_against_oracle, grown, oracle, place, scale};
-use sepax_testkit::shapes::{ellipsoid_hull, random_cuboid};
+use sepax_testkit::shapes::{bent_block, ellipsoid_hull, random_cuboid};
 
-fn check(i: usize, a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> Option<bool> {
+/// `bend` is added to the depth and normal tolerance: how far a hull's merged faces are
+/// from flat (see [`face_bend`]), 0 unless a test is about bent faces.
+fn check(i: usize, a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, bend: f64) -> Option<bool> {
     let truth = oracle(a, pa, b, pb);
     let size = scale(a, b);
+    let tolerance = 5e-7 * size + bend;
     let ours = contact(a, pa, b, pb, 0.0);
     assert_eq!(intersects(a, pa, b, pb), ours.is_some(), "case {i}");
     // The walk gives the same manifold depth as the scan.
@@ -53,14 +56,14 @@ fn check(i: usize, a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> Option<bool> {
         let c =
             ours.unwrap_or_else(|| panic!("case {i}: oracle depth {} missed", -truth.separation));
         assert!(
-            (c.depth as f64 + truth.separation).abs() <= 5e-7 * size,
+            (c.depth as f64 + truth.separation).abs() <= tolerance,
             "case {i}: depth {} vs oracle {}",
             c.depth,
             -truth.separation
         );
         let gap = gap_along(a, pa, b, pb, c.normal.as_dvec3());
         assert!(
-            (gap + c.depth as f64).abs() <= 5e-7 * size,
+            (gap + c.depth as f64).abs() <= tolerance,
             "case {i}: normal is no witness"
         );
         Some(true)
@@ -70,12 +73,22 @@ fn check(i: usize, a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> Option<bool> {
 }
 
 fn run(seed: u64, count: usize, make: impl Fn(&mut Rng) -> (Shape, Shape)) {
+    run_bent(seed, count, make, false);
+}
+
+/// [`run`], allowing for the hulls' [`face_bend`] when `bent`.
+fn run_bent(seed: u64, count: usize, make: impl Fn(&mut Rng) -> (Shape, Shape), bent: bool) {
     let mut rng = Rng::new(seed);
     let (mut hits, mut misses) = (0, 0);
     for i in 0..count {
         let (a, b) = make(&mut rng);
         let (pa, pb) = place(&mut rng, &a, &b, PLACEMENTS[i % PLACEMENTS.len()]);
-        match check(i, &a, &pa, &b, &pb) {
+        let bend = if bent {
+            face_bend(&a).max(face_bend(&b))
+        } else {
+            0.0
+        };
+        match check(i, &a, &pa, &b, &pb, bend) {
             Some(true) => hits += 1,
             Some(false) => misses += 1,
             None => {}
@@ -109,6 +122,55 @@ fn hulls_of_24_points_agree_with_vertex_projection() {
     run(0x4024, 10_000, |rng| {
         (ellipsoid_hull(rng, 24), ellipsoid_hull(rng, 24))
     });
+}
+
+/// How far a hull's faces are from flat: the largest spread of a face's vertices along
+/// its plane's normal (f64); 0 for other shapes. A merged face is flat only to the hull
+/// builder's tolerance.
+fn face_bend(shape: &Shape) -> f64 {
+    let Shape::ConvexHull(hull) = shape else {
+        return 0.0;
+    };
+    (0..hull.face_count())
+        .map(|f| {
+            let n = hull.planes()[f].normal.as_dvec3();
+            let heights = hull
+                .face(f)
+                .iter()
+                .map(|&k| n.dot(hull.vertices()[k as usize].as_dvec3()));
+            let (lo, hi) = heights.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), h| {
+                (lo.min(h), hi.max(h))
+            });
+            hi - lo
+        })
+        .fold(0.0, f64::max)
+}
+
+/// Bent blocks ([`bent_block`]: merged quads bent by up to 2e-6 of the least width)
+/// against each other, boxes and hulls. The SAT measures each candidate axis exactly
+/// (vertex supports), but a bent quad is one face axis where the hull of its vertices
+/// has two facets a few 1e-6 rad apart, whose normals are not candidates: the depth and
+/// the normal's gap may be off by up to the bend. Measured on 200,000 such pairs: 8
+/// beyond `5e-7 × size`, by at most 0.25 of the bend; allowed: `5e-7 × size` plus the
+/// bend.
+#[test]
+fn bent_blocks_agree_with_vertex_projection_within_their_bend() {
+    run_bent(
+        0x4B3D,
+        40_000,
+        |rng| {
+            let bent = |rng: &mut Rng| Shape::from(bent_block(rng));
+            match rng.below(3) {
+                0 => (bent(rng), bent(rng)),
+                1 => (bent(rng), random_cuboid(rng)),
+                _ => {
+                    let n = 8 + rng.below(17);
+                    (ellipsoid_hull(rng, n), bent(rng))
+                }
+            }
+        },
+        true,
+    );
 }
 
 /// `shape` with every vertex multiplied by `factor` (a power of two: exact).
@@ -179,7 +241,7 @@ fn rotations_off_unit_length_are_read_as_unit() {
         pa.rotation = off_unit(&mut rng, pa.rotation);
         pb.rotation = off_unit(&mut rng, pb.rotation);
         assert!(pa.is_valid() && pb.is_valid());
-        match check(i, &a, &pa, &b, &pb) {
+        match check(i, &a, &pa, &b, &pb, 0.0) {
             Some(true) => hits += 1,
             Some(false) => misses += 1,
             None => {}

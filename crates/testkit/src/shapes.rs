@@ -14,6 +14,7 @@
 //! | [`ellipsoid_hull`], [`ellipsoid_hull_with`] | hull of n points on an ellipsoid or in a box (given radii) | the narrow-phase oracle tests |
 //! | [`random_capsule`] | capsule, half height 0–2 (0 one time in 8), radius 0.05–1 | the narrow-phase capsule tests |
 //! | [`ball_points`] | the point cloud of [`ball_hull`] | the stacking scenes' centred hulls ([`stacks`](crate::stacks)) |
+//! | [`bent_block`] | hull of a box's 8 corners moved by up to 2e-6 of its least width: six bent quads | the distance and hull oracle tests |
 
 use glam::Vec3;
 use sepax_geometry::rng::Rng;
@@ -60,6 +61,25 @@ pub fn cuboid_as_hull(shape: &Shape) -> Shape {
         }
         other => other.clone(),
     }
+}
+
+/// A block of half extents 0.2–2 whose 8 corners are each moved off the box by up to
+/// 2e-6 of its least width: the hull builder merges each side's two triangles back into a quad
+/// (within its tolerance), bent by the moves, so the hull of its vertices has an edge
+/// across each quad (the merged-away diagonal) that the hull's adjacency lacks.
+pub fn bent_block(rng: &mut Rng) -> ConvexHull {
+    let half = rng.vec3(Vec3::splat(0.2), Vec3::splat(2.0));
+    let jitter = 4e-6 * half.min_element();
+    let corners: Vec<Vec3> = (0..8)
+        .map(|c| {
+            let s = |bit: usize| if c >> bit & 1 == 1 { 1.0 } else { -1.0 };
+            Vec3::new(s(0) * half.x, s(1) * half.y, s(2) * half.z)
+                + rng.vec3(Vec3::splat(-jitter), Vec3::splat(jitter))
+        })
+        .collect();
+    let hull = ConvexHull::try_from_points(&corners).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(hull.face_count(), 6, "the sides merge back into quads");
+    hull
 }
 
 /// A sphere of radius 0.5.

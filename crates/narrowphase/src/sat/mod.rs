@@ -22,6 +22,17 @@
 //! at rest does not flip between a's and b's face (each flip renews every feature id a
 //! solver warm-starts from). The slop is a length tied to the shapes' size, never a
 //! fraction of the depth: a deep pair is pushed out along (nearly) the minimum axis.
+//!
+//! **Bent faces.** A hull's merged face is flat only to the hull builder's merge
+//! tolerance, and it is one candidate axis where the hull of its vertices has several
+//! facets a few 1e-6 rad apart. Every candidate's separation is measured exactly (by
+//! vertex supports), so `exact` is the vertex hull's depth up to round-off plus at most
+//! the face's bend (how far its vertices spread along its normal): on boxes whose
+//! corners were moved by 2e-6 of their width, 8 in 200,000 pairs were off by more than
+//! `5e-7 ×` the size, by at most a quarter of the bend (`tests/hull_oracle.rs`,
+//! `bent_blocks_agree_with_vertex_projection_within_their_bend`). The merge buys whole
+//! faces for manifolds: a box lying on a bent quad gets four points, not a triangle's
+//! three.
 
 pub(crate) mod box_box;
 pub(crate) mod box_box_wide;
