@@ -239,14 +239,24 @@ fn edge_feature(on: TriangleFeature) -> Feature {
     }
 }
 
-/// An offset from an edge shorter than this fraction of the scale (the core's and the
-/// edge's lengths) is measured again from the exact corners (see `closest_points`).
-const SHORT_OFFSET: f64 = 1e-2;
-
 /// The closest point of the core `p₀ p₁`, the triangle's feature and the offset from
 /// the triangle's closest point to the core's, in f64 (see the module docs). A short
 /// offset from an edge is measured from the triangle's exact corners: its direction is
 /// the contact normal. `tiny` is the round-off of the distances (see below).
+///
+/// Near an edge, an endpoint over the face and the core's pair with the edge differ in
+/// distance by `δ²/2h` (`δ` the endpoint's distance inside the edge, `h` its height)
+/// while their directions differ by `δ/h`, and the winner's direction is the contact
+/// normal. Measured on the triangle's corners as rounded to f32 in the core's frame,
+/// the distances are good to a few 1e-7 of the scale, so a pair closer than `tiny`
+/// there is measured again in the triangle's exact geometry (its corners placed in
+/// f64, `ExactTriangle`), good to about 1e-15, and the face keeps only a tie within
+/// `tiny · 1e-6`. (The rounded corners decided before: with a margin of `1e-6 h²` on
+/// the squares, an edge pair 3e-4 rad off the face normal won by round-off at
+/// `h = 0.09`, its gap 2e-4 short (triangle oracle, seed xor 90001); with a margin of
+/// `tiny`, the face kept its place over an edge pair 1.4e-6 closer, and the gap along
+/// the face normal fell 2.7e-5 short of the depth, the core being tilted off the face
+/// (seed xor 1).)
 fn closest_points(
     tri: &LocalTriangle,
     tri64: &ExactTriangle,
@@ -267,68 +277,109 @@ fn closest_points(
         }
     }
     // An endpoint over the face; an endpoint closest to an edge or corner is also the
-    // core's closest pair with that edge, found below. An edge pair must be shorter by
-    // more than the distances' round-off `tiny` to beat an endpoint over the face: near
-    // the edge the two distances differ by `δ²/2h` (`δ` the endpoint's distance inside
-    // the edge), below the f32 points' rounding, while the directions differ by `δ/h`,
-    // and the core's gap along the edge pair's direction falls short by up to its
-    // length times that. (The rounding is of the coordinates, not of `h`: a margin of
-    // `1e-6 h²` on the squares let an edge pair 3e-4 rad off the face normal win by
-    // round-off at `h = 0.09`, its gap 2e-4 short: the triangle oracle's seed xor
-    // 90001.) Choosing the face in a tie costs at most `tiny` of depth.
-    let mut best = (p0, TriangleFeature::Face, DVec3::ZERO);
-    let mut best_squared = f64::INFINITY;
+    // core's closest pair with that edge, found below.
+    let mut face: Option<(Vec3, DVec3)> = None;
     for p in [p0, p1] {
         let (y, feature) = closest_point(tri, p);
         let offset = p.as_dvec3() - y.as_dvec3();
-        if feature == TriangleFeature::Face && offset.length_squared() < best_squared {
-            best = (p, feature, offset);
-            best_squared = offset.length_squared();
+        if feature == TriangleFeature::Face
+            && face.is_none_or(|(_, best)| offset.length_squared() < best.length_squared())
+        {
+            face = Some((p, offset));
         }
     }
-    // The squared distance an edge pair must come under: `(h − tiny)²` against an
-    // endpoint over the face, none within `tiny` of it.
-    let mut beat = match best_squared.sqrt() - tiny {
-        h if best_squared.is_finite() && h > 0.0 => h * h,
-        _ if best_squared.is_finite() => -1.0,
-        _ => f64::INFINITY,
-    };
-    // (Differences in f64: an edge rounded to f32 moves its points by more than the
-    // distances that decide a near tie.)
+    // The closest edge pair. (Differences in f64: an edge rounded to f32 moves its
+    // points by more than the distances that decide a near tie.)
     let (c0, cd) = (p0.as_dvec3(), p1.as_dvec3() - p0.as_dvec3());
-    let mut best_edge = None;
-    for i in 0..3 {
+    let (mut x, mut y, mut i, mut edge_squared) = (DVec3::ZERO, DVec3::ZERO, 0, f64::INFINITY);
+    for k in 0..3 {
+        let (a, b) = tri.edge(k);
+        let (a, e) = (a.as_dvec3(), b.as_dvec3() - a.as_dvec3());
+        let (xk, yk) = segment_pair(c0, cd, a, e);
+        if (xk - yk).length_squared() < edge_squared {
+            (x, y, i, edge_squared) = (xk, yk, k, (xk - yk).length_squared());
+        }
+    }
+    // The edge pair, its feature and its points again from the exact corners when
+    // short.
+    let edge = || {
         let (a, b) = tri.edge(i);
         let (a, e) = (a.as_dvec3(), b.as_dvec3() - a.as_dvec3());
-        let (x, y) = segment_pair(c0, cd, a, e);
-        let distance_squared = (x - y).length_squared();
-        if distance_squared < beat {
-            let s = (y - a).dot(e) / e.length_squared();
-            let feature = if s <= 0.0 {
-                TriangleFeature::Vertex(i as u8)
-            } else if s >= 1.0 {
-                TriangleFeature::Vertex(((i + 1) % 3) as u8)
-            } else {
-                TriangleFeature::Edge(i as u8)
-            };
-            best = (x.as_vec3(), feature, x - y);
-            best_squared = distance_squared;
-            beat = distance_squared;
-            best_edge = Some(i);
-        }
+        let feature = feature_at(a, e, y, i);
+        short_offset_again(tri, tri64, (c0, cd), (x, feature, x - y, i))
+    };
+    let Some((p, over)) = face else {
+        return edge();
+    };
+    let face_distance = over.length();
+    let below = face_distance - tiny;
+    if below > 0.0 && edge_squared < below * below {
+        return edge();
     }
-    // The winning edge's points again from the exact corners when the offset is
-    // short: the rounded corners decide which edge (their distances are good to
-    // round-off) but turn a short offset by their round-off over its length (above
-    // a hundredth of the scale, by less than 1e-5 rad).
-    if let Some(i) = best_edge {
-        let scale = cd.length_squared() + tri.edge_length_squared(i);
-        if best_squared < SHORT_OFFSET * SHORT_OFFSET * scale {
-            let (x, y) = segment_pair(c0, cd, tri64.corner(i), tri64.edge(i));
-            best = (x.as_vec3(), best.1, x - y);
+    let above = face_distance + tiny;
+    if edge_squared > above * above {
+        return (p, TriangleFeature::Face, over);
+    }
+    // A near tie: both again in the exact geometry.
+    let corners = [0, 1, 2].map(|k| tri64.corner(k));
+    let edges = [0, 1, 2].map(|k| tri64.edge(k));
+    let normal = edges[0].cross(-edges[2]).normalize_or_zero();
+    let normal = if normal.dot(n.as_dvec3()) < 0.0 {
+        -normal
+    } else {
+        normal
+    };
+    let over = normal * normal.dot(p.as_dvec3() - corners[0]);
+    let mut best = (p, TriangleFeature::Face, over);
+    let tie = tiny * 1e-6;
+    let beat = over.length() - tie;
+    let mut beat = if beat > 0.0 { beat * beat } else { -1.0 };
+    for k in 0..3 {
+        let (x, y) = segment_pair(c0, cd, corners[k], edges[k]);
+        if (x - y).length_squared() < beat {
+            beat = (x - y).length_squared();
+            best = (x.as_vec3(), feature_at(corners[k], edges[k], y, k), x - y);
         }
     }
     best
+}
+
+/// The feature of edge `k` (from `a` along `e`) that its point `y` lies on: the edge,
+/// or a corner at either end.
+#[inline]
+fn feature_at(a: DVec3, e: DVec3, y: DVec3, k: usize) -> TriangleFeature {
+    let s = (y - a).dot(e) / e.length_squared();
+    if s <= 0.0 {
+        TriangleFeature::Vertex(k as u8)
+    } else if s >= 1.0 {
+        TriangleFeature::Vertex(((k + 1) % 3) as u8)
+    } else {
+        TriangleFeature::Edge(k as u8)
+    }
+}
+
+/// An offset shorter than this fraction of the scale (the core's and the edge's
+/// lengths) is measured again from the exact corners (see `closest_points`).
+const SHORT_OFFSET: f64 = 1e-2;
+
+/// The edge pair `(x, feature, offset)` of edge `i` found on the rounded corners, its
+/// points measured again from the exact corners when the offset is short: the rounded
+/// corners decide which edge (their distances are good to round-off) but turn a short
+/// offset by their round-off over its length (above a hundredth of the scale, by less
+/// than 1e-5 rad).
+#[inline(always)]
+fn short_offset_again(
+    tri: &LocalTriangle,
+    tri64: &ExactTriangle,
+    (c0, cd): (DVec3, DVec3),
+    (x, feature, offset, i): (DVec3, TriangleFeature, DVec3, usize),
+) -> (Vec3, TriangleFeature, DVec3) {
+    let scale = cd.length_squared() + tri.edge_length_squared(i);
+    if offset.length_squared() < SHORT_OFFSET * SHORT_OFFSET * scale {
+        let (x, y) = segment_pair(c0, cd, tri64.corner(i), tri64.edge(i));
+        return (x.as_vec3(), feature, x - y);
+    }
+    (x.as_vec3(), feature, offset)
 }
 
 /// The closest points of segments `p + s d` and `q + t e`, `s, t ∈ [0, 1]`, in f64:
