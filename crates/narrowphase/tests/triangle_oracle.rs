@@ -59,6 +59,18 @@ fn place_near(rng: &mut Rng, t: &MeshTriangle, mesh_pose: &Pose, shape: &Shape) 
     Pose::new(mesh_pose.transform_point(local), rng.rotation())
 }
 
+/// A capsule of radius 0.05–1 and half height in `[lo, hi)` (the radius drawn first).
+fn capsule_between(rng: &mut Rng, lo: f32, hi: f32) -> Shape {
+    let radius = rng.range(0.05, 1.0);
+    let half_height = rng.range(lo, hi);
+    Shape::from(Capsule::try_new(half_height, radius).unwrap())
+}
+
+/// [`capsule_between`] with half heights up to 2.
+fn capsule(rng: &mut Rng) -> Shape {
+    capsule_between(rng, 0.0, 2.0)
+}
+
 struct Tally {
     hits: usize,
     misses: usize,
@@ -290,11 +302,7 @@ fn sphere_triangle_agrees_with_the_closest_point_on_100k_pairs() {
 
 #[test]
 fn capsule_triangle_agrees_with_the_core_distance_on_100k_pairs() {
-    run(0x7B3, 100_000, |rng| {
-        let radius = rng.range(0.05, 1.0);
-        let half_height = rng.range(0.0, 2.0);
-        Shape::from(Capsule::try_new(half_height, radius).unwrap())
-    });
+    run(0x7B3, 100_000, capsule);
 }
 
 /// The verdict's gap and the one-sided separation: apart they agree; a box grazing a
@@ -356,16 +364,7 @@ fn hull_triangle_agrees_with_edges_nearly_parallel() {
 
 #[test]
 fn capsule_triangle_agrees_with_the_core_nearly_parallel() {
-    run_placed(
-        0x7B6,
-        100_000,
-        |rng| {
-            let radius = rng.range(0.05, 1.0);
-            let half_height = rng.range(0.0, 2.0);
-            Shape::from(Capsule::try_new(half_height, radius).unwrap())
-        },
-        Placing::AlongEdge,
-    );
+    run_placed(0x7B6, 100_000, capsule, Placing::AlongEdge);
 }
 
 /// The two capsule runs above on the seeds (theirs xor 5151, 90001) on which they failed
@@ -378,11 +377,6 @@ fn capsule_triangle_agrees_with_the_core_nearly_parallel() {
 /// is taken along the lines' common perpendicular).
 #[test]
 fn capsule_triangle_agrees_with_the_core_on_the_seeds_that_failed() {
-    let capsule = |rng: &mut Rng| {
-        let radius = rng.range(0.05, 1.0);
-        let half_height = rng.range(0.0, 2.0);
-        Shape::from(Capsule::try_new(half_height, radius).unwrap())
-    };
     run(0x7B3 ^ 90001, 100_000, capsule);
     for seed in [0x7B6 ^ 5151, 0x7B6 ^ 90001] {
         run_placed(seed, 100_000, capsule, Placing::AlongEdge);
@@ -398,12 +392,8 @@ fn capsule_triangle_agrees_with_the_core_on_the_seeds_that_failed() {
 /// (the capsule run's seed xor 1, case 64,037; fails before at case 3).
 #[test]
 fn capsules_lying_across_a_triangle_edge_get_the_exact_normal() {
-    let capsule = |rng: &mut Rng| {
-        let radius = rng.range(0.05, 1.0);
-        let half_height = rng.range(0.005, 0.5);
-        Shape::from(Capsule::try_new(half_height, radius).unwrap())
-    };
-    run_placed(0x7B9, 100_000, capsule, Placing::AcrossEdge);
+    let short = |rng: &mut Rng| capsule_between(rng, 0.005, 0.5);
+    run_placed(0x7B9, 100_000, short, Placing::AcrossEdge);
 }
 
 /// `contact_triangle` with a margin, on triangles whose edges and corners are each
