@@ -323,7 +323,10 @@ fn closest_points(
     // A near tie: both again in the exact geometry.
     let corners = [0, 1, 2].map(|k| tri64.corner(k));
     let edges = [0, 1, 2].map(|k| tri64.edge(k));
-    let normal = edges[0].cross(-edges[2]).normalize_or_zero();
+    // (No exact plane on a triangle flat in f64, which a mesh refuses: the f32 face.)
+    let Some(normal) = edges[0].cross(-edges[2]).try_normalize() else {
+        return (p, TriangleFeature::Face, over);
+    };
     let normal = if normal.dot(n.as_dvec3()) < 0.0 {
         -normal
     } else {
