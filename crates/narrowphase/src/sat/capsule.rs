@@ -79,8 +79,21 @@ const PARALLEL: f32 = crate::sat::PARALLEL_EDGES;
 /// deep was reported 0.002 deep; beside a slab 0.0016 thin, by 0.001: a capsule standing
 /// 6e-4 deep over it was reported apart. (The hull–hull query's check, in
 /// `hull_hull::edges`, with a round-off threshold: one support scan, and only when an
-/// edge axis beats every face.)
-const SUPPORT_SLACK: f32 = 1e-6;
+/// edge axis beats every face.) The same slack bounds how far a closest pair's points
+/// may be passed along their direction (`supports_its_points`).
+///
+/// `2e-7` is about three units of f32 round-off of the extent, the most two such dot
+/// products of unit vectors with points inside it differ by. It was `1e-6` until
+/// 5 December 2026, and that let a bent merged face through: a capsule lying across
+/// the edge of a quad bent by 2.3e-6, its core 1.5e-7 rad off the quad's plane, got the
+/// axis `core × edge`, along which the quad's far corner reached 4.3e-6 past the edge
+/// (the tilt's lever over the quad's width), within the old slack of 4e-6 of that
+/// pair's extent; the gap along the normal was 1.9 bends past the depth
+/// (`tests/capsule_oracle.rs`, `capsules_lying_across_a_face_edge_get_the_exact_normal`).
+/// A pair the lower slack turns away takes the exact paths (every edge by the support;
+/// the closest pair over the faces' vertex triangles), which are right, and only slower:
+/// the capsule bench pairs and the pinned capsule and mesh fingerprints do not change.
+const SUPPORT_SLACK: f32 = 2e-7;
 
 /// Distances below this fraction of the sizes and offsets involved are round-off of
 /// the f32 inputs (a few ulps): their closest points give no direction.
