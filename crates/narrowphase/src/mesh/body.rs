@@ -62,8 +62,10 @@ pub fn collide_mesh(
     )
 }
 
-/// The deepest contact of `mesh` and `shape`: the normal and depth of
-/// [`collide_mesh`]'s manifold (its deepest point). Same arguments and rules.
+/// The deepest contact of `mesh` and `shape`: the normal and feature of
+/// [`collide_mesh`]'s manifold and the depth of the deepest point before its reduction
+/// to four (see [`contact_mesh_triangles`](super::contact_mesh_triangles)). Same
+/// arguments and rules.
 pub fn contact_mesh(
     mesh: &TriMesh,
     mesh_pose: &Pose,
@@ -73,11 +75,7 @@ pub fn contact_mesh(
     scratch: &mut MeshQueryScratch,
 ) -> Option<Contact> {
     let manifold = collide_mesh(mesh, mesh_pose, shape, pose, margin, scratch)?;
-    Some(Contact {
-        normal: manifold.normal,
-        depth: manifold.depth(),
-        feature: manifold.feature,
-    })
+    Some(scratch.triangles.contact_of(&manifold))
 }
 
 /// Fills `scratch.candidates` with the triangles whose boxes overlap the shape's grown

@@ -80,7 +80,7 @@ pub(crate) fn clamp_to_cones(
             k += 1;
             continue;
         }
-        let points = face_points_touching(convex, &tri, margin, clip_tolerance);
+        let (points, dropped) = face_points_touching(convex, &tri, margin, clip_tolerance);
         if points.is_empty() {
             // Kept aside: the target face's contact, or, when the convex does not
             // reach below that face at all (a corner's nearest normal can belong to a
@@ -100,6 +100,7 @@ pub(crate) fn clamp_to_cones(
             tri,
             buried: false,
             gap: 0.0,
+            dropped,
         };
         patches[k] = (id, face);
         k += 1;

@@ -20,6 +20,7 @@
 //! seam would give it several times.
 
 use super::patch::Patch;
+use super::points::deeper_of;
 use crate::manifold::reduce::{Candidate, reduce};
 use glam::Vec3;
 use smallvec::SmallVec;
@@ -45,27 +46,37 @@ pub(crate) fn reference_patch(patches: &[(u32, Patch)]) -> Option<usize> {
     best.map(|(k, _)| k)
 }
 
-/// The merged points along `normal`, reduced to four, ids carrying the triangle ids.
+/// The merged points along `normal`, reduced to four, ids carrying the triangle ids,
+/// and the depth of the deepest point before any reduction (each triangle's, then this
+/// one's, keeps a point within `tolerance` of it: see [`reduce`]).
 pub(crate) fn merged_points(
     patches: &[(u32, Patch)],
     normal: Vec3,
     tolerance: f32,
     gathered: &mut Vec<Candidate>,
-) -> SmallVec<[Candidate; 4]> {
+) -> (SmallVec<[Candidate; 4]>, f32) {
     let cos_merge = MERGE_ANGLE.cos();
     gathered.clear();
+    let mut deepest = f32::NEG_INFINITY;
     for (id, patch) in patches {
         let cos = patch.normal.dot(normal);
         if cos < cos_merge {
             continue;
         }
+        // The patch's deepest point, kept or dropped by its own reduction.
+        let dropped = patch.dropped * cos;
+        deepest = deeper_of(
+            if dropped > deepest { dropped } else { deepest },
+            &patch.points,
+            cos,
+        );
         gathered.extend(patch.points.iter().map(|c| Candidate {
             point: c.point,
             depth: c.depth * cos,
             id: with_triangle(*id, c.id),
         }));
     }
-    reduce(gathered, normal, tolerance)
+    (reduce(gathered, normal, tolerance), deepest)
 }
 
 /// A point's id with its triangle: the triangle id in the high 32 bits, the local id

@@ -148,6 +148,21 @@ pub struct MeshScratch {
     /// The triangles the cones search for neighbours.
     triangles: Vec<(u32, LocalTriangle)>,
     gathered: Vec<Candidate>,
+    /// The last manifold's deepest point before its reduction to four: the depth the
+    /// `contact` functions report (see [`contact_mesh_triangles`]).
+    deepest: f32,
+}
+
+impl MeshScratch {
+    /// The contact of `manifold`, the last one built with this scratch: its normal and
+    /// feature, the depth of its deepest point before the reduction.
+    pub(crate) fn contact_of(&self, manifold: &Manifold) -> Contact {
+        Contact {
+            normal: manifold.normal,
+            depth: self.deepest,
+            feature: manifold.feature,
+        }
+    }
 }
 
 /// Runs `f` with the shape as the triangle tests see it (a box's polytope on the stack).
@@ -294,10 +309,10 @@ pub(crate) fn collide_mesh_triangles_within(
     }
     let normal = patch.normal;
     let feature = mesh_feature(*id, patch.feature);
-    let points = if feature == Feature::Sphere {
+    let (points, deepest) = if feature == Feature::Sphere {
         let mut point = patch.points[0];
         point.id = with_triangle(*id, point.id);
-        smallvec::smallvec![point]
+        (smallvec::smallvec![point], point.depth)
     } else {
         merged_points(
             &scratch.patches,
@@ -306,6 +321,7 @@ pub(crate) fn collide_mesh_triangles_within(
             &mut scratch.gathered,
         )
     };
+    scratch.deepest = deepest;
     // The reference patch joins its own merge unless its normal is not unit: only with
     // coordinates whose squares overflow f32 (a hull 1e29 wide), where no answer is
     // representable. No manifold then, rather than one without points.
@@ -334,8 +350,12 @@ pub(crate) fn collide_mesh_triangles_within(
     })
 }
 
-/// The deepest contact of a mesh and a convex shape: the normal and depth of
-/// [`collide_mesh_triangles`]'s manifold (its deepest point). Same arguments.
+/// The deepest contact of a mesh and a convex shape: the normal and feature of
+/// [`collide_mesh_triangles`]'s manifold, and the depth of the deepest point its
+/// triangles gave along that normal. The manifold's reduction to four points keeps a
+/// point within the clip tolerance of that depth (the earliest of near ties, so that
+/// its ids stay from frame to frame), so its own [`Manifold::depth`] can be up to
+/// [`CLIP_TOLERANCE`] times the shape's inner radius less. Same arguments.
 pub fn contact_mesh_triangles(
     triangles: impl IntoIterator<Item = (u32, MeshTriangle)>,
     mesh_pose: &Pose,
@@ -345,11 +365,7 @@ pub fn contact_mesh_triangles(
     scratch: &mut MeshScratch,
 ) -> Option<Contact> {
     let manifold = collide_mesh_triangles(triangles, mesh_pose, shape, pose, margin, scratch)?;
-    Some(Contact {
-        normal: manifold.normal,
-        depth: manifold.depth(),
-        feature: manifold.feature,
-    })
+    Some(scratch.contact_of(&manifold))
 }
 
 /// The contact of one triangle (mesh frame, at `mesh_pose`) and a convex shape: the

@@ -45,6 +45,11 @@ pub(crate) struct Patch {
     /// How far the triangle's test found the shape apart from the triangle (0 when they
     /// touch): no point of the patch is deeper than `−gap` (see [`Patch::keep_apart`]).
     pub gap: f32,
+    /// The depth of the deepest clipped point where the reduction to four ran (more
+    /// than four points: it keeps one within the clip tolerance of the deepest, for
+    /// stable ids, and may drop that one); −∞ otherwise. With the points' own depths, what `contact` reports
+    /// (see `merge::merged_points`).
+    pub dropped: f32,
 }
 
 impl Patch {
@@ -76,6 +81,7 @@ impl Patch {
                 c.point += normal * (0.5 * (depth - c.depth));
                 c.depth = depth;
             }
+            self.dropped = kept_apart(self.dropped, gap);
             self.gap = gap;
         }
     }
@@ -216,13 +222,13 @@ fn axis_points(
     (exact, preferred, overlapping): (Axis, Axis, bool),
     margin: f32,
     clip_tolerance: f32,
-) -> (Axis, SmallVec<[Candidate; 4]>) {
+) -> (Axis, (SmallVec<[Candidate; 4]>, f32)) {
     let points_on = |axis: &Axis| {
         let points = triangle_points(convex, tri, axis, margin, clip_tolerance);
         touching_only(points, overlapping, margin)
     };
     let points = points_on(&preferred);
-    if points.is_empty() && exact != preferred {
+    if points.0.is_empty() && exact != preferred {
         (exact, points_on(&exact))
     } else {
         (preferred, points)
@@ -235,15 +241,16 @@ fn axis_points(
 /// the convex's deepest vertex. (A margin's speculative point on the preferred axis
 /// stood in for a hull 0.23 into a triangle, its contact 0.49 deep without the margin.)
 fn touching_only(
-    mut points: SmallVec<[Candidate; 4]>,
+    (mut points, deepest): (SmallVec<[Candidate; 4]>, f32),
     overlapping: bool,
     margin: f32,
-) -> SmallVec<[Candidate; 4]> {
+) -> (SmallVec<[Candidate; 4]>, f32) {
     // (Without a margin every point kept touches.)
     if margin > 0.0 && overlapping && points.iter().all(|c| c.depth < 0.0) {
         points.clear();
+        return (points, f32::NEG_INFINITY);
     }
-    points
+    (points, deepest)
 }
 
 /// The test's own contact on `axis`: its points, or the convex's deepest vertex when
@@ -253,7 +260,7 @@ fn axis_patch(
     tri: &LocalTriangle,
     exact: Axis,
     axis: Axis,
-    mut points: SmallVec<[Candidate; 4]>,
+    (mut points, dropped): (SmallVec<[Candidate; 4]>, f32),
 ) -> Option<Patch> {
     if points.is_empty() {
         if exact.separation > 0.0 {
@@ -269,6 +276,7 @@ fn axis_patch(
         tri: *tri,
         buried: false,
         gap: 0.0,
+        dropped,
     })
 }
 
@@ -281,7 +289,7 @@ fn internal_patch(
     margin: f32,
     clip_tolerance: f32,
 ) -> Option<Patch> {
-    let points = face_points_touching(convex, tri, margin, clip_tolerance);
+    let (points, dropped) = face_points_touching(convex, tri, margin, clip_tolerance);
     if points.is_empty() {
         return buried_patch(convex, tri, margin);
     }
@@ -293,6 +301,7 @@ fn internal_patch(
         tri: *tri,
         buried: false,
         gap: 0.0,
+        dropped,
     })
 }
 
@@ -306,13 +315,14 @@ pub(crate) fn face_points_touching(
     tri: &LocalTriangle,
     margin: f32,
     clip_tolerance: f32,
-) -> SmallVec<[Candidate; 4]> {
-    let mut points = triangle_face_points(convex, tri, margin, clip_tolerance);
+) -> (SmallVec<[Candidate; 4]>, f32) {
+    let (mut points, deepest) = triangle_face_points(convex, tri, margin, clip_tolerance);
     // (Without a margin every point kept touches.)
     if margin > 0.0 && points.iter().all(|c| c.depth < 0.0) && reaches_below(convex, tri) {
         points.clear();
+        return (points, f32::NEG_INFINITY);
     }
-    points
+    (points, deepest)
 }
 
 /// True when the convex's deepest vertex along `−n` is on or below the triangle's plane.
@@ -356,6 +366,7 @@ pub(crate) fn buried_patch(convex: &Convex, tri: &LocalTriangle, margin: f32) ->
         tri: *tri,
         buried: true,
         gap: 0.0,
+        dropped: f32::NEG_INFINITY,
     })
 }
 
@@ -426,6 +437,7 @@ fn sphere_patch(
         on,
         tri: *tri,
         gap: 0.0,
+        dropped: f32::NEG_INFINITY,
     };
     patch.keep_apart(true_distance - radius);
     Some(patch)

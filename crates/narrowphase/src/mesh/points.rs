@@ -33,29 +33,35 @@ use crate::sat::Axis;
 use crate::sat::box_box::box_edge_segment;
 use smallvec::SmallVec;
 
-/// Manifold points for `axis` (from the triangle test), in the convex's frame.
+/// Manifold points for `axis` (from the triangle test), in the convex's frame, and the
+/// depth of the deepest one before their reduction to four ([`deepest_of`]).
 pub(crate) fn triangle_points(
     convex: &Convex,
     tri: &LocalTriangle,
     axis: &Axis,
     margin: f32,
     clip_tolerance: f32,
-) -> SmallVec<[Candidate; 4]> {
+) -> (SmallVec<[Candidate; 4]>, f32) {
     match axis.feature {
         Feature::FaceA(_) => triangle_face_points(convex, tri, margin, clip_tolerance),
         Feature::FaceB(j) => convex_face_points(convex, tri, j as usize, margin, clip_tolerance),
-        Feature::EdgeEdge(i, j) => edge_points(convex, tri, axis, (i, j), margin),
-        Feature::Sphere | Feature::Closest(..) => SmallVec::new(),
+        Feature::EdgeEdge(i, j) => {
+            let points = edge_points(convex, tri, axis, (i, j), margin);
+            let deepest = deepest_of(&points);
+            (points, deepest)
+        }
+        Feature::Sphere | Feature::Closest(..) => (SmallVec::new(), f32::NEG_INFINITY),
     }
 }
 
-/// The triangle's face as the reference (see the module docs).
+/// The triangle's face as the reference (see the module docs), and the depth of the
+/// deepest point before the reduction ([`deepest_of`]).
 pub(crate) fn triangle_face_points(
     convex: &Convex,
     tri: &LocalTriangle,
     margin: f32,
     clip_tolerance: f32,
-) -> SmallVec<[Candidate; 4]> {
+) -> (SmallVec<[Candidate; 4]>, f32) {
     let poly = convex.polytope();
     let n = tri.normal;
     let incident_face = match convex {
@@ -106,19 +112,21 @@ pub(crate) fn triangle_face_points(
     let id = |lines| pack_id(false, 0, incident_face as u32, lines);
     points_below(clipped, n, tri.offset, margin, id, &mut candidates);
     let kept = reduce(&candidates, n, clip_tolerance);
+    let deepest = dropped_depth(&candidates);
     give_back_clip_buffers(&mut polygon, &mut scratch);
     give_back_candidates(&mut candidates);
-    kept
+    (kept, deepest)
 }
 
-/// Face `j` of the convex as the reference, the triangle as the incident polygon.
+/// Face `j` of the convex as the reference, the triangle as the incident polygon; and
+/// the depth of the deepest point before the reduction ([`deepest_of`]).
 fn convex_face_points(
     convex: &Convex,
     tri: &LocalTriangle,
     j: usize,
     margin: f32,
     clip_tolerance: f32,
-) -> SmallVec<[Candidate; 4]> {
+) -> (SmallVec<[Candidate; 4]>, f32) {
     let poly = convex.polytope();
     let plane = poly.planes[j];
     let m = plane.normal;
@@ -133,9 +141,38 @@ fn convex_face_points(
     let id = |lines| pack_id(true, j as u32, 0, lines);
     points_below(clipped, m, plane.offset, margin, id, &mut candidates);
     let kept = reduce(&candidates, -m, clip_tolerance);
+    let deepest = dropped_depth(&candidates);
     give_back_clip_buffers(&mut polygon, &mut scratch);
     give_back_candidates(&mut candidates);
-    kept
+    (kept, deepest)
+}
+
+/// The depth of the deepest of `candidates` when the reduction to four may drop it (it
+/// keeps a point within the clip tolerance of it): more than four; −∞ otherwise (all
+/// are kept).
+#[inline]
+fn dropped_depth(candidates: &[Candidate]) -> f32 {
+    if candidates.len() > 4 {
+        deepest_of(candidates)
+    } else {
+        f32::NEG_INFINITY
+    }
+}
+
+/// The largest depth among `candidates` (−∞ for none).
+#[inline]
+pub(crate) fn deepest_of(candidates: &[Candidate]) -> f32 {
+    deeper_of(f32::NEG_INFINITY, candidates, 1.0)
+}
+
+/// The largest of `depth` and the depths of `candidates` scaled by `scale` (a plain
+/// comparison: a NaN depth is passed over).
+#[inline]
+pub(crate) fn deeper_of(depth: f32, candidates: &[Candidate], scale: f32) -> f32 {
+    candidates.iter().fold(depth, |deepest, c| {
+        let d = c.depth * scale;
+        if d > deepest { d } else { deepest }
+    })
 }
 
 /// One point for an edge pair: triangle edge `i` against the convex's edge `j`.
