@@ -10,7 +10,11 @@
 //!    surfaces `d·m` apart, which is `d (m · N)` along `N`; the position (halfway
 //!    between the surfaces) stays;
 //! 3. the points are reduced to four by [`reduce`](crate::manifold::reduce) (the deepest
-//!    first, then the widest spread), as one triangle's clipped points are.
+//!    first, then the widest spread), as one triangle's clipped points are;
+//! 4. `contact`'s depth is the deepest point's before any reduction (a triangle's own or
+//!    this one's keeps a point within the clip tolerance of it, the earliest of near
+//!    ties, so that the ids stay): on a flat floor the depth of the shape's lowest
+//!    vertex over a triangle it touches (`tests/mesh_floor_oracle.rs`).
 //!
 //! Patches beyond the angle (a wall next to the floor, the far side of a sharp valley)
 //! are left out of this frame's manifold: the deepest side is resolved first, the other
