@@ -47,8 +47,8 @@ pub(crate) struct Patch {
     pub gap: f32,
     /// The depth of the deepest clipped point where the reduction to four ran (more
     /// than four points: it keeps one within the clip tolerance of the deepest, for
-    /// stable ids, and may drop that one); −∞ otherwise. With the points' own depths, what `contact` reports
-    /// (see `merge::merged_points`).
+    /// stable ids, and may drop that one); −∞ otherwise. With the points' own depths,
+    /// what `contact` reports (see `merge::merged_points`).
     pub dropped: f32,
 }
 

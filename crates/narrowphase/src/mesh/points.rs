@@ -34,7 +34,8 @@ use crate::sat::box_box::box_edge_segment;
 use smallvec::SmallVec;
 
 /// Manifold points for `axis` (from the triangle test), in the convex's frame, and the
-/// depth of the deepest one before their reduction to four ([`deepest_of`]).
+/// depth of a deeper point their reduction to four may have dropped
+/// ([`dropped_depth`]; −∞ for an edge pair's one point).
 pub(crate) fn triangle_points(
     convex: &Convex,
     tri: &LocalTriangle,
@@ -45,17 +46,16 @@ pub(crate) fn triangle_points(
     match axis.feature {
         Feature::FaceA(_) => triangle_face_points(convex, tri, margin, clip_tolerance),
         Feature::FaceB(j) => convex_face_points(convex, tri, j as usize, margin, clip_tolerance),
-        Feature::EdgeEdge(i, j) => {
-            let points = edge_points(convex, tri, axis, (i, j), margin);
-            let deepest = deepest_of(&points);
-            (points, deepest)
-        }
+        Feature::EdgeEdge(i, j) => (
+            edge_points(convex, tri, axis, (i, j), margin),
+            f32::NEG_INFINITY,
+        ),
         Feature::Sphere | Feature::Closest(..) => (SmallVec::new(), f32::NEG_INFINITY),
     }
 }
 
-/// The triangle's face as the reference (see the module docs), and the depth of the
-/// deepest point before the reduction ([`deepest_of`]).
+/// The triangle's face as the reference (see the module docs), and the depth of a
+/// deeper point the reduction to four may have dropped ([`dropped_depth`]).
 pub(crate) fn triangle_face_points(
     convex: &Convex,
     tri: &LocalTriangle,
@@ -119,7 +119,8 @@ pub(crate) fn triangle_face_points(
 }
 
 /// Face `j` of the convex as the reference, the triangle as the incident polygon; and
-/// the depth of the deepest point before the reduction ([`deepest_of`]).
+/// the depth of a deeper point the reduction to four may have dropped
+/// ([`dropped_depth`]).
 fn convex_face_points(
     convex: &Convex,
     tri: &LocalTriangle,
@@ -161,7 +162,7 @@ fn dropped_depth(candidates: &[Candidate]) -> f32 {
 
 /// The largest depth among `candidates` (−∞ for none).
 #[inline]
-pub(crate) fn deepest_of(candidates: &[Candidate]) -> f32 {
+fn deepest_of(candidates: &[Candidate]) -> f32 {
     deeper_of(f32::NEG_INFINITY, candidates, 1.0)
 }
 
