@@ -88,17 +88,13 @@ fn the_bvh_cull_and_the_order_change_no_bit() {
         let pose = near_surface(&mut rng, &mesh_pose);
         let margin = if k % 5 == 0 { 0.05 } else { 0.0 };
         let region = region_in_mesh(&mesh_pose, &shape, &pose, margin);
-        let slow = collide_mesh_triangles(
-            every
-                .iter()
+        let culled = || {
+            (every.iter())
                 .filter(|(i, _)| mesh.triangle_aabb(*i).overlaps(&region))
-                .copied(),
-            &mesh_pose,
-            &shape,
-            &pose,
-            margin,
-            &mut scratch,
-        );
+                .copied()
+        };
+        let slow =
+            collide_mesh_triangles(culled(), &mesh_pose, &shape, &pose, margin, &mut scratch);
         let fast = collide(
             &mesh_shape,
             &mesh_pose,
@@ -125,17 +121,8 @@ fn the_bvh_cull_and_the_order_change_no_bit() {
             format!("{slow:?}"),
             "case {k} (b, a)"
         );
-        let slow_contact = contact_mesh_triangles(
-            every
-                .iter()
-                .filter(|(i, _)| mesh.triangle_aabb(*i).overlaps(&region))
-                .copied(),
-            &mesh_pose,
-            &shape,
-            &pose,
-            margin,
-            &mut scratch,
-        );
+        let slow_contact =
+            contact_mesh_triangles(culled(), &mesh_pose, &shape, &pose, margin, &mut scratch);
         let c = contact(&mesh_shape, &mesh_pose, &shape, &pose, margin);
         assert_eq!(c.is_some(), slow.is_some(), "case {k}");
         assert_eq!(c, slow_contact, "case {k}");
