@@ -9,7 +9,8 @@
 //! enough that every one gets a contact, so the depth is the signed distance minus the
 //! radius everywhere, and is checked:
 //! * the depth against `oracle::sphere_separation` (the clamp of the centre in f64)
-//!   within `1e-4 ×` the size plus the rounding of the centre's coordinates;
+//!   within `1e-6 ×` the size plus the rounding of the centre's coordinates and of the
+//!   separation (`1e-4 ×` the size until 5 December 2026);
 //! * the normal: the gap of the two shapes along it (`oracle::gap_along`, f64) is the
 //!   separation, as only a direction in the closest feature's cone of normals makes it;
 //! * the box's anchor is on the box's surface, where the centre's closest point is;
