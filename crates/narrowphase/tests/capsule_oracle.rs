@@ -31,28 +31,8 @@ use sepax_narrowphase::oracle::{capsule_separation, gap_along};
 use sepax_narrowphase::{FEATURE_SLOP, PairCache, collide, contact};
 use sepax_testkit::pairs::{PLACEMENTS, capsule_along_edge, place, scale};
 use sepax_testkit::shapes::{
-    bent_block, cuboid_as_hull, ellipsoid_hull, random_capsule, random_cuboid,
+    bent_block, cuboid_as_hull, ellipsoid_hull, face_flatness, random_capsule, random_cuboid,
 };
-
-/// How far a hull's vertices lie behind the planes of the faces they belong to, at
-/// most (`0` for other shapes). The builder merges nearly coplanar triangles into one
-/// face while its vertices stay within its merge tolerance (`1e-5` of the hull's
-/// diagonal) of a plane, and the queries measure a face by that plane, which supports
-/// the vertices: a point over a bent face is up to this much nearer the plane than the
-/// hull of the vertices. A hull of triangles has round-off here.
-fn flatness(shape: &Shape) -> f64 {
-    let Shape::ConvexHull(hull) = shape else {
-        return 0.0;
-    };
-    let mut worst = 0.0f64;
-    for (f, plane) in hull.planes().iter().enumerate() {
-        for &v in hull.face(f) {
-            let v = hull.vertices()[v as usize].as_dvec3();
-            worst = worst.max(plane.offset as f64 - plane.normal.as_dvec3().dot(v));
-        }
-    }
-    worst
-}
 
 fn capsule_of(shape: &Shape) -> Capsule {
     match shape {
@@ -214,7 +194,7 @@ fn run_placed(
             });
             // A merged face's vertices lie within the hull's flatness of its plane: the
             // query reads the plane, the oracle the vertices.
-            let bend = flatness(a).max(flatness(b)) / size;
+            let bend = face_flatness(a).max(face_flatness(b)) / size;
             let raw_error = (c.depth as f64 + truth).abs() / size;
             if raw_error > 6e-7 {
                 bent += 1;
@@ -332,17 +312,17 @@ fn capsules_lying_across_a_face_edge_get_the_exact_normal() {
 }
 
 /// `contact(capsule, other at the origin)` touches, with the capsule oracle's depth
-/// within 1e-4 and the other shape's [`flatness`].
+/// within 1e-4 and the other shape's [`face_flatness`].
 fn assert_exact_depth(capsule: &Capsule, pose: &Pose, other: &Shape) {
     let exact = capsule_separation(capsule, pose, other, &Pose::IDENTITY);
     let c = contact(&Shape::from(*capsule), pose, other, &Pose::IDENTITY, 0.0)
         .unwrap_or_else(|| panic!("no contact; the oracle says {} deep", -exact));
     assert!(
-        (c.depth as f64 + exact).abs() < 1e-4 + flatness(other),
+        (c.depth as f64 + exact).abs() < 1e-4 + face_flatness(other),
         "depth {} but the oracle says {} (flatness {})",
         c.depth,
         -exact,
-        flatness(other)
+        face_flatness(other)
     );
 }
 

@@ -26,7 +26,7 @@ use sepax_geometry::{Pose, Shape, Sphere};
 
 mod common;
 use common::{Case, Regimes, check_sphere_pair};
-use sepax_testkit::shapes::{ball_hull, ellipsoid_hull_with};
+use sepax_testkit::shapes::{ball_hull, ellipsoid_hull_with, face_flatness};
 
 /// A random hull: 4–64 points in a ball, or an ellipsoid's, a quarter of them flat.
 fn random_hull(rng: &mut Rng) -> Shape {
@@ -39,23 +39,6 @@ fn random_hull(rng: &mut Rng) -> Shape {
             ellipsoid_hull_with(rng, n, radii)
         }
     }
-}
-
-/// How far a hull's vertices lie behind the planes of the faces they belong to, at most:
-/// a merged face is flat only to the builder's merge tolerance, and the query measures
-/// it by its plane.
-fn flatness(shape: &Shape) -> f64 {
-    let Shape::ConvexHull(hull) = shape else {
-        return 0.0;
-    };
-    let mut worst = 0.0f64;
-    for (f, plane) in hull.planes().iter().enumerate() {
-        for &v in hull.face(f) {
-            let v = hull.vertices()[v as usize].as_dvec3();
-            worst = worst.max(f64::from(plane.offset) - plane.normal.as_dvec3().dot(v));
-        }
-    }
-    worst
 }
 
 /// A point in the hull's frame near the feature kind `kind` picks (see the module docs).
@@ -133,7 +116,7 @@ fn sphere_hull_matches_the_f64_oracle_on_120k_pairs() {
         // bend (a merged face's vertices lie up to that far behind its plane).
         let reach = (pose_s.translation.length() + pose_h.translation.length()) as f64;
         let round_off = 8.0 * f64::from(f32::EPSILON) * (reach + scale);
-        let tolerance = 1e-6 * scale + round_off + flatness(hull);
+        let tolerance = 1e-6 * scale + round_off + face_flatness(hull);
         let (truth, _) = check_sphere_pair(
             Case { index: i, kind },
             (&sphere, radius, &pose_s),

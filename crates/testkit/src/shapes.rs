@@ -15,6 +15,9 @@
 //! | [`random_capsule`] | capsule, half height 0–2 (0 one time in 8), radius 0.05–1 | the narrow-phase capsule tests |
 //! | [`ball_points`] | the point cloud of [`ball_hull`] | the stacking scenes' centred hulls ([`stacks`](crate::stacks)) |
 //! | [`bent_block`] | hull of a box's 8 corners moved by up to 2e-6 of its least width: six bent quads | the distance and hull oracle tests |
+//!
+//! [`face_flatness`] measures how far a hull's merged faces bend, which the oracle tests
+//! allow on top of their tolerances.
 
 use glam::Vec3;
 use sepax_geometry::rng::Rng;
@@ -130,4 +133,25 @@ pub fn ellipsoid_hull_with(rng: &mut Rng, n: usize, radii: Vec3) -> Shape {
             return Shape::from(h);
         }
     }
+}
+
+/// How far a hull's vertices lie behind the planes of the faces they belong to, at most
+/// (`0` for other shapes): its bend. The hull builder merges nearly coplanar triangles
+/// into one face while its vertices stay within the merge tolerance (`1e-5` of the
+/// hull's diagonal) of a plane, and the queries measure a face by that plane, which
+/// supports the vertices: a point over a bent face is up to this much nearer the plane
+/// than the hull of the vertices. A hull of triangles has round-off here. The oracle
+/// tests allow it on top of their tolerances.
+pub fn face_flatness(shape: &Shape) -> f64 {
+    let Shape::ConvexHull(hull) = shape else {
+        return 0.0;
+    };
+    let mut worst = 0.0f64;
+    for (f, plane) in hull.planes().iter().enumerate() {
+        for &v in hull.face(f) {
+            let v = hull.vertices()[v as usize].as_dvec3();
+            worst = worst.max(f64::from(plane.offset) - plane.normal.as_dvec3().dot(v));
+        }
+    }
+    worst
 }
