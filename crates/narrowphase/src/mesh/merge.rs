@@ -11,10 +11,11 @@
 //!    between the surfaces) stays;
 //! 3. the points are reduced to four by [`reduce`](crate::manifold::reduce) (the deepest
 //!    first, then the widest spread), as one triangle's clipped points are;
-//! 4. `contact`'s depth is the deepest point's before any reduction (a triangle's own or
-//!    this one's keeps a point within the clip tolerance of it, the earliest of near
-//!    ties, so that the ids stay): on a flat floor the depth of the shape's lowest
-//!    vertex over a triangle it touches (`tests/mesh_floor_oracle.rs`).
+//! 4. `contact`'s depth is the deepest point's before any reduction (a triangle's own and
+//!    this one each keep a point within the clip tolerance of their deepest, the
+//!    earliest of near ties, so that the ids stay: the manifold's deepest point can be
+//!    up to twice the clip tolerance shallower): on a flat floor the depth of the
+//!    shape's lowest vertex over a triangle it touches (`tests/mesh_floor_oracle.rs`).
 //!
 //! Patches beyond the angle (a wall next to the floor, the far side of a sharp valley)
 //! are left out of this frame's manifold: the deepest side is resolved first, the other
