@@ -121,11 +121,10 @@ fn a_tall_shape_sunk_through_a_peak_keeps_a_contact() {
                 // The shape's bottom lies `half_height - 0.5` below the terrain's base.
                 assert!(m.depth() >= 0.9 * (half_height - 0.5), "{}", m.depth());
                 // `contact`: the manifold's normal, and the deepest point before the
-                // reductions to four (a triangle's, then the merge's), each keeping one
-                // within the clip tolerance of its deepest.
+                // reductions to four, which keep one within the clip tolerance of it.
                 let c = contact(&shape_mesh, &Pose::IDENTITY, shape, &pose, 0.0).unwrap();
                 assert_eq!(c.normal, m.normal);
-                let clip = 2.0 * CLIP_TOLERANCE * half.min_element();
+                let clip = CLIP_TOLERANCE * half.min_element();
                 assert!(
                     (m.depth()..=m.depth() + clip).contains(&c.depth),
                     "{} {}",

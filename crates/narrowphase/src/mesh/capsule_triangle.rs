@@ -502,7 +502,7 @@ pub(crate) fn capsule_patch(
         tri: *tri,
         buried: false,
         gap: 0.0,
-        dropped: f32::NEG_INFINITY,
+        dropped: None,
     };
     // Apart with the core's end behind the plane beside an edge, the eligible axes can
     // read as an overlap.
@@ -521,7 +521,7 @@ fn face_patch(tri: &LocalTriangle, points: SmallVec<[Candidate; 4]>, gap: f32) -
         tri: *tri,
         buried: false,
         gap: 0.0,
-        dropped: f32::NEG_INFINITY,
+        dropped: None,
     };
     patch.keep_apart(gap);
     patch

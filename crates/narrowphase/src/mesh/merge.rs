@@ -11,11 +11,12 @@
 //!    between the surfaces) stays;
 //! 3. the points are reduced to four by [`reduce`](crate::manifold::reduce) (the deepest
 //!    first, then the widest spread), as one triangle's clipped points are;
-//! 4. `contact`'s depth is the deepest point's before any reduction (a triangle's own and
-//!    this one each keep a point within the clip tolerance of their deepest, the
-//!    earliest of near ties, so that the ids stay: the manifold's deepest point can be
-//!    up to twice the clip tolerance shallower): on a flat floor the depth of the
-//!    shape's lowest vertex over a triangle it touches (`tests/mesh_floor_oracle.rs`).
+//! 4. a triangle's own reduction keeps a point within the clip tolerance of its deepest
+//!    (the earliest of near ties, so that the ids stay) and may drop the deepest: the
+//!    merge gathers that one too, so that the manifold keeps a point within the
+//!    tolerance of the deepest of all, whose depth `contact` reports: on a flat floor
+//!    the depth of the shape's lowest vertex over a triangle it touches
+//!    (`tests/mesh_floor_oracle.rs`).
 //!
 //! Patches beyond the angle (a wall next to the floor, the far side of a sharp valley)
 //! are left out of this frame's manifold: the deepest side is resolved first, the other
@@ -25,7 +26,6 @@
 //! seam would give it several times.
 
 use super::patch::Patch;
-use super::points::deeper_of;
 use crate::manifold::reduce::{Candidate, reduce};
 use glam::Vec3;
 use smallvec::SmallVec;
@@ -62,25 +62,28 @@ pub(crate) fn merged_points(
 ) -> (SmallVec<[Candidate; 4]>, f32) {
     let cos_merge = MERGE_ANGLE.cos();
     gathered.clear();
-    let mut deepest = f32::NEG_INFINITY;
     for (id, patch) in patches {
         let cos = patch.normal.dot(normal);
         if cos < cos_merge {
             continue;
         }
-        // The patch's deepest point, kept or dropped by its own reduction.
-        let dropped = patch.dropped * cos;
-        deepest = deeper_of(
-            if dropped > deepest { dropped } else { deepest },
-            &patch.points,
-            cos,
-        );
-        gathered.extend(patch.points.iter().map(|c| Candidate {
+        let gather = |c: &Candidate| Candidate {
             point: c.point,
             depth: c.depth * cos,
             id: with_triangle(*id, c.id),
-        }));
+        };
+        gathered.extend(patch.points.iter().map(gather));
+        // And its deepest point where its own reduction dropped it.
+        if let Some(c) = &patch.dropped {
+            gathered.push(gather(c));
+        }
     }
+    let deepest = (gathered.iter()).fold(
+        f32::NEG_INFINITY,
+        |d, c| {
+            if c.depth > d { c.depth } else { d }
+        },
+    );
     (reduce(gathered, normal, tolerance), deepest)
 }
 

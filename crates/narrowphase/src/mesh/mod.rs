@@ -361,11 +361,12 @@ pub(crate) fn collide_mesh_triangles_within(
 
 /// The deepest contact of a mesh and a convex shape: the normal and feature of
 /// [`collide_mesh_triangles`]'s manifold, and the depth of the deepest point its
-/// triangles gave along that normal. Each reduction to four points keeps a point within
-/// the clip tolerance of the deepest (the earliest of near ties, so that the ids stay
-/// from frame to frame), and a triangle's points are reduced, then the merged ones: so
-/// the manifold's own [`Manifold::depth`] can be up to twice [`CLIP_TOLERANCE`] times
-/// the shape's inner radius less. Same arguments.
+/// triangles gave along that normal. A reduction to four points keeps a point within the
+/// clip tolerance of the deepest (the earliest of near ties, so that the ids stay from
+/// frame to frame), so the manifold's own [`Manifold::depth`] can be up to
+/// [`CLIP_TOLERANCE`] times the shape's inner radius less (a triangle's points are
+/// reduced, then the merged ones, with what the first reduction dropped). Same
+/// arguments.
 pub fn contact_mesh_triangles(
     triangles: impl IntoIterator<Item = (u32, MeshTriangle)>,
     mesh_pose: &Pose,

@@ -45,11 +45,11 @@ pub(crate) struct Patch {
     /// How far the triangle's test found the shape apart from the triangle (0 when they
     /// touch): no point of the patch is deeper than `−gap` (see [`Patch::keep_apart`]).
     pub gap: f32,
-    /// The depth of the deepest clipped point where the reduction to four ran (more
-    /// than four points: it keeps one within the clip tolerance of the deepest, for
-    /// stable ids, and may drop that one); −∞ otherwise. With the points' own depths,
-    /// what `contact` reports (see `merge::merged_points`).
-    pub dropped: f32,
+    /// The deepest clipped point when the reduction to four dropped it (it keeps one
+    /// within the clip tolerance of the deepest, for stable ids). The merge gathers it
+    /// with the points, so that its own reduction keeps a point within the tolerance of
+    /// the deepest of all, and `contact` reports its depth (see `merge::merged_points`).
+    pub dropped: Option<Candidate>,
 }
 
 impl Patch {
@@ -76,12 +76,11 @@ impl Patch {
     pub fn keep_apart(&mut self, gap: f32) {
         if gap > 0.0 {
             let normal = self.normal;
-            for c in &mut self.points {
+            for c in self.points.iter_mut().chain(&mut self.dropped) {
                 let depth = kept_apart(c.depth, gap);
                 c.point += normal * (0.5 * (depth - c.depth));
                 c.depth = depth;
             }
-            self.dropped = kept_apart(self.dropped, gap);
             self.gap = gap;
         }
     }
@@ -222,7 +221,7 @@ fn axis_points(
     (exact, preferred, overlapping): (Axis, Axis, bool),
     margin: f32,
     clip_tolerance: f32,
-) -> (Axis, (SmallVec<[Candidate; 4]>, f32)) {
+) -> (Axis, (SmallVec<[Candidate; 4]>, Option<Candidate>)) {
     let points_on = |axis: &Axis| {
         let points = triangle_points(convex, tri, axis, margin, clip_tolerance);
         touching_only(points, overlapping, margin)
@@ -241,16 +240,16 @@ fn axis_points(
 /// the convex's deepest vertex. (A margin's speculative point on the preferred axis
 /// stood in for a hull 0.23 into a triangle, its contact 0.49 deep without the margin.)
 fn touching_only(
-    (mut points, deepest): (SmallVec<[Candidate; 4]>, f32),
+    (mut points, dropped): (SmallVec<[Candidate; 4]>, Option<Candidate>),
     overlapping: bool,
     margin: f32,
-) -> (SmallVec<[Candidate; 4]>, f32) {
+) -> (SmallVec<[Candidate; 4]>, Option<Candidate>) {
     // (Without a margin every point kept touches.)
     if margin > 0.0 && overlapping && points.iter().all(|c| c.depth < 0.0) {
         points.clear();
-        return (points, f32::NEG_INFINITY);
+        return (points, None);
     }
-    (points, deepest)
+    (points, dropped)
 }
 
 /// The test's own contact on `axis`: its points, or the convex's deepest vertex when
@@ -260,7 +259,7 @@ fn axis_patch(
     tri: &LocalTriangle,
     exact: Axis,
     axis: Axis,
-    (mut points, dropped): (SmallVec<[Candidate; 4]>, f32),
+    (mut points, dropped): (SmallVec<[Candidate; 4]>, Option<Candidate>),
 ) -> Option<Patch> {
     if points.is_empty() {
         if exact.separation > 0.0 {
@@ -315,14 +314,14 @@ pub(crate) fn face_points_touching(
     tri: &LocalTriangle,
     margin: f32,
     clip_tolerance: f32,
-) -> (SmallVec<[Candidate; 4]>, f32) {
-    let (mut points, deepest) = triangle_face_points(convex, tri, margin, clip_tolerance);
+) -> (SmallVec<[Candidate; 4]>, Option<Candidate>) {
+    let (mut points, dropped) = triangle_face_points(convex, tri, margin, clip_tolerance);
     // (Without a margin every point kept touches.)
     if margin > 0.0 && points.iter().all(|c| c.depth < 0.0) && reaches_below(convex, tri) {
         points.clear();
-        return (points, f32::NEG_INFINITY);
+        return (points, None);
     }
-    (points, deepest)
+    (points, dropped)
 }
 
 /// True when the convex's deepest vertex along `−n` is on or below the triangle's plane.
@@ -366,7 +365,7 @@ pub(crate) fn buried_patch(convex: &Convex, tri: &LocalTriangle, margin: f32) ->
         tri: *tri,
         buried: true,
         gap: 0.0,
-        dropped: f32::NEG_INFINITY,
+        dropped: None,
     })
 }
 
@@ -437,7 +436,7 @@ fn sphere_patch(
         on,
         tri: *tri,
         gap: 0.0,
-        dropped: f32::NEG_INFINITY,
+        dropped: None,
     };
     patch.keep_apart(true_distance - radius);
     Some(patch)

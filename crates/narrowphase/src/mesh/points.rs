@@ -34,34 +34,31 @@ use crate::sat::box_box::box_edge_segment;
 use smallvec::SmallVec;
 
 /// Manifold points for `axis` (from the triangle test), in the convex's frame, and the
-/// depth of a deeper point their reduction to four may have dropped
-/// ([`dropped_depth`]; −∞ for an edge pair's one point).
+/// deepest point when their reduction to four dropped it ([`dropped_point`]; none for
+/// an edge pair's one point).
 pub(crate) fn triangle_points(
     convex: &Convex,
     tri: &LocalTriangle,
     axis: &Axis,
     margin: f32,
     clip_tolerance: f32,
-) -> (SmallVec<[Candidate; 4]>, f32) {
+) -> (SmallVec<[Candidate; 4]>, Option<Candidate>) {
     match axis.feature {
         Feature::FaceA(_) => triangle_face_points(convex, tri, margin, clip_tolerance),
         Feature::FaceB(j) => convex_face_points(convex, tri, j as usize, margin, clip_tolerance),
-        Feature::EdgeEdge(i, j) => (
-            edge_points(convex, tri, axis, (i, j), margin),
-            f32::NEG_INFINITY,
-        ),
-        Feature::Sphere | Feature::Closest(..) => (SmallVec::new(), f32::NEG_INFINITY),
+        Feature::EdgeEdge(i, j) => (edge_points(convex, tri, axis, (i, j), margin), None),
+        Feature::Sphere | Feature::Closest(..) => (SmallVec::new(), None),
     }
 }
 
-/// The triangle's face as the reference (see the module docs), and the depth of a
-/// deeper point the reduction to four may have dropped ([`dropped_depth`]).
+/// The triangle's face as the reference (see the module docs), and the deepest point
+/// when the reduction to four dropped it ([`dropped_point`]).
 pub(crate) fn triangle_face_points(
     convex: &Convex,
     tri: &LocalTriangle,
     margin: f32,
     clip_tolerance: f32,
-) -> (SmallVec<[Candidate; 4]>, f32) {
+) -> (SmallVec<[Candidate; 4]>, Option<Candidate>) {
     let poly = convex.polytope();
     let n = tri.normal;
     let incident_face = match convex {
@@ -112,22 +109,21 @@ pub(crate) fn triangle_face_points(
     let id = |lines| pack_id(false, 0, incident_face as u32, lines);
     points_below(clipped, n, tri.offset, margin, id, &mut candidates);
     let kept = reduce(&candidates, n, clip_tolerance);
-    let deepest = dropped_depth(&candidates);
+    let dropped = dropped_point(&candidates, &kept);
     give_back_clip_buffers(&mut polygon, &mut scratch);
     give_back_candidates(&mut candidates);
-    (kept, deepest)
+    (kept, dropped)
 }
 
 /// Face `j` of the convex as the reference, the triangle as the incident polygon; and
-/// the depth of a deeper point the reduction to four may have dropped
-/// ([`dropped_depth`]).
+/// the deepest point when the reduction to four dropped it ([`dropped_point`]).
 fn convex_face_points(
     convex: &Convex,
     tri: &LocalTriangle,
     j: usize,
     margin: f32,
     clip_tolerance: f32,
-) -> (SmallVec<[Candidate; 4]>, f32) {
+) -> (SmallVec<[Candidate; 4]>, Option<Candidate>) {
     let poly = convex.polytope();
     let plane = poly.planes[j];
     let m = plane.normal;
@@ -142,38 +138,32 @@ fn convex_face_points(
     let id = |lines| pack_id(true, j as u32, 0, lines);
     points_below(clipped, m, plane.offset, margin, id, &mut candidates);
     let kept = reduce(&candidates, -m, clip_tolerance);
-    let deepest = dropped_depth(&candidates);
+    let dropped = dropped_point(&candidates, &kept);
     give_back_clip_buffers(&mut polygon, &mut scratch);
     give_back_candidates(&mut candidates);
-    (kept, deepest)
+    (kept, dropped)
 }
 
-/// The depth of the deepest of `candidates` when the reduction to four may drop it (it
-/// keeps a point within the clip tolerance of it): more than four; −∞ otherwise (all
-/// are kept).
-#[inline]
-fn dropped_depth(candidates: &[Candidate]) -> f32 {
-    if candidates.len() > 4 {
-        deepest_of(candidates)
-    } else {
-        f32::NEG_INFINITY
+/// The deepest of `candidates` (the first of equals) when the reduction to four did not
+/// keep it as deep: it keeps a point within the clip tolerance of it, for ids that
+/// stay, and the merge of a mesh's triangles takes it into account
+/// (`merge::merged_points`), so that the manifold loses at most that once.
+fn dropped_point(candidates: &[Candidate], kept: &[Candidate]) -> Option<Candidate> {
+    if candidates.len() <= 4 {
+        return None;
     }
-}
-
-/// The largest depth among `candidates` (−∞ for none).
-#[inline]
-fn deepest_of(candidates: &[Candidate]) -> f32 {
-    deeper_of(f32::NEG_INFINITY, candidates, 1.0)
-}
-
-/// The largest of `depth` and the depths of `candidates` scaled by `scale` (a plain
-/// comparison: a NaN depth is passed over).
-#[inline]
-pub(crate) fn deeper_of(depth: f32, candidates: &[Candidate], scale: f32) -> f32 {
-    candidates.iter().fold(depth, |deepest, c| {
-        let d = c.depth * scale;
-        if d > deepest { d } else { deepest }
-    })
+    let mut deepest = &candidates[0];
+    for c in &candidates[1..] {
+        // (A NaN depth never wins.)
+        if c.depth > deepest.depth {
+            deepest = c;
+        }
+    }
+    let kept_depth = kept.iter().fold(
+        f32::NEG_INFINITY,
+        |d, c| if c.depth > d { c.depth } else { d },
+    );
+    (deepest.depth > kept_depth).then_some(*deepest)
 }
 
 /// One point for an edge pair: triangle edge `i` against the convex's edge `j`.
