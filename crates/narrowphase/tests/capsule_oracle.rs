@@ -31,7 +31,8 @@ use sepax_narrowphase::oracle::{capsule_separation, gap_along};
 use sepax_narrowphase::{FEATURE_SLOP, PairCache, collide, contact};
 use sepax_testkit::pairs::{PLACEMENTS, capsule_along_edge, place, scale};
 use sepax_testkit::shapes::{
-    bent_block, cuboid_as_hull, ellipsoid_hull, face_flatness, random_capsule, random_cuboid,
+    bent_block, cuboid_as_hull, ellipsoid_hull, face_corners, face_flatness, random_capsule,
+    random_cuboid,
 };
 
 fn capsule_of(shape: &Shape) -> Capsule {
@@ -112,11 +113,7 @@ fn lying_across_a_face_edge(
         unreachable!("boxes and hulls")
     };
     let f = rng.below(hull.face_count());
-    let face: Vec<DVec3> = hull
-        .face(f)
-        .iter()
-        .map(|&k| hull.vertices()[k as usize].as_dvec3())
-        .collect();
+    let face = face_corners(&hull, f);
     let n = hull.planes()[f].normal.as_dvec3();
     let k = rng.below(face.len());
     let (a, b) = (face[k], face[(k + 1) % face.len()]);

@@ -36,7 +36,7 @@ use sepax_geometry::{Capsule, ConvexHull, Cuboid, Pose, Shape, Sphere, TriMesh};
 use sepax_narrowphase::oracle::distance::{ExactDistance, exact_distance};
 use sepax_narrowphase::{ClosestPoints, PairCache, QueryError, Witness, closest_points, distance};
 use sepax_testkit::pairs::scale;
-use sepax_testkit::shapes::{bent_block, ellipsoid_hull_with};
+use sepax_testkit::shapes::{bent_block, ellipsoid_hull_with, face_corners};
 use sepax_testkit::to_parry::{pose as to_parry_pose, shape as to_parry_shape};
 use std::sync::OnceLock;
 
@@ -923,11 +923,7 @@ fn boxes_resting_nearly_flush_over_hull_faces() {
         let boxed = Shape::from(Cuboid::try_from_half_extents(half.as_vec3()).unwrap());
         // The face, its loop and its f64 (Newell) normal, in the hull's frame.
         let f = rng.below(hull.face_count());
-        let face: Vec<DVec3> = hull
-            .face(f)
-            .iter()
-            .map(|&k| hull.vertices()[k as usize].as_dvec3())
-            .collect();
+        let face = face_corners(&hull, f);
         let k = face.len();
         let normal = (0..k)
             .map(|j| face[j].cross(face[(j + 1) % k]))

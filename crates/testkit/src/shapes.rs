@@ -155,3 +155,10 @@ pub fn face_flatness(shape: &Shape) -> f64 {
     }
     worst
 }
+
+/// The corners of face `f` of `hull`, in its loop's order, in f64 (the hull's frame).
+pub fn face_corners(hull: &ConvexHull, f: usize) -> Vec<glam::DVec3> {
+    (hull.face(f).iter())
+        .map(|&k| hull.vertices()[k as usize].as_dvec3())
+        .collect()
+}
