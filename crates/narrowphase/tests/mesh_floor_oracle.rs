@@ -4,23 +4,30 @@
 //! their size.
 //!
 //! On a flat floor the exact contact is known: the normal is up and the depth is the
-//! depth of the shape's lowest vertex below the plane. A mesh contact is built triangle
-//! by triangle from the points over each one, so it sees a vertex only over a triangle
-//! the shape touches (a sharp corner can reach under a neighbouring triangle from the
-//! side without touching it: a one-sided mesh has no part there to clip against). The
-//! checks, with `r` the f32 round-off of the pair (`8 ε (|position| + size)`):
+//! depth of the shape's lowest vertex below the plane. The checks, with `r` the f32
+//! round-off of the pair (`8 ε (|position| + size)`):
 //! * the manifold's normal is up within 1e-5 rad;
 //! * `contact`'s depth is at most the lowest vertex's and at least the depth of every
 //!   vertex over a triangle the shape touches (the f64 triangle twin's verdict), within
 //!   `r`: the deepest point before the reduction to four;
 //! * the manifold's depth is at most `contact`'s and at least it minus the clip
 //!   tolerance (each reduction to four keeps a point within it of its deepest, for ids
-//!   that stay: a triangle's, then the merge's, which gathers what the first dropped).
+//!   that stay: a triangle's, then the merge's, which gathers what the first dropped);
+//! * fewer than 1 in 20,000 `contact`s fall more than 1e-6 of the size short of the
+//!   lowest vertex.
 //!
 //! Before 5 December 2026 `contact` on a mesh was the manifold's deepest point, so the
 //! reduction's tolerance left it up to the clip tolerance short: 3,759 of these pairs
 //! were more than 1e-6 of the size short, by up to 3.8e-3 of it (the test fails before
-//! at case 70).
+//! at case 70). A sharp corner can also enter the floor through one triangle and reach
+//! under the next from the side, its slanted faces crossing the plane on this side of
+//! the seam, so that the next triangle is not touched and no triangle's clip held the
+//! corner: 23 of 88,356 pairs were more than 1e-6 of the size short, by up to 9.7e-3 of
+//! it (17–29 on seeds xor 1–4), until the merge took such a corner under the neighbour
+//! across the edge or corner it passed (`merge::corner_past_a_seam`, 5 December 2026):
+//! none now, and 1 on seed xor 2, 1.6e-4 of the size short (one such case seen on another
+//! seed was a corner two triangles away from every touched one, under the lens-shaped
+//! bottom of a wide hull).
 
 use glam::{DQuat, DVec3, Vec3};
 use sepax_geometry::rng::Rng;
@@ -189,10 +196,10 @@ fn floor_run(seed: u64) {
         }
     }
     eprintln!(
-        "{pairs} pairs; {short_of_lowest} short of the lowest vertex by more than 1e-6 of the size (a corner under an untouched neighbour), by at most {worst_short:.2e} of it"
+        "{pairs} pairs; {short_of_lowest} short of the lowest vertex by more than 1e-6 of the size, by at most {worst_short:.2e} of it"
     );
     assert!(
-        pairs > 80_000 && short_of_lowest < pairs / 1000,
+        pairs > 80_000 && short_of_lowest < pairs / 20_000,
         "{pairs} {short_of_lowest}"
     );
 }

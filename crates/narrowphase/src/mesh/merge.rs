@@ -15,8 +15,11 @@
 //!    (the earliest of near ties, so that the ids stay) and may drop the deepest: the
 //!    merge gathers that one too, so that the manifold keeps a point within the
 //!    tolerance of the deepest of all, whose depth `contact` reports: on a flat floor
-//!    the depth of the shape's lowest vertex over a triangle it touches
-//!    (`tests/mesh_floor_oracle.rs`).
+//!    the depth of the shape's lowest vertex (`tests/mesh_floor_oracle.rs`);
+//! 5. a box's or hull's deepest vertex along `N` that lies under a triangle without a
+//!    patch, the neighbour across an edge or corner of a face patch's triangle that it
+//!    passed, joins as a point at its depth below that triangle
+//!    ([`corner_past_a_seam`]) when it is deeper than every gathered point.
 //!
 //! Patches beyond the angle (a wall next to the floor, the far side of a sharp valley)
 //! are left out of this frame's manifold: the deepest side is resolved first, the other
@@ -25,8 +28,12 @@
 //! keeps only the reference patch's point: one contact, where the triangles sharing a
 //! seam would give it several times.
 
+use super::local::LocalTriangle;
 use super::patch::Patch;
+use super::sphere_triangle::TriangleFeature;
+use crate::manifold::pack_id;
 use crate::manifold::reduce::{Candidate, reduce};
+use crate::polytope::Polytope;
 use glam::Vec3;
 use smallvec::SmallVec;
 
@@ -56,8 +63,10 @@ pub(crate) fn reference_patch(patches: &[(u32, Patch)]) -> Option<usize> {
 /// one's, keeps a point within `tolerance` of it: see [`reduce`]).
 pub(crate) fn merged_points(
     patches: &[(u32, Patch)],
+    reference: usize,
     normal: Vec3,
     tolerance: f32,
+    corners: Option<(&Polytope, &[(u32, LocalTriangle)])>,
     gathered: &mut Vec<Candidate>,
 ) -> (SmallVec<[Candidate; 4]>, f32) {
     let cos_merge = MERGE_ANGLE.cos();
@@ -78,13 +87,121 @@ pub(crate) fn merged_points(
             gathered.push(gather(c));
         }
     }
-    let deepest = (gathered.iter()).fold(
-        f32::NEG_INFINITY,
-        |d, c| {
-            if c.depth > d { c.depth } else { d }
-        },
-    );
+    let mut deepest =
+        (gathered.iter()).fold(
+            f32::NEG_INFINITY,
+            |d, c| {
+                if c.depth > d { c.depth } else { d }
+            },
+        );
+    if let Some((poly, triangles)) = corners
+        && let Some(corner) =
+            corner_past_a_seam(patches, reference, triangles, normal, poly, deepest)
+    {
+        deepest = corner.depth;
+        gathered.push(corner);
+    }
     (reduce(gathered, normal, tolerance), deepest)
+}
+
+/// The convex's deepest vertex along `−normal` as a point, when it lies under a
+/// triangle without a patch: past one edge (or two, beyond the corner between them) of
+/// a touching face patch's triangle, inside the prism of a triangle of the call across
+/// that edge (sharing its two corners) or around that corner (sharing it), below its
+/// plane, and deeper along `normal` (as the merge measures: its depth along its own
+/// normal times the cosine) than `beyond`, and first deeper than `beyond` below the
+/// reference triangle's plane (a cheap test that on a flat floor is the same). Both
+/// triangles within [`MERGE_ANGLE`] of `normal`; the deepest such point. `None`
+/// otherwise, and for a NaN.
+///
+/// A sharp corner can enter the surface through one triangle and reach under the next
+/// from the side, its slanted faces crossing the plane on this side of the seam: the
+/// next triangle is not touched (its test finds a separating axis), so it has no
+/// patch, and this one's clip keeps only what lies over it. The corner is inside the
+/// mesh all the same, under the next triangle, at its depth below that plane, as every
+/// clipped point is measured under its own triangle. (On a flat floor, 23 of 88,356
+/// resting shapes were up to 9.7e-3 of their size short before, none after;
+/// `tests/mesh_floor_oracle.rs`.) Only the neighbour across the edge or corner the
+/// corner passed counts: a triangle the corner reached from elsewhere (the top of a
+/// ledge whose wall it went through) says nothing of its depth. Cost: callgrind,
+/// `stress --scene terrain --threads 1 --frames 5`, step 158.24M → 159.51M
+/// instructions (+0.8 %: mostly the support of every box and hull mesh pair).
+pub(crate) fn corner_past_a_seam(
+    patches: &[(u32, Patch)],
+    reference: usize,
+    triangles: &[(u32, LocalTriangle)],
+    normal: Vec3,
+    poly: &Polytope,
+    beyond: f32,
+) -> Option<Candidate> {
+    let cos_merge = MERGE_ANGLE.cos();
+    let (k, _) = poly.support(-normal);
+    let corner = poly.vertices[k];
+    // First the reference triangle's plane: a corner no deeper below it than `beyond`
+    // is not looked for under the neighbours (on a flat floor that is its depth).
+    let reference = &patches[reference].1;
+    let (plane, cos) = (reference.tri.normal, reference.tri.normal.dot(normal));
+    let below_reference = (reference.tri.offset - plane.dot(corner)) * cos;
+    // (A NaN fails it.)
+    if reference.on != TriangleFeature::Face
+        || below_reference.partial_cmp(&beyond) != Some(std::cmp::Ordering::Greater)
+    {
+        return None;
+    }
+    let mut best: Option<Candidate> = None;
+    let deeper = |depth: f32, best: &Option<Candidate>| {
+        depth > beyond && best.is_none_or(|b| depth > b.depth)
+    };
+    for (id, patch) in patches {
+        let tri = &patch.tri;
+        let cos = tri.normal.dot(normal);
+        // Touching face patches only: one kept for a margin, apart from the shape,
+        // would let a margin change a touching contact.
+        if patch.on != TriangleFeature::Face || patch.gap > 0.0 || cos < cos_merge {
+            continue;
+        }
+        // The corners the neighbour must share: an edge's two, or the one between two
+        // edges the corner is past.
+        let past = [0, 1, 2].map(|i| past_edge(tri, i, corner));
+        let shared: &[usize] = match past {
+            [false, false, false] | [true, true, true] => continue,
+            [true, false, false] => &[0, 1],
+            [false, true, false] => &[1, 2],
+            [false, false, true] => &[2, 0],
+            [true, true, false] => &[1],
+            [false, true, true] => &[2],
+            [true, false, true] => &[0],
+        };
+        let across = triangles.iter().find(|(other, t)| {
+            *other != *id
+                && shared
+                    .iter()
+                    .all(|&j| t.vertices.contains(&tri.vertices[j]))
+                && !(0..3).any(|j| past_edge(t, j, corner))
+        });
+        let Some((other, next)) = across else {
+            continue;
+        };
+        let cos = next.normal.dot(normal);
+        let depth = (next.offset - next.normal.dot(corner)) * cos;
+        if cos < cos_merge || !deeper(depth, &best) {
+            continue;
+        }
+        best = Some(Candidate {
+            point: corner + normal * (0.5 * depth),
+            depth,
+            id: with_triangle(*other, pack_id(false, 0x7fff, 0xffff, [u16::MAX, k as u16])),
+        });
+    }
+    best
+}
+
+/// Whether `p` lies outside edge `i`'s side plane (`(b − a) × n` points out of the
+/// triangle).
+#[inline]
+fn past_edge(tri: &LocalTriangle, i: usize, p: Vec3) -> bool {
+    let (a, b) = tri.edge(i);
+    (b - a).cross(tri.normal).dot(p - a) > 0.0
 }
 
 /// A point's id with its triangle: the triangle id in the high 32 bits, the local id

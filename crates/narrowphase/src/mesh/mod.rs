@@ -262,7 +262,7 @@ pub(crate) fn collide_mesh_triangles_within(
     // The cones look for neighbours among the triangles the shape's own box (no
     // margin) overlaps: the triangles of the call without a margin, so that a margin
     // changes no touching contact (see `cone`).
-    with_against(shape, |against| {
+    let (normal, feature, points, deepest) = with_against(shape, |against| {
         for (id, triangle) in triangles {
             let tri = LocalTriangle::new(&triangle, &mesh_in_convex);
             // A triangle with non-finite corners or normal (its fields are public) is
@@ -293,43 +293,50 @@ pub(crate) fn collide_mesh_triangles_within(
                 clip_tolerance,
             );
         }
-    });
-    // No triangle gives a touching contact: the deepest of those kept aside joins
-    // when it is deeper than every patch (a margin's speculative patches do not hide
-    // a buried overlap).
-    let mut reference = reference_patch(&scratch.patches);
-    let deepest = reference.map(|k| scratch.patches[k].1.depth());
-    if deepest.is_none_or(|depth| depth < 0.0)
-        && let Some(k) = reference_patch(&scratch.buried)
-        && deepest.is_none_or(|depth| scratch.buried[k].1.depth() > depth)
-    {
-        let buried = scratch.buried.swap_remove(k);
-        scratch.patches.push(buried);
-        reference = Some(scratch.patches.len() - 1);
-    }
-    let reference = reference?;
-    let (id, patch) = &scratch.patches[reference];
-    // The verdict of a triangle's test and the depths of its points are computed
-    // apart; where they disagree by round-off (or the input is beyond f32), the deepest
-    // point can lie below the margin. The pair is then apart, for `contact` and
-    // `intersects` as for this manifold.
-    if patch.depth() < -margin {
-        return None;
-    }
-    let normal = patch.normal;
-    let feature = mesh_feature(*id, patch.feature);
-    let (points, deepest) = if feature == Feature::Sphere {
-        let mut point = patch.points[0];
-        point.id = with_triangle(*id, point.id);
-        (smallvec::smallvec![point], point.depth)
-    } else {
-        merged_points(
-            &scratch.patches,
-            normal,
-            clip_tolerance,
-            &mut scratch.gathered,
-        )
-    };
+        // No triangle gives a touching contact: the deepest of those kept aside joins
+        // when it is deeper than every patch (a margin's speculative patches do not hide
+        // a buried overlap).
+        let mut reference = reference_patch(&scratch.patches);
+        let deepest = reference.map(|k| scratch.patches[k].1.depth());
+        if deepest.is_none_or(|depth| depth < 0.0)
+            && let Some(k) = reference_patch(&scratch.buried)
+            && deepest.is_none_or(|depth| scratch.buried[k].1.depth() > depth)
+        {
+            let buried = scratch.buried.swap_remove(k);
+            scratch.patches.push(buried);
+            reference = Some(scratch.patches.len() - 1);
+        }
+        let reference = reference?;
+        let (id, patch) = &scratch.patches[reference];
+        // The verdict of a triangle's test and the depths of its points are computed
+        // apart; where they disagree by round-off (or the input is beyond f32), the deepest
+        // point can lie below the margin. The pair is then apart, for `contact` and
+        // `intersects` as for this manifold.
+        if patch.depth() < -margin {
+            return None;
+        }
+        let normal = patch.normal;
+        let feature = mesh_feature(*id, patch.feature);
+        let (points, deepest) = if feature == Feature::Sphere {
+            let mut point = patch.points[0];
+            point.id = with_triangle(*id, point.id);
+            (smallvec::smallvec![point], point.depth)
+        } else {
+            let corners = match &against {
+                Against::Convex(convex) => Some((convex.polytope(), &scratch.triangles[..])),
+                _ => None,
+            };
+            merged_points(
+                &scratch.patches,
+                reference,
+                normal,
+                clip_tolerance,
+                corners,
+                &mut scratch.gathered,
+            )
+        };
+        Some((normal, feature, points, deepest))
+    })?;
     scratch.deepest = deepest;
     // The reference patch joins its own merge unless its normal is not unit: only with
     // coordinates whose squares overflow f32 (a hull 1e29 wide), where no answer is
