@@ -503,6 +503,7 @@ pub(crate) fn capsule_patch(
         buried: false,
         gap: 0.0,
         dropped: None,
+        exact: None,
     };
     // Apart with the core's end behind the plane beside an edge, the eligible axes can
     // read as an overlap.
@@ -522,6 +523,7 @@ fn face_patch(tri: &LocalTriangle, points: SmallVec<[Candidate; 4]>, gap: f32) -
         buried: false,
         gap: 0.0,
         dropped: None,
+        exact: None,
     };
     patch.keep_apart(gap);
     patch

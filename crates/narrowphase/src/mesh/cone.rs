@@ -12,6 +12,14 @@
 //! `patch::buried_patch`). A patch of a triangle the shape is apart from (kept for the
 //! margin) keeps its speculative points, only its normal moving into the cone.
 //!
+//! A patch built on the test's preferred axis (a face of the convex within the slop of
+//! the exact axis) whose normal leaves the cone for a face with nothing over it falls
+//! back to the exact axis first, when that axis is on an active feature and inside its
+//! own cone: a hull's tip on a convex ridge, its contact preferred onto a hull face
+//! whose normal left the ridge corner's cone, was kept aside in favour of a
+//! neighbour's buried patch measured against that neighbour's plane, 4.9 times the
+//! exact depth along its normal (`tests/mesh_curved_oracle.rs`).
+//!
 //! The neighbour across the edge is found among the triangles of the same call whose
 //! box the shape's own box overlaps, the margin left out (its two shared corners are
 //! bit-equal: the same mesh vertices, transformed the same way). A shape touching the
@@ -37,7 +45,7 @@
 //! to its centre, which is inside the cone of the closest feature by construction.
 
 use super::local::{Convex, LocalTriangle};
-use super::patch::{Patch, buried_patch, face_points_touching};
+use super::patch::{Patch, buried_patch, exact_patch, face_points_touching};
 use super::sphere_triangle::TriangleFeature;
 use crate::Feature;
 use glam::Vec3;
@@ -57,12 +65,7 @@ pub(crate) fn clamp_to_cones(
     let mut k = 0;
     while k < patches.len() {
         let (id, patch) = &patches[k];
-        let target = match patch.on {
-            TriangleFeature::Face => None,
-            TriangleFeature::Edge(i) => edge_target(*id, patch, i as usize, triangles),
-            TriangleFeature::Vertex(j) => corner_target(patch, j as usize, triangles),
-        };
-        let Some((id, tri)) = target else {
+        let Some((id, tri)) = cone_target(*id, patch, triangles) else {
             k += 1;
             continue;
         };
@@ -81,6 +84,22 @@ pub(crate) fn clamp_to_cones(
             continue;
         }
         let (points, dropped) = face_points_touching(convex, &tri, margin, clip_tolerance);
+        if points.is_empty()
+            && let (own_id, own) = &patches[k]
+            && let Some(exact) = own.exact
+            && let Some(exact) = exact_patch(convex, &own.tri, exact, margin, clip_tolerance)
+            && cone_target(*own_id, &exact, triangles).is_none()
+        {
+            // The test's exact axis, inside its cone, where the preferred one (a face
+            // of the convex within the slop of it) left the cone for a face with
+            // nothing over it: the exact contact, rather than a face contact kept
+            // aside. (On a rolling terrain a hull's tip on a convex ridge, preferred
+            // onto a corner beside it, was answered by a buried patch of a neighbour
+            // 4.9 times its depth along that patch's normal.)
+            patches[k].1 = exact;
+            k += 1;
+            continue;
+        }
         if points.is_empty() {
             // Kept aside: the target face's contact, or, when the convex does not
             // reach below that face at all (a corner's nearest normal can belong to a
@@ -101,9 +120,24 @@ pub(crate) fn clamp_to_cones(
             buried: false,
             gap: 0.0,
             dropped,
+            exact: None,
         };
         patches[k] = (id, face);
         k += 1;
+    }
+}
+
+/// The triangle (and its id) whose face `patch` moves to (see the module docs), or
+/// `None` when its normal is inside its feature's cone (always on a face).
+fn cone_target(
+    id: u32,
+    patch: &Patch,
+    triangles: &[(u32, LocalTriangle)],
+) -> Option<(u32, LocalTriangle)> {
+    match patch.on {
+        TriangleFeature::Face => None,
+        TriangleFeature::Edge(i) => edge_target(id, patch, i as usize, triangles),
+        TriangleFeature::Vertex(j) => corner_target(patch, j as usize, triangles),
     }
 }
 

@@ -50,6 +50,11 @@ pub(crate) struct Patch {
     /// with the points, so that its own reduction keeps a point within the tolerance of
     /// the deepest of all, and `contact` reports its depth (see `merge::merged_points`).
     pub dropped: Option<Candidate>,
+    /// The test's exact axis when the patch is built on another one (the preferred: a
+    /// face of the convex within the slop of it): what the cones fall back to when the
+    /// preferred normal leaves its cone and the face it would move to has nothing of
+    /// the convex over it (see `cone`).
+    pub exact: Option<Axis>,
 }
 
 impl Patch {
@@ -276,7 +281,26 @@ fn axis_patch(
         buried: false,
         gap: 0.0,
         dropped,
+        exact: (axis != exact).then_some(exact),
     })
+}
+
+/// The test's own contact on its exact axis (see [`Patch::exact`]): `None` when that
+/// axis lies on an internal edge or corner (the face's correction is its contact) or
+/// gives no contact.
+pub(crate) fn exact_patch(
+    convex: &Convex,
+    tri: &LocalTriangle,
+    exact: Axis,
+    margin: f32,
+    clip_tolerance: f32,
+) -> Option<Patch> {
+    if !is_active(tri, axis_feature(tri, &exact)) {
+        return None;
+    }
+    let points = triangle_points(convex, tri, &exact, margin, clip_tolerance);
+    let points = touching_only(points, true, margin);
+    axis_patch(convex, tri, exact, exact, points)
 }
 
 /// The patch of a contact on an internal edge or corner: the front normal, depths along
@@ -301,6 +325,7 @@ fn internal_patch(
         buried: false,
         gap: 0.0,
         dropped,
+        exact: None,
     })
 }
 
@@ -366,6 +391,7 @@ pub(crate) fn buried_patch(convex: &Convex, tri: &LocalTriangle, margin: f32) ->
         buried: true,
         gap: 0.0,
         dropped: None,
+        exact: None,
     })
 }
 
@@ -437,6 +463,7 @@ fn sphere_patch(
         tri: *tri,
         gap: 0.0,
         dropped: None,
+        exact: None,
     };
     patch.keep_apart(true_distance - radius);
     Some(patch)
