@@ -38,10 +38,10 @@
 
 use glam::{DQuat, DVec3, Vec3};
 use sepax_geometry::rng::Rng;
-use sepax_geometry::{ConvexHull, Cuboid, MeshTriangle, Pose, Shape, TriMesh};
+use sepax_geometry::{ConvexHull, MeshTriangle, Pose, Shape, TriMesh};
 use sepax_narrowphase::CLIP_TOLERANCE;
 use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles, contact_mesh_triangles};
-use sepax_testkit::shapes::{bent_block, ellipsoid_hull, face_flatness};
+use sepax_testkit::shapes::{box_hull_or_bent_block, face_flatness};
 use sepax_testkit::terrain::{rolling_normal, rolling_terrain};
 use std::sync::Arc;
 
@@ -222,17 +222,7 @@ fn contacts_on_a_rolling_terrain_match_the_depth_along_their_normal() {
     let (mut pairs, mut short) = (0, 0);
     let mut errors = Vec::new();
     for i in 0..20_000 {
-        let shape = match i % 3 {
-            0 => {
-                let half = rng.vec3(Vec3::splat(0.05), Vec3::splat(1.0));
-                Shape::from(Cuboid::try_from_half_extents(half).unwrap())
-            }
-            1 => {
-                let points = 8 + rng.below(17);
-                ellipsoid_hull(&mut rng, points)
-            }
-            _ => Shape::from(bent_block(&mut rng)),
-        };
+        let shape = box_hull_or_bent_block(&mut rng, i);
         let pose = resting(&mut rng, &shape, (amplitude, wavelength));
         let aabb = shape.aabb(&pose);
         let (lo, hi) = (aabb.min - Vec3::splat(0.01), aabb.max + Vec3::splat(0.01));

@@ -31,11 +31,11 @@
 
 use glam::{DQuat, DVec3, Vec3};
 use sepax_geometry::rng::Rng;
-use sepax_geometry::{Cuboid, MeshTriangle, Pose, Shape};
+use sepax_geometry::{MeshTriangle, Pose, Shape};
 use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles, contact_mesh_triangles};
 use sepax_narrowphase::oracle::triangle::triangle_verdict_gap;
 use sepax_narrowphase::{CLIP_TOLERANCE, Manifold};
-use sepax_testkit::shapes::{bent_block, ellipsoid_hull};
+use sepax_testkit::shapes::box_hull_or_bent_block;
 use sepax_testkit::terrain::{flat_floor, triangles_with_flags};
 
 /// The shape's vertices in its own frame.
@@ -119,17 +119,7 @@ fn floor_run(seed: u64) {
     let (mut pairs, mut short_of_lowest) = (0, 0);
     let mut worst_short = 0.0f64;
     for i in 0..100_000 {
-        let shape = match i % 3 {
-            0 => {
-                let half = rng.vec3(Vec3::splat(0.05), Vec3::splat(1.0));
-                Shape::from(Cuboid::try_from_half_extents(half).unwrap())
-            }
-            1 => {
-                let points = 8 + rng.below(17);
-                ellipsoid_hull(&mut rng, points)
-            }
-            _ => Shape::from(bent_block(&mut rng)),
-        };
+        let shape = box_hull_or_bent_block(&mut rng, i);
         let pose = resting(&mut rng, &shape);
         let size = f64::from(shape.bounding_radius());
         let rotation = pose.rotation.as_dquat().normalize();

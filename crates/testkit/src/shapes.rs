@@ -115,6 +115,22 @@ pub fn ellipsoid_hull(rng: &mut Rng, n: usize) -> Shape {
     ellipsoid_hull_with(rng, n, radii)
 }
 
+/// The resting shapes of the mesh oracle tests, in turn by `i`: a box with half extents
+/// in `[0.05, 1]`, an [`ellipsoid_hull`] of 8 to 24 points, a [`bent_block`].
+pub fn box_hull_or_bent_block(rng: &mut Rng, i: usize) -> Shape {
+    match i % 3 {
+        0 => {
+            let half = rng.vec3(Vec3::splat(0.05), Vec3::splat(1.0));
+            Shape::from(Cuboid::try_from_half_extents(half).unwrap_or_else(|_| unreachable!()))
+        }
+        1 => {
+            let points = 8 + rng.below(17);
+            ellipsoid_hull(rng, points)
+        }
+        _ => Shape::from(bent_block(rng)),
+    }
+}
+
 /// [`ellipsoid_hull`] with given radii (a caller that flattens some): `n` points on the
 /// ellipsoid or, one time in four, in its box; a degenerate cloud is drawn again.
 pub fn ellipsoid_hull_with(rng: &mut Rng, n: usize, radii: Vec3) -> Shape {
