@@ -26,12 +26,18 @@
 //!   its normal (7.6e-3 of the size too deep on another seed; this one fails before at
 //!   case 55). The cones now fall back to the test's exact axis when it stays inside
 //!   its own cone;
-//! * **rarely short**: fewer than 1 in 1,000 contacts are more than 1e-3 of the size
-//!   shallower than the exact depth (8 of 15,412 here, up to 6.1e-3 of the size; 8–11 on
-//!   four more seeds; open: contacts at the terrain's peaks that the corner cones move
-//!   to a face with nothing over it). On steeper terrains both grow: bends of 5.4°
-//!   (amplitude 0.6, wavelength 2.5) leave 99 of 14,715 short, by up to 2.2e-2 of the
-//!   size; bends of 15° (wavelength 1.5) overstate by up to 2.7e-4 of the size;
+//! * **rarely short**: fewer than 1 in 5,000 contacts are more than 1e-3 of the size
+//!   shallower than the exact depth (1 of 15,412 here, 1.6e-3 of the size; 0–1 on four
+//!   more seeds). Before, 8 of 15,412 were (up to 6.1e-3; 8–11 on the other seeds):
+//!   a terrain's peak poking into a box's face was a contact of the triangles around
+//!   the peak, on their corner with the box face's normal, which the corner's cone moved
+//!   to a neighbouring face; that face's points, the box's part over it, were 0.0044
+//!   deep where the box had to rise 0.0071 along its normal. The moved patch now keeps
+//!   its own deepest point, re-measured along the new normal (`cone`). On steeper
+//!   terrains the shortfalls grow (bends of 5.4°, amplitude 0.6 and wavelength 2.5: 88
+//!   of 14,715 short, up to 2.2e-2 of the size, most of them hulls across a valley whose
+//!   other side's patches lie beyond the merge angle, by design) and bends of 15°
+//!   (wavelength 1.5) overstate by up to 2.7e-4 of the size: open;
 //! * the manifold has the contact's normal and a depth at most the contact's.
 //!
 //! The error distribution is printed (`--nocapture`).
@@ -302,7 +308,7 @@ fn contacts_on_a_rolling_terrain_match_the_depth_along_their_normal() {
         at(1.0)
     );
     assert!(
-        pairs > 12_000 && short < pairs / 1000,
+        pairs > 12_000 && short < pairs / 5000,
         "{pairs} pairs, {short} short"
     );
 }

@@ -12,6 +12,12 @@
 //! `patch::buried_patch`). A patch of a triangle the shape is apart from (kept for the
 //! margin) keeps its speculative points, only its normal moving into the cone.
 //!
+//! A patch moved to a face keeps its own deepest point among that face's points,
+//! re-measured along the face's normal as the merge measures, when it is deeper than
+//! all of them (beyond the clip tolerance, within the merge angle): the face's points
+//! are only the convex's part over that face, and a terrain's peak poking into a box's
+//! face lies beside it.
+//!
 //! A patch built on the test's preferred axis (a face of the convex within the slop of
 //! the exact axis) whose normal leaves the cone for a face with nothing over it falls
 //! back to the exact axis first, when that axis is on an active feature and inside its
@@ -45,10 +51,14 @@
 //! to its centre, which is inside the cone of the closest feature by construction.
 
 use super::local::{Convex, LocalTriangle};
+use super::merge::MERGE_ANGLE;
 use super::patch::{Patch, buried_patch, exact_patch, face_points_touching};
 use super::sphere_triangle::TriangleFeature;
 use crate::Feature;
+use crate::manifold::reduce::{Candidate, reduce};
 use glam::Vec3;
+use smallvec::SmallVec;
+use std::cmp::Ordering;
 
 /// Moves the normals of active-edge and active-corner patches into their cones (see the
 /// module docs); `triangles` are every triangle of the call, in the convex's frame. A
@@ -111,6 +121,8 @@ pub(crate) fn clamp_to_cones(
             });
             continue;
         }
+        let (points, dropped) =
+            with_own_deepest(&patches[k].1, tri.normal, (points, dropped), clip_tolerance);
         let face = Patch {
             normal: tri.normal,
             feature: Feature::FaceA(0),
@@ -125,6 +137,49 @@ pub(crate) fn clamp_to_cones(
         patches[k] = (id, face);
         k += 1;
     }
+}
+
+/// The target face's points with the moved patch's own deepest point among them,
+/// re-measured along the face's normal `n` as the merge measures (`d (m · n)` for a
+/// point `d` deep along the patch's normal `m`), when that is deeper than every face
+/// point by more than the clip tolerance and `m` is within the merge angle of `n`.
+///
+/// The face's points are the convex's part over that face only: a terrain's peak
+/// poking into a box's face, the contact of the triangles around the peak (their
+/// corner, the box face's normal), moved to the face of a neighbour, measured 0.0044
+/// where the box must rise 0.0071 along that face's normal to clear the peak
+/// (`tests/mesh_curved_oracle.rs`). The reduction to four keeps the deepest.
+fn with_own_deepest(
+    own: &Patch,
+    n: Vec3,
+    (points, dropped): (SmallVec<[Candidate; 4]>, Option<Candidate>),
+    clip_tolerance: f32,
+) -> (SmallVec<[Candidate; 4]>, Option<Candidate>) {
+    let cos = own.normal.dot(n);
+    let deepest = |c: &Candidate, d: f32| if c.depth > d { c.depth } else { d };
+    let own_deepest =
+        (own.points.iter().chain(&own.dropped)).fold(None::<Candidate>, |best, c| match best {
+            Some(b) if b.depth >= c.depth => Some(b),
+            _ => Some(*c),
+        });
+    let face_deepest =
+        (points.iter().chain(&dropped)).fold(f32::NEG_INFINITY, |d, c| deepest(c, d));
+    let Some(own_deepest) = own_deepest else {
+        return (points, dropped);
+    };
+    let depth = own_deepest.depth * cos;
+    // (A NaN keeps the face's points.)
+    let deeper = depth.partial_cmp(&(face_deepest + clip_tolerance)) == Some(Ordering::Greater);
+    if cos < MERGE_ANGLE.cos() || !deeper {
+        return (points, dropped);
+    }
+    let moved = Candidate {
+        depth,
+        ..own_deepest
+    };
+    let mut gathered: SmallVec<[Candidate; 6]> = points.iter().copied().collect();
+    gathered.push(moved);
+    (reduce(&gathered, n, clip_tolerance), dropped)
 }
 
 /// The triangle (and its id) whose face `patch` moves to (see the module docs), or
