@@ -13,8 +13,8 @@
 //! * the manifold's depth is at most `contact`'s and at least it minus the clip
 //!   tolerance (each reduction to four keeps a point within it of its deepest, for ids
 //!   that stay: a triangle's, then the merge's, which gathers what the first dropped);
-//! * fewer than 1 in 20,000 `contact`s fall more than 1e-6 of the size short of the
-//!   lowest vertex.
+//! * fewer than 1 in 50,000 `contact`s (none on these seeds) fall more than 1e-6 of the
+//!   size short of the lowest vertex.
 //!
 //! Before 5 December 2026 `contact` on a mesh was the manifold's deepest point, so the
 //! reduction's tolerance left it up to the clip tolerance short: 3,759 of these pairs
@@ -25,9 +25,10 @@
 //! corner: 23 of 88,356 pairs were more than 1e-6 of the size short, by up to 9.7e-3 of
 //! it (17–29 on seeds xor 1–4), until the merge took such a corner under the neighbour
 //! across the edge or corner it passed (`merge::corner_past_a_seam`, 5 December 2026):
-//! none now, and 1 on seed xor 2, 1.6e-4 of the size short (one such case seen on another
-//! seed was a corner two triangles away from every touched one, under the lens-shaped
-//! bottom of a wide hull).
+//! none now on this seed, and 1 on seed xor 2, 1.6e-4 of the size short: a corner two
+//! or more triangles away from every touched one (as under the lens-shaped bottom of a
+//! wide hull), until the merge walked across the untouched triangles to the one over
+//! the corner: none on either.
 
 use glam::{DQuat, DVec3, Vec3};
 use sepax_geometry::rng::Rng;
@@ -189,7 +190,7 @@ fn floor_run(seed: u64) {
         "{pairs} pairs; {short_of_lowest} short of the lowest vertex by more than 1e-6 of the size, by at most {worst_short:.2e} of it"
     );
     assert!(
-        pairs > 80_000 && short_of_lowest < pairs / 20_000,
+        pairs > 80_000 && short_of_lowest < pairs / 50_000,
         "{pairs} {short_of_lowest}"
     );
 }

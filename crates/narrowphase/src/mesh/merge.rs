@@ -17,7 +17,7 @@
 //!    tolerance of the deepest of all, whose depth `contact` reports: on a flat floor
 //!    the depth of the shape's lowest vertex (`tests/mesh_floor_oracle.rs`);
 //! 5. a box's or hull's deepest vertex along `N` that lies under a triangle without a
-//!    patch, the neighbour across an edge or corner of a face patch's triangle that it
+//!    patch, reached from a face patch's triangle across the edges and corners it
 //!    passed, joins as a point at its depth below that triangle
 //!    ([`corner_past_a_seam`]) when it is deeper than every gathered point.
 //!
@@ -105,14 +105,14 @@ pub(crate) fn merged_points(
 }
 
 /// The convex's deepest vertex along `−normal` as a point, when it lies under a
-/// triangle without a patch: past one edge (or two, beyond the corner between them) of
-/// a touching face patch's triangle, inside the prism of a triangle of the call across
-/// that edge (sharing its two corners) or around that corner (sharing it), below its
-/// plane, and deeper along `normal` (as the merge measures: its depth along its own
-/// normal times the cosine) than `beyond`, and first deeper than `beyond` below the
-/// reference triangle's plane (a cheap test that on a flat floor is the same). Both
-/// triangles within [`MERGE_ANGLE`] of `normal`; the deepest such point. `None`
-/// otherwise, and for a NaN.
+/// triangle without a patch: reached from a touching face patch's triangle across the
+/// edges and corners it lies past ([`triangle_under`]: the neighbour across the edge,
+/// or around the corner, and on while the vertex lies past that one too, up to
+/// [`WALK`] triangles, all within [`MERGE_ANGLE`] of `normal`), inside that triangle's
+/// prism and below its plane, and deeper along `normal` (as the merge measures: its
+/// depth along its own normal times the cosine) than `beyond`, and first deeper than
+/// `beyond` below the reference triangle's plane (a cheap test that on a flat floor is
+/// the same). The deepest such point. `None` otherwise, and for a NaN.
 ///
 /// A sharp corner can enter the surface through one triangle and reach under the next
 /// from the side, its slanted faces crossing the plane on this side of the seam: the
@@ -121,9 +121,11 @@ pub(crate) fn merged_points(
 /// mesh all the same, under the next triangle, at its depth below that plane, as every
 /// clipped point is measured under its own triangle. (On a flat floor, 23 of 88,356
 /// resting shapes were up to 9.7e-3 of their size short before, none after;
-/// `tests/mesh_floor_oracle.rs`.) Only the neighbour across the edge or corner the
-/// corner passed counts: a triangle the corner reached from elsewhere (the top of a
-/// ledge whose wall it went through) says nothing of its depth. Cost: callgrind,
+/// `tests/mesh_floor_oracle.rs`; a corner under the lens-shaped bottom of a wide hull
+/// can lie two triangles away from every touched one, hence the walk.) Only triangles
+/// reached across the edges and corners the corner passed count: a triangle it reached
+/// from elsewhere (the top of a ledge whose wall it went through) says nothing of its
+/// depth. Cost: callgrind,
 /// `stress --scene terrain --threads 1 --frames 5`, step 158.24M → 159.51M
 /// instructions (+0.8 %: mostly the support of every box and hull mesh pair).
 pub(crate) fn corner_past_a_seam(
@@ -160,11 +162,45 @@ pub(crate) fn corner_past_a_seam(
         if patch.on != TriangleFeature::Face || patch.gap > 0.0 || cos < cos_merge {
             continue;
         }
-        // The corners the neighbour must share: an edge's two, or the one between two
-        // edges the corner is past.
+        let Some((other, next)) = triangle_under(corner, (*id, tri), triangles, normal) else {
+            continue;
+        };
+        let cos = next.normal.dot(normal);
+        let depth = (next.offset - next.normal.dot(corner)) * cos;
+        if !deeper(depth, &best) {
+            continue;
+        }
+        best = Some(Candidate {
+            point: corner + normal * (0.5 * depth),
+            depth,
+            id: with_triangle(other, pack_id(false, 0x7fff, 0xffff, [u16::MAX, k as u16])),
+        });
+    }
+    best
+}
+
+/// The most triangles [`triangle_under`] walks across.
+const WALK: usize = 4;
+
+/// The triangle of the call whose prism holds `corner`, other than `start`'s, reached
+/// from `start` across the edges and corners `corner` lies past, one neighbour at a time
+/// (a triangle sharing the edge's two corners, or the one corner between two edges,
+/// whose prism holds `corner` if there is one), at most [`WALK`] steps, every triangle
+/// on the way within the merge angle of `normal`. `None` when the walk ends elsewhere.
+fn triangle_under<'t>(
+    corner: Vec3,
+    start: (u32, &'t LocalTriangle),
+    triangles: &'t [(u32, LocalTriangle)],
+    normal: Vec3,
+) -> Option<(u32, &'t LocalTriangle)> {
+    let cos_merge = MERGE_ANGLE.cos();
+    let (mut id, mut tri) = start;
+    let mut from = start.0;
+    for _ in 0..WALK {
         let past = [0, 1, 2].map(|i| past_edge(tri, i, corner));
         let shared: &[usize] = match past {
-            [false, false, false] | [true, true, true] => continue,
+            [false, false, false] => return (id != start.0).then_some((id, tri)),
+            [true, true, true] => return None,
             [true, false, false] => &[0, 1],
             [false, true, false] => &[1, 2],
             [false, false, true] => &[2, 0],
@@ -172,28 +208,21 @@ pub(crate) fn corner_past_a_seam(
             [false, true, true] => &[2],
             [true, false, true] => &[0],
         };
-        let across = triangles.iter().find(|(other, t)| {
-            *other != *id
+        let beside = |(other, t): &&(u32, LocalTriangle)| {
+            *other != id
+                && *other != from
                 && shared
                     .iter()
                     .all(|&j| t.vertices.contains(&tri.vertices[j]))
-                && !(0..3).any(|j| past_edge(t, j, corner))
-        });
-        let Some((other, next)) = across else {
-            continue;
+                && t.normal.dot(normal) >= cos_merge
         };
-        let cos = next.normal.dot(normal);
-        let depth = (next.offset - next.normal.dot(corner)) * cos;
-        if cos < cos_merge || !deeper(depth, &best) {
-            continue;
-        }
-        best = Some(Candidate {
-            point: corner + normal * (0.5 * depth),
-            depth,
-            id: with_triangle(*other, pack_id(false, 0x7fff, 0xffff, [u16::MAX, k as u16])),
-        });
+        let holding = |(_, t): &&(u32, LocalTriangle)| !(0..3).any(|j| past_edge(t, j, corner));
+        let next = (triangles.iter().filter(beside).find(holding))
+            .or_else(|| triangles.iter().find(beside));
+        let (other, t) = next?;
+        (from, id, tri) = (id, *other, t);
     }
-    best
+    None
 }
 
 /// Whether `p` lies outside edge `i`'s side plane (`(b − a) × n` points out of the
