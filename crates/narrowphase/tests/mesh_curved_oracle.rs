@@ -46,12 +46,12 @@
 //!
 //! The error distribution is printed (`--nocapture`).
 
-use glam::{DQuat, DVec3, Vec3};
+use glam::{DVec3, Vec3};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{ConvexHull, MeshTriangle, Pose, Shape, TriMesh};
 use sepax_narrowphase::CLIP_TOLERANCE;
 use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles, contact_mesh_triangles};
-use sepax_testkit::shapes::{box_hull_or_bent_block, face_flatness};
+use sepax_testkit::shapes::{box_hull_or_bent_block, face_flatness, resting_rotation};
 use sepax_testkit::terrain::{rolling_normal, rolling_terrain};
 use std::sync::Arc;
 
@@ -190,21 +190,7 @@ fn inner_radius(shape: &Shape) -> f32 {
 fn resting(rng: &mut Rng, shape: &Shape, (amplitude, wavelength): (f32, f32)) -> Pose {
     let (x, z) = (rng.range(-4.5, 4.5), rng.range(-4.5, 4.5));
     let up = rolling_normal(x, z, amplitude, wavelength).as_dvec3();
-    let down: DVec3 = match (shape, rng.below(2)) {
-        (Shape::ConvexHull(h), 0) => h.planes()[rng.below(h.face_count())].normal.as_dvec3(),
-        (Shape::Cuboid(_), 0) => {
-            DVec3::AXES[rng.below(3)] * if rng.below(2) == 0 { 1.0 } else { -1.0 }
-        }
-        _ => rng.unit_vec3().as_dvec3(),
-    };
-    let turn = |rng: &mut Rng| std::f64::consts::TAU * f64::from(rng.range(0.0, 1.0));
-    let align = DQuat::from_rotation_arc(down, -up);
-    let spin = DQuat::from_axis_angle(up, turn(rng));
-    let tilt_axis = DQuat::from_axis_angle(up, turn(rng)) * up.any_orthonormal_vector();
-    let tilt = 10f64.powf(f64::from(rng.range(-9.0, -2.0)));
-    let rotation = (DQuat::from_axis_angle(tilt_axis, tilt) * spin * align)
-        .as_quat()
-        .normalize();
+    let rotation = resting_rotation(rng, shape, up, up.any_orthonormal_vector());
     let (a, w) = (f64::from(amplitude), f64::from(wavelength));
     let ground = a * (f64::from(x) / w).sin() * (f64::from(z) / w).cos();
     let lowest = (solid(shape, &Pose::new(Vec3::ZERO, rotation))

@@ -30,13 +30,13 @@
 //! wide hull), until the merge walked across the untouched triangles to the one over
 //! the corner: none on either.
 
-use glam::{DQuat, DVec3, Vec3};
+use glam::{DVec3, Vec3};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{MeshTriangle, Pose, Shape};
 use sepax_narrowphase::mesh::{MeshScratch, collide_mesh_triangles, contact_mesh_triangles};
 use sepax_narrowphase::oracle::triangle::triangle_verdict_gap;
 use sepax_narrowphase::{CLIP_TOLERANCE, Manifold};
-use sepax_testkit::shapes::box_hull_or_bent_block;
+use sepax_testkit::shapes::{box_hull_or_bent_block, resting_rotation};
 use sepax_testkit::terrain::{flat_floor, triangles_with_flags};
 
 /// The shape's vertices in its own frame.
@@ -67,21 +67,7 @@ fn over(t: &MeshTriangle, p: DVec3) -> bool {
 
 /// A pose for `shape` resting on the floor `y = 0` (see the module docs).
 fn resting(rng: &mut Rng, shape: &Shape) -> Pose {
-    let down: DVec3 = match (shape, rng.below(2)) {
-        (Shape::ConvexHull(h), 0) => h.planes()[rng.below(h.face_count())].normal.as_dvec3(),
-        (Shape::Cuboid(_), 0) => {
-            DVec3::AXES[rng.below(3)] * if rng.below(2) == 0 { 1.0 } else { -1.0 }
-        }
-        _ => rng.unit_vec3().as_dvec3(),
-    };
-    let turn = |rng: &mut Rng| std::f64::consts::TAU * f64::from(rng.range(0.0, 1.0));
-    let align = DQuat::from_rotation_arc(down, -DVec3::Y);
-    let spin = DQuat::from_axis_angle(DVec3::Y, turn(rng));
-    let tilt_axis = DQuat::from_axis_angle(DVec3::Y, turn(rng)) * DVec3::X;
-    let tilt = 10f64.powf(f64::from(rng.range(-9.0, -2.0)));
-    let rotation = (DQuat::from_axis_angle(tilt_axis, tilt) * spin * align)
-        .as_quat()
-        .normalize();
+    let rotation = resting_rotation(rng, shape, DVec3::Y, DVec3::X);
     let lowest = vertices(shape)
         .iter()
         .map(|v| (rotation.as_dquat() * *v).y)

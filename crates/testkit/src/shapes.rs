@@ -19,7 +19,7 @@
 //! [`face_flatness`] measures how far a hull's merged faces bend, which the oracle tests
 //! allow on top of their tolerances.
 
-use glam::Vec3;
+use glam::{DQuat, DVec3, Quat, Vec3};
 use sepax_geometry::rng::Rng;
 use sepax_geometry::{Capsule, ConvexHull, Cuboid, Shape, Sphere};
 
@@ -129,6 +129,28 @@ pub fn box_hull_or_bent_block(rng: &mut Rng, i: usize) -> Shape {
         }
         _ => Shape::from(bent_block(rng)),
     }
+}
+
+/// A rotation that rests `shape` on a surface whose outward normal is `up`: a face of a
+/// hull or box, or (one time in two, and for other shapes) a random direction, turned to
+/// `−up`; spun about `up`; then tilted by 1e-9 to 1e-2 rad about a random direction
+/// across `up` (`across` turned about `up`). The mesh oracle tests' resting shapes.
+pub fn resting_rotation(rng: &mut Rng, shape: &Shape, up: DVec3, across: DVec3) -> Quat {
+    let down: DVec3 = match (shape, rng.below(2)) {
+        (Shape::ConvexHull(h), 0) => h.planes()[rng.below(h.face_count())].normal.as_dvec3(),
+        (Shape::Cuboid(_), 0) => {
+            DVec3::AXES[rng.below(3)] * if rng.below(2) == 0 { 1.0 } else { -1.0 }
+        }
+        _ => rng.unit_vec3().as_dvec3(),
+    };
+    let turn = |rng: &mut Rng| std::f64::consts::TAU * f64::from(rng.range(0.0, 1.0));
+    let align = DQuat::from_rotation_arc(down, -up);
+    let spin = DQuat::from_axis_angle(up, turn(rng));
+    let tilt_axis = DQuat::from_axis_angle(up, turn(rng)) * across;
+    let tilt = 10f64.powf(f64::from(rng.range(-9.0, -2.0)));
+    (DQuat::from_axis_angle(tilt_axis, tilt) * spin * align)
+        .as_quat()
+        .normalize()
 }
 
 /// [`ellipsoid_hull`] with given radii (a caller that flattens some): `n` points on the
